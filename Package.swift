@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Ripple",
+    platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "Ripple", targets: ["Ripple"]),
+        .executable(name: "RippleExample", targets: ["RippleExample"]),
+    ],
+    targets: [
+        .target(name: "Ripple"),
+        .executableTarget(name: "RippleExample", dependencies: ["Ripple"]),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
+    ]
+)
+
+// Settings shared by every target: Swift 6 mode with complete checking, and the
+// internal invariant checks compiled into debug builds (the ones tests use).
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .define("RIPPLE_INVARIANTS", .when(configuration: .debug)),
+    ]
+}

@@ -1,0 +1,67 @@
+/// Runs `body` as one change: reactions run once, when the outermost batch ends.
+///
+/// Batches nest. Reads inside a batch see the latest writes (computed values are brought up
+/// to date on demand). Reactions run when the outermost batch ends, even if `body` throws. A
+/// value changed and changed back inside one batch triggers no reaction.
+///
+/// ```swift
+/// batch {
+///     isLoggedIn.value = true
+///     hasClickedTip.value = true
+/// }   // reactions run here, once
+/// ```
+///
+/// Inside a reaction, a batch's writes are queued together and committed as one round after
+/// the current one.
+public func batch<R>(_ body: () throws -> R) rethrows -> R {
+    let context = _ThreadContext.current
+    context.batchDepth += 1
+    defer {
+        context.batchDepth -= 1
+        if context.batchDepth == 0 {
+            context.batchID = 0
+            if context.isDelivering {
+                if !context.deferredBatch.isEmpty {
+                    let writes = context.deferredBatch
+                    context.deferredBatch = []
+                    context.deferred.append(_DeferredWrite(
+                        apply: { for write in writes { write.apply() } },
+                        origin: writes[0].origin
+                    ))
+                }
+            } else {
+                _graph.deliver(context)
+            }
+        }
+    }
+    return try body()
+}
+
+/// Runs `body` without recording what it reads as a dependency of the current derivation
+/// or reaction.
+///
+/// ```swift
+/// observe {
+///     let name = user.value
+///     let count = untracked { visits.value }   // changes of visits do not re-run this
+///     print(name, count)
+/// }
+/// ```
+public func untracked<R>(_ body: () throws -> R) rethrows -> R {
+    let graph = _graph
+    let context = _ThreadContext.current
+    context.untrackedDepth += 1
+    defer { context.untrackedDepth -= 1 }
+    // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
+    graph.lock.lock()
+    guard let evaluating = graph.evaluating else {
+        graph.lock.unlock()
+        return try body()
+    }
+    graph.evaluating = nil
+    defer {
+        graph.evaluating = evaluating
+        graph.lock.unlock()
+    }
+    return try body()
+}

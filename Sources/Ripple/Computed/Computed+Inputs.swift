@@ -1,0 +1,192 @@
+/// Computed values with explicit inputs, in the style of Yoyo's derived properties.
+///
+/// Each initializer reads its inputs and passes their values to `transform`; the
+/// dependencies are exactly the inputs (reads inside `transform` are tracked too).
+///
+/// ```swift
+/// let label = Computed(isLoggedIn, hasClickedTip) { loggedIn, clicked in
+///     "\(loggedIn) \(clicked)"
+/// }
+/// ```
+extension Computed {
+    /// Creates a computed value from input, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable>(
+        _ inputa: A,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value) }
+    }
+
+    /// Creates a computed value from input, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable>(
+        _ inputa: A,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value) }
+    }
+
+    /// Creates a computed value from 2 inputs, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable>(
+        _ inputa: A, _ inputb: B,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value, inputb.value) }
+    }
+
+    /// Creates a computed value from 2 inputs, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable>(
+        _ inputa: A, _ inputb: B,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value) }
+    }
+
+    /// Creates a computed value from 3 inputs, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value) }
+    }
+
+    /// Creates a computed value from 3 inputs, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value) }
+    }
+
+    /// Creates a computed value from 4 inputs, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value) }
+    }
+
+    /// Creates a computed value from 4 inputs, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value) }
+    }
+
+    /// Creates a computed value from 5 inputs, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value) }
+    }
+
+    /// Creates a computed value from 5 inputs, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value) }
+    }
+
+    /// Creates a computed value from 6 inputs, that counts every re-evaluation as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable, F: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E, _ inputf: F,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value) -> Value
+    ) {
+        self.init(name: name, comparingWith: nil, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value, inputf.value) }
+    }
+
+    /// Creates a computed value from 6 inputs, cut off by `==`.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - transform: Derives the value from the inputs' values.
+    public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable, F: Readable & Sendable>(
+        _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E, _ inputf: F,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value) -> Value
+    ) where Value: Equatable {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value, inputf.value) }
+    }
+
+}

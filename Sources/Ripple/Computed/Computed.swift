@@ -1,0 +1,141 @@
+import Observation
+
+/// A value derived from other reactive values, cached and kept up to date.
+///
+/// The derivation's dependencies are whatever it reads, recorded anew on every evaluation,
+/// so branches switch cleanly: a value no longer read no longer triggers it.
+///
+/// ```swift
+/// let isLoggedIn = Stored(false)
+/// let hasClickedTip = Stored(false)
+/// let isTipHidden = Computed { !isLoggedIn.value || hasClickedTip.value }
+/// ```
+///
+/// A `Computed` is:
+/// - **lazy**: nothing is evaluated until the value is read or observed;
+/// - **cached**: reading it again without a change upstream does no work;
+/// - **cut off by equality**: when it re-evaluates to an equal value (for `Equatable`
+///   values, or with an equality you pass), nothing downstream runs;
+/// - **glitch-free**: it never sees a mix of old and new values, and evaluates at most once
+///   per write or batch.
+///
+/// A `Computed` that nothing reads or observes holds no strong reference from its sources:
+/// it is freed when its last owner lets it go.
+///
+/// The derivation runs on the reading thread while that thread holds the graph, so it must be
+/// a pure function of what it reads: it must not write, block on another thread, or await.
+/// Side effects belong in ``observe(_:file:line:)`` reactions.
+///
+/// - Complexity: A read of an up-to-date value is O(1). Otherwise it checks the sources in
+///   order and re-evaluates only the nodes whose sources really changed.
+public final class Computed<Value>: Readable {
+    let node: _ComputedNode<Value>
+    private var watcher: _WatcherNode?
+
+    /// Creates a computed value with an explicit equality, or none (`nil`: every
+    /// re-evaluation counts as a change).
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - isEqual: The cut-off equality, or `nil`.
+    ///   - derive: The derivation. Reads inside it are tracked.
+    public convenience init(
+        name: String? = nil,
+        equals isEqual: (@Sendable (Value, Value) -> Bool)?,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @Sendable () -> Value
+    ) {
+        self.init(name: name, comparingWith: isEqual, file: file, line: line, derive)
+    }
+
+    init(name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) {
+        node = _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
+    }
+
+    /// Creates a computed value of a type that is not `Equatable`: every re-evaluation
+    /// counts as a change.
+    public convenience init(
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @Sendable () -> Value
+    ) {
+        self.init(name: name, equals: nil, file: file, line: line, derive)
+    }
+
+    deinit {
+        guard let watcher else { return }
+        _graph.lock.withLock {
+            watcher.isDisposed = true
+            _graph.disposeSources(of: watcher)
+        }
+    }
+
+    /// The current value, brought up to date if anything it depends on changed.
+    public var value: Value {
+        let graph = _graph
+        graph.lock.lock()
+        graph.refresh(node)
+        let current = node.cached.unsafelyUnwrapped
+        var registrar: ObservationRegistrar?
+        if !graph.trackRead(node) {
+            registrar = armObservation()
+        }
+        graph.lock.unlock()
+        registrar?.access(self, keyPath: \.value)
+        return current
+    }
+
+    /// Called under the lock by an untracked read: the next change is reported to Observation.
+    private func armObservation() -> ObservationRegistrar {
+        let watcher: _WatcherNode
+        if let existing = self.watcher {
+            watcher = existing
+        } else {
+            watcher = _WatcherNode(target: node, origin: node.origin)
+            watcher.report = { [weak self] registrar in
+                guard let self else { return }
+                registrar.willSet(self, keyPath: \.value)
+                registrar.didSet(self, keyPath: \.value)
+            }
+            self.watcher = watcher
+            watcher.sources.append(_Edge(node: node, version: node.version))
+            _graph.subscribe(watcher, to: node)
+        }
+        watcher.isArmed = true
+        watcher.armedVersion = node.version
+        return watcher.registrar
+    }
+}
+
+extension Computed where Value: Equatable {
+    /// Creates a computed value cut off by `==`: re-evaluating to an equal value notifies nobody.
+    ///
+    /// ```swift
+    /// let total = Computed { prices.value.reduce(0, +) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - derive: The derivation. Reads inside it are tracked.
+    public convenience init(
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @Sendable () -> Value
+    ) {
+        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line, derive)
+    }
+}
+
+extension Computed: @unchecked Sendable where Value: Sendable {}
+
+extension Computed: Observable {}
+
+extension Computed: CustomStringConvertible {
+    /// Where the computed value was created.
+    public var description: String {
+        "Computed\(node.origin)"
+    }
+}

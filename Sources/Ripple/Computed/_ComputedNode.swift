@@ -1,0 +1,22 @@
+/// The graph node behind a ``Computed``: the cached value and the derivation.
+///
+/// The public ``Computed`` is a handle that owns this node; the graph may keep the node
+/// alive a little longer (while live readers need it), but never the handle.
+final class _ComputedNode<Value>: _Node {
+    var cached: Value?
+    let derive: () -> Value
+    let isEqual: ((Value, Value) -> Bool)?
+
+    init(origin: _Origin, isEqual: ((Value, Value) -> Bool)?, derive: @escaping () -> Value) {
+        self.derive = derive
+        self.isEqual = isEqual
+        super.init(kind: .computed, origin: origin)
+    }
+
+    override func _evaluate() -> Bool {
+        let newValue = derive()
+        if let isEqual, let old = cached, isEqual(old, newValue) { return false }
+        cached = newValue
+        return true
+    }
+}

@@ -1,0 +1,62 @@
+/// A stream of values pushed to subscribers: nothing is stored or replayed.
+///
+/// ``send(_:)`` reaches every subscriber synchronously, in subscription order. A value sent
+/// from inside a subscriber (or a reaction) is queued and delivered after the current
+/// delivery, so every subscriber sees every value in the order it was sent.
+///
+/// ```swift
+/// let tapped = Event<Int>()
+/// let subscription = tapped.subscribe { print("tapped", $0) }
+/// tapped.send(1)   // prints "tapped 1"
+/// ```
+public final class Event<Value>: @unchecked Sendable {
+    private var handlers: [(id: Int, handler: @Sendable (Value) -> Void)] = []
+    private var nextID = 0
+
+    /// Creates an event with no subscribers.
+    public init() {}
+
+    /// Calls `handler` with every value sent from now on, until the subscription ends.
+    ///
+    /// - Returns: A ``Subscription`` that removes the handler when cancelled or released.
+    public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription where Value: Sendable {
+        let id = _graph.lock.withLock {
+            nextID += 1
+            handlers.append((nextID, handler))
+            return nextID
+        }
+        return Subscription { [weak self] in self?.remove(id) }
+    }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int {
+        _graph.lock.withLock { handlers.count }
+    }
+
+    /// Delivers `value` to every current subscriber, in subscription order.
+    ///
+    /// - Complexity: O(*n*) in the number of subscribers.
+    public func send(_ value: Value) {
+        let context = _ThreadContext.current
+        if _graph.deferIfDelivering(context, { [self] in self.deliver(value, context) }) { return }
+        deliver(value, context)
+    }
+
+    private func deliver(_ value: Value, _ context: _ThreadContext) {
+        let snapshot = _graph.lock.withLock { handlers }
+        _graph.delivering(context) {
+            for entry in snapshot { entry.handler(value) }
+        }
+    }
+
+    private func remove(_ id: Int) {
+        _graph.lock.withLock { handlers.removeAll { $0.id == id } }
+    }
+}
+
+extension Event where Value == Void {
+    /// Delivers an event that carries no value.
+    public func send() {
+        send(())
+    }
+}

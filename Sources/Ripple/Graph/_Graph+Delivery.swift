@@ -1,0 +1,82 @@
+extension _Graph {
+    /// Runs `body` as delivery work on this thread: writes made inside it are queued and
+    /// applied after it, one round at a time, each round followed by the reactions it triggers.
+    ///
+    /// Inside a batch, queued writes join the batch and reactions wait for its end. Called with
+    /// the lock released.
+    func delivering(_ context: _ThreadContext, _ body: () -> Void) {
+        if context.isDelivering {
+            body()
+            return
+        }
+        context.isDelivering = true
+        body()
+        context.isDelivering = false
+        if context.batchDepth == 0 {
+            deliver(context)
+        } else {
+            applyDeferredWrites(context)
+        }
+    }
+
+    /// Runs every queued job, then every queued write in order, each write in a round of its own.
+    /// Called with the lock released, outside any batch.
+    func deliver(_ context: _ThreadContext) {
+        if context.isDelivering || context.batchDepth > 0 { return }
+        context.isDelivering = true
+        var rounds = 0
+        while true {
+            while context.pendingHead < context.pending.count {
+                let job = context.pending[context.pendingHead]
+                context.pendingHead += 1
+                switch job {
+                case .reaction(let reaction): reaction.run(context)
+                case .notify(let subject): subject._notifyObservation()
+                }
+            }
+            context.pending.removeAll(keepingCapacity: true)
+            context.pendingHead = 0
+            guard context.deferredHead < context.deferred.count else { break }
+            let write = context.deferred[context.deferredHead]
+            context.deferredHead += 1
+            rounds += 1
+            if rounds > _Graph.maximumRounds {
+                context.isDelivering = false
+                _rippleFailure("runaway reaction: \(write.origin) keeps writing values that re-trigger reactions (more than \(_Graph.maximumRounds) rounds in one delivery). A reaction that writes what it reads must stop changing it.")
+            }
+            context.isDelivering = false
+            context.batchDepth += 1
+            write.apply()
+            context.batchDepth -= 1
+            context.batchID = 0
+            context.isDelivering = true
+        }
+        context.deferred.removeAll(keepingCapacity: true)
+        context.deferredHead = 0
+        context.isDelivering = false
+    }
+
+    /// Inside a batch: applies the queued writes now, in order, as part of the batch.
+    func applyDeferredWrites(_ context: _ThreadContext) {
+        while context.deferredHead < context.deferred.count {
+            let write = context.deferred[context.deferredHead]
+            context.deferredHead += 1
+            write.apply()
+        }
+        context.deferred.removeAll(keepingCapacity: true)
+        context.deferredHead = 0
+    }
+
+    /// Queues a write made while delivering, or reports that it must be applied now.
+    func deferIfDelivering(_ context: _ThreadContext, _ apply: @escaping () -> Void) -> Bool {
+        guard context.isDelivering else { return false }
+        let origin = context.reaction.map { $0.debugLabel } ?? "a change handler"
+        let write = _DeferredWrite(apply: apply, origin: origin)
+        if context.batchDepth > 0 {
+            context.deferredBatch.append(write)
+        } else {
+            context.deferred.append(write)
+        }
+        return true
+    }
+}

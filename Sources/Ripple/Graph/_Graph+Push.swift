@@ -1,0 +1,27 @@
+extension _Graph {
+    /// Marks everything live downstream of `source` stale and queues the reactions it reaches.
+    /// Stops at nodes already stale: what lies beyond them is already marked.
+    func propagate(from source: _Node, into context: _ThreadContext) {
+        let base = scratch.count
+        scratch.append(source)
+        while scratch.count > base {
+            let node = scratch.removeLast()
+            for observer in node.observers {
+                if observer.isStale { continue }
+                switch observer.kind {
+                case .computed:
+                    observer.isStale = true
+                    scratch.append(observer)
+                case .reaction:
+                    observer.isStale = true
+                    context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
+                case .watcher:
+                    let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
+                    if watcher.isArmed { context.pending.append(.notify(watcher)) }
+                case .stored:
+                    break
+                }
+            }
+        }
+    }
+}

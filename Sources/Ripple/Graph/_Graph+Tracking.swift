@@ -1,0 +1,137 @@
+extension _Graph {
+    /// Whether `node` is live: a reaction not yet disposed, or a computed value something live observes.
+    @inline(__always)
+    func isLive(_ node: _Node) -> Bool {
+        switch node.kind {
+        case .stored: return true
+        case .computed: return !node.observers.isEmpty
+        case .reaction, .watcher: return !unsafeDowncast(node, to: _SubscriberNode.self).isDisposed
+        }
+    }
+
+    /// Records that the evaluation or reaction run in progress on this thread read `node`.
+    /// Returns false when nothing is tracking (a top-level or untracked read).
+    @inline(__always)
+    func trackRead(_ node: _Node) -> Bool {
+        if let target = evaluating {
+            track(node, into: target)
+            return true
+        }
+        let context = _ThreadContext.current
+        if context.untrackedDepth == 0, let reaction = context.reaction {
+            track(node, into: reaction)
+            return true
+        }
+        return false
+    }
+
+    /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it matches.
+    @inline(__always)
+    func track(_ dep: _Node, into target: _Node) {
+        if dep.trackedBy == target.evaluationID { return }
+        dep.trackedBy = target.evaluationID
+        let index = target.trackCount
+        target.trackCount = index &+ 1
+        if index < target.sources.count {
+            let old = target.sources[index].node
+            if old === dep {
+                target.sources[index].version = dep.version
+                return
+            }
+            target.sources[index] = _Edge(node: dep, version: dep.version)
+            if isLive(target) {
+                target.replacedSources.append(old)
+                subscribe(target, to: dep)
+            }
+        } else {
+            target.sources.append(_Edge(node: dep, version: dep.version))
+            if isLive(target) { subscribe(target, to: dep) }
+        }
+    }
+
+    /// Starts a tracked evaluation of `target`.
+    @inline(__always)
+    func beginTracking(_ target: _Node) {
+        target.trackCount = 0
+        target.evaluationID = makeID()
+    }
+
+    /// Ends a tracked evaluation: drops the sources that were not read again.
+    func endTracking(_ target: _Node) {
+        target.evaluationID = 0
+        let kept = target.trackCount
+        let count = target.sources.count
+        if kept < count {
+            if isLive(target) {
+                for index in kept..<count { unsubscribe(target, from: target.sources[index].node) }
+            }
+            target.sources.removeSubrange(kept..<count)
+        }
+        if !target.replacedSources.isEmpty {
+            let replaced = target.replacedSources
+            target.replacedSources = []
+            for old in replaced { unsubscribe(target, from: old) }
+        }
+    }
+
+    /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
+    func subscribe(_ observer: _Node, to source: _Node) {
+        source.observers.append(observer)
+        guard source.kind == .computed, source.observers.count == 1 else { return }
+        let base = scratch.count
+        scratch.append(source)
+        while scratch.count > base {
+            let node = scratch.removeLast()
+            // While it was not live nobody pushed to it: verify it on its next read.
+            node.isStale = true
+            for edge in node.sources {
+                let dep = edge.node
+                dep.observers.append(node)
+                if dep.kind == .computed, dep.observers.count == 1 { scratch.append(dep) }
+            }
+        }
+    }
+
+    /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
+    func unsubscribe(_ observer: _Node, from source: _Node) {
+        removeObserver(observer, of: source)
+        guard source.kind == .computed, source.observers.isEmpty else { return }
+        let base = scratch.count
+        scratch.append(source)
+        while scratch.count > base {
+            let node = scratch.removeLast()
+            if !node.isStale { node.verifiedEpoch = epoch }
+            for edge in node.sources {
+                let dep = edge.node
+                removeObserver(node, of: dep)
+                if dep.kind == .computed, dep.observers.isEmpty { scratch.append(dep) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func removeObserver(_ observer: _Node, of source: _Node) {
+        var index = source.observers.count - 1
+        while index >= 0 {
+            if source.observers[index] === observer {
+                source.observers.remove(at: index)
+                return
+            }
+            index -= 1
+        }
+        #if RIPPLE_INVARIANTS
+        _rippleFailure("internal invariant: \(observer.debugLabel) was not an observer of \(source.debugLabel)")
+        #endif
+    }
+
+    /// Unlinks a disposed subscriber from all its sources.
+    func disposeSources(of node: _Node) {
+        let sources = node.sources
+        node.sources = []
+        node.trackCount = 0
+        for edge in sources { unsubscribe(node, from: edge.node) }
+        let replaced = node.replacedSources
+        node.replacedSources = []
+        for old in replaced { unsubscribe(node, from: old) }
+    }
+}

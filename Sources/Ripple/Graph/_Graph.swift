@@ -1,0 +1,39 @@
+/// The reactive graph: one lock, a write epoch, and the algorithms over `_Node`.
+///
+/// Writes push a *stale* mark through live observers and queue the reactions they reach;
+/// reads pull: a node brings its stale or unverified sources up to date first (iteratively,
+/// with an explicit stack) and re-evaluates only when one of them really changed. That gives
+/// glitch-free values and at most one evaluation per node per write or batch.
+package final class _Graph: @unchecked Sendable {
+    /// Guards every node and the fields below.
+    package let lock = _Lock()
+    /// Bumped by every write that changes a value.
+    var epoch = 0
+    /// The computed value whose derivation is running on the lock's owner thread.
+    var evaluating: _Node?
+    /// Source of evaluation ids and batch ids.
+    var nextID = 0
+    /// Scratch stack of the iterative source check.
+    var walk: ContiguousArray<(node: _Node, index: Int)> = []
+    /// Scratch stack of propagation and (de)activation.
+    var scratch: ContiguousArray<_Node> = []
+
+    /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
+    package static let maximumRounds = 10_000
+
+    init() {}
+
+    @inline(__always)
+    func makeID() -> Int {
+        nextID &+= 1
+        return nextID
+    }
+}
+
+/// The process-wide graph every Ripple node belongs to.
+package let _graph = _Graph()
+
+/// Stops the program with a message that says what went wrong; printed in every build mode.
+func _rippleFailure(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+    fatalError("Ripple: " + message(), file: file, line: line)
+}

@@ -1,0 +1,93 @@
+/// Internal: a node of the reactive graph: a stored value, a computed value or a reaction.
+///
+/// Every field is guarded by the graph's lock. The algorithm that uses them lives in
+/// `_Graph`; subclasses add the value and the user's closure.
+///
+/// Edges: a node holds its `sources` strongly (it needs them to recompute). A source holds
+/// its `observers` strongly only while the observer is *live*: a reaction until it is
+/// cancelled, a computed value while something live observes it. A computed value nobody
+/// observes is therefore held by its owners alone, and checks its sources by version when read.
+public class _Node {
+    enum Kind: UInt8 {
+        case stored, computed, reaction, watcher
+    }
+
+    final let kind: Kind
+    /// Bumped each time the node's value really changes.
+    final var version = 0
+    /// Live nodes that read this one (one entry per edge).
+    final var observers: ContiguousArray<_Node> = []
+    /// What this node read in its last evaluation, with the version it saw.
+    final var sources: ContiguousArray<_Edge> = []
+    /// Edges of the evaluation in progress (prefix of `sources`).
+    final var trackCount = 0
+    /// The id of the evaluation in progress (0 when idle).
+    final var evaluationID = 0
+    /// The id of the last evaluation that recorded this node as a source.
+    final var trackedBy = 0
+    /// The graph epoch at which this node was last known up to date.
+    final var verifiedEpoch = -1
+    /// Replaced sources of a live node, unsubscribed when its evaluation ends.
+    final var replacedSources: ContiguousArray<_Node> = []
+    /// A live node whose sources may have changed.
+    final var isStale = false
+    /// A computed value that has been evaluated at least once.
+    final var hasValue = false
+    /// A computed value whose derivation is running (to detect cycles).
+    final var isEvaluating = false
+    /// The computed value that was being evaluated when this one started (to name cycles).
+    final var evaluationParent: _Node?
+    /// Where the node was created, or its name.
+    final let origin: _Origin
+
+    init(kind: Kind, origin: _Origin) {
+        self.kind = kind
+        self.origin = origin
+    }
+
+    /// Re-runs a computed value's derivation; returns whether its value changed.
+    func _evaluate() -> Bool {
+        fatalError("Ripple internal error: _evaluate on \(kind)")
+    }
+
+    /// A short description for diagnostics: kind and origin.
+    final var debugLabel: String {
+        let kindName: String
+        switch kind {
+        case .stored: kindName = "Stored"
+        case .computed: kindName = "Computed"
+        case .reaction: kindName = "reaction"
+        case .watcher: kindName = "watcher"
+        }
+        return "\(kindName) \(origin)"
+    }
+}
+
+/// An edge from a node to one of its sources.
+struct _Edge {
+    let node: _Node
+    var version: Int
+}
+
+/// Where a node came from: a user-given name, or the file and line that created it.
+struct _Origin: CustomStringConvertible, Sendable {
+    let name: String?
+    let fileID: StaticString
+    let line: UInt
+
+    var description: String {
+        if let name { return "'\(name)'" }
+        return "(\(fileID):\(line))"
+    }
+}
+
+/// Something that reports changes to the Observation framework after the lock is released.
+protocol _ObservationNotifying: AnyObject {
+    func _notifyObservation()
+}
+
+/// Something that owns reactions created while it is current (a reaction or a scope).
+protocol _Owner: AnyObject, Sendable {
+    /// Takes ownership of `child`; returns false if the owner is already cancelled.
+    func _adopt(_ child: Subscription) -> Bool
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-thread state of the graph: what the running reaction tracks, batching, and the
+/// queues of work that must run after the graph's lock is released.
+///
+/// Only its own thread touches a context, so it needs no lock.
+package final class _ThreadContext {
+    /// The reaction whose body is running on this thread, which reads are attributed to.
+    var reaction: _ReactionNode?
+    /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
+    var owner: (any _Owner)?
+    /// Greater than zero inside `untracked { }`.
+    var untrackedDepth = 0
+    /// Greater than zero inside `batch { }`.
+    var batchDepth = 0
+    /// Identifies the outermost batch running on this thread (for change-and-change-back).
+    var batchID = 0
+    /// True while this thread delivers reactions: writes made now are queued.
+    var isDelivering = false
+    /// Work to do once the lock is released, in order.
+    var pending: [_Job] = []
+    var pendingHead = 0
+    /// Writes made while delivering, applied one round at a time after the current round.
+    var deferred: [_DeferredWrite] = []
+    var deferredHead = 0
+    /// Writes made inside a batch that was opened while delivering; queued as one unit.
+    var deferredBatch: [_DeferredWrite] = []
+
+    init() {}
+
+    /// The calling thread's context.
+    static var current: _ThreadContext {
+        @inline(__always) get {
+            if let pointer = pthread_getspecific(_contextKey) {
+                return Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            }
+            let context = _ThreadContext()
+            pthread_setspecific(_contextKey, Unmanaged.passRetained(context).toOpaque())
+            return context
+        }
+    }
+}
+
+/// One unit of work queued for after the lock is released.
+enum _Job {
+    case reaction(_ReactionNode)
+    case notify(any _ObservationNotifying)
+}
+
+/// A write queued while reactions were being delivered.
+struct _DeferredWrite {
+    let apply: () -> Void
+    /// The reaction that made the write, to name a runaway loop.
+    let origin: String
+}
+
+private let _contextKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { pointer in
+        let pointer: UnsafeMutableRawPointer? = pointer
+        if let pointer {
+            Unmanaged<_ThreadContext>.fromOpaque(pointer).release()
+        }
+    }
+    precondition(status == 0, "Ripple: pthread_key_create failed with status \(status)")
+    return key
+}()

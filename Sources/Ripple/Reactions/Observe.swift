@@ -1,0 +1,109 @@
+/// Runs `body` now and again after every change of anything it read.
+///
+/// The reaction runs on the thread that made the change, once per write or outermost
+/// ``batch(_:)``, after the graph's lock is released: it may write, block, or hop to an
+/// actor. It always sees a consistent graph. Dependencies are tracked anew on every run.
+///
+/// Writes made inside the body are queued and committed after the current round of
+/// reactions, so every reaction sees every committed value, in order. Reactions created
+/// inside the body belong to this run: they are cancelled before the next run and on cancel.
+///
+/// ```swift
+/// let subscription = observe {
+///     tipView.isHidden = isTipHidden.value
+/// }
+/// ```
+///
+/// - Parameter body: The reaction. Use ``onCleanup(_:)`` inside it to register cleanup work.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observe(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @Sendable () -> Void
+) -> Subscription {
+    _startReaction(_ReactionNode(origin: _Origin(name: nil, fileID: file, line: line), body: body))
+}
+
+/// Runs `body` on `actor` now and again after every change of anything it read.
+///
+/// Changes that happen while a run is already on its way are coalesced: the actor runs the
+/// body once with the latest values. The first run is sent to the actor too, so it has not
+/// necessarily happened when this function returns.
+///
+/// ```swift
+/// let subscription = observe(on: renderer) { renderer in
+///     renderer.draw(scene.value)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - actor: The actor whose executor runs the body.
+///   - body: The reaction, isolated to `actor`.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observe<A: Actor>(
+    on actor: A,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @Sendable (isolated A) -> Void
+) -> Subscription {
+    let node = _ReactionNode(
+        origin: _Origin(name: nil, fileID: file, line: line),
+        schedule: { job in Task { await _run(job, on: actor) } },
+        body: { actor.assumeIsolated { body($0) } }
+    )
+    return _startReaction(node)
+}
+
+/// Runs `body` on the main actor now and again after every change of anything it read.
+///
+/// Use it for UI updates from code that may write on any thread. Runs are coalesced, and
+/// the first run is sent to the main actor like the others.
+///
+/// - Parameter body: The reaction, isolated to the main actor.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observeOnMainActor(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @MainActor @Sendable () -> Void
+) -> Subscription {
+    let node = _ReactionNode(
+        origin: _Origin(name: nil, fileID: file, line: line),
+        schedule: { job in Task { @MainActor in job() } },
+        body: { MainActor.assumeIsolated { body() } }
+    )
+    return _startReaction(node)
+}
+
+/// Registers work to run before the current reaction's next run, and when it is cancelled.
+///
+/// ```swift
+/// observe {
+///     let timer = startTimer(interval: interval.value)
+///     onCleanup { timer.invalidate() }
+/// }
+/// ```
+///
+/// Calling it outside a reaction is a programming error and stops the program.
+public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
+    guard let reaction = _ThreadContext.current.reaction else {
+        _rippleFailure("onCleanup was called outside a reaction. Call it inside the body of observe { }.")
+    }
+    if !reaction.addCleanup(cleanup) { cleanup() }
+}
+
+private func _run<A: Actor>(_ job: @Sendable () -> Void, on actor: isolated A) {
+    job()
+}
+
+/// Attaches a new reaction to the current owner and runs it for the first time.
+func _startReaction(_ node: _ReactionNode) -> Subscription {
+    let subscription = Subscription { node.cancel() }
+    let context = _ThreadContext.current
+    if let owner = context.owner, !owner._adopt(subscription) {
+        // The owner is being cancelled: the child never starts.
+        node.cancel()
+        return subscription
+    }
+    _graph.delivering(context) { node.run(context) }
+    return subscription
+}

@@ -1,0 +1,99 @@
+extension Readable where Self: Sendable {
+    /// Calls `handler` with the old and the new value each time the value changes.
+    ///
+    /// Unlike ``observe(_:file:line:)`` it does not run at once, and it tracks only this
+    /// value: reads inside `handler` are not dependencies.
+    ///
+    /// ```swift
+    /// let transition = isTipHidden.onChange { old, new in
+    ///     print("tip hidden: \(old) → \(new)")
+    /// }
+    /// ```
+    ///
+    /// - Returns: A ``Subscription`` that stops the handler when cancelled or released.
+    public func onChange(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void
+    ) -> Subscription where Value: Sendable {
+        let previous = _ReactionLocal<Value?>(nil)
+        return observe(file: file, line: line) {
+            let new = self.value
+            let old = previous.value
+            previous.value = new
+            if let old { untracked { handler(old, new) } }
+        }
+    }
+
+    /// Calls `action` once, the first time `predicate` holds for the value (at once if it
+    /// already does), then stops.
+    ///
+    /// ```swift
+    /// let once = isLoggedIn.when({ $0 }) { _ in showWelcome() }
+    /// ```
+    ///
+    /// - Returns: A ``Subscription``; cancel it to give up waiting.
+    public func when(
+        _ predicate: @escaping @Sendable (Value) -> Bool,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        perform action: @escaping @Sendable (Value) -> Void
+    ) -> Subscription where Value: Sendable {
+        Ripple.when(file: file, line: line, { predicate(self.value) }) {
+            action(untracked { self.value })
+        }
+    }
+}
+
+extension Readable where Self: Sendable, Value: Sendable {
+    /// The value now, then each new value, as an asynchronous sequence.
+    ///
+    /// Every change is buffered until the consumer takes it. Ending the iteration (or
+    /// dropping the sequence) cancels the underlying reaction.
+    ///
+    /// ```swift
+    /// for await count in counter.values {
+    ///     print(count)
+    /// }
+    /// ```
+    public var values: AsyncStream<Value> {
+        AsyncStream { continuation in
+            let subscription = observe { continuation.yield(self.value) }
+            continuation.onTermination = { _ in subscription.cancel() }
+        }
+    }
+}
+
+/// Calls `action` once, the first time `condition` becomes true (at once if it already is),
+/// then stops.
+///
+/// `condition` is tracked like a reaction; `action` is not.
+///
+/// ```swift
+/// let once = when({ session.isLoggedIn.value && profile.isLoaded.value }) {
+///     showWelcome()
+/// }
+/// ```
+///
+/// - Returns: A ``Subscription``; cancel it to give up waiting.
+public func when(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ condition: @escaping @Sendable () -> Bool,
+    perform action: @escaping @Sendable () -> Void
+) -> Subscription {
+    let fired = _ReactionLocal(false)
+    return observe(file: file, line: line) {
+        guard !fired.value, condition() else { return }
+        fired.value = true
+        _ThreadContext.current.reaction?.cancel()
+        untracked { action() }
+    }
+}
+
+/// State owned by one reaction's body. A reaction never runs concurrently with itself,
+/// so its body may keep state here without a lock.
+final class _ReactionLocal<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,164 @@
+/// The graph node behind a reaction (``observe(_:file:line:)`` and everything built on it).
+///
+/// State machine, all under the graph's lock:
+/// - idle → running when `run` finds a source changed (or on the first run);
+/// - running → running again when a write from another thread asked for a re-run;
+/// - any → disposed on cancel (deferred to the end of the run when running).
+/// The body, cleanups and child cancellations are always called with the lock released.
+final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
+    private let body: @Sendable () -> Void
+    /// For reactions bound to an actor: sends a run to the actor's executor.
+    private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    private var isRunning = false
+    private var isScheduled = false
+    private var rerunRequested = false
+    private var cancelRequested = false
+    private var hasRun = false
+    private var cleanups: [@Sendable () -> Void] = []
+    private var children: [Subscription] = []
+
+    init(
+        origin: _Origin,
+        schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+        body: @escaping @Sendable () -> Void
+    ) {
+        self.body = body
+        self.schedule = schedule
+        super.init(kind: .reaction, origin: origin)
+    }
+
+    /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
+    /// Reactions bound to an executor are sent there instead.
+    func run(_ context: _ThreadContext) {
+        if let schedule {
+            let graph = _graph
+            graph.lock.lock()
+            let send = !isDisposed && !isScheduled
+            if send { isScheduled = true }
+            graph.lock.unlock()
+            if send {
+                schedule { [self] in
+                    let context = _ThreadContext.current
+                    _graph.delivering(context) { self.runHere(context, scheduled: true) }
+                }
+            }
+            return
+        }
+        runHere(context, scheduled: false)
+    }
+
+    private func runHere(_ context: _ThreadContext, scheduled: Bool) {
+        let graph = _graph
+        graph.lock.lock()
+        if scheduled { isScheduled = false }
+        if isDisposed {
+            graph.lock.unlock()
+            return
+        }
+        if isRunning {
+            rerunRequested = true
+            graph.lock.unlock()
+            return
+        }
+        if hasRun {
+            if !isStale {
+                graph.lock.unlock()
+                return
+            }
+            let changed = graph.sourcesChanged(self)
+            isStale = false
+            if !changed {
+                graph.lock.unlock()
+                return
+            }
+        }
+        isRunning = true
+        while true {
+            isStale = false
+            let cleanups = self.cleanups
+            let children = self.children
+            self.cleanups = []
+            self.children = []
+            graph.beginTracking(self)
+            graph.lock.unlock()
+
+            for cleanup in cleanups { cleanup() }
+            for child in children { child.cancel() }
+            let savedReaction = context.reaction
+            let savedOwner = context.owner
+            context.reaction = self
+            context.owner = self
+            body()
+            context.reaction = savedReaction
+            context.owner = savedOwner
+
+            graph.lock.lock()
+            graph.endTracking(self)
+            hasRun = true
+            if cancelRequested { break }
+            if rerunRequested {
+                rerunRequested = false
+                if isStale, graph.sourcesChanged(self) { continue }
+                isStale = false
+            }
+            break
+        }
+        isRunning = false
+        if cancelRequested {
+            let (cleanups, children) = disposeLocked()
+            graph.lock.unlock()
+            finish(cleanups, children)
+            return
+        }
+        graph.lock.unlock()
+    }
+
+    /// Cancels the reaction: unlinks it, then runs its cleanups and cancels its children.
+    func cancel() {
+        let graph = _graph
+        graph.lock.lock()
+        if isDisposed {
+            graph.lock.unlock()
+            return
+        }
+        if isRunning {
+            cancelRequested = true
+            graph.lock.unlock()
+            return
+        }
+        let (cleanups, children) = disposeLocked()
+        graph.lock.unlock()
+        finish(cleanups, children)
+    }
+
+    private func disposeLocked() -> ([@Sendable () -> Void], [Subscription]) {
+        isDisposed = true
+        _graph.disposeSources(of: self)
+        let taken = (cleanups, children)
+        cleanups = []
+        children = []
+        return taken
+    }
+
+    private func finish(_ cleanups: [@Sendable () -> Void], _ children: [Subscription]) {
+        for cleanup in cleanups { cleanup() }
+        for child in children { child.cancel() }
+    }
+
+    /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
+    func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
+        _graph.lock.withLock {
+            if isDisposed { return false }
+            cleanups.append(cleanup)
+            return true
+        }
+    }
+
+    func _adopt(_ child: Subscription) -> Bool {
+        _graph.lock.withLock {
+            if isDisposed || cancelRequested { return false }
+            children.append(child)
+            return true
+        }
+    }
+}

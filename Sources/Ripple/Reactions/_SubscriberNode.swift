@@ -1,0 +1,42 @@
+import Observation
+
+/// A node that reads others and is live until disposed: a reaction or an Observation watcher.
+class _SubscriberNode: _Node, @unchecked Sendable {
+    /// Cancelled and unlinked from its sources.
+    final var isDisposed = false
+}
+
+/// Reports a ``Computed`` value's changes to the Observation framework.
+///
+/// Created by the first read that no Ripple reader tracked (a SwiftUI body, or
+/// `withObservationTracking`), it keeps the computed node live so writes reach it. It is
+/// armed by every such read; when a write reaches it armed, it brings the value up to date
+/// and, if the value changed, calls the registrar, then waits to be armed again.
+final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sendable {
+    let target: _Node
+    let registrar = ObservationRegistrar()
+    /// Calls the registrar for the handle (which knows its own key path); holds the handle weakly.
+    var report: ((ObservationRegistrar) -> Void)?
+    var isArmed = false
+    var armedVersion = 0
+
+    init(target: _Node, origin: _Origin) {
+        self.target = target
+        super.init(kind: .watcher, origin: origin)
+    }
+
+    func _notifyObservation() {
+        let graph = _graph
+        graph.lock.lock()
+        guard isArmed, !isDisposed else {
+            graph.lock.unlock()
+            return
+        }
+        graph.refresh(target)
+        let changed = target.version != armedVersion
+        if changed { isArmed = false }
+        let report = self.report
+        graph.lock.unlock()
+        if changed { report?(registrar) }
+    }
+}

@@ -1,0 +1,197 @@
+import Observation
+
+/// A stored reactive value: the source of every change in a Ripple graph.
+///
+/// Assigning ``value`` updates everything that depends on it: ``Computed`` values are
+/// marked and recompute lazily, reactions run once after the write (or once after the
+/// outermost ``batch(_:)``). Writing a value equal to the current one changes nothing
+/// and notifies nobody; for types that are not `Equatable`, every write notifies unless
+/// you pass an equality.
+///
+/// ```swift
+/// let isLoggedIn = Stored(false)
+/// let subscription = observe { print("logged in:", isLoggedIn.value) }  // prints "false"
+/// isLoggedIn.value = true                                                // prints "true"
+/// isLoggedIn.value = true                                                // equal: prints nothing
+/// ```
+///
+/// A `Stored` may be read and written from any thread. Writes made inside a reaction are
+/// queued and committed after the reactions of the current round, so every reaction sees
+/// every committed value in order.
+///
+/// - Complexity: Reading is O(1). A write is O(*n*) in the number of live nodes downstream
+///   that are not already marked.
+public final class Stored<Value>: _Node, Readable {
+    private var _value: Value
+    private let isEqual: ((Value, Value) -> Bool)?
+    // Change-and-change-back detection inside one batch.
+    private var batchMark = 0
+    private var batchOriginal: Value?
+    private var batchOriginalVersion = 0
+    // Observation interop: armed by a read no Ripple reader tracked.
+    private var observationArmed = false
+    private var registrar: ObservationRegistrar?
+
+    /// Creates a stored value that notifies on every write, or only when `isEqual` says the
+    /// new value differs.
+    ///
+    /// - Parameters:
+    ///   - value: The initial value.
+    ///   - name: A name used in diagnostics (cycle and runaway messages).
+    ///   - isEqual: An equality that suppresses writes of an equal value, or `nil` to notify always.
+    public convenience init(
+        _ value: Value,
+        name: String? = nil,
+        equals isEqual: (@Sendable (Value, Value) -> Bool)?,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(value, name: name, comparingWith: isEqual, file: file, line: line)
+    }
+
+    init(_ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt) {
+        _value = value
+        self.isEqual = isEqual
+        super.init(kind: .stored, origin: _Origin(name: name, fileID: file, line: line))
+        version = _graph.lock.withLock { _graph.makeID() }
+    }
+
+    /// Creates a stored value of a type that is not `Equatable`: every write notifies.
+    ///
+    /// - Parameters:
+    ///   - value: The initial value.
+    ///   - name: A name used in diagnostics.
+    public convenience init(_ value: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(value, name: name, equals: nil, file: file, line: line)
+    }
+
+    /// The current value. Reading it inside a derivation or reaction tracks it; assigning it
+    /// propagates the change.
+    public var value: Value {
+        get {
+            let graph = _graph
+            graph.lock.lock()
+            let current = _value
+            var registrar: ObservationRegistrar?
+            if !graph.trackRead(self) {
+                registrar = armObservation()
+            }
+            graph.lock.unlock()
+            registrar?.access(self, keyPath: \.value)
+            return current
+        }
+        set {
+            let context = _ThreadContext.current
+            if _graph.deferIfDelivering(context, { [self] in self.write(newValue, context) }) { return }
+            write(newValue, context)
+            _graph.deliver(context)
+        }
+    }
+
+    /// Changes the value in place with `transform` and propagates the result.
+    ///
+    /// Inside a reaction the transform is queued with the write, so it applies to the value
+    /// committed before it: `count.update { $0 += 1 }` twice in one reaction adds two.
+    ///
+    /// ```swift
+    /// items.update { $0.append(newItem) }
+    /// ```
+    public func update(_ transform: @escaping (inout Value) -> Void) {
+        let context = _ThreadContext.current
+        let apply = { [self] in
+            var copy = self.peek()
+            transform(&copy)
+            self.write(copy, context)
+        }
+        if _graph.deferIfDelivering(context, apply) { return }
+        apply()
+        _graph.deliver(context)
+    }
+
+    /// The value, read without tracking or Observation registration.
+    func peek() -> Value {
+        _graph.lock.withLock { _value }
+    }
+
+    /// Commits a write: equality check, version, propagation. Reactions are only queued.
+    func write(_ newValue: Value, _ context: _ThreadContext) {
+        let graph = _graph
+        graph.lock.lock()
+        if let evaluating = graph.evaluating {
+            graph.lock.unlock()
+            _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
+        }
+        if let isEqual, isEqual(_value, newValue) {
+            graph.lock.unlock()
+            return
+        }
+        if context.batchDepth > 0 {
+            if context.batchID == 0 { context.batchID = graph.makeID() }
+            if batchMark != context.batchID {
+                batchMark = context.batchID
+                batchOriginal = _value
+                batchOriginalVersion = version
+                version = graph.makeID()
+            } else if let isEqual, let original = batchOriginal, isEqual(original, newValue) {
+                // Changed and changed back inside one batch: readers that saw the original see no change.
+                version = batchOriginalVersion
+            } else {
+                version = graph.makeID()
+            }
+        } else {
+            version = graph.makeID()
+        }
+        _value = newValue
+        graph.epoch &+= 1
+        graph.propagate(from: self, into: context)
+        if observationArmed {
+            observationArmed = false
+            context.pending.append(.notify(self))
+        }
+        graph.lock.unlock()
+    }
+
+    /// Called under the lock by an untracked read: the next change is reported to Observation.
+    private func armObservation() -> ObservationRegistrar {
+        observationArmed = true
+        if let registrar { return registrar }
+        let created = ObservationRegistrar()
+        registrar = created
+        return created
+    }
+}
+
+extension Stored where Value: Equatable {
+    /// Creates a stored value that ignores writes of an equal value.
+    ///
+    /// ```swift
+    /// let count = Stored(0)
+    /// count.value = 0   // equal: nothing runs
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The initial value.
+    ///   - name: A name used in diagnostics.
+    public convenience init(_ value: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(value, name: name, comparingWith: { $0 == $1 }, file: file, line: line)
+    }
+}
+
+extension Stored: @unchecked Sendable where Value: Sendable {}
+
+extension Stored: Observable {}
+
+extension Stored: _ObservationNotifying {
+    func _notifyObservation() {
+        guard let registrar = _graph.lock.withLock({ registrar }) else { return }
+        registrar.willSet(self, keyPath: \.value)
+        registrar.didSet(self, keyPath: \.value)
+    }
+}
+
+extension Stored: CustomStringConvertible {
+    /// The value and where the node was created.
+    public var description: String {
+        "Stored\(origin)(\(peek()))"
+    }
+}

@@ -1,0 +1,75 @@
+// The login-tip story from Yoyo's README, played out with Ripple.
+//
+// A tip is shown to users who are logged in and have not clicked it yet. Each reaction
+// prints what it did, so the output reads as a log of the story.
+import Ripple
+
+final class LoginManager: Sendable {
+    let isLoggedIn = Stored(false, name: "isLoggedIn")
+    func logIn() { isLoggedIn.value = true }
+    func logOut() { isLoggedIn.value = false }
+}
+
+final class TipManager: Sendable {
+    let hasClickedTip = Stored(false, name: "hasClickedTip")
+    let isTipHidden: Computed<Bool>
+
+    init(loginManager: LoginManager) {
+        let hasClickedTip = self.hasClickedTip
+        isTipHidden = Computed(loginManager.isLoggedIn, hasClickedTip, name: "isTipHidden") { loggedIn, clicked in
+            !loggedIn || clicked
+        }
+    }
+
+    func clickTip() { hasClickedTip.value = true }
+}
+
+/// Stands in for a view: it only records what the reactions told it.
+final class TipView: @unchecked Sendable {
+    var isHidden = true
+}
+
+let loginManager = LoginManager()
+let tipManager = TipManager(loginManager: loginManager)
+let tipView = TipView()
+let bag = SubscriptionBag()
+
+print("— setting up reactions")
+observe {
+    tipView.isHidden = tipManager.isTipHidden.value
+    print("  keepUpToDate: tip view is \(tipView.isHidden ? "hidden" : "shown")")
+}.store(in: bag)
+
+tipManager.isTipHidden.onChange { old, new in
+    print("  onChange: isTipHidden went \(old) → \(new)")
+}.store(in: bag)
+
+when({ tipManager.hasClickedTip.value }) {
+    print("  when: the user clicked the tip for the first time")
+}.store(in: bag)
+
+print("— the user logs in")
+loginManager.logIn()
+
+print("— the user logs in again (equal value: nothing runs)")
+loginManager.logIn()
+
+print("— the user clicks the tip")
+tipManager.clickTip()
+
+print("— log out and forget the click in one batch")
+batch {
+    loginManager.logOut()
+    tipManager.hasClickedTip.value = false
+}
+
+print("— log in and out inside one batch (changed and changed back: nothing runs)")
+batch {
+    loginManager.logIn()
+    loginManager.logOut()
+}
+
+print("— the view goes away")
+bag.cancelAll()
+loginManager.logIn()
+print("  (no reaction ran)")
