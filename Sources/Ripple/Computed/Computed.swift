@@ -29,7 +29,9 @@ import Observation
 /// - Complexity: A read of an up-to-date value is O(1). Otherwise it checks the sources in
 ///   order and re-evaluates only the nodes whose sources really changed.
 public final class Computed<Value>: Readable {
-    let node: _ComputedNode<Value>
+    /// Retained by hand in `init` and released through the release queue in `deinit`, so
+    /// freeing a long chain of computed values never recurses deeply.
+    unowned(unsafe) let node: _ComputedNode<Value>
     private var watcher: _WatcherNode?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
@@ -50,7 +52,9 @@ public final class Computed<Value>: Readable {
     }
 
     init(name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) {
-        node = _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
+        let node = _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
+        _ = Unmanaged.passRetained(node)
+        self.node = node
     }
 
     /// Creates a computed value of a type that is not `Equatable`: every re-evaluation
@@ -65,11 +69,14 @@ public final class Computed<Value>: Readable {
     }
 
     deinit {
-        guard let watcher else { return }
-        _graph.lock.withLock {
-            watcher.isDisposed = true
-            _graph.disposeSources(of: watcher)
+        if let watcher {
+            let dropped = _graph.lock.withLock {
+                watcher.isDisposed = true
+                return _graph.disposeSources(of: watcher)
+            }
+            _releaseLater(dropped)
         }
+        _releaseLater(Unmanaged<AnyObject>.passUnretained(node))
     }
 
     /// The current value, brought up to date if anything it depends on changed.
@@ -93,7 +100,7 @@ public final class Computed<Value>: Readable {
         if let existing = self.watcher {
             watcher = existing
         } else {
-            watcher = _WatcherNode(target: node, origin: node.origin)
+            watcher = _WatcherNode(origin: node.origin)
             watcher.report = { [weak self] registrar in
                 guard let self else { return }
                 registrar.willSet(self, keyPath: \.value)

@@ -82,8 +82,9 @@ extension _Graph {
         scratch.append(source)
         while scratch.count > base {
             let node = scratch.removeLast()
-            // While it was not live nobody pushed to it: verify it on its next read.
-            node.isStale = true
+            // It becomes live right after a read brought it up to date; otherwise (never
+            // evaluated, or verified in an earlier epoch) its next read verifies it.
+            node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
             for edge in node.sources {
                 let dep = edge.node
                 dep.observers.append(node)
@@ -124,8 +125,10 @@ extension _Graph {
         #endif
     }
 
-    /// Unlinks a disposed subscriber from all its sources.
-    func disposeSources(of node: _Node) {
+    /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges, which
+    /// the caller releases with `_releaseLater` once the lock is released (freeing them may
+    /// run deinitializers of user objects).
+    func disposeSources(of node: _Node) -> ContiguousArray<_Edge> {
         let sources = node.sources
         node.sources = []
         node.trackCount = 0
@@ -133,5 +136,6 @@ extension _Graph {
         let replaced = node.replacedSources
         node.replacedSources = []
         for old in replaced { unsubscribe(node, from: old) }
+        return sources
     }
 }

@@ -45,6 +45,15 @@ public class _Node {
         self.origin = origin
     }
 
+    deinit {
+        // Hand the sources to the release queue instead of releasing them here: a chain of
+        // any length is then freed one node at a time, without deep recursion.
+        guard !sources.isEmpty else { return }
+        let sources = self.sources
+        self.sources = []
+        _releaseLater(sources)
+    }
+
     /// Re-runs a computed value's derivation; returns whether its value changed.
     func _evaluate() -> Bool {
         fatalError("Ripple internal error: _evaluate on \(kind)")

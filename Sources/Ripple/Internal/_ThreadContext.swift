@@ -32,6 +32,11 @@ package final class _ThreadContext {
     /// Writes made inside a batch that was opened while delivering; queued as one unit.
     var deferredBatch: [_DeferredWrite] = []
 
+    /// True while this thread drains `releaseQueue`.
+    var isReleasing = false
+    /// Objects whose last reference is dropped by the drain loop, one at a time.
+    var releaseQueue: [AnyObject] = []
+
     init() {}
 
     /// The calling thread's context.
@@ -71,3 +76,31 @@ private let _contextKey: pthread_key_t = {
     precondition(status == 0, "Ripple: pthread_key_create failed with status \(status)")
     return key
 }()
+
+/// Drops the references `objects` holds from a loop rather than from the caller's stack.
+///
+/// Freeing a node can free what it captured (handles, closures, sources), which frees more:
+/// released naively, a chain of thousands of nodes recurses thousands of deinitializers deep.
+/// Deinitializers pass what they hold here; the outermost call drains the queue iteratively,
+/// and nested calls (from deinitializers run by the drain) only append.
+func _releaseLater<S: Sequence>(_ objects: S) where S.Element == _Edge {
+    let context = _ThreadContext.current
+    for edge in objects { context.releaseQueue.append(edge.node) }
+    _drainReleaseQueue(context)
+}
+
+/// Releases one retained reference later (see `_releaseLater(_:)`).
+func _releaseLater(_ object: Unmanaged<AnyObject>) {
+    let context = _ThreadContext.current
+    context.releaseQueue.append(object.takeRetainedValue())
+    _drainReleaseQueue(context)
+}
+
+private func _drainReleaseQueue(_ context: _ThreadContext) {
+    if context.isReleasing { return }
+    context.isReleasing = true
+    while let next = context.releaseQueue.popLast() {
+        _ = next
+    }
+    context.isReleasing = false
+}

@@ -105,9 +105,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         }
         isRunning = false
         if cancelRequested {
-            let (cleanups, children) = disposeLocked()
+            let disposal = disposeLocked()
             graph.lock.unlock()
-            finish(cleanups, children)
+            finish(disposal)
             return
         }
         graph.lock.unlock()
@@ -126,23 +126,26 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             graph.lock.unlock()
             return
         }
-        let (cleanups, children) = disposeLocked()
+        let disposal = disposeLocked()
         graph.lock.unlock()
-        finish(cleanups, children)
+        finish(disposal)
     }
 
-    private func disposeLocked() -> ([@Sendable () -> Void], [Subscription]) {
+    private typealias Disposal = (cleanups: [@Sendable () -> Void], children: [Subscription], sources: ContiguousArray<_Edge>)
+
+    private func disposeLocked() -> Disposal {
         isDisposed = true
-        _graph.disposeSources(of: self)
-        let taken = (cleanups, children)
+        let sources = _graph.disposeSources(of: self)
+        let taken = (cleanups, children, sources)
         cleanups = []
         children = []
         return taken
     }
 
-    private func finish(_ cleanups: [@Sendable () -> Void], _ children: [Subscription]) {
-        for cleanup in cleanups { cleanup() }
-        for child in children { child.cancel() }
+    private func finish(_ disposal: Disposal) {
+        for cleanup in disposal.cleanups { cleanup() }
+        for child in disposal.children { child.cancel() }
+        _releaseLater(disposal.sources)
     }
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.

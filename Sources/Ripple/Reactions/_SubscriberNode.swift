@@ -13,22 +13,20 @@ class _SubscriberNode: _Node, @unchecked Sendable {
 /// armed by every such read; when a write reaches it armed, it brings the value up to date
 /// and, if the value changed, calls the registrar, then waits to be armed again.
 final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sendable {
-    let target: _Node
     let registrar = ObservationRegistrar()
     /// Calls the registrar for the handle (which knows its own key path); holds the handle weakly.
     var report: ((ObservationRegistrar) -> Void)?
     var isArmed = false
     var armedVersion = 0
 
-    init(target: _Node, origin: _Origin) {
-        self.target = target
+    init(origin: _Origin) {
         super.init(kind: .watcher, origin: origin)
     }
 
     func _notifyObservation() {
         let graph = _graph
         graph.lock.lock()
-        guard isArmed, !isDisposed else {
+        guard isArmed, !isDisposed, let target = sources.first?.node else {
             graph.lock.unlock()
             return
         }

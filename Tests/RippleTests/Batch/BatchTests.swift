@@ -1,0 +1,78 @@
+import Testing
+@testable import Ripple
+
+@Suite("Batch")
+struct BatchTests {
+    @Test("reactions run once when the outermost batch ends")
+    func onePropagation() {
+        let a = Stored(0)
+        let b = Stored(0)
+        let seen = Recorder<String>()
+        let subscription = observe { seen.append("\(a.value)\(b.value)") }
+        batch {
+            a.value = 1
+            batch { b.value = 1 }
+            #expect(seen.all == ["00"], "nested batch end does not deliver")
+        }
+        #expect(seen.all == ["00", "11"])
+        subscription.cancel()
+    }
+
+    @Test("reads inside a batch see the latest writes")
+    func readsSeeLatestWrites() {
+        let a = Stored(1)
+        let doubled = Computed { a.value * 2 }
+        let subscription = observe { _ = doubled.value }
+        batch {
+            a.value = 5
+            #expect(a.value == 5)
+            #expect(doubled.value == 10)
+            a.value = 6
+            #expect(doubled.value == 12)
+        }
+        subscription.cancel()
+    }
+
+    @Test("reactions run even when the body throws")
+    func runsWhenThrowing() {
+        struct Failure: Error {}
+        let a = Stored(0)
+        let seen = Recorder<Int>()
+        let subscription = observe { seen.append(a.value) }
+        #expect(throws: Failure.self) {
+            try batch {
+                a.value = 1
+                throw Failure()
+            }
+        }
+        #expect(seen.all == [0, 1])
+        subscription.cancel()
+    }
+
+    @Test("a value changed and changed back in one batch triggers no reaction")
+    func changedBack() {
+        let a = Stored(0)
+        let derived = Computed { a.value + 1 }
+        let runs = Counter()
+        let direct = observe { _ = a.value; runs.increment() }
+        let indirect = observe { _ = derived.value; runs.increment() }
+        batch {
+            a.value = 1
+            a.value = 2
+            a.value = 0
+        }
+        #expect(runs.value == 2)
+        batch {
+            a.value = 7
+            a.value = 0
+            a.value = 3
+        }
+        #expect(runs.value == 4)
+        _ = (direct, indirect)
+    }
+
+    @Test("batch returns the body's result")
+    func returnsResult() {
+        #expect(batch { 42 } == 42)
+    }
+}

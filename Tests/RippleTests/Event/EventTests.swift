@@ -1,0 +1,69 @@
+import Testing
+@testable import Ripple
+
+@Suite("Event")
+struct EventTests {
+    @Test("send reaches subscribers synchronously, in subscription order")
+    func deliveryOrder() {
+        let event = Event<Int>()
+        let log = Recorder<String>()
+        let first = event.subscribe { log.append("first \($0)") }
+        let second = event.subscribe { log.append("second \($0)") }
+        event.send(1)
+        #expect(log.all == ["first 1", "second 1"])
+        _ = (first, second)
+    }
+
+    @Test("nothing is stored or replayed")
+    func noReplay() {
+        let event = Event<Int>()
+        event.send(1)
+        let log = Recorder<Int>()
+        let late = event.subscribe { log.append($0) }
+        #expect(log.all.isEmpty)
+        event.send(2)
+        #expect(log.all == [2])
+        _ = late
+    }
+
+    @Test("a send from inside a subscriber is delivered after the current one, in order")
+    func nestedSendOrder() {
+        let event = Event<Int>()
+        let log = Recorder<String>()
+        let first = event.subscribe { value in
+            log.append("first \(value)")
+            if value == 1 { event.send(2) }
+        }
+        let second = event.subscribe { log.append("second \($0)") }
+        event.send(1)
+        #expect(log.all == ["first 1", "second 1", "first 2", "second 2"])
+        _ = (first, second)
+    }
+
+    @Test("cancelling a subscription removes it")
+    func cancelRemoves() {
+        let event = Event<Void>()
+        let count = Counter()
+        var subscription: Subscription? = event.subscribe { count.increment() }
+        event.send()
+        #expect(event.subscriberCount == 1)
+        subscription = nil
+        event.send()
+        #expect(count.value == 1)
+        #expect(event.subscriberCount == 0)
+        _ = subscription
+    }
+
+    @Test("an event handler may write state that reactions see in order")
+    func handlerWrites() {
+        let event = Event<Int>()
+        let total = Stored(0)
+        let seen = Recorder<Int>()
+        let handler = event.subscribe { total.value += $0 }
+        let reaction = observe { seen.append(total.value) }
+        event.send(2)
+        event.send(3)
+        #expect(seen.all == [0, 2, 5])
+        _ = (handler, reaction)
+    }
+}

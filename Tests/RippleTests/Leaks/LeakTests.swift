@@ -1,0 +1,121 @@
+import Testing
+@testable import Ripple
+
+@Suite("Ownership and leaks")
+struct LeakTests {
+    final class Token: Sendable {}
+
+    @Test("an unobserved computed value is freed when its owner lets it go")
+    func unobservedComputedIsFreed() {
+        let source = Stored(1)
+        weak var weakNode: Computed<Int>?
+        do {
+            let node = Computed { source.value + 1 }
+            weakNode = node
+            #expect(node.value == 2)
+        }
+        #expect(weakNode == nil)
+        #expect(source.observers.isEmpty)
+    }
+
+    @Test("a cancelled reaction frees its closure and its nodes")
+    func cancelledReactionFreesEverything() {
+        let source = Stored(1)
+        weak var weakComputed: Computed<Int>?
+        weak var weakToken: Token?
+        var subscription: Subscription?
+        do {
+            let token = Token()
+            weakToken = token
+            let node = Computed { source.value * 2 }
+            weakComputed = node
+            subscription = observe { _ = token; _ = node.value }
+        }
+        #expect(weakToken != nil)
+        #expect(source.observers.count == 1)
+        subscription?.cancel()
+        subscription = nil
+        #expect(weakToken == nil)
+        #expect(weakComputed == nil)
+        #expect(source.observers.isEmpty)
+    }
+
+    @Test("a released subscription frees the reaction")
+    func releasedSubscriptionFrees() {
+        let source = Stored(1)
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let subscription = observe { _ = token; _ = source.value }
+            _ = subscription
+        }
+        #expect(weakToken == nil)
+        #expect(source.observers.isEmpty)
+    }
+
+    @Test("a computed value read under Observation is freed when released")
+    func observedComputedIsFreed() {
+        let source = Stored(1)
+        weak var weakNode: Computed<Int>?
+        do {
+            let node = Computed { source.value + 1 }
+            weakNode = node
+            _ = node.value  // a top-level read arms the Observation watcher
+        }
+        #expect(weakNode == nil)
+        #expect(source.observers.isEmpty)
+    }
+
+    @Test("event handlers are freed when their subscription ends")
+    func eventHandlersFreed() {
+        let event = Event<Int>()
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let subscription = event.subscribe { _ in _ = token }
+            _ = subscription
+        }
+        #expect(weakToken == nil)
+        #expect(event.subscriberCount == 0)
+    }
+
+    @Test("cleanups and nested reactions are released on cancel")
+    func nestedReleased() {
+        let source = Stored(1)
+        weak var weakToken: Token?
+        var subscription: Subscription?
+        do {
+            let token = Token()
+            weakToken = token
+            subscription = observe {
+                _ = source.value
+                _ = observe { _ = token; _ = source.value }
+                onCleanup { _ = token }
+            }
+        }
+        source.value = 2
+        #expect(weakToken != nil)
+        #expect(subscription?.isCancelled == false)
+        subscription = nil
+        #expect(weakToken == nil)
+        #expect(source.observers.isEmpty)
+    }
+
+    @Test("a scope and a bag release what they hold")
+    func ownersRelease() {
+        let source = Stored(1)
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let scope = ReactionScope()
+            scope.run { _ = observe { _ = token; _ = source.value } }
+            let bag = SubscriptionBag()
+            observe { _ = token; _ = source.value }.store(in: bag)
+        }
+        #expect(weakToken == nil)
+        #expect(source.observers.isEmpty)
+    }
+}

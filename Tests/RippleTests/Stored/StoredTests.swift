@@ -1,0 +1,63 @@
+import Testing
+@testable import Ripple
+
+@Suite("Stored")
+struct StoredTests {
+    @Test("holds and updates its value")
+    func holdsValue() {
+        let count = Stored(1)
+        #expect(count.value == 1)
+        count.value = 2
+        #expect(count.value == 2)
+    }
+
+    @Test("an equal write changes nothing and notifies nobody")
+    func equalWriteIsIgnored() {
+        let count = Stored(1)
+        let runs = Counter()
+        let subscription = observe { _ = count.value; runs.increment() }
+        #expect(runs.value == 1)
+        count.value = 1
+        #expect(runs.value == 1)
+        count.value = 2
+        #expect(runs.value == 2)
+        count.value = 2
+        #expect(runs.value == 2)
+        subscription.cancel()
+    }
+
+    @Test("a non-Equatable value notifies on every write")
+    func nonEquatableNotifiesAlways() {
+        struct Opaque: Sendable { var id: Int }
+        let value = Stored(Opaque(id: 1))
+        let runs = Counter()
+        let subscription = observe { _ = value.value; runs.increment() }
+        value.value = Opaque(id: 1)
+        value.value = Opaque(id: 1)
+        #expect(runs.value == 3)
+        subscription.cancel()
+    }
+
+    @Test("a non-Equatable value with an equality notifies only on change")
+    func customEquality() {
+        struct Opaque: Sendable { var id: Int; var noise: Int }
+        let value = Stored(Opaque(id: 1, noise: 0), equals: { $0.id == $1.id })
+        let runs = Counter()
+        let subscription = observe { _ = value.value; runs.increment() }
+        value.value = Opaque(id: 1, noise: 9)
+        #expect(runs.value == 1)
+        value.value = Opaque(id: 2, noise: 9)
+        #expect(runs.value == 2)
+        subscription.cancel()
+    }
+
+    @Test("update mutates in place and notifies once")
+    func updateInPlace() {
+        let items = Stored([1, 2])
+        let seen = Recorder<[Int]>()
+        let subscription = observe { seen.append(items.value) }
+        items.update { $0.append(3) }
+        #expect(seen.all == [[1, 2], [1, 2, 3]])
+        subscription.cancel()
+    }
+}
