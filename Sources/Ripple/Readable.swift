@@ -1,7 +1,7 @@
 /// A reactive value that can be read and tracked: ``Stored``, ``Computed`` and the
 /// types built on them.
 ///
-/// Reading ``value`` inside a ``Computed`` derivation or an ``observe(_:file:line:)``
+/// Reading ``value`` inside a ``Computed`` derivation or an ``observe(file:line:_:)``
 /// reaction records a dependency; the reader runs again when the value changes.
 ///
 /// ```swift

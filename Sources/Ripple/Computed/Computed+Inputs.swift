@@ -12,8 +12,11 @@ extension Computed {
     /// Creates a computed value from input, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable>(
         _ inputa: A,
         name: String? = nil,
@@ -27,8 +30,11 @@ extension Computed {
     /// Creates a computed value from input, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable>(
         _ inputa: A,
         name: String? = nil,
@@ -42,8 +48,12 @@ extension Computed {
     /// Creates a computed value from 2 inputs, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable>(
         _ inputa: A, _ inputb: B,
         name: String? = nil,
@@ -57,8 +67,12 @@ extension Computed {
     /// Creates a computed value from 2 inputs, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable>(
         _ inputa: A, _ inputb: B,
         name: String? = nil,
@@ -72,8 +86,13 @@ extension Computed {
     /// Creates a computed value from 3 inputs, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C,
         name: String? = nil,
@@ -87,8 +106,13 @@ extension Computed {
     /// Creates a computed value from 3 inputs, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C,
         name: String? = nil,
@@ -102,8 +126,14 @@ extension Computed {
     /// Creates a computed value from 4 inputs, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D,
         name: String? = nil,
@@ -117,8 +147,14 @@ extension Computed {
     /// Creates a computed value from 4 inputs, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D,
         name: String? = nil,
@@ -132,8 +168,15 @@ extension Computed {
     /// Creates a computed value from 5 inputs, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
+    ///   - inpute: The fifth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E,
         name: String? = nil,
@@ -147,8 +190,15 @@ extension Computed {
     /// Creates a computed value from 5 inputs, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
+    ///   - inpute: The fifth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E,
         name: String? = nil,
@@ -162,8 +212,16 @@ extension Computed {
     /// Creates a computed value from 6 inputs, that counts every re-evaluation as a change.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
+    ///   - inpute: The fifth input.
+    ///   - inputf: The sixth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable, F: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E, _ inputf: F,
         name: String? = nil,
@@ -177,8 +235,16 @@ extension Computed {
     /// Creates a computed value from 6 inputs, cut off by `==`.
     ///
     /// - Parameters:
+    ///   - inputa: The first input.
+    ///   - inputb: The second input.
+    ///   - inputc: The third input.
+    ///   - inputd: The fourth input.
+    ///   - inpute: The fifth input.
+    ///   - inputf: The sixth input.
     ///   - name: A name used in diagnostics.
     ///   - transform: Derives the value from the inputs' values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable, F: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E, _ inputf: F,
         name: String? = nil,

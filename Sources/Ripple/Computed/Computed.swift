@@ -24,7 +24,7 @@ import Observation
 ///
 /// The derivation runs on the reading thread while that thread holds the graph, so it must be
 /// a pure function of what it reads: it must not write, block on another thread, or await.
-/// Side effects belong in ``observe(_:file:line:)`` reactions.
+/// Side effects belong in ``observe(file:line:_:)`` reactions.
 ///
 /// - Complexity: A read of an up-to-date value is O(1). Otherwise it checks the sources in
 ///   order and re-evaluates only the nodes whose sources really changed.
@@ -41,6 +41,8 @@ public final class Computed<Value>: Readable {
     ///   - name: A name used in diagnostics (cycle messages).
     ///   - isEqual: The cut-off equality, or `nil`.
     ///   - derive: The derivation. Reads inside it are tracked.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(
         name: String? = nil,
         equals isEqual: (@Sendable (Value, Value) -> Bool)?,
@@ -59,6 +61,12 @@ public final class Computed<Value>: Readable {
 
     /// Creates a computed value of a type that is not `Equatable`: every re-evaluation
     /// counts as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - derive: The derivation. Reads inside it are tracked.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(
         name: String? = nil,
         file: StaticString = #fileID,
@@ -126,6 +134,8 @@ extension Computed where Value: Equatable {
     /// - Parameters:
     ///   - name: A name used in diagnostics (cycle messages).
     ///   - derive: The derivation. Reads inside it are tracked.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(
         name: String? = nil,
         file: StaticString = #fileID,

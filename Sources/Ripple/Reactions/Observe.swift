@@ -14,7 +14,10 @@
 /// }
 /// ```
 ///
-/// - Parameter body: The reaction. Use ``onCleanup(_:)`` inside it to register cleanup work.
+/// - Parameters:
+///   - body: The reaction. Use ``onCleanup(_:)`` inside it to register cleanup work.
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
 /// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
 public func observe(
     file: StaticString = #fileID,
@@ -39,6 +42,8 @@ public func observe(
 /// - Parameters:
 ///   - actor: The actor whose executor runs the body.
 ///   - body: The reaction, isolated to `actor`.
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
 /// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
 public func observe<A: Actor>(
     on actor: A,
@@ -59,7 +64,10 @@ public func observe<A: Actor>(
 /// Use it for UI updates from code that may write on any thread. Runs are coalesced, and
 /// the first run is sent to the main actor like the others.
 ///
-/// - Parameter body: The reaction, isolated to the main actor.
+/// - Parameters:
+///   - body: The reaction, isolated to the main actor.
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
 /// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
 public func observeOnMainActor(
     file: StaticString = #fileID,

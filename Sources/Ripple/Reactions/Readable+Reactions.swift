@@ -1,7 +1,7 @@
 extension Readable where Self: Sendable {
     /// Calls `handler` with the old and the new value each time the value changes.
     ///
-    /// Unlike ``observe(_:file:line:)`` it does not run at once, and it tracks only this
+    /// Unlike ``observe(file:line:_:)`` it does not run at once, and it tracks only this
     /// value: reads inside `handler` are not dependencies.
     ///
     /// ```swift
@@ -10,6 +10,10 @@ extension Readable where Self: Sendable {
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - handler: Called with the old and the new value after each change.
     /// - Returns: A ``Subscription`` that stops the handler when cancelled or released.
     public func onChange(
         file: StaticString = #fileID,
@@ -32,6 +36,11 @@ extension Readable where Self: Sendable {
     /// let once = isLoggedIn.when({ $0 }) { _ in showWelcome() }
     /// ```
     ///
+    /// - Parameters:
+    ///   - predicate: The condition on the value.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - action: Called once with the first value that satisfies `predicate`.
     /// - Returns: A ``Subscription``; cancel it to give up waiting.
     public func when(
         _ predicate: @escaping @Sendable (Value) -> Bool,
@@ -75,6 +84,11 @@ extension Readable where Self: Sendable, Value: Sendable {
 /// }
 /// ```
 ///
+/// - Parameters:
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
+///   - condition: Tracked like a reaction; re-evaluated after every change of what it read.
+///   - action: Called once, untracked, when `condition` first returns true.
 /// - Returns: A ``Subscription``; cancel it to give up waiting.
 public func when(
     file: StaticString = #fileID,

@@ -1,4 +1,4 @@
-/// The graph node behind a reaction (``observe(_:file:line:)`` and everything built on it).
+/// The graph node behind a reaction (``observe(file:line:_:)`` and everything built on it).
 ///
 /// State machine, all under the graph's lock:
 /// - idle → running when `run` finds a source changed (or on the first run);

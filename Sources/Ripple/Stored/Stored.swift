@@ -39,6 +39,8 @@ public final class Stored<Value>: _Node, Readable {
     ///   - value: The initial value.
     ///   - name: A name used in diagnostics (cycle and runaway messages).
     ///   - isEqual: An equality that suppresses writes of an equal value, or `nil` to notify always.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(
         _ value: Value,
         name: String? = nil,
@@ -61,6 +63,8 @@ public final class Stored<Value>: _Node, Readable {
     /// - Parameters:
     ///   - value: The initial value.
     ///   - name: A name used in diagnostics.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(_ value: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         self.init(value, name: name, equals: nil, file: file, line: line)
     }
@@ -172,6 +176,8 @@ extension Stored where Value: Equatable {
     /// - Parameters:
     ///   - value: The initial value.
     ///   - name: A name used in diagnostics.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public convenience init(_ value: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         self.init(value, name: name, comparingWith: { $0 == $1 }, file: file, line: line)
     }
