@@ -20,7 +20,12 @@ let package = Package(
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                // The hand-written floor is meant as a lower bound: no dynamic exclusivity checks
+                // in this module. Ripple, Observation and OpenCombine are built as they ship.
+                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+            ]
         ),
     ]
 )

@@ -1,10 +1,213 @@
-import Ripple
-import OpenCombine
-import Observation
-import CMallocInfo
+import Foundation
 
-@Observable final class OBox<T> { var value: T; init(_ v: T) { value = v } }
-let b = OBox(1)
-let s = Stored(0)
-let info = bench_malloc_in_use()
-print(info, b.value, s.value)
+// Ripple's benchmark suite: the graphs of /work/shared/benchmarks/SPEC.md (the public
+// js-reactivity-benchmark suite) in Ripple, by hand (the floor), on Observation and on
+// OpenCombine, printed as one table. See README.md.
+
+/// One row of the table.
+struct Benchmark {
+    let name: String
+    /// The best alien-signals median in SPEC.md (ms per sample).
+    let alien: Double
+    let columns: [Column: () -> Outcome]
+}
+
+func kairo(_ name: String, _ alien: Double,
+           ripple: @escaping () -> KairoGraph, floor: @escaping () -> KairoGraph,
+           observation: @escaping () -> KairoGraph, combine: @escaping () -> KairoGraph) -> Benchmark {
+    Benchmark(name: name, alien: alien, columns: [
+        .ripple: { runKairo(name, .ripple, ripple) },
+        .floor: { runKairo(name, .floor, floor) },
+        .observation: { runKairo(name, .observation, observation) },
+        .combine: { runKairo(name, .combine, combine) },
+    ])
+}
+
+let dynamicAlien: [String: Double] = [
+    "simple component": 211.1, "dynamic component": 152.0, "large web app": 358.8,
+    "wide dense": 510.9, "deep (dynamic)": 120.9, "very dynamic": 218.8,
+]
+
+nonisolated(unsafe) let benchmarks: [Benchmark] = [
+    kairo("deep", 34.1, ripple: KairoRipple.deep, floor: KairoFloor.deep,
+          observation: KairoObservation.deep, combine: KairoCombine.deep),
+    kairo("broad", 110.5, ripple: KairoRipple.broad, floor: KairoFloor.broad,
+          observation: KairoObservation.broad, combine: KairoCombine.broad),
+    kairo("diamond", 54.6, ripple: KairoRipple.diamond, floor: KairoFloor.diamond,
+          observation: KairoObservation.diamond, combine: KairoCombine.diamond),
+    kairo("triangle", 23.3, ripple: KairoRipple.triangle, floor: KairoFloor.triangle,
+          observation: KairoObservation.triangle, combine: KairoCombine.triangle),
+    kairo("repeated", 7.5, ripple: KairoRipple.repeated, floor: KairoFloor.repeated,
+          observation: KairoObservation.repeated, combine: KairoCombine.repeated),
+    kairo("unstable", 15.8, ripple: KairoRipple.unstable, floor: KairoFloor.unstable,
+          observation: KairoObservation.unstable, combine: KairoCombine.unstable),
+    kairo("avoidable", 43.7, ripple: KairoRipple.avoidable, floor: KairoFloor.avoidable,
+          observation: KairoObservation.avoidable, combine: KairoCombine.avoidable),
+    kairo("mux", 104.3, ripple: KairoRipple.mux, floor: KairoFloor.mux,
+          observation: KairoObservation.mux, combine: KairoCombine.mux),
+    Benchmark(name: "molBench", alien: 19.1, columns: [
+        .ripple: MolBench.ripple,
+        .floor: MolBench.floor,
+        .observation: { .notApplicable("needs lazy E") },
+        .combine: { .notApplicable("needs lazy E") },
+    ]),
+    Benchmark(name: "cellx 1000", alien: 8.4, columns: [
+        .ripple: { Cellx.ripple(1000) }, .floor: { Cellx.floor(1000) },
+        .observation: { Cellx.observation(1000) }, .combine: { Cellx.combine(1000) },
+    ]),
+    Benchmark(name: "cellx 2500", alien: 49.0, columns: [
+        .ripple: { Cellx.ripple(2500) }, .floor: { Cellx.floor(2500) },
+        .observation: { Cellx.observation(2500) }, .combine: { Cellx.combine(2500) },
+    ]),
+] + DynamicConfig.all.map { graph in
+    Benchmark(name: graph.name, alien: dynamicAlien[graph.name] ?? .nan, columns: [
+        .ripple: { Dynamic.ripple(graph) },
+        .floor: { Dynamic.floor(graph) },
+        .observation: { .notApplicable("") },
+        .combine: { .notApplicable("") },
+    ])
+}
+
+// MARK: Formatting
+
+func format(_ value: Double) -> String {
+    if value.isNaN { return "-" }
+    if value >= 100 { return String(format: "%.0f", value) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    return String(format: "%.2f", value)
+}
+
+func ratio(_ value: Double, _ base: Double?) -> String {
+    guard let base, base > 0, !value.isNaN else { return "" }
+    let r = value / base
+    return r >= 10 ? String(format: "%.0fx", r) : String(format: "%.2fx", r)
+}
+
+func cell(_ outcome: Outcome, base: Double?) -> String {
+    switch outcome {
+    case .measured(let stats):
+        let text = "\(format(stats.median)) (\(format(stats.min)))"
+        let r = ratio(stats.median, base)
+        return r.isEmpty ? text : "\(text) \(r)"
+    case .failed: return "ASSERT FAILED"
+    case .notApplicable(let why): return why.isEmpty ? "n/a" : "n/a: \(why)"
+    case .skipped: return "skipped"
+    }
+}
+
+func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let count = text.count
+    if count >= width { return text }
+    let padding = String(repeating: " ", count: width - count)
+    return right ? padding + text : text + padding
+}
+
+// MARK: Running
+
+func log(_ message: String) {
+    FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
+}
+
+func runAll() {
+    let started = now()
+    var rows: [(name: String, cells: [String], failures: [String])] = []
+    var failures: [String] = []
+    for benchmark in benchmarks {
+        if let filter = config.filter, !benchmark.name.localizedCaseInsensitiveContains(filter) { continue }
+        var outcomes: [Column: Outcome] = [:]
+        for column in Column.allCases {
+            guard let run = benchmark.columns[column] else { continue }
+            if let columns = config.columns, !columns.contains(column.title.lowercased()) { continue }
+            let t0 = now()
+            let outcome = run()
+            outcomes[column] = outcome
+            if case .failed(let message) = outcome {
+                print("ASSERT FAILED: \(message)")
+                failures.append(message)
+            }
+            log("  \(benchmark.name) / \(column.title): \(cell(outcome, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]")
+        }
+        var base: Double?
+        if case .measured(let stats)? = outcomes[.ripple] { base = stats.median }
+        var cells: [String] = []
+        for column in Column.allCases {
+            let outcome = outcomes[column] ?? .skipped
+            cells.append(cell(outcome, base: column == .ripple ? nil : base))
+        }
+        // A quick run's samples are smaller than the spec's: no ratio to the JavaScript numbers.
+        let alienText = config.quick ? format(benchmark.alien) : "\(format(benchmark.alien)) \(ratio(benchmark.alien, base))"
+        cells.append(alienText)
+        rows.append((benchmark.name, cells, []))
+    }
+
+    let measuresMemory = config.filter == nil || config.filter == "memory"
+    var memory = Memory.Report()
+    var costs = Memory.Costs()
+    if measuresMemory {
+        log("measuring bytes per node and write costs…")
+        memory = Memory.measure()
+        costs = Memory.costs()
+    }
+    let total = Double(now() - started) / 1e9
+
+    // MARK: The table
+    let headers = ["benchmark"] + Column.allCases.map { $0.title } + ["alien-signals"]
+    var widths = headers.map { $0.count }
+    for row in rows {
+        widths[0] = max(widths[0], row.name.count)
+        for (i, text) in row.cells.enumerated() { widths[i + 1] = max(widths[i + 1], text.count) }
+    }
+    let mode = config.quick
+        ? "QUICK run (--quick): kairo samples of \(config.kairoRepeat) × iter(), ≤\(config.samples) samples; cellx \(config.cellxBuilds) builds per sample; dynamic \(config.dynamicWarmups) warm-up + \(config.dynamicRuns) run. Not comparable with the JS numbers."
+        : "Full run: kairo samples of 500 × iter() after 3 warm-up iter(), Ripple/floor ≤10 samples (≤\(Int(config.fastBudget)) s), Observation/OpenCombine samples of 100 × iter() scaled × 5, ≤10 samples within \(Int(config.slowBudget)) s (at least \(config.minimumSamples)); molBench 10 000 iter() per sample; cellx: sum of 10 builds+updates per sample, \(config.cellxSamples) samples; dynamic: \(config.dynamicWarmups) warm-up runs, then ≤\(config.dynamicRuns) timed runs (≤\(Int(config.fastBudget)) s, at least \(config.minimumSamples))."
+    print("")
+    print("Ripple benchmarks: median (min) ms per sample; ratio = column ÷ Ripple median (lower is faster).")
+    print(mode)
+    print("alien-signals: the best median of alien-signals 3.1.2 / 3.2.1 in SPEC.md (node 20, same machine class).")
+    print("")
+    let line = zip(headers, widths).map { pad($0, $1) }.joined(separator: " | ")
+    print(line)
+    print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-"))
+    for row in rows {
+        let texts = [row.name] + row.cells
+        print(zip(texts, widths).map { pad($0, $1) }.joined(separator: " | "))
+    }
+    print("")
+    if measuresMemory {
+    print("Bytes per node (glibc mallinfo2 uordblks, \(Memory.nodeCount) nodes kept alive):")
+    print("  Stored<Int>:                                   \(format(memory.stored))")
+    print("  Computed<Int>, never read:                     \(format(memory.computedUnread))")
+    print("  Computed<Int>, read once at top level:         \(format(memory.computedRead))  (includes the Observation watcher a top-level read creates)")
+    print("  Computed<Int>, read once inside a derivation:  \(format(memory.computedReadTracked))")
+    print("  observe reaction reading one Stored:           \(format(memory.reaction))  (including its Subscription and the source's observer edge)")
+    print("Costs, median ns per operation:")
+    print("  write to a Stored<Int>, no observers:          \(format(costs.writeNoObserver))")
+    print("  batch { write }, no observers:                 \(format(costs.batchWriteNoObserver))")
+    print("  write to a Stored<Int> with one observe:       \(format(costs.writeOneReaction))  (includes the reaction's run)")
+    print("  top-level read + write (Observation armed):    \(format(costs.readWriteArmed))")
+    print("  top-level read of a Stored<Int>:               \(format(costs.readStoredTopLevel))")
+    print("  top-level read of an up-to-date Computed<Int>: \(format(costs.readComputedTopLevel))")
+    print("  tracked read inside a reaction (≈, 100/run):   \(format(costs.readInsideReaction))")
+    }
+    print("")
+    if failures.isEmpty {
+        print("All asserts passed.")
+    } else {
+        print("\(failures.count) benchmark(s) failed an assert:")
+        for failure in failures { print("  ASSERT FAILED: \(failure)") }
+    }
+    print("Total time: \(format(total)) s")
+}
+
+config = Config.parse(CommandLine.arguments)
+
+// Deep graphs (cellx 2500, the 500-layer dynamic graph, Combine chains) recurse deeply when
+// they are built, updated or released: run everything on a thread with a large stack.
+let done = DispatchSemaphore(value: 0)
+let thread = Thread {
+    runAll()
+    done.signal()
+}
+thread.stackSize = 1 << 29
+thread.start()
+done.wait()

@@ -32,7 +32,7 @@ public final class Computed<Value>: Readable {
     /// Retained by hand in `init` and released through the release queue in `deinit`, so
     /// freeing a long chain of computed values never recurses deeply.
     unowned(unsafe) let node: _ComputedNode<Value>
-    private var watcher: _WatcherNode?
+    @exclusivity(unchecked) private var watcher: _WatcherNode?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
     /// re-evaluation counts as a change).

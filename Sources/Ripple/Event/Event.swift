@@ -10,8 +10,8 @@
 /// tapped.send(1)   // prints "tapped 1"
 /// ```
 public final class Event<Value>: @unchecked Sendable {
-    private var handlers: [(id: Int, handler: @Sendable (Value) -> Void)] = []
-    private var nextID = 0
+    @exclusivity(unchecked) private var handlers: [(id: Int, handler: @Sendable (Value) -> Void)] = []
+    @exclusivity(unchecked) private var nextID = 0
 
     /// Creates an event with no subscribers.
     public init() {}

@@ -29,7 +29,7 @@ extension _Graph {
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _Node) -> Bool {
         let base = walk.count
-        walk.append((root, 0))
+        walk.append(_WalkFrame(node: root, index: 0))
         while true {
             let top = walk.count - 1
             let node = walk[top].node
@@ -43,7 +43,7 @@ extension _Graph {
                     if dep.isEvaluating { failCycle(at: dep) }
                     if dep.hasValue {
                         walk[top].index = index
-                        walk.append((dep, 0))
+                        walk.append(_WalkFrame(node: dep, index: 0))
                         descended = true
                         break
                     }

@@ -8,15 +8,15 @@ package final class _Graph: @unchecked Sendable {
     /// Guards every node and the fields below.
     package let lock = _Lock()
     /// Bumped by every write that changes a value.
-    var epoch = 0
+    @exclusivity(unchecked) var epoch = 0
     /// The computed value whose derivation is running on the lock's owner thread.
-    var evaluating: _Node?
+    @exclusivity(unchecked) var evaluating: _Node?
     /// Source of evaluation ids and batch ids.
-    var nextID = 0
+    @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
-    var walk: ContiguousArray<(node: _Node, index: Int)> = []
+    @exclusivity(unchecked) var walk: ContiguousArray<_WalkFrame> = []
     /// Scratch stack of propagation and (de)activation.
-    var scratch: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) var scratch: ContiguousArray<_Node> = []
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -28,6 +28,12 @@ package final class _Graph: @unchecked Sendable {
         nextID &+= 1
         return nextID
     }
+}
+
+/// A frame of the iterative source check. The node is kept alive by the edge that led to it.
+struct _WalkFrame {
+    unowned(unsafe) let node: _Node
+    var index: Int
 }
 
 /// The process-wide graph every Ripple node belongs to.

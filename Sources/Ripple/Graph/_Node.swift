@@ -14,29 +14,29 @@ public class _Node {
 
     final let kind: Kind
     /// Bumped each time the node's value really changes.
-    final var version = 0
+    @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
-    final var observers: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) final var observers: ContiguousArray<_Node> = []
     /// What this node read in its last evaluation, with the version it saw.
-    final var sources: ContiguousArray<_Edge> = []
+    @exclusivity(unchecked) final var sources: ContiguousArray<_Edge> = []
     /// Edges of the evaluation in progress (prefix of `sources`).
-    final var trackCount = 0
+    @exclusivity(unchecked) final var trackCount = 0
     /// The id of the evaluation in progress (0 when idle).
-    final var evaluationID = 0
+    @exclusivity(unchecked) final var evaluationID = 0
     /// The id of the last evaluation that recorded this node as a source.
-    final var trackedBy = 0
+    @exclusivity(unchecked) final var trackedBy = 0
     /// The graph epoch at which this node was last known up to date.
-    final var verifiedEpoch = -1
+    @exclusivity(unchecked) final var verifiedEpoch = -1
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
-    final var replacedSources: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) final var replacedSources: ContiguousArray<_Node> = []
     /// A live node whose sources may have changed.
-    final var isStale = false
+    @exclusivity(unchecked) final var isStale = false
     /// A computed value that has been evaluated at least once.
-    final var hasValue = false
+    @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
-    final var isEvaluating = false
+    @exclusivity(unchecked) final var isEvaluating = false
     /// The computed value that was being evaluated when this one started (to name cycles).
-    final var evaluationParent: _Node?
+    @exclusivity(unchecked) final var evaluationParent: _Node?
     /// Where the node was created, or its name.
     final let origin: _Origin
 

@@ -12,30 +12,30 @@ import Darwin
 /// Only its own thread touches a context, so it needs no lock.
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
-    var reaction: _ReactionNode?
+    @exclusivity(unchecked) var reaction: _ReactionNode?
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
-    var owner: (any _Owner)?
+    @exclusivity(unchecked) var owner: (any _Owner)?
     /// Greater than zero inside `untracked { }`.
-    var untrackedDepth = 0
+    @exclusivity(unchecked) var untrackedDepth = 0
     /// Greater than zero inside `batch { }`.
-    var batchDepth = 0
+    @exclusivity(unchecked) var batchDepth = 0
     /// Identifies the outermost batch running on this thread (for change-and-change-back).
-    var batchID = 0
+    @exclusivity(unchecked) var batchID = 0
     /// True while this thread delivers reactions: writes made now are queued.
-    var isDelivering = false
+    @exclusivity(unchecked) var isDelivering = false
     /// Work to do once the lock is released, in order.
-    var pending: [_Job] = []
-    var pendingHead = 0
+    @exclusivity(unchecked) var pending: [_Job] = []
+    @exclusivity(unchecked) var pendingHead = 0
     /// Writes made while delivering, applied one round at a time after the current round.
-    var deferred: [_DeferredWrite] = []
-    var deferredHead = 0
+    @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
+    @exclusivity(unchecked) var deferredHead = 0
     /// Writes made inside a batch that was opened while delivering; queued as one unit.
-    var deferredBatch: [_DeferredWrite] = []
+    @exclusivity(unchecked) var deferredBatch: [_DeferredWrite] = []
 
     /// True while this thread drains `releaseQueue`.
-    var isReleasing = false
+    @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.
-    var releaseQueue: [AnyObject] = []
+    @exclusivity(unchecked) var releaseQueue: [AnyObject] = []
 
     init() {}
 

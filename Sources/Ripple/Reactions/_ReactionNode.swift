@@ -9,13 +9,13 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
     private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    private var isRunning = false
-    private var isScheduled = false
-    private var rerunRequested = false
-    private var cancelRequested = false
-    private var hasRun = false
-    private var cleanups: [@Sendable () -> Void] = []
-    private var children: [Subscription] = []
+    @exclusivity(unchecked) private var isRunning = false
+    @exclusivity(unchecked) private var isScheduled = false
+    @exclusivity(unchecked) private var rerunRequested = false
+    @exclusivity(unchecked) private var cancelRequested = false
+    @exclusivity(unchecked) private var hasRun = false
+    @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var children: [Subscription] = []
 
     init(
         origin: _Origin,

@@ -3,7 +3,7 @@ import Observation
 /// A node that reads others and is live until disposed: a reaction or an Observation watcher.
 class _SubscriberNode: _Node, @unchecked Sendable {
     /// Cancelled and unlinked from its sources.
-    final var isDisposed = false
+    @exclusivity(unchecked) final var isDisposed = false
 }
 
 /// Reports a ``Computed`` value's changes to the Observation framework.
@@ -15,9 +15,9 @@ class _SubscriberNode: _Node, @unchecked Sendable {
 final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sendable {
     let registrar = ObservationRegistrar()
     /// Calls the registrar for the handle (which knows its own key path); holds the handle weakly.
-    var report: ((ObservationRegistrar) -> Void)?
-    var isArmed = false
-    var armedVersion = 0
+    @exclusivity(unchecked) var report: ((ObservationRegistrar) -> Void)?
+    @exclusivity(unchecked) var isArmed = false
+    @exclusivity(unchecked) var armedVersion = 0
 
     init(origin: _Origin) {
         super.init(kind: .watcher, origin: origin)

@@ -22,15 +22,15 @@ import Observation
 /// - Complexity: Reading is O(1). A write is O(*n*) in the number of live nodes downstream
 ///   that are not already marked.
 public final class Stored<Value>: _Node, Readable {
-    private var _value: Value
+    @exclusivity(unchecked) private var _value: Value
     private let isEqual: ((Value, Value) -> Bool)?
     // Change-and-change-back detection inside one batch.
-    private var batchMark = 0
-    private var batchOriginal: Value?
-    private var batchOriginalVersion = 0
+    @exclusivity(unchecked) private var batchMark = 0
+    @exclusivity(unchecked) private var batchOriginal: Value?
+    @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
-    private var observationArmed = false
-    private var registrar: ObservationRegistrar?
+    @exclusivity(unchecked) private var observationArmed = false
+    @exclusivity(unchecked) private var registrar: ObservationRegistrar?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.

@@ -22,4 +22,11 @@ static inline long long bench_malloc_in_use(void) {
 static inline long long bench_malloc_in_use(void) { return -1; }
 #endif
 
+/// kairo's busy(): counts to 100 in a loop the optimizer cannot remove (a volatile counter).
+static inline int bench_busy(void) {
+    volatile int a = 0;
+    for (int i = 0; i < 100; i++) a = a + 1;
+    return a;
+}
+
 #endif

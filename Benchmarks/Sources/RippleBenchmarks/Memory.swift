@@ -1,0 +1,126 @@
+import CMallocInfo
+import Ripple
+
+// Bytes per node (glibc's mallinfo2().uordblks before and after creating nodes that are kept
+// alive) and the cost of single writes and reads.
+
+enum Memory {
+    static let nodeCount = 100_000
+
+    /// Bytes malloc holds more after `body` than before, per node; `body` keeps what it creates.
+    static func bytes(_ body: () -> Void) -> Double {
+        let before = bench_malloc_in_use()
+        body()
+        let after = bench_malloc_in_use()
+        guard before >= 0 else { return .nan }
+        return Double(after - before) / Double(nodeCount)
+    }
+
+    struct Report {
+        var stored = 0.0
+        var computedUnread = 0.0
+        var computedRead = 0.0
+        var computedReadTracked = 0.0
+        var reaction = 0.0
+    }
+
+    static func measure() -> Report {
+        var report = Report()
+        var storeds: [Stored<Int>] = []
+        storeds.reserveCapacity(nodeCount)
+        report.stored = bytes {
+            for i in 0..<nodeCount { storeds.append(Stored(i)) }
+        }
+
+        let source = Stored(1)
+        var computeds: [Computed<Int>] = []
+        computeds.reserveCapacity(nodeCount)
+        report.computedUnread = bytes {
+            for _ in 0..<nodeCount { computeds.append(Computed { source.value + 1 }) }
+        }
+        // A read outside any derivation or reaction (as the benchmarks' asserts do): caches the
+        // value, records the source edge, and arms Ripple's Observation interop for the node.
+        report.computedRead = report.computedUnread + bytes {
+            for computed in computeds { blackHole(computed.value) }
+        }
+
+        // The same, read once from inside a derivation (no Observation interop).
+        var tracked: [Computed<Int>] = []
+        tracked.reserveCapacity(nodeCount)
+        let unreadAgain = bytes {
+            for _ in 0..<nodeCount { tracked.append(Computed { source.value + 1 }) }
+        }
+        let trackedList = tracked
+        let reader = Computed { () -> Int in
+            var total = 0
+            for c in trackedList { total &+= c.value }
+            return total
+        }
+        let readerEdges = bytes { blackHole(reader.value) }
+        // The reader's own edge list (16 bytes per edge, amortized growth) is not the nodes' cost.
+        report.computedReadTracked = unreadAgain + readerEdges - 16
+
+        var reactions: [Subscription] = []
+        reactions.reserveCapacity(nodeCount)
+        report.reaction = bytes {
+            for _ in 0..<nodeCount { reactions.append(observe { _ = source.value }) }
+        }
+        withExtendedLifetime((storeds, computeds, tracked, reader, reactions)) {}
+        return report
+    }
+
+    /// Median nanoseconds per call of `body`, over batches of `perBatch` calls.
+    static func nanoseconds(perBatch: Int = 10_000, _ body: (Int) -> Void) -> Double {
+        var samples: [Double] = []
+        var value = 1
+        for _ in 0..<5 { body(value); value += 1 }
+        for _ in 0..<(config.quick ? 20 : 200) {
+            let start = now()
+            for _ in 0..<perBatch { body(value); value &+= 1 }
+            samples.append(Double(now() - start) / Double(perBatch))
+        }
+        return Stats(samples: samples).median
+    }
+
+    struct Costs {
+        var writeNoObserver = 0.0
+        var batchWriteNoObserver = 0.0
+        var writeOneReaction = 0.0
+        var readWriteArmed = 0.0
+        var readStoredTopLevel = 0.0
+        var readComputedTopLevel = 0.0
+        var readInsideReaction = 0.0
+    }
+
+    static func costs() -> Costs {
+        var costs = Costs()
+        let plain = Stored(0)
+        costs.writeNoObserver = nanoseconds { plain.value = $0 }
+        let batched = Stored(0)
+        costs.batchWriteNoObserver = nanoseconds { v in batch { batched.value = v } }
+        let observed = Stored(0)
+        let runs = Counter()
+        let reaction = observe { _ = observed.value; runs.n += 1 }
+        costs.writeOneReaction = nanoseconds { observed.value = $0 }
+        // A top-level read arms Observation for the next write, which then notifies the registrar.
+        let armed = Stored(0)
+        costs.readWriteArmed = nanoseconds { v in blackHole(armed.value); armed.value = v }
+        let read = Stored(7)
+        costs.readStoredTopLevel = nanoseconds { _ in blackHole(read.value) }
+        let computed = Computed { read.value + 1 }
+        blackHole(computed.value)
+        costs.readComputedTopLevel = nanoseconds { _ in blackHole(computed.value) }
+        // 100 reads of a Stored inside one reaction run, per read.
+        let trigger = Stored(0)
+        let inner = Stored(1)
+        let reader = observe {
+            _ = trigger.value
+            var total = 0
+            for _ in 0..<100 { total &+= inner.value }
+            blackHole(total)
+        }
+        costs.readInsideReaction = nanoseconds(perBatch: 100) { trigger.value = $0 } / 100
+        withExtendedLifetime((reaction, reader)) {}
+        return costs
+    }
+}
