@@ -112,8 +112,12 @@ func runAll() {
     let started = now()
     var rows: [(name: String, cells: [String], failures: [String])] = []
     var failures: [String] = []
+    // --filter: an exact benchmark name, or else any name containing the text.
+    let exact = benchmarks.contains { $0.name == config.filter }
     for benchmark in benchmarks {
-        if let filter = config.filter, !benchmark.name.localizedCaseInsensitiveContains(filter) { continue }
+        if let filter = config.filter {
+            if exact ? benchmark.name != filter : !benchmark.name.localizedCaseInsensitiveContains(filter) { continue }
+        }
         var outcomes: [Column: Outcome] = [:]
         for column in Column.allCases {
             guard let run = benchmark.columns[column] else { continue }
@@ -180,6 +184,9 @@ func runAll() {
     print("  Computed<Int>, read once at top level:         \(format(memory.computedRead))  (includes the Observation watcher a top-level read creates)")
     print("  Computed<Int>, read once inside a derivation:  \(format(memory.computedReadTracked))")
     print("  observe reaction reading one Stored:           \(format(memory.reaction))  (including its Subscription and the source's observer edge)")
+    print("Release time (one source, \(Memory.nodeCount) readers, released first-created first):")
+    print("  \(Memory.nodeCount) Computed<Int> read at top level:       \(format(memory.releaseComputedsMs)) ms")
+    print("  \(Memory.nodeCount) observe reactions (Subscriptions):     \(format(memory.releaseReactionsMs)) ms")
     print("Costs, median ns per operation:")
     print("  write to a Stored<Int>, no observers:          \(format(costs.writeNoObserver))")
     print("  batch { write }, no observers:                 \(format(costs.batchWriteNoObserver))")

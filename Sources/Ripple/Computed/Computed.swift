@@ -89,7 +89,7 @@ public final class Computed<Value>: Readable {
 
     /// The current value, brought up to date if anything it depends on changed.
     public var value: Value {
-        let graph = _graph
+        unowned(unsafe) let graph = _graph
         graph.lock.lock()
         graph.refresh(node)
         let current = node.cached.unsafelyUnwrapped

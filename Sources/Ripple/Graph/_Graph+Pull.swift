@@ -1,3 +1,13 @@
+/// Why a scan of a node's sources stopped.
+enum _ScanStop {
+    /// A computed source must be brought up to date first.
+    case stale
+    /// A source's version differs from the one the node saw.
+    case changed
+    /// Every source is as the node saw it.
+    case unchanged
+}
+
 extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
@@ -32,33 +42,34 @@ extension _Graph {
         walk.append(_WalkFrame(node: root, index: 0))
         while true {
             let top = walk.count - 1
-            let node = walk[top].node
-            var index = walk[top].index
-            var changed = false
-            var descended = false
-            while index < node.sources.count {
-                let edge = node.sources[index]
-                let dep = edge.node
-                if dep.kind == .computed, !isFresh(dep) {
-                    if dep.isEvaluating { failCycle(at: dep) }
-                    if dep.hasValue {
-                        walk[top].index = index
-                        walk.append(_WalkFrame(node: dep, index: 0))
-                        descended = true
-                        break
-                    }
-                    recompute(dep)
+            unowned(unsafe) let node = walk[top].node
+            // Scan the sources without ARC traffic: the buffer is not mutated during the scan.
+            let (stop, index) = node.sources.withUnsafeBufferPointer { sources -> (_ScanStop, Int) in
+                var index = walk[top].index
+                while index < sources.count {
+                    unowned(unsafe) let dep = sources[index].node
+                    if dep.kind == .computed, !isFresh(dep) { return (.stale, index) }
+                    if dep.version != sources[index].version { return (.changed, index) }
+                    index &+= 1
                 }
-                if dep.version != edge.version {
-                    changed = true
-                    break
-                }
-                index += 1
+                return (.unchanged, index)
             }
-            if descended { continue }
-            walk.removeLast()
-            if walk.count == base { return changed }
-            if changed { recompute(node) } else { markVerified(node) }
+            switch stop {
+            case .stale:
+                unowned(unsafe) let dep = node.sources[index].node
+                if dep.isEvaluating { failCycle(at: dep) }
+                walk[top].index = index
+                if dep.hasValue {
+                    walk.append(_WalkFrame(node: dep, index: 0))
+                } else {
+                    recompute(dep)  // now fresh: the scan resumes at the same edge
+                }
+            case .changed, .unchanged:
+                walk.removeLast()
+                let changed = stop == .changed
+                if walk.count == base { return changed }
+                if changed { recompute(node) } else { markVerified(node) }
+            }
         }
     }
 

@@ -6,7 +6,11 @@ extension _Graph {
         scratch.append(source)
         while scratch.count > base {
             let node = scratch.removeLast()
-            for observer in node.observers {
+            let count = node.observers.count
+            var index = 0
+            while index < count {
+                unowned(unsafe) let observer = node.observers[index]
+                index += 1
                 if observer.isStale { continue }
                 switch observer.kind {
                 case .computed:

@@ -13,8 +13,8 @@ extension _Graph {
     /// Returns false when nothing is tracking (a top-level or untracked read).
     @inline(__always)
     func trackRead(_ node: _Node) -> Bool {
-        if let target = evaluating {
-            track(node, into: target)
+        if evaluating != nil {
+            track(node, into: evaluating.unsafelyUnwrapped)
             return true
         }
         let context = _ThreadContext.current
@@ -33,11 +33,11 @@ extension _Graph {
         let index = target.trackCount
         target.trackCount = index &+ 1
         if index < target.sources.count {
-            let old = target.sources[index].node
-            if old === dep {
+            if target.sources[index].node === dep {
                 target.sources[index].version = dep.version
                 return
             }
+            let old = target.sources[index].node
             target.sources[index] = _Edge(node: dep, version: dep.version)
             if isLive(target) {
                 target.replacedSources.append(old)

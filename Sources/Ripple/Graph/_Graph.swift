@@ -10,7 +10,7 @@ package final class _Graph: @unchecked Sendable {
     /// Bumped by every write that changes a value.
     @exclusivity(unchecked) var epoch = 0
     /// The computed value whose derivation is running on the lock's owner thread.
-    @exclusivity(unchecked) var evaluating: _Node?
+    @exclusivity(unchecked) unowned(unsafe) var evaluating: _Node?
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.

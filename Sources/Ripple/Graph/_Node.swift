@@ -36,7 +36,7 @@ public class _Node {
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
     /// The computed value that was being evaluated when this one started (to name cycles).
-    @exclusivity(unchecked) final var evaluationParent: _Node?
+    @exclusivity(unchecked) final unowned(unsafe) var evaluationParent: _Node?
     /// Where the node was created, or its name.
     final let origin: _Origin
 

@@ -31,7 +31,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Reactions bound to an executor are sent there instead.
     func run(_ context: _ThreadContext) {
         if let schedule {
-            let graph = _graph
+            unowned(unsafe) let graph = _graph
             graph.lock.lock()
             let send = !isDisposed && !isScheduled
             if send { isScheduled = true }
@@ -48,7 +48,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     }
 
     private func runHere(_ context: _ThreadContext, scheduled: Bool) {
-        let graph = _graph
+        unowned(unsafe) let graph = _graph
         graph.lock.lock()
         if scheduled { isScheduled = false }
         if isDisposed {
@@ -115,7 +115,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Cancels the reaction: unlinks it, then runs its cleanups and cancels its children.
     func cancel() {
-        let graph = _graph
+        unowned(unsafe) let graph = _graph
         graph.lock.lock()
         if isDisposed {
             graph.lock.unlock()

@@ -24,7 +24,7 @@ final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sen
     }
 
     func _notifyObservation() {
-        let graph = _graph
+        unowned(unsafe) let graph = _graph
         graph.lock.lock()
         guard isArmed, !isDisposed, let target = sources.first?.node else {
             graph.lock.unlock()

@@ -73,7 +73,7 @@ public final class Stored<Value>: _Node, Readable {
     /// propagates the change.
     public var value: Value {
         get {
-            let graph = _graph
+            unowned(unsafe) let graph = _graph
             graph.lock.lock()
             let current = _value
             var registrar: ObservationRegistrar?
@@ -119,7 +119,7 @@ public final class Stored<Value>: _Node, Readable {
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
     func write(_ newValue: Value, _ context: _ThreadContext) {
-        let graph = _graph
+        unowned(unsafe) let graph = _graph
         graph.lock.lock()
         if let evaluating = graph.evaluating {
             graph.lock.unlock()
