@@ -72,7 +72,25 @@ extension _Graph {
             target.replacedSources = []
             for old in replaced { unsubscribe(target, from: old) }
         }
+        #if RIPPLE_INVARIANTS
+        checkEdges(of: target)
+        #endif
     }
+
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: a live node appears among the observers of each of its sources exactly as
+    /// often as the source appears among its sources, and a live computed source is live.
+    func checkEdges(of target: _Node) {
+        guard isLive(target) else { return }
+        for edge in target.sources {
+            let expected = target.sources.reduce(0) { $0 + ($1.node === edge.node ? 1 : 0) }
+            let actual = edge.node.observers.reduce(0) { $0 + ($1 === target ? 1 : 0) }
+            if expected != actual {
+                _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) \(expected) time(s) but is linked \(actual) time(s)")
+            }
+        }
+    }
+    #endif
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
     func subscribe(_ observer: _Node, to source: _Node) {
