@@ -115,7 +115,7 @@ public final class Computed<Value>: Readable {
                 registrar.didSet(self, keyPath: \.value)
             }
             self.watcher = watcher
-            watcher.sources.append(_Edge(node: node, version: node.version))
+            watcher.sources.append(_Edge(retaining: node, version: node.version))
             _graph.subscribe(watcher, to: node)
         }
         watcher.isArmed = true

@@ -37,14 +37,13 @@ extension _Graph {
                 target.sources[index].version = dep.version
                 return
             }
-            let old = target.sources[index].node
-            target.sources[index] = _Edge(node: dep, version: dep.version)
-            if isLive(target) {
-                target.replacedSources.append(old)
-                subscribe(target, to: dep)
-            }
+            let old = target.sources[index]
+            target.sources[index] = _Edge(retaining: dep, version: dep.version)
+            // The old edge's reference moves to `replacedSources`, released when tracking ends.
+            target.replacedSources.append(old)
+            if isLive(target) { subscribe(target, to: dep) }
         } else {
-            target.sources.append(_Edge(node: dep, version: dep.version))
+            target.sources.append(_Edge(retaining: dep, version: dep.version))
             if isLive(target) { subscribe(target, to: dep) }
         }
     }
@@ -61,16 +60,22 @@ extension _Graph {
         target.evaluationID = 0
         let kept = target.trackCount
         let count = target.sources.count
+        let live = isLive(target)
         if kept < count {
-            if isLive(target) {
-                for index in kept..<count { unsubscribe(target, from: target.sources[index].node) }
+            for index in kept..<count {
+                let edge = target.sources[index]
+                if live { unsubscribe(target, from: edge.node) }
+                edge.release()
             }
             target.sources.removeSubrange(kept..<count)
         }
         if !target.replacedSources.isEmpty {
             let replaced = target.replacedSources
             target.replacedSources = []
-            for old in replaced { unsubscribe(target, from: old) }
+            for old in replaced {
+                if live { unsubscribe(target, from: old.node) }
+                old.release()
+            }
         }
         #if RIPPLE_INVARIANTS
         checkEdges(of: target)
@@ -84,7 +89,7 @@ extension _Graph {
         guard isLive(target) else { return }
         for edge in target.sources {
             let expected = target.sources.reduce(0) { $0 + ($1.node === edge.node ? 1 : 0) }
-            let actual = edge.node.observers.reduce(0) { $0 + ($1 === target ? 1 : 0) }
+            let actual = edge.node.observers.reduce(0) { $0 + ($1.node === target ? 1 : 0) }
             if expected != actual {
                 _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) \(expected) time(s) but is linked \(actual) time(s)")
             }
@@ -94,19 +99,19 @@ extension _Graph {
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
     func subscribe(_ observer: _Node, to source: _Node) {
-        source.observers.append(observer)
+        source.observers.append(_Link(retaining: observer))
         guard source.kind == .computed, source.observers.count == 1 else { return }
         let base = scratch.count
-        scratch.append(source)
+        scratch.append(_Link(unretained: source))
         while scratch.count > base {
-            let node = scratch.removeLast()
+            unowned(unsafe) let node = scratch.removeLast().node
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
             for edge in node.sources {
-                let dep = edge.node
-                dep.observers.append(node)
-                if dep.kind == .computed, dep.observers.count == 1 { scratch.append(dep) }
+                unowned(unsafe) let dep = edge.node
+                dep.observers.append(_Link(retaining: node))
+                if dep.kind == .computed, dep.observers.count == 1 { scratch.append(_Link(unretained: dep)) }
             }
         }
     }
@@ -116,14 +121,14 @@ extension _Graph {
         removeObserver(observer, of: source)
         guard source.kind == .computed, source.observers.isEmpty else { return }
         let base = scratch.count
-        scratch.append(source)
+        scratch.append(_Link(unretained: source))
         while scratch.count > base {
-            let node = scratch.removeLast()
+            unowned(unsafe) let node = scratch.removeLast().node
             if !node.isStale { node.verifiedEpoch = epoch }
             for edge in node.sources {
-                let dep = edge.node
+                unowned(unsafe) let dep = edge.node
                 removeObserver(node, of: dep)
-                if dep.kind == .computed, dep.observers.isEmpty { scratch.append(dep) }
+                if dep.kind == .computed, dep.observers.isEmpty { scratch.append(_Link(unretained: dep)) }
             }
         }
     }
@@ -132,8 +137,8 @@ extension _Graph {
     private func removeObserver(_ observer: _Node, of source: _Node) {
         var index = source.observers.count - 1
         while index >= 0 {
-            if source.observers[index] === observer {
-                source.observers.remove(at: index)
+            if source.observers[index].node === observer {
+                source.observers.remove(at: index).release()
                 return
             }
             index -= 1
@@ -143,9 +148,9 @@ extension _Graph {
         #endif
     }
 
-    /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges, which
-    /// the caller releases with `_releaseLater` once the lock is released (freeing them may
-    /// run deinitializers of user objects).
+    /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
+    /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
+    /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _Node) -> ContiguousArray<_Edge> {
         let sources = node.sources
         node.sources = []
@@ -153,7 +158,10 @@ extension _Graph {
         for edge in sources { unsubscribe(node, from: edge.node) }
         let replaced = node.replacedSources
         node.replacedSources = []
-        for old in replaced { unsubscribe(node, from: old) }
+        for old in replaced {
+            unsubscribe(node, from: old.node)
+            old.release()
+        }
         return sources
     }
 }

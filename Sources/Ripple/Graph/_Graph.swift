@@ -16,7 +16,7 @@ package final class _Graph: @unchecked Sendable {
     /// Scratch stack of the iterative source check.
     @exclusivity(unchecked) var walk: ContiguousArray<_WalkFrame> = []
     /// Scratch stack of propagation and (de)activation.
-    @exclusivity(unchecked) var scratch: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) var scratch: ContiguousArray<_Link> = []
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

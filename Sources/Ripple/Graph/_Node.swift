@@ -16,7 +16,7 @@ public class _Node {
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
-    @exclusivity(unchecked) final var observers: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) final var observers: ContiguousArray<_Link> = []
     /// What this node read in its last evaluation, with the version it saw.
     @exclusivity(unchecked) final var sources: ContiguousArray<_Edge> = []
     /// Edges of the evaluation in progress (prefix of `sources`).
@@ -28,7 +28,7 @@ public class _Node {
     /// The graph epoch at which this node was last known up to date.
     @exclusivity(unchecked) final var verifiedEpoch = -1
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
-    @exclusivity(unchecked) final var replacedSources: ContiguousArray<_Node> = []
+    @exclusivity(unchecked) final var replacedSources: ContiguousArray<_Edge> = []
     /// A live node whose sources may have changed.
     @exclusivity(unchecked) final var isStale = false
     /// A computed value that has been evaluated at least once.
@@ -72,10 +72,48 @@ public class _Node {
     }
 }
 
-/// An edge from a node to one of its sources.
+/// An edge from a node to one of its sources, holding one strong reference to the source.
+///
+/// The reference is counted by hand (retained by `init(retaining:version:)`, released with
+/// `release()` or handed to the release queue) so that arrays of edges are plain data: the
+/// graph's loops copy and scan them without reference-counting traffic.
 struct _Edge {
-    let node: _Node
+    unowned(unsafe) let node: _Node
     var version: Int
+
+    @inline(__always)
+    init(retaining node: _Node, version: Int) {
+        _ = Unmanaged.passUnretained(node).retain()
+        self.node = node
+        self.version = version
+    }
+
+    @inline(__always)
+    func release() {
+        Unmanaged.passUnretained(node).release()
+    }
+}
+
+/// A link from a source to a live observer, holding one strong reference counted by hand
+/// (see `_Edge`). Also used, without a reference, for scratch stacks.
+struct _Link {
+    unowned(unsafe) let node: _Node
+
+    @inline(__always)
+    init(unretained node: _Node) {
+        self.node = node
+    }
+
+    @inline(__always)
+    init(retaining node: _Node) {
+        _ = Unmanaged.passUnretained(node).retain()
+        self.node = node
+    }
+
+    @inline(__always)
+    func release() {
+        Unmanaged.passUnretained(node).release()
+    }
 }
 
 /// Where a node came from: a user-given name, or the file and line that created it.

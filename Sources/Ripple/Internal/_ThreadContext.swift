@@ -77,7 +77,7 @@ private let _contextKey: pthread_key_t = {
     return key
 }()
 
-/// Drops the references `objects` holds from a loop rather than from the caller's stack.
+/// Drops the references the edges `objects` hold from a loop rather than from the caller's stack.
 ///
 /// Freeing a node can free what it captured (handles, closures, sources), which frees more:
 /// released naively, a chain of thousands of nodes recurses thousands of deinitializers deep.
@@ -85,7 +85,8 @@ private let _contextKey: pthread_key_t = {
 /// and nested calls (from deinitializers run by the drain) only append.
 func _releaseLater<S: Sequence>(_ objects: S) where S.Element == _Edge {
     let context = _ThreadContext.current
-    for edge in objects { context.releaseQueue.append(edge.node) }
+    // Each edge's reference moves into the queue.
+    for edge in objects { context.releaseQueue.append(Unmanaged.passUnretained(edge.node).takeRetainedValue() as AnyObject) }
     _drainReleaseQueue(context)
 }
 
