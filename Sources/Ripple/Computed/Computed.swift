@@ -31,8 +31,11 @@ import Observation
 public final class Computed<Value>: Readable {
     /// Retained by hand in `init` and released through the release queue in `deinit`, so
     /// freeing a long chain of computed values never recurses deeply.
+    @usableFromInline
     unowned(unsafe) let node: _ComputedNode<Value>
     @exclusivity(unchecked) private var watcher: _WatcherNode?
+    /// Created once with the watcher: building a key path of a generic class is costly.
+    @exclusivity(unchecked) private var valueKeyPath: KeyPath<Computed, Value>?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
     /// re-evaluation counts as a change).
@@ -88,18 +91,23 @@ public final class Computed<Value>: Readable {
     }
 
     /// The current value, brought up to date if anything it depends on changed.
+    @inlinable
     public var value: Value {
-        unowned(unsafe) let graph = _graph
-        graph.lock.lock()
-        graph.refresh(node)
+        _graph._lockAndRefresh(node)
         let current = node.cached.unsafelyUnwrapped
-        var registrar: ObservationRegistrar?
-        if !graph.trackRead(node) {
-            registrar = armObservation()
-        }
-        graph.lock.unlock()
-        registrar?.access(self, keyPath: \.value)
+        if _graph._trackAndUnlock(node) { return current }
+        _untrackedRead()
         return current
+    }
+
+    /// A read that no derivation or reaction tracked (lock held): arms the Observation
+    /// watcher, releases the lock, and registers the access with Observation.
+    @usableFromInline
+    func _untrackedRead() {
+        let registrar = armObservation()
+        let keyPath = valueKeyPath.unsafelyUnwrapped
+        _graph.lock.unlock()
+        registrar.access(self, keyPath: keyPath)
     }
 
     /// Called under the lock by an untracked read: the next change is reported to Observation.
@@ -109,10 +117,12 @@ public final class Computed<Value>: Readable {
             watcher = existing
         } else {
             watcher = _WatcherNode(origin: node.origin)
+            let keyPath = \Computed.value
+            valueKeyPath = keyPath
             watcher.report = { [weak self] registrar in
                 guard let self else { return }
-                registrar.willSet(self, keyPath: \.value)
-                registrar.didSet(self, keyPath: \.value)
+                registrar.willSet(self, keyPath: keyPath)
+                registrar.didSet(self, keyPath: keyPath)
             }
             self.watcher = watcher
             watcher.sources.append(_Edge(retaining: node, version: node.version))

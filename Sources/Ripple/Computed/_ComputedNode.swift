@@ -2,8 +2,9 @@
 ///
 /// The public ``Computed`` is a handle that owns this node; the graph may keep the node
 /// alive a little longer (while live readers need it), but never the handle.
+@usableFromInline
 final class _ComputedNode<Value>: _Node {
-    @exclusivity(unchecked) var cached: Value?
+    @usableFromInline @exclusivity(unchecked) var cached: Value?
     let derive: () -> Value
     let isEqual: ((Value, Value) -> Bool)?
 

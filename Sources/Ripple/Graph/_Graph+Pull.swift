@@ -21,6 +21,30 @@ extension _Graph {
         node.verifiedEpoch = epoch
     }
 
+    /// Takes the lock for a read of a computed value and brings it up to date.
+    @usableFromInline
+    func _lockAndRefresh(_ node: _Node) {
+        lock.lock()
+        refresh(node)
+    }
+
+    /// Takes the lock for a read of a stored value.
+    @usableFromInline
+    func _lockForRead() {
+        lock.lock()
+    }
+
+    /// Records the read for the running derivation or reaction and releases the lock.
+    /// Returns false, with the lock still held, when nothing tracked the read.
+    @usableFromInline
+    func _trackAndUnlock(_ node: _Node) -> Bool {
+        if trackRead(node) {
+            lock.unlock()
+            return true
+        }
+        return false
+    }
+
     /// Brings a computed value up to date, evaluating only what really changed.
     @inline(__always)
     func refresh(_ node: _Node) {
@@ -39,36 +63,45 @@ extension _Graph {
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _Node) -> Bool {
         let base = walk.count
-        walk.append(_WalkFrame(node: root, index: 0))
+        walk.append(_WalkFrame(ref: .passUnretained(root), index: 0))
         while true {
-            let top = walk.count - 1
-            unowned(unsafe) let node = walk[top].node
-            // Scan the sources without ARC traffic: the buffer is not mutated during the scan.
-            let (stop, index) = node.sources.withUnsafeBufferPointer { sources -> (_ScanStop, Int) in
-                var index = walk[top].index
-                while index < sources.count {
-                    unowned(unsafe) let dep = sources[index].node
-                    if dep.kind == .computed, !isFresh(dep) { return (.stale, index) }
-                    if dep.version != sources[index].version { return (.changed, index) }
-                    index &+= 1
+            let top = walk.count &- 1
+            let frame = walk[top]
+            // Guaranteed references and an unsafe buffer: the scan does no reference counting.
+            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { node in
+                node.sources.withUnsafeBufferPointer { sources -> (_ScanStop, Int) in
+                    var index = frame.index
+                    while index < sources.count {
+                        let edge = sources[index]
+                        let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
+                            if dep.kind == .computed, !isFresh(dep) { return .stale }
+                            return dep.version != edge.version ? .changed : nil
+                        }
+                        if let stop { return (stop, index) }
+                        index &+= 1
+                    }
+                    return (.unchanged, index)
                 }
-                return (.unchanged, index)
             }
             switch stop {
             case .stale:
-                unowned(unsafe) let dep = node.sources[index].node
-                if dep.isEvaluating { failCycle(at: dep) }
                 walk[top].index = index
-                if dep.hasValue {
-                    walk.append(_WalkFrame(node: dep, index: 0))
-                } else {
-                    recompute(dep)  // now fresh: the scan resumes at the same edge
+                let depRef = frame.ref._withUnsafeGuaranteedRef { $0.sources[index].ref }
+                depRef._withUnsafeGuaranteedRef { dep in
+                    if dep.isEvaluating { failCycle(at: dep) }
+                    if dep.hasValue {
+                        walk.append(_WalkFrame(ref: depRef, index: 0))
+                    } else {
+                        recompute(dep)  // now fresh: the scan resumes at the same edge
+                    }
                 }
             case .changed, .unchanged:
                 walk.removeLast()
                 let changed = stop == .changed
                 if walk.count == base { return changed }
-                if changed { recompute(node) } else { markVerified(node) }
+                frame.ref._withUnsafeGuaranteedRef { node in
+                    if changed { recompute(node) } else { markVerified(node) }
+                }
             }
         }
     }

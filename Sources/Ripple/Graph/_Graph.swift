@@ -4,6 +4,7 @@
 /// reads pull: a node brings its stale or unverified sources up to date first (iteratively,
 /// with an explicit stack) and re-evaluates only when one of them really changed. That gives
 /// glitch-free values and at most one evaluation per node per write or batch.
+@usableFromInline
 package final class _Graph: @unchecked Sendable {
     /// Guards every node and the fields below.
     package let lock = _Lock()
@@ -32,11 +33,12 @@ package final class _Graph: @unchecked Sendable {
 
 /// A frame of the iterative source check. The node is kept alive by the edge that led to it.
 struct _WalkFrame {
-    unowned(unsafe) let node: _Node
+    let ref: Unmanaged<_Node>
     var index: Int
 }
 
 /// The process-wide graph every Ripple node belongs to.
+@usableFromInline
 package let _graph = _Graph()
 
 /// Stops the program with a message that says what went wrong; printed in every build mode.

@@ -78,41 +78,47 @@ public class _Node {
 /// `release()` or handed to the release queue) so that arrays of edges are plain data: the
 /// graph's loops copy and scan them without reference-counting traffic.
 struct _Edge {
-    unowned(unsafe) let node: _Node
+    let ref: Unmanaged<_Node>
     var version: Int
 
     @inline(__always)
     init(retaining node: _Node, version: Int) {
-        _ = Unmanaged.passUnretained(node).retain()
-        self.node = node
+        ref = Unmanaged.passRetained(node)
         self.version = version
     }
 
+    /// The source (a +0 reference).
+    @inline(__always)
+    var node: _Node { ref.takeUnretainedValue() }
+
     @inline(__always)
     func release() {
-        Unmanaged.passUnretained(node).release()
+        ref.release()
     }
 }
 
 /// A link from a source to a live observer, holding one strong reference counted by hand
 /// (see `_Edge`). Also used, without a reference, for scratch stacks.
 struct _Link {
-    unowned(unsafe) let node: _Node
+    let ref: Unmanaged<_Node>
 
     @inline(__always)
     init(unretained node: _Node) {
-        self.node = node
+        ref = Unmanaged.passUnretained(node)
     }
 
     @inline(__always)
     init(retaining node: _Node) {
-        _ = Unmanaged.passUnretained(node).retain()
-        self.node = node
+        ref = Unmanaged.passRetained(node)
     }
+
+    /// The node (a +0 reference).
+    @inline(__always)
+    var node: _Node { ref.takeUnretainedValue() }
 
     @inline(__always)
     func release() {
-        Unmanaged.passUnretained(node).release()
+        ref.release()
     }
 }
 

@@ -22,7 +22,7 @@ import Observation
 /// - Complexity: Reading is O(1). A write is O(*n*) in the number of live nodes downstream
 ///   that are not already marked.
 public final class Stored<Value>: _Node, Readable {
-    @exclusivity(unchecked) private var _value: Value
+    @usableFromInline @exclusivity(unchecked) var _value: Value
     private let isEqual: ((Value, Value) -> Bool)?
     // Change-and-change-back detection inside one batch.
     @exclusivity(unchecked) private var batchMark = 0
@@ -30,7 +30,7 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
-    @exclusivity(unchecked) private var registrar: ObservationRegistrar?
+    @exclusivity(unchecked) private var observation: (registrar: ObservationRegistrar, keyPath: KeyPath<Stored, Value>)?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -72,16 +72,12 @@ public final class Stored<Value>: _Node, Readable {
     /// The current value. Reading it inside a derivation or reaction tracks it; assigning it
     /// propagates the change.
     public var value: Value {
+        @inlinable
         get {
-            unowned(unsafe) let graph = _graph
-            graph.lock.lock()
+            _graph._lockForRead()
             let current = _value
-            var registrar: ObservationRegistrar?
-            if !graph.trackRead(self) {
-                registrar = armObservation()
-            }
-            graph.lock.unlock()
-            registrar?.access(self, keyPath: \.value)
+            if _graph._trackAndUnlock(self) { return current }
+            _untrackedRead()
             return current
         }
         set {
@@ -155,12 +151,22 @@ public final class Stored<Value>: _Node, Readable {
         graph.lock.unlock()
     }
 
+    /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
+    /// the lock, and registers the access.
+    @usableFromInline
+    func _untrackedRead() {
+        let observation = armObservation()
+        _graph.lock.unlock()
+        observation.registrar.access(self, keyPath: observation.keyPath)
+    }
+
     /// Called under the lock by an untracked read: the next change is reported to Observation.
-    private func armObservation() -> ObservationRegistrar {
+    private func armObservation() -> (registrar: ObservationRegistrar, keyPath: KeyPath<Stored, Value>) {
         observationArmed = true
-        if let registrar { return registrar }
-        let created = ObservationRegistrar()
-        registrar = created
+        if let observation { return observation }
+        // Created once: building a key path of a generic class is costly.
+        let created = (registrar: ObservationRegistrar(), keyPath: \Stored.value)
+        observation = created
         return created
     }
 }
@@ -189,9 +195,9 @@ extension Stored: Observable {}
 
 extension Stored: _ObservationNotifying {
     func _notifyObservation() {
-        guard let registrar = _graph.lock.withLock({ registrar }) else { return }
-        registrar.willSet(self, keyPath: \.value)
-        registrar.didSet(self, keyPath: \.value)
+        guard let observation = _graph.lock.withLock({ observation }) else { return }
+        observation.registrar.willSet(self, keyPath: observation.keyPath)
+        observation.registrar.didSet(self, keyPath: observation.keyPath)
     }
 }
 
