@@ -5,27 +5,32 @@ extension _Graph {
         let base = scratch.count
         scratch.append(_Link(unretained: source))
         while scratch.count > base {
-            unowned(unsafe) let node = scratch.removeLast().node
-            let count = node.observers.count
-            var index = 0
-            while index < count {
-                unowned(unsafe) let observer = node.observers[index].node
-                index += 1
-                if observer.isStale { continue }
-                switch observer.kind {
-                case .computed:
-                    observer.isStale = true
-                    scratch.append(_Link(unretained: observer))
-                case .reaction:
-                    observer.isStale = true
-                    context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
-                case .watcher:
-                    let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
-                    if watcher.isArmed { context.pending.append(.notify(watcher)) }
-                case .stored:
-                    break
+            let link = scratch.removeLast()
+            link.ref._withUnsafeGuaranteedRef { node in
+                node.observers.withUnsafeBufferPointer { observers in
+                    for link in observers {
+                        link.ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
+                    }
                 }
             }
+        }
+    }
+
+    @inline(__always)
+    private func mark(_ observer: _Node, _ context: _ThreadContext) {
+        if observer.isStale { return }
+        switch observer.kind {
+        case .computed:
+            observer.isStale = true
+            scratch.append(_Link(unretained: observer))
+        case .reaction:
+            observer.isStale = true
+            context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
+        case .watcher:
+            let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
+            if watcher.isArmed { context.pending.append(.notify(watcher)) }
+        case .stored:
+            break
         }
     }
 }

@@ -13,8 +13,8 @@ extension _Graph {
     /// Returns false when nothing is tracking (a top-level or untracked read).
     @inline(__always)
     func trackRead(_ node: _Node) -> Bool {
-        if evaluating != nil {
-            track(node, into: evaluating.unsafelyUnwrapped)
+        if let target = evaluatingRef {
+            target._withUnsafeGuaranteedRef { track(node, into: $0) }
             return true
         }
         let context = _ThreadContext.current
@@ -33,7 +33,7 @@ extension _Graph {
         let index = target.trackCount
         target.trackCount = index &+ 1
         if index < target.sources.count {
-            if target.sources[index].node === dep {
+            if target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque() {
                 target.sources[index].version = dep.version
                 return
             }

@@ -11,7 +11,7 @@ package final class _Graph: @unchecked Sendable {
     /// Bumped by every write that changes a value.
     @exclusivity(unchecked) var epoch = 0
     /// The computed value whose derivation is running on the lock's owner thread.
-    @exclusivity(unchecked) unowned(unsafe) var evaluating: _Node?
+    @exclusivity(unchecked) var evaluatingRef: Unmanaged<_Node>?
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
@@ -23,6 +23,12 @@ package final class _Graph: @unchecked Sendable {
     package static let maximumRounds = 10_000
 
     init() {}
+
+    /// The computed value whose derivation is running on the lock's owner thread.
+    var evaluating: _Node? {
+        get { evaluatingRef?.takeUnretainedValue() }
+        set { evaluatingRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
 
     @inline(__always)
     func makeID() -> Int {
