@@ -75,15 +75,15 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         isRunning = true
         while true {
             isStale = false
-            let cleanups = self.cleanups
-            let children = self.children
-            self.cleanups = []
-            self.children = []
+            var cleanups: [@Sendable () -> Void] = []
+            var children: [Subscription] = []
+            if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
+            if !self.children.isEmpty { swap(&children, &self.children) }
             graph.beginTracking(self)
             graph.lock.unlock()
 
-            for cleanup in cleanups { cleanup() }
-            for child in children { child.cancel() }
+            if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
+            if !children.isEmpty { for child in children { child.cancel() } }
             let savedReaction = context.reaction
             let savedOwner = context.owner
             context.reaction = self
