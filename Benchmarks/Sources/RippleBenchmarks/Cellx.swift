@@ -130,12 +130,12 @@ enum Cellx {
         let name = "cellx \(layers) (Observation)"
         return measure {
             let s = OScheduler()
-            let start = (OBox(1), OBox(2), OBox(3), OBox(4))
+            let start = (IntBox(1), IntBox(2), IntBox(3), IntBox(4))
             var effects: [OEffect] = []
-            var nodes: [OComputed<Int>] = []
+            var nodes: [OInt] = []
             func makeLayer(_ m1: @escaping () -> Int, _ m2: @escaping () -> Int, _ m3: @escaping () -> Int, _ m4: @escaping () -> Int)
-                -> (OComputed<Int>, OComputed<Int>, OComputed<Int>, OComputed<Int>) {
-                let l = (OComputed(s) { m2() }, OComputed(s) { m1() - m3() }, OComputed(s) { m2() + m4() }, OComputed(s) { m3() })
+                -> (OInt, OInt, OInt, OInt) {
+                let l = (OInt(s) { m2() }, OInt(s) { m1() - m3() }, OInt(s) { m2() + m4() }, OInt(s) { m3() })
                 nodes += [l.0, l.1, l.2, l.3]
                 effects += [OEffect(s) { _ = l.0.value }, OEffect(s) { _ = l.1.value },
                             OEffect(s) { _ = l.2.value }, OEffect(s) { _ = l.3.value }]
@@ -186,7 +186,7 @@ enum Cellx {
     /// passes this many is stopped and reported as not applicable.
     nonisolated(unsafe) static var sends = 0
     nonisolated(unsafe) static var aborted = false
-    static let sendLimit = 20_000_000
+    static let sendLimit = 2_000_000
 
     struct CascadeTooLarge: Error {}
 

@@ -140,7 +140,11 @@ enum Dynamic {
     /// Build once, warm up, then time runs with the counter reset; asserts sum and count.
     static func measure(_ config_: DynamicConfig, _ name: String, run: () -> Double, counter: () -> Int, reset: () -> Void) -> Outcome {
         do {
-            for _ in 0..<config.dynamicWarmups { _ = run() }
+            let warmupStart = now()
+            for _ in 0..<config.dynamicWarmups {
+                _ = run()
+                if Double(now() - warmupStart) / 1e9 > config.dynamicWarmupBudget { break }
+            }
             let stats = try sample(maximum: config.dynamicRuns, minimum: config.minimumSamples, budget: config.fastBudget) {
                 reset()
                 var sum = 0.0

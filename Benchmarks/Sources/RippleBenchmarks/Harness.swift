@@ -27,7 +27,10 @@ struct Config: Sendable {
     /// sampling stops once it is spent and `minimumSamples` are taken.
     var slowBudget: Double { quick ? 0.5 : 3.0 }
     /// Time budget, in seconds, for the samples of one fast column (Ripple, floor).
-    var fastBudget: Double { quick ? 1.0 : 8.0 }
+    var fastBudget: Double { quick ? 1.0 : 5.0 }
+    /// Dynamic graphs: warm-up runs stop early (after at least one) once this many seconds are
+    /// spent. Runs after the first are identical, so one warm-up suffices for the asserts.
+    var dynamicWarmupBudget: Double { quick ? 0 : 3.0 }
     var minimumSamples: Int { quick ? 1 : 3 }
     /// cellx: builds+updates summed in one sample (the spec: 10), and samples of that sum.
     var cellxBuilds: Int { quick ? 2 : 10 }

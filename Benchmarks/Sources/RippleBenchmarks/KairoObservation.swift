@@ -5,7 +5,7 @@
 enum KairoObservation {
     /// One write and the propagation after it.
     @inline(__always)
-    static func write(_ box: OBox<Int>, _ value: Int, _ scheduler: OScheduler) {
+    static func write(_ box: IntBox, _ value: Int, _ scheduler: OScheduler) {
         if box.value != value { box.value = value }
         scheduler.flush()
     }
@@ -13,11 +13,11 @@ enum KairoObservation {
     static func deep() -> KairoGraph {
         let name = "deep (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
-        var chain: [OComputed<Int>] = [OComputed(s) { head.value + 1 }]
+        let head = IntBox(0)
+        var chain: [OInt] = [OInt(s) { head.value + 1 }]
         for _ in 1..<50 {
             let previous = chain[chain.count - 1]
-            chain.append(OComputed(s) { previous.value + 1 })
+            chain.append(OInt(s) { previous.value + 1 })
         }
         let last = chain[49]
         let count = Counter()
@@ -36,13 +36,13 @@ enum KairoObservation {
     static func broad() -> KairoGraph {
         let name = "broad (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
+        let head = IntBox(0)
         let count = Counter()
-        var nodes: [OComputed<Int>] = []
+        var nodes: [OInt] = []
         var effects: [OEffect] = []
         for i in 0..<50 {
-            let a = OComputed(s) { head.value + i }
-            let b = OComputed(s) { a.value + 1 }
+            let a = OInt(s) { head.value + i }
+            let b = OInt(s) { a.value + 1 }
             effects.append(OEffect(s) { _ = b.value; count.n += 1 })
             nodes += [a, b]
         }
@@ -61,9 +61,9 @@ enum KairoObservation {
     static func diamond() -> KairoGraph {
         let name = "diamond (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
-        let branches = (0..<5).map { _ in OComputed(s) { head.value + 1 } }
-        let sum = OComputed(s) {
+        let head = IntBox(0)
+        let branches = (0..<5).map { _ in OInt(s) { head.value + 1 } }
+        let sum = OInt(s) {
             var total = 0
             for branch in branches { total += branch.value }
             return total
@@ -85,14 +85,14 @@ enum KairoObservation {
     static func triangle() -> KairoGraph {
         let name = "triangle (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
-        var chain: [OComputed<Int>] = [OComputed(s) { head.value + 1 }]
+        let head = IntBox(0)
+        var chain: [OInt] = [OInt(s) { head.value + 1 }]
         for _ in 1..<10 {
             let previous = chain[chain.count - 1]
-            chain.append(OComputed(s) { previous.value + 1 })
+            chain.append(OInt(s) { previous.value + 1 })
         }
         let listTail = Array(chain[0..<9])
-        let sum = OComputed(s) {
+        let sum = OInt(s) {
             var total = head.value
             for node in listTail { total += node.value }
             return total
@@ -116,8 +116,8 @@ enum KairoObservation {
     static func repeated() -> KairoGraph {
         let name = "repeated (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
-        let c = OComputed(s) {
+        let head = IntBox(0)
+        let c = OInt(s) {
             var total = 0
             for _ in 0..<30 { total += head.value }
             return total
@@ -139,10 +139,10 @@ enum KairoObservation {
     static func unstable() -> KairoGraph {
         let name = "unstable (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
-        let double = OComputed(s) { head.value * 2 }
-        let inverse = OComputed(s) { -head.value }
-        let c = OComputed(s) {
+        let head = IntBox(0)
+        let double = OInt(s) { head.value * 2 }
+        let inverse = OInt(s) { -head.value }
+        let c = OInt(s) {
             var total = 0
             for _ in 0..<20 { total += head.value % 2 != 0 ? double.value : inverse.value }
             return total
@@ -161,13 +161,13 @@ enum KairoObservation {
     static func avoidable() -> KairoGraph {
         let name = "avoidable (Observation)"
         let s = OScheduler()
-        let head = OBox(0)
+        let head = IntBox(0)
         let runs = Counter()
-        let c1 = OComputed(s) { head.value }
-        let c2 = OComputed(s) { _ = c1.value; return 0 }
-        let c3 = OComputed(s) { runs.n += 1; busy(); return c2.value + 1 }
-        let c4 = OComputed(s) { runs.n += 1; return c3.value + 2 }
-        let c5 = OComputed(s) { runs.n += 1; return c4.value + 3 }
+        let c1 = OInt(s) { head.value }
+        let c2 = OInt(s) { _ = c1.value; return 0 }
+        let c3 = OInt(s) { runs.n += 1; busy(); return c2.value + 1 }
+        let c4 = OInt(s) { runs.n += 1; return c3.value + 2 }
+        let c5 = OInt(s) { runs.n += 1; return c4.value + 3 }
         let effect = OEffect(s) { _ = c5.value; runs.n += 1; busy() }
         return KairoGraph(iter: {
             runs.n = 0
@@ -184,10 +184,10 @@ enum KairoObservation {
     static func mux() -> KairoGraph {
         let name = "mux (Observation)"
         let s = OScheduler()
-        let heads = (0..<100).map { _ in OBox(0) }
-        let mux = OComputed(s) { heads.map { $0.value } }
-        let split = (0..<100).map { i in OComputed(s) { mux.value[i] } }
-        let plusOne = split.map { x in OComputed(s) { x.value + 1 } }
+        let heads = (0..<100).map { _ in IntBox(0) }
+        let mux = OIntArray(s) { heads.map { $0.value } }
+        let split = (0..<100).map { i in OInt(s) { mux.value[i] } }
+        let plusOne = split.map { x in OInt(s) { x.value + 1 } }
         let effects = plusOne.map { t in OEffect(s) { _ = t.value } }
         return KairoGraph(iter: {
             for i in 0..<10 {

@@ -9,13 +9,28 @@ import Observation
 // Derived values are cached and cut off by `==`, but eager (every derived value is kept up to
 // date, read or not) and not glitch-free in general: a node may run more than once per write.
 
-@Observable
-final class OBox<Value> {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// A box for one value. The boxes are concrete classes: a generic `@Observable` class builds
+/// its `\.value` key path at run time on every access, which would triple the cost.
+protocol OValueBox: AnyObject, Observable {
+    associatedtype Value: Equatable
+    var value: Value { get set }
+    init(_ value: Value)
 }
 
-extension OBox: @unchecked Sendable {}
+@Observable
+final class IntBox: OValueBox, @unchecked Sendable {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+@Observable
+final class IntArrayBox: OValueBox, @unchecked Sendable {
+    var value: [Int]
+    init(_ value: [Int]) { self.value = value }
+}
+
+typealias OInt = OComputed<IntBox>
+typealias OIntArray = OComputed<IntArrayBox>
 
 /// The queue of nodes whose tracked reads changed.
 final class OScheduler: @unchecked Sendable {
@@ -49,13 +64,14 @@ class ONode: @unchecked Sendable {
 }
 
 /// A derived value: an `@Observable` box written by a tracked derivation when its result changes.
-final class OComputed<Value: Equatable>: ONode, @unchecked Sendable {
-    let box: OBox<Value>
+final class OComputed<Box: OValueBox>: ONode, @unchecked Sendable {
+    typealias Value = Box.Value
+    let box: Box
     private let derive: () -> Value
 
     init(_ scheduler: OScheduler, _ derive: @escaping () -> Value) {
         self.derive = derive
-        box = OBox(derive())
+        box = Box(derive())
         super.init(scheduler: scheduler)
         _ = tracked(derive)
     }

@@ -163,7 +163,7 @@ func runAll() {
     }
     let mode = config.quick
         ? "QUICK run (--quick): kairo samples of \(config.kairoRepeat) × iter(), ≤\(config.samples) samples; cellx \(config.cellxBuilds) builds per sample; dynamic \(config.dynamicWarmups) warm-up + \(config.dynamicRuns) run. Not comparable with the JS numbers."
-        : "Full run: kairo samples of 500 × iter() after 3 warm-up iter(), Ripple/floor ≤10 samples (≤\(Int(config.fastBudget)) s), Observation/OpenCombine samples of 100 × iter() scaled × 5, ≤10 samples within \(Int(config.slowBudget)) s (at least \(config.minimumSamples)); molBench 10 000 iter() per sample; cellx: sum of 10 builds+updates per sample, \(config.cellxSamples) samples; dynamic: \(config.dynamicWarmups) warm-up runs, then ≤\(config.dynamicRuns) timed runs (≤\(Int(config.fastBudget)) s, at least \(config.minimumSamples))."
+        : "Full run: kairo samples of 500 × iter() after 3 warm-up iter(), Ripple/floor ≤10 samples (≤\(Int(config.fastBudget)) s), Observation/OpenCombine samples of 100 × iter() scaled × 5, ≤10 samples within \(Int(config.slowBudget)) s (at least \(config.minimumSamples)); molBench 10 000 iter() per sample; cellx: sum of 10 builds+updates per sample, \(config.cellxSamples) samples; dynamic: \(config.dynamicWarmups) warm-up runs (fewer, at least 1, past \(Int(config.dynamicWarmupBudget)) s), then ≤\(config.dynamicRuns) timed runs (≤\(Int(config.fastBudget)) s, at least \(config.minimumSamples))."
     print("")
     print("Ripple benchmarks: median (min) ms per sample; ratio = column ÷ Ripple median (lower is faster).")
     print(mode)

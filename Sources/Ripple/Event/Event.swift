@@ -38,7 +38,10 @@ public final class Event<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) in the number of subscribers.
     public func send(_ value: Value) {
         let context = _ThreadContext.current
-        if _graph.deferIfDelivering(context, { [self] in self.deliver(value, context) }) { return }
+        if context.isDelivering {
+            _graph.queueWrite(context) { [self] in self.deliver(value, context) }
+            return
+        }
         deliver(value, context)
     }
 

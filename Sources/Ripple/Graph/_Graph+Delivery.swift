@@ -67,9 +67,9 @@ extension _Graph {
         context.deferredHead = 0
     }
 
-    /// Queues a write made while delivering, or reports that it must be applied now.
-    func deferIfDelivering(_ context: _ThreadContext, _ apply: @escaping () -> Void) -> Bool {
-        guard context.isDelivering else { return false }
+    /// Queues a write made while delivering (`context.isDelivering`), to be applied after the
+    /// current round.
+    func queueWrite(_ context: _ThreadContext, _ apply: @escaping () -> Void) {
         let origin = context.reaction.map { $0.debugLabel } ?? "a change handler"
         let write = _DeferredWrite(apply: apply, origin: origin)
         if context.batchDepth > 0 {
@@ -77,6 +77,5 @@ extension _Graph {
         } else {
             context.deferred.append(write)
         }
-        return true
     }
 }

@@ -82,7 +82,10 @@ public final class Stored<Value>: _Node, Readable {
         }
         set {
             let context = _ThreadContext.current
-            if _graph.deferIfDelivering(context, { [self] in self.write(newValue, context) }) { return }
+            if context.isDelivering {
+                _graph.queueWrite(context) { [self] in self.write(newValue, context) }
+                return
+            }
             write(newValue, context)
             _graph.deliver(context)
         }
@@ -103,7 +106,10 @@ public final class Stored<Value>: _Node, Readable {
             transform(&copy)
             self.write(copy, context)
         }
-        if _graph.deferIfDelivering(context, apply) { return }
+        if context.isDelivering {
+            _graph.queueWrite(context, apply)
+            return
+        }
         apply()
         _graph.deliver(context)
     }
