@@ -35,6 +35,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable>(
         _ inputa: A,
         name: String? = nil,
@@ -42,7 +43,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value) })
     }
 
     /// Creates a computed value from 2 inputs, that counts every re-evaluation as a change.
@@ -73,6 +74,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable, B: Readable & Sendable>(
         _ inputa: A, _ inputb: B,
         name: String? = nil,
@@ -80,7 +82,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value, B.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value, inputb.value) })
     }
 
     /// Creates a computed value from 3 inputs, that counts every re-evaluation as a change.
@@ -113,6 +115,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C,
         name: String? = nil,
@@ -120,7 +123,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value, B.Value, C.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value) })
     }
 
     /// Creates a computed value from 4 inputs, that counts every re-evaluation as a change.
@@ -155,6 +158,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D,
         name: String? = nil,
@@ -162,7 +166,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value) })
     }
 
     /// Creates a computed value from 5 inputs, that counts every re-evaluation as a change.
@@ -199,6 +203,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E,
         name: String? = nil,
@@ -206,7 +211,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value) })
     }
 
     /// Creates a computed value from 6 inputs, that counts every re-evaluation as a change.
@@ -245,6 +250,7 @@ extension Computed {
     ///   - transform: Derives the value from the inputs' values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init<A: Readable & Sendable, B: Readable & Sendable, C: Readable & Sendable, D: Readable & Sendable, E: Readable & Sendable, F: Readable & Sendable>(
         _ inputa: A, _ inputb: B, _ inputc: C, _ inputd: D, _ inpute: E, _ inputf: F,
         name: String? = nil,
@@ -252,7 +258,7 @@ extension Computed {
         line: UInt = #line,
         _ transform: @escaping @Sendable (A.Value, B.Value, C.Value, D.Value, E.Value, F.Value) -> Value
     ) where Value: Equatable {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value, inputf.value) }
+        self.init(node: Self._equatableNode(name: name, file: file, line: line) { transform(inputa.value, inputb.value, inputc.value, inputd.value, inpute.value, inputf.value) })
     }
 
 }

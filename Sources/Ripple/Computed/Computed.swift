@@ -56,8 +56,13 @@ public final class Computed<Value>: Readable {
         self.init(name: name, comparingWith: isEqual, file: file, line: line, derive)
     }
 
-    init(name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) {
-        let node = _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
+    convenience init(name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) {
+        self.init(node: _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive))
+    }
+
+    /// Takes ownership of `node` (retained by hand; see ``node``).
+    @usableFromInline
+    init(node: _ComputedNode<Value>) {
         _ = Unmanaged.passRetained(node)
         self.node = node
     }
@@ -146,13 +151,28 @@ extension Computed where Value: Equatable {
     ///   - derive: The derivation. Reads inside it are tracked.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init(
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ derive: @escaping @Sendable () -> Value
     ) {
-        self.init(name: name, comparingWith: { $0 == $1 }, file: file, line: line, derive)
+        self.init(node: Self._equatableNode(name: name, file: file, line: line, derive))
+    }
+
+    /// A node cut off by `==` whose evaluation is compiled for the concrete type at the call
+    /// site, so evaluating it does no generic dispatch.
+    @inlinable
+    static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) -> _ComputedNode<Value> {
+        let node = _ComputedNode<Value>(origin: _Origin(name: name, fileID: file, line: line), isEqual: { $0 == $1 }, derive: derive)
+        node.specializedEvaluate = { [unowned(unsafe) node] in
+            let newValue = derive()
+            if let old = node.cached, old == newValue { return false }
+            node.cached = newValue
+            return true
+        }
+        return node
     }
 }
 
