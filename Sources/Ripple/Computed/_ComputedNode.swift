@@ -7,9 +7,6 @@ final class _ComputedNode<Value>: _Node {
     @usableFromInline @exclusivity(unchecked) var cached: Value?
     let derive: () -> Value
     let isEqual: ((Value, Value) -> Bool)?
-    /// The evaluation, compiled for the concrete `Value` in the client (set by the
-    /// `Equatable` initializers); nil falls back to the generic path below.
-    @usableFromInline @exclusivity(unchecked) var specializedEvaluate: (() -> Bool)?
 
     @usableFromInline
     init(origin: _Origin, isEqual: ((Value, Value) -> Bool)?, derive: @escaping () -> Value) {
@@ -19,7 +16,6 @@ final class _ComputedNode<Value>: _Node {
     }
 
     override func _evaluate() -> Bool {
-        if let specializedEvaluate { return specializedEvaluate() }
         let newValue = derive()
         if let isEqual, let old = cached, isEqual(old, newValue) { return false }
         cached = newValue

@@ -12,7 +12,7 @@ extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
     func isFresh(_ node: _Node) -> Bool {
-        node.hasValue && (node.observers.isEmpty ? node.verifiedEpoch == epoch : !node.isStale)
+        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
     }
 
     @inline(__always)
@@ -113,7 +113,7 @@ extension _Graph {
         let previous = evaluating
         evaluating = node
         beginTracking(node)
-        let changed = node._evaluate()
+        let changed = node.specializedEvaluate?() ?? node._evaluate()
         evaluating = previous
         node.evaluationParent = nil
         node.isEvaluating = false

@@ -4,7 +4,7 @@ extension _Graph {
     func isLive(_ node: _Node) -> Bool {
         switch node.kind {
         case .stored: return true
-        case .computed: return !node.observers.isEmpty
+        case .computed: return node.hasObservers
         case .reaction, .watcher: return !unsafeDowncast(node, to: _SubscriberNode.self).isDisposed
         }
     }
@@ -100,6 +100,7 @@ extension _Graph {
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
     func subscribe(_ observer: _Node, to source: _Node) {
         source.observers.append(_Link(retaining: observer))
+        source.hasObservers = true
         guard source.kind == .computed, source.observers.count == 1 else { return }
         let base = scratch.count
         scratch.append(_Link(unretained: source))
@@ -111,6 +112,7 @@ extension _Graph {
             for edge in node.sources {
                 unowned(unsafe) let dep = edge.node
                 dep.observers.append(_Link(retaining: node))
+                dep.hasObservers = true
                 if dep.kind == .computed, dep.observers.count == 1 { scratch.append(_Link(unretained: dep)) }
             }
         }
@@ -139,6 +141,7 @@ extension _Graph {
         while index >= 0 {
             if source.observers[index].node === observer {
                 source.observers.remove(at: index).release()
+                source.hasObservers = !source.observers.isEmpty
                 return
             }
             index -= 1

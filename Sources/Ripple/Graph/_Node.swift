@@ -17,6 +17,8 @@ public class _Node {
     @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
     @exclusivity(unchecked) final var observers: ContiguousArray<_Link> = []
+    /// `!observers.isEmpty`, kept as a plain flag for the hot freshness check.
+    @exclusivity(unchecked) final var hasObservers = false
     /// What this node read in its last evaluation, with the version it saw.
     @exclusivity(unchecked) final var sources: ContiguousArray<_Edge> = []
     /// Edges of the evaluation in progress (prefix of `sources`).
@@ -37,6 +39,10 @@ public class _Node {
     @exclusivity(unchecked) final var isEvaluating = false
     /// The computed value that was being evaluated when this one started (to name cycles).
     @exclusivity(unchecked) final unowned(unsafe) var evaluationParent: _Node?
+    /// A computed value's evaluation compiled for its concrete type in the client (set by the
+    /// `Equatable` initializers); nil means the generic `_evaluate()`. Kept in this
+    /// non-generic class so reaching it needs no generic metadata.
+    @usableFromInline @exclusivity(unchecked) final var specializedEvaluate: (() -> Bool)?
     /// Where the node was created, or its name.
     final let origin: _Origin
 
