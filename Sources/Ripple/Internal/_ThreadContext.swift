@@ -12,9 +12,11 @@ import Darwin
 /// Only its own thread touches a context, so it needs no lock.
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
-    @exclusivity(unchecked) var reaction: _ReactionNode?
+    /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
+    @exclusivity(unchecked) unowned(unsafe) var reaction: _ReactionNode?
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
-    @exclusivity(unchecked) var owner: (any _Owner)?
+    /// Not retained: the owner is running (a reaction's body or a scope's `run`) while it is current.
+    @exclusivity(unchecked) unowned(unsafe) var owner: (any _Owner)?
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Greater than zero inside `batch { }`.
