@@ -34,8 +34,6 @@ public final class Computed<Value>: Readable {
     @usableFromInline
     unowned(unsafe) let node: _ComputedNode<Value>
     @exclusivity(unchecked) private var watcher: _WatcherNode?
-    /// Created once with the watcher: building a key path of a generic class is costly.
-    @exclusivity(unchecked) private var valueKeyPath: KeyPath<Computed, Value>?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
     /// re-evaluation counts as a change).
@@ -109,33 +107,25 @@ public final class Computed<Value>: Readable {
     /// watcher, releases the lock, and registers the access with Observation.
     @usableFromInline
     func _untrackedRead() {
-        let registrar = armObservation()
-        let keyPath = valueKeyPath.unsafelyUnwrapped
+        let subject = armObservation()
         _graph.lock.unlock()
-        registrar.access(self, keyPath: keyPath)
+        subject.access()
     }
 
     /// Called under the lock by an untracked read: the next change is reported to Observation.
-    private func armObservation() -> ObservationRegistrar {
+    private func armObservation() -> _ObservationSubject {
         let watcher: _WatcherNode
         if let existing = self.watcher {
             watcher = existing
         } else {
             watcher = _WatcherNode(origin: node.origin)
-            let keyPath = \Computed.value
-            valueKeyPath = keyPath
-            watcher.report = { [weak self] registrar in
-                guard let self else { return }
-                registrar.willSet(self, keyPath: keyPath)
-                registrar.didSet(self, keyPath: keyPath)
-            }
             self.watcher = watcher
             watcher.sources.append(_Edge(retaining: node, version: node.version))
             _graph.subscribe(watcher, to: node)
         }
         watcher.isArmed = true
         watcher.armedVersion = node.version
-        return watcher.registrar
+        return watcher.subject
     }
 }
 

@@ -1,4 +1,3 @@
-import Observation
 
 /// A node that reads others and is live until disposed: a reaction or an Observation watcher.
 class _SubscriberNode: _Node, @unchecked Sendable {
@@ -13,9 +12,8 @@ class _SubscriberNode: _Node, @unchecked Sendable {
 /// armed by every such read; when a write reaches it armed, it brings the value up to date
 /// and, if the value changed, calls the registrar, then waits to be armed again.
 final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sendable {
-    let registrar = ObservationRegistrar()
-    /// Calls the registrar for the handle (which knows its own key path); holds the handle weakly.
-    @exclusivity(unchecked) var report: ((ObservationRegistrar) -> Void)?
+    /// What Observation sees of the computed value.
+    let subject = _ObservationSubject()
     @exclusivity(unchecked) var isArmed = false
     @exclusivity(unchecked) var armedVersion = 0
 
@@ -33,8 +31,7 @@ final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sen
         graph.refresh(target)
         let changed = target.version != armedVersion
         if changed { isArmed = false }
-        let report = self.report
         graph.lock.unlock()
-        if changed { report?(registrar) }
+        if changed { subject.notifyChange() }
     }
 }

@@ -30,7 +30,7 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
-    @exclusivity(unchecked) private var observation: (registrar: ObservationRegistrar, keyPath: KeyPath<Stored, Value>)?
+    @exclusivity(unchecked) private var observation: _ObservationSubject?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -163,15 +163,14 @@ public final class Stored<Value>: _Node, Readable {
     func _untrackedRead() {
         let observation = armObservation()
         _graph.lock.unlock()
-        observation.registrar.access(self, keyPath: observation.keyPath)
+        observation.access()
     }
 
     /// Called under the lock by an untracked read: the next change is reported to Observation.
-    private func armObservation() -> (registrar: ObservationRegistrar, keyPath: KeyPath<Stored, Value>) {
+    private func armObservation() -> _ObservationSubject {
         observationArmed = true
         if let observation { return observation }
-        // Created once: building a key path of a generic class is costly.
-        let created = (registrar: ObservationRegistrar(), keyPath: \Stored.value)
+        let created = _ObservationSubject()
         observation = created
         return created
     }
@@ -201,9 +200,7 @@ extension Stored: Observable {}
 
 extension Stored: _ObservationNotifying {
     func _notifyObservation() {
-        guard let observation = _graph.lock.withLock({ observation }) else { return }
-        observation.registrar.willSet(self, keyPath: observation.keyPath)
-        observation.registrar.didSet(self, keyPath: observation.keyPath)
+        _graph.lock.withLock({ observation })?.notifyChange()
     }
 }
 

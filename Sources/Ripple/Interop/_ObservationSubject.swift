@@ -1,0 +1,28 @@
+import Observation
+
+/// The Observation framework's view of one Ripple node.
+///
+/// Observation only needs a registrar and a key path to connect an access with a later
+/// change; the subject passed along is not used for anything but its type. Each ``Stored``
+/// and each ``Computed`` read outside Ripple's own tracking owns one of these: its accesses and
+/// changes go through the non-generic key path `\.value` below, so no generic key path is
+/// built per read and the node needs no weak reference to itself.
+final class _ObservationSubject: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+
+    /// Never read: the key path's target.
+    var value: Int { 0 }
+
+    init() {}
+
+    /// Registers an access with the `withObservationTracking` (or SwiftUI body) in progress.
+    func access() {
+        registrar.access(self, keyPath: \.value)
+    }
+
+    /// Tells Observation the value changed (called with Ripple's lock released).
+    func notifyChange() {
+        registrar.willSet(self, keyPath: \.value)
+        registrar.didSet(self, keyPath: \.value)
+    }
+}
