@@ -204,6 +204,8 @@ func runAll() {
         for failure in failures { print("  ASSERT FAILED: \(failure)") }
     }
     print("Total time: \(format(total)) s")
+    // A failed assert is a Ripple bug: make CI notice.
+    if !failures.isEmpty { exit(1) }
 }
 
 config = Config.parse(CommandLine.arguments)
