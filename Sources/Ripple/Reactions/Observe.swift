@@ -27,6 +27,34 @@ public func observe(
     _startReaction(_ReactionNode(origin: _Origin(name: nil, fileID: file, line: line), body: body))
 }
 
+/// Runs `body` now and again after every change of anything it read; the closure `body`
+/// returns runs before the next run and when the reaction is cancelled.
+///
+/// The same as ``observe(file:line:_:)`` with ``onCleanup(_:)``, for reactions that acquire
+/// something on every run (a separate name, so that `observe { }` never becomes ambiguous):
+///
+/// ```swift
+/// let subscription = observeWithCleanup {
+///     let timer = startTimer(every: interval.value)
+///     return { timer.stop() }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
+///   - body: The reaction; it returns its cleanup.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observeWithCleanup(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @Sendable () -> @Sendable () -> Void
+) -> Subscription {
+    _startReaction(_ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
+        onCleanup(body())
+    })
+}
+
 /// Runs `body` on `actor` now and again after every change of anything it read.
 ///
 /// Changes that happen while a run is already on its way are coalesced: the actor runs the

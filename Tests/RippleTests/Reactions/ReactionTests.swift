@@ -87,6 +87,20 @@ struct ReactionTests {
         #expect(log.all == ["run 0", "cleanup 0", "run 1", "cleanup 1"])
     }
 
+    @Test("a reaction may return its cleanup")
+    func returnedCleanup() {
+        let value = Stored(0)
+        let log = Recorder<String>()
+        let subscription = observeWithCleanup {
+            let current = value.value
+            log.append("run \(current)")
+            return { log.append("cleanup \(current)") }
+        }
+        value.value = 1
+        subscription.cancel()
+        #expect(log.all == ["run 0", "cleanup 0", "run 1", "cleanup 1"])
+    }
+
     @Test("nested reactions are cancelled when their parent re-runs or is cancelled")
     func nestedReactions() {
         let outer = Stored(0)
