@@ -99,9 +99,8 @@ extension _Graph {
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
     func subscribe(_ observer: _Node, to source: _Node) {
-        source.observers.append(_Link(retaining: observer))
-        source.hasObservers = true
-        guard source.kind == .computed, source.observers.count == 1 else { return }
+        addObserver(observer, to: source)
+        guard source.kind == .computed, source.observerCount == 1 else { return }
         let base = scratch.count
         scratch.append(_Link(unretained: source))
         while scratch.count > base {
@@ -111,9 +110,8 @@ extension _Graph {
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
             for edge in node.sources {
                 unowned(unsafe) let dep = edge.node
-                dep.observers.append(_Link(retaining: node))
-                dep.hasObservers = true
-                if dep.kind == .computed, dep.observers.count == 1 { scratch.append(_Link(unretained: dep)) }
+                addObserver(node, to: dep)
+                if dep.kind == .computed, dep.observerCount == 1 { scratch.append(_Link(unretained: dep)) }
             }
         }
     }
@@ -121,7 +119,7 @@ extension _Graph {
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
     func unsubscribe(_ observer: _Node, from source: _Node) {
         removeObserver(observer, of: source)
-        guard source.kind == .computed, source.observers.isEmpty else { return }
+        guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
         scratch.append(_Link(unretained: source))
         while scratch.count > base {
@@ -130,25 +128,69 @@ extension _Graph {
             for edge in node.sources {
                 unowned(unsafe) let dep = edge.node
                 removeObserver(node, of: dep)
-                if dep.kind == .computed, dep.observers.isEmpty { scratch.append(_Link(unretained: dep)) }
+                if dep.kind == .computed, !dep.hasObservers { scratch.append(_Link(unretained: dep)) }
             }
         }
     }
 
     @inline(__always)
+    private func addObserver(_ observer: _Node, to source: _Node) {
+        source.observers.append(_Link(retaining: observer))
+        source.observerCount += 1
+    }
+
+    /// Removes one entry for `observer` from `source.observers`, keeping the order of the rest.
+    ///
+    /// The entry is found by scanning from both ends (readers are most often released first-in
+    /// first-out or last-in first-out) and replaced by a tombstone; the list is compacted once
+    /// tombstones outnumber live entries, so removal is amortized O(1) for those patterns.
     private func removeObserver(_ observer: _Node, of source: _Node) {
-        var index = source.observers.count - 1
-        while index >= 0 {
-            if source.observers[index].node === observer {
-                source.observers.remove(at: index).release()
-                source.hasObservers = !source.observers.isEmpty
-                return
-            }
-            index -= 1
+        let target = Unmanaged.passUnretained(observer).toOpaque()
+        var front = source.observerHead
+        var back = source.observers.count - 1
+        var found = -1
+        while front <= back {
+            if source.observers[back].ref.toOpaque() == target { found = back; break }
+            if source.observers[front].ref.toOpaque() == target { found = front; break }
+            front += 1
+            back -= 1
         }
-        #if RIPPLE_INVARIANTS
-        _rippleFailure("internal invariant: \(observer.debugLabel) was not an observer of \(source.debugLabel)")
-        #endif
+        guard found >= 0 else {
+            #if RIPPLE_INVARIANTS
+            _rippleFailure("internal invariant: \(observer.debugLabel) was not an observer of \(source.debugLabel)")
+            #else
+            return
+            #endif
+        }
+        source.observers[found].release()
+        source.observerCount -= 1
+        if source.observerCount == 0 {
+            source.observers.removeAll()
+            source.observerHead = 0
+            source.observerHoles = 0
+            return
+        }
+        if found == source.observers.count - 1 {
+            source.observers.removeLast()
+            while let last = source.observers.last, last.ref.toOpaque() == _tombstone.toOpaque() {
+                source.observers.removeLast()
+                source.observerHoles -= 1
+            }
+        } else {
+            source.observers[found] = _Link(unretained: _tombstone.takeUnretainedValue())
+            source.observerHoles += 1
+            if found == source.observerHead {
+                while source.observers[source.observerHead].ref.toOpaque() == _tombstone.toOpaque() {
+                    source.observerHead += 1
+                }
+            }
+        }
+        if source.observerHoles > 16, source.observerHoles > source.observerCount {
+            let tombstone = _tombstone.toOpaque()
+            source.observers.removeAll { $0.ref.toOpaque() == tombstone }
+            source.observerHead = 0
+            source.observerHoles = 0
+        }
     }
 
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each

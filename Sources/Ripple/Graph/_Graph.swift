@@ -43,6 +43,11 @@ struct _WalkFrame {
     var index: Int
 }
 
+/// The placeholder left in an observer list where an observer was removed. A stored node:
+/// propagation passes over it.
+nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
+    _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
+
 /// The process-wide graph every Ripple node belongs to.
 @usableFromInline
 package let _graph = _Graph()

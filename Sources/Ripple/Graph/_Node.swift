@@ -17,8 +17,17 @@ public class _Node {
     @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
     @exclusivity(unchecked) final var observers: ContiguousArray<_Link> = []
-    /// `!observers.isEmpty`, kept as a plain flag for the hot freshness check.
-    @exclusivity(unchecked) final var hasObservers = false
+    /// The number of live entries in `observers` (removed ones leave a tombstone until the
+    /// list is compacted, so that removing any of many readers stays cheap and order is kept).
+    @exclusivity(unchecked) final var observerCount = 0
+    /// Index of the first entry of `observers` that is not a tombstone.
+    @exclusivity(unchecked) final var observerHead = 0
+    /// Tombstones in `observers`.
+    @exclusivity(unchecked) final var observerHoles = 0
+
+    /// Whether anything live observes this node.
+    @inline(__always)
+    final var hasObservers: Bool { observerCount > 0 }
     /// What this node read in its last evaluation, with the version it saw.
     @exclusivity(unchecked) final var sources: ContiguousArray<_Edge> = []
     /// Edges of the evaluation in progress (prefix of `sources`).

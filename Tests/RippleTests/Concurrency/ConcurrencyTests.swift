@@ -116,6 +116,6 @@ struct ConcurrencyTests {
             }
         }
         #expect(runs.value >= 1_200)
-        #expect(value.observers.isEmpty)
+        #expect(!value.hasObservers)
     }
 }

@@ -33,6 +33,6 @@ struct ValuesTests {
             var iterator = value.values.makeAsyncIterator()
             _ = await iterator.next()
         }
-        #expect(value.observers.isEmpty)
+        #expect(!value.hasObservers)
     }
 }

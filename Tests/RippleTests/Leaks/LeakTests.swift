@@ -15,7 +15,7 @@ struct LeakTests {
             #expect(node.value == 2)
         }
         #expect(weakNode == nil)
-        #expect(source.observers.isEmpty)
+        #expect(!source.hasObservers)
     }
 
     @Test("a cancelled reaction frees its closure and its nodes")
@@ -32,12 +32,12 @@ struct LeakTests {
             subscription = observe { _ = token; _ = node.value }
         }
         #expect(weakToken != nil)
-        #expect(source.observers.count == 1)
+        #expect(source.observerCount == 1)
         subscription?.cancel()
         subscription = nil
         #expect(weakToken == nil)
         #expect(weakComputed == nil)
-        #expect(source.observers.isEmpty)
+        #expect(!source.hasObservers)
     }
 
     @Test("a released subscription frees the reaction")
@@ -51,7 +51,7 @@ struct LeakTests {
             _ = subscription
         }
         #expect(weakToken == nil)
-        #expect(source.observers.isEmpty)
+        #expect(!source.hasObservers)
     }
 
     @Test("a computed value read under Observation is freed when released")
@@ -64,7 +64,7 @@ struct LeakTests {
             _ = node.value  // a top-level read arms the Observation watcher
         }
         #expect(weakNode == nil)
-        #expect(source.observers.isEmpty)
+        #expect(!source.hasObservers)
     }
 
     @Test("event handlers are freed when their subscription ends")
@@ -100,7 +100,7 @@ struct LeakTests {
         #expect(subscription?.isCancelled == false)
         subscription = nil
         #expect(weakToken == nil)
-        #expect(source.observers.isEmpty)
+        #expect(!source.hasObservers)
     }
 
     @Test("a scope and a bag release what they hold")
@@ -116,6 +116,35 @@ struct LeakTests {
             observe { _ = token; _ = source.value }.store(in: bag)
         }
         #expect(weakToken == nil)
+        #expect(!source.hasObservers)
+    }
+
+    @Test("many readers of one source can be released in any order", arguments: ["first-in first-out", "last-in first-out", "shuffled"])
+    func manyReadersReleased(order: String) {
+        let source = Stored(0)
+        let runs = (0..<600).map { _ in Counter() }
+        var subscriptions = runs.map { counter in observe { _ = source.value; counter.increment() } }
+        var alive = Array(0..<600)
+        var generator = SeededGenerator(seed: 42)
+        switch order {
+        case "last-in first-out": alive.reverse()
+        case "shuffled": alive.shuffle(using: &generator)
+        default: break
+        }
+        var cancelled = Set<Int>()
+        for (step, index) in alive.enumerated() {
+            subscriptions[index].cancel()
+            cancelled.insert(index)
+            if step % 50 == 0 {
+                source.value += 1
+                #expect(source.observerCount == 600 - cancelled.count)
+                // Every reaction still subscribed ran once per write; the cancelled ones stopped.
+                let live = (0..<600).filter { !cancelled.contains($0) }
+                #expect(live.allSatisfy { runs[$0].value == 1 + source.value })
+            }
+        }
+        #expect(!source.hasObservers)
         #expect(source.observers.isEmpty)
+        subscriptions.removeAll()
     }
 }
