@@ -121,7 +121,7 @@ public final class Computed<Value>: Readable {
             watcher = _WatcherNode(origin: node.origin)
             self.watcher = watcher
             watcher.sources.append(_Edge(retaining: node, version: node.version))
-            _graph.subscribe(watcher, to: node)
+            watcher.sources[0].slot = _graph.subscribe(watcher, to: node)
         }
         watcher.isArmed = true
         watcher.armedVersion = node.version

@@ -41,10 +41,10 @@ extension _Graph {
             target.sources[index] = _Edge(retaining: dep, version: dep.version)
             // The old edge's reference moves to `replacedSources`, released when tracking ends.
             target.replacedSources.append(old)
-            if isLive(target) { subscribe(target, to: dep) }
+            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep) }
         } else {
             target.sources.append(_Edge(retaining: dep, version: dep.version))
-            if isLive(target) { subscribe(target, to: dep) }
+            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep) }
         }
     }
 
@@ -64,7 +64,7 @@ extension _Graph {
         if kept < count {
             for index in kept..<count {
                 let edge = target.sources[index]
-                if live { unsubscribe(target, from: edge.node) }
+                if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
                 edge.release()
             }
             target.sources.removeSubrange(kept..<count)
@@ -73,7 +73,7 @@ extension _Graph {
             let replaced = target.replacedSources
             target.replacedSources = []
             for old in replaced {
-                if live { unsubscribe(target, from: old.node) }
+                if live { unsubscribe(target, from: old.node, slot: old.slot) }
                 old.release()
             }
         }
@@ -97,10 +97,12 @@ extension _Graph {
     }
     #endif
 
-    /// Links `observer` (live) to `source`; a computed source that becomes live links to its own sources.
-    func subscribe(_ observer: _Node, to source: _Node) {
-        addObserver(observer, to: source)
-        guard source.kind == .computed, source.observerCount == 1 else { return }
+    /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
+    /// sources. Returns the slot of the new link, for the observer's edge.
+    @discardableResult
+    func subscribe(_ observer: _Node, to source: _Node) -> Int {
+        let slot = addObserver(observer, to: source)
+        guard source.kind == .computed, source.observerCount == 1 else { return slot }
         let base = scratch.count
         scratch.append(_Link(unretained: source))
         while scratch.count > base {
@@ -108,17 +110,18 @@ extension _Graph {
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
-            for edge in node.sources {
-                unowned(unsafe) let dep = edge.node
-                addObserver(node, to: dep)
+            for index in node.sources.indices {
+                unowned(unsafe) let dep = node.sources[index].node
+                node.sources[index].slot = addObserver(node, to: dep)
                 if dep.kind == .computed, dep.observerCount == 1 { scratch.append(_Link(unretained: dep)) }
             }
         }
+        return slot
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
-    func unsubscribe(_ observer: _Node, from source: _Node) {
-        removeObserver(observer, of: source)
+    func unsubscribe(_ observer: _Node, from source: _Node, slot: Int) {
+        removeObserver(observer, of: source, slot: slot)
         guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
         scratch.append(_Link(unretained: source))
@@ -127,28 +130,33 @@ extension _Graph {
             if !node.isStale { node.verifiedEpoch = epoch }
             for edge in node.sources {
                 unowned(unsafe) let dep = edge.node
-                removeObserver(node, of: dep)
+                removeObserver(node, of: dep, slot: edge.slot)
                 if dep.kind == .computed, !dep.hasObservers { scratch.append(_Link(unretained: dep)) }
             }
         }
     }
 
     @inline(__always)
-    private func addObserver(_ observer: _Node, to source: _Node) {
+    private func addObserver(_ observer: _Node, to source: _Node) -> Int {
         source.observers.append(_Link(retaining: observer))
         source.observerCount += 1
+        return source.observers.count - 1
     }
 
     /// Removes one entry for `observer` from `source.observers`, keeping the order of the rest.
     ///
-    /// The entry is found by scanning from both ends (readers are most often released first-in
-    /// first-out or last-in first-out) and replaced by a tombstone; the list is compacted once
-    /// tombstones outnumber live entries, so removal is amortized O(1) for those patterns.
-    private func removeObserver(_ observer: _Node, of source: _Node) {
+    /// The entry is found at the edge's `slot` hint, or else by scanning from both ends, and
+    /// replaced by a tombstone; the list is compacted once tombstones outnumber live entries,
+    /// so removal is amortized O(1) until a compaction invalidates the hints.
+    private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
         let target = Unmanaged.passUnretained(observer).toOpaque()
         var front = source.observerHead
         var back = source.observers.count - 1
         var found = -1
+        if slot >= front, slot <= back, source.observers[slot].ref.toOpaque() == target {
+            found = slot
+            front = back + 1
+        }
         while front <= back {
             if source.observers[back].ref.toOpaque() == target { found = back; break }
             if source.observers[front].ref.toOpaque() == target { found = front; break }
@@ -200,11 +208,11 @@ extension _Graph {
         let sources = node.sources
         node.sources = []
         node.trackCount = 0
-        for edge in sources { unsubscribe(node, from: edge.node) }
+        for edge in sources { unsubscribe(node, from: edge.node, slot: edge.slot) }
         let replaced = node.replacedSources
         node.replacedSources = []
         for old in replaced {
-            unsubscribe(node, from: old.node)
+            unsubscribe(node, from: old.node, slot: old.slot)
             old.release()
         }
         return sources

@@ -95,6 +95,9 @@ public class _Node {
 struct _Edge {
     let ref: Unmanaged<_Node>
     var version: Int
+    /// Where the observer's link was placed in the source's `observers` when it subscribed: a
+    /// hint that makes unsubscribing O(1) (checked before use; compaction invalidates it).
+    var slot = -1
 
     @inline(__always)
     init(retaining node: _Node, version: Int) {
