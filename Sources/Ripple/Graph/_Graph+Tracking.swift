@@ -18,8 +18,8 @@ extension _Graph {
             return true
         }
         let context = _ThreadContext.current
-        if context.untrackedDepth == 0, let reaction = context.reaction {
-            track(node, into: reaction)
+        if context.untrackedDepth == 0, let reaction = context.reactionRef {
+            reaction._withUnsafeGuaranteedRef { track(node, into: $0) }
             return true
         }
         return false

@@ -13,7 +13,13 @@ import Darwin
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
     /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
-    @exclusivity(unchecked) unowned(unsafe) var reaction: _ReactionNode?
+    @exclusivity(unchecked) var reactionRef: Unmanaged<_Node>?
+
+    /// The reaction whose body is running on this thread.
+    var reaction: _ReactionNode? {
+        get { reactionRef.map { unsafeDowncast($0.takeUnretainedValue(), to: _ReactionNode.self) } }
+        set { reactionRef = newValue.map { Unmanaged.passUnretained($0 as _Node) } }
+    }
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
     /// Not retained: the owner is running (a reaction's body or a scope's `run`) while it is current.
     @exclusivity(unchecked) unowned(unsafe) var owner: (any _Owner)?

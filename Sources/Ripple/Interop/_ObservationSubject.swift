@@ -7,6 +7,9 @@ import Observation
 /// and each ``Computed`` read outside Ripple's own tracking owns one of these: its accesses and
 /// changes go through the non-generic key path `\.value` below, so no generic key path is
 /// built per read and the node needs no weak reference to itself.
+/// The one key path every subject reports: built once, not on every access.
+nonisolated(unsafe) let _subjectValueKeyPath: KeyPath<_ObservationSubject, Int> = \.value
+
 final class _ObservationSubject: Observable, @unchecked Sendable {
     private let registrar = ObservationRegistrar()
 
@@ -17,12 +20,12 @@ final class _ObservationSubject: Observable, @unchecked Sendable {
 
     /// Registers an access with the `withObservationTracking` (or SwiftUI body) in progress.
     func access() {
-        registrar.access(self, keyPath: \.value)
+        registrar.access(self, keyPath: _subjectValueKeyPath)
     }
 
     /// Tells Observation the value changed (called with Ripple's lock released).
     func notifyChange() {
-        registrar.willSet(self, keyPath: \.value)
-        registrar.didSet(self, keyPath: \.value)
+        registrar.willSet(self, keyPath: _subjectValueKeyPath)
+        registrar.didSet(self, keyPath: _subjectValueKeyPath)
     }
 }
