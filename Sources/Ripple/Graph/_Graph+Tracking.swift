@@ -17,12 +17,13 @@ extension _Graph {
             target._withUnsafeGuaranteedRef { track(node, into: $0) }
             return true
         }
-        let context = _ThreadContext.current
-        if context.untrackedDepth == 0, let reaction = context.reactionRef {
-            reaction._withUnsafeGuaranteedRef { track(node, into: $0) }
-            return true
+        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+            if context.untrackedDepth == 0, let reaction = context.reactionRef {
+                reaction._withUnsafeGuaranteedRef { track(node, into: $0) }
+                return true
+            }
+            return false
         }
-        return false
     }
 
     /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it matches.

@@ -49,12 +49,17 @@ package final class _ThreadContext {
 
     /// The calling thread's context.
     static var current: _ThreadContext {
+        @inline(__always) get { currentRef.takeUnretainedValue() }
+    }
+
+    /// The calling thread's context, as an unretained reference (the thread keeps it alive).
+    static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
             if let pointer = pthread_getspecific(_contextKey) {
-                return Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+                return Unmanaged<_ThreadContext>.fromOpaque(pointer)
             }
-            let context = _ThreadContext()
-            pthread_setspecific(_contextKey, Unmanaged.passRetained(context).toOpaque())
+            let context = Unmanaged.passRetained(_ThreadContext())
+            pthread_setspecific(_contextKey, context.toOpaque())
             return context
         }
     }
