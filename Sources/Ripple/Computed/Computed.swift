@@ -116,6 +116,8 @@ public final class Computed<Value>: Readable {
     private func armObservation() -> _ObservationSubject {
         let watcher: _WatcherNode
         if let existing = self.watcher {
+            // Already armed: its version is the one the earliest pending reader saw; keep it.
+            if existing.isArmed { return existing.subject }
             watcher = existing
         } else {
             watcher = _WatcherNode(origin: node.origin)
