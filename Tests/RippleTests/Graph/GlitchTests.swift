@@ -59,21 +59,13 @@ struct GlitchTests {
         // Run on a thread with a small stack (Swift concurrency's pool) to prove the walk is iterative.
         let result = await Task.detached { () -> [Int] in
             let head = Stored(0)
-            var node = Computed { head.value + 1 }
-            var chain = [node]
-            for _ in 1..<10_000 {
-                let previous = node
-                node = Computed { previous.value + 1 }
-                _ = node.value  // first evaluation, one level at a time
-                chain.append(node)
-            }
-            let end = node
+            let chain = Self.chain(from: head, length: 10_000)
+            let end = chain[chain.count - 1]
             let seen = Recorder<Int>()
             let subscription = observe { seen.append(end.value) }
             head.value = 5
             head.value = 6
             subscription.cancel()
-            _ = chain
             return seen.all
         }.value
         #expect(result == [10_000, 10_005, 10_006])
@@ -83,18 +75,23 @@ struct GlitchTests {
     func longUnobservedChain() async {
         let result = await Task.detached { () -> Int in
             let head = Stored(0)
-            var node = Computed { head.value + 1 }
-            var chain = [node]
-            for _ in 1..<10_000 {
-                let previous = node
-                node = Computed { previous.value + 1 }
-                _ = node.value
-                chain.append(node)
-            }
+            let chain = Self.chain(from: head, length: 10_000)
             head.value = 1
-            _ = chain
-            return node.value
+            return chain[chain.count - 1].value
         }.value
         #expect(result == 10_001)
+    }
+
+    /// `length` computed values, each its predecessor plus one, each evaluated once as it is
+    /// built (so that no first evaluation recurses through the whole chain).
+    static func chain(from head: Stored<Int>, length: Int) -> [Computed<Int>] {
+        var chain = [Computed { head.value + 1 }]
+        for _ in 1..<length {
+            let previous = chain[chain.count - 1]
+            let node = Computed { previous.value + 1 }
+            _ = node.value
+            chain.append(node)
+        }
+        return chain
     }
 }
