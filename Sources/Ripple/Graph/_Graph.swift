@@ -15,7 +15,7 @@ package final class _Graph: @unchecked Sendable {
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
-    @exclusivity(unchecked) var walk: ContiguousArray<_WalkFrame> = []
+    @exclusivity(unchecked) var walk = _WalkStack()
     /// Scratch stack of propagation and (de)activation.
     @exclusivity(unchecked) var scratch: ContiguousArray<_Link> = []
 
@@ -47,6 +47,41 @@ struct _WalkFrame {
 /// propagation passes over it.
 nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
     _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
+
+/// The stack of the iterative source check: plain memory, grown by doubling, so pushing and
+/// popping frames does no reference counting. Nested checks push above the frames of the outer
+/// one; no pointer into it is kept across a call that may push.
+struct _WalkStack {
+    private var base = UnsafeMutablePointer<_WalkFrame>.allocate(capacity: 64)
+    private var capacity = 64
+    private(set) var count = 0
+
+    @inline(__always)
+    mutating func append(_ frame: _WalkFrame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func removeLast() {
+        count &-= 1
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> _WalkFrame {
+        get { base[index] }
+        set { base[index] = newValue }
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<_WalkFrame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+}
 
 /// The process-wide graph every Ripple node belongs to.
 @usableFromInline
