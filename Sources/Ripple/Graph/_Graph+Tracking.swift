@@ -70,14 +70,7 @@ extension _Graph {
             }
             target.sources.removeSubrange(kept..<count)
         }
-        if !target.replacedSources.isEmpty {
-            let replaced = target.replacedSources
-            target.replacedSources = []
-            for old in replaced {
-                if live { unsubscribe(target, from: old.node, slot: old.slot) }
-                old.release()
-            }
-        }
+        dropReplacedSources(of: target, unsubscribing: live)
         #if RIPPLE_INVARIANTS
         checkEdges(of: target)
         #endif
@@ -210,12 +203,19 @@ extension _Graph {
         node.sources = []
         node.trackCount = 0
         for edge in sources { unsubscribe(node, from: edge.node, slot: edge.slot) }
+        dropReplacedSources(of: node, unsubscribing: true)
+        return sources
+    }
+
+    /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
+    /// live when it read them.
+    private func dropReplacedSources(of node: _Node, unsubscribing: Bool) {
+        guard !node.replacedSources.isEmpty else { return }
         let replaced = node.replacedSources
         node.replacedSources = []
         for old in replaced {
-            unsubscribe(node, from: old.node, slot: old.slot)
+            if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
             old.release()
         }
-        return sources
     }
 }

@@ -123,7 +123,8 @@ public final class Stored<Value>: _Node, Readable {
     func write(_ newValue: Value, _ context: _ThreadContext) {
         unowned(unsafe) let graph = _graph
         graph.lock.lock()
-        if let evaluating = graph.evaluating {
+        // Checked through the raw reference: this is on every write's path.
+        if graph.evaluatingRef != nil, let evaluating = graph.evaluating {
             graph.lock.unlock()
             _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
         }
