@@ -6,12 +6,15 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
+        .library(name: "RippleModels", targets: ["RippleModels"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ],
     targets: [
         .target(name: "Ripple"),
+        .target(name: "RippleModels", dependencies: ["Ripple"]),
         .executableTarget(name: "RippleExample", dependencies: ["Ripple"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
+        .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
     ]
 )
 

@@ -1,0 +1,204 @@
+import Ripple
+
+/// A two-way handle on a value that lives somewhere else: a model property, a `Stored`, or
+/// a part of either.
+///
+/// Reading ``value`` reads through to the source (and is tracked like the source); writing
+/// it writes through, so a model property's `didSet` runs. Project further with key paths
+/// (`$model.frame.size.width` is a `Binding<Double>`), derive read-only views with
+/// ``map(_:)``, and attach the `didUpdate` / `didChange` handlers of ``ObservableValue``.
+///
+/// ```swift
+/// final class Counter: ObservableModel, @unchecked Sendable {
+///     @Observed var count = 0
+/// }
+/// let counter = Counter()
+/// let count: Binding<Int> = counter.bindings.count
+/// count.value += 1                    // counter.count == 1
+/// ```
+///
+/// `Binding` is also a property wrapper, for objects that edit a value they do not own
+/// (DidUpdate's `ValueProxy`):
+///
+/// ```swift
+/// final class StepperView {
+///     @Binding var count: Int
+///     init(count: Binding<Int>) { _count = count }
+///     func increment() { count += 1 }
+/// }
+/// ```
+///
+/// If you also import SwiftUI, write `RippleModels.Binding` where the name is ambiguous.
+///
+/// - Complexity: Reading or writing through a projection costs one key-path access per
+///   level on top of the source's own cost.
+@propertyWrapper
+@dynamicMemberLookup
+public struct Binding<Value>: ObservableValue, Sendable {
+    let read: @Sendable () -> Value
+    let readUpdates: @Sendable () -> Value
+    let modify: @Sendable (@escaping (inout Value) -> Void) -> Void
+
+    init(
+        read: @escaping @Sendable () -> Value,
+        readUpdates: @escaping @Sendable () -> Value,
+        modify: @escaping @Sendable (@escaping (inout Value) -> Void) -> Void
+    ) {
+        self.read = read
+        self.readUpdates = readUpdates
+        self.modify = modify
+    }
+
+    /// Creates a binding from a getter and a setter.
+    ///
+    /// Reads in `get` are tracked as usual, so a getter that reads reactive values makes a
+    /// binding you can observe.
+    ///
+    /// ```swift
+    /// let celsius = Stored(20.0)
+    /// let fahrenheit = Binding(
+    ///     get: { celsius.value * 9 / 5 + 32 },
+    ///     set: { celsius.value = ($0 - 32) * 5 / 9 }
+    /// )
+    /// ```
+    public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
+        self.init(read: get, readUpdates: get) { transform in
+            var value = untracked(get)
+            transform(&value)
+            set(value)
+        }
+    }
+
+    /// Creates a binding to a stored value. Read-modify-writes through it (`+=`, appends)
+    /// are applied atomically with `Stored.update(_:)`.
+    public init(_ stored: Stored<Value>) where Value: Sendable {
+        self.init(read: { stored.value }, readUpdates: { stored.value }, modify: { stored.update($0) })
+    }
+
+    /// Creates a binding to a property of a model; writes go through the property's setter,
+    /// so its `didSet` runs. The binding holds the model strongly.
+    ///
+    /// `$model.count` (with ``ObservedModel``) and `model.bindings.count` create the same.
+    public init<Model: AnyObject & Sendable>(
+        _ model: Model,
+        _ path: any ReferenceWritableKeyPath<Model, Value> & Sendable
+    ) {
+        self.init(
+            read: { model[keyPath: path] },
+            readUpdates: { _ReadMode.everyUpdate { model[keyPath: path] } },
+            modify: { transform in
+                untracked {
+                    var value = model[keyPath: path]
+                    transform(&value)
+                    model[keyPath: path] = value
+                }
+            }
+        )
+    }
+
+    /// Creates a binding to a property of a model that it holds weakly.
+    ///
+    /// Once the model is gone, reads return `fallback` and writes are ignored.
+    ///
+    /// ```swift
+    /// let name = Binding(weak: session, \.userName, ifReleased: "")
+    /// ```
+    public init<Model: AnyObject & Sendable>(
+        weak model: Model,
+        _ path: any ReferenceWritableKeyPath<Model, Value> & Sendable,
+        ifReleased fallback: Value
+    ) where Value: Sendable {
+        let reference = _WeakReference(model)
+        self.init(
+            read: { reference.object.map { $0[keyPath: path] } ?? fallback },
+            readUpdates: { _ReadMode.everyUpdate { reference.object.map { $0[keyPath: path] } ?? fallback } },
+            modify: { transform in
+                guard let model = reference.object else { return }
+                untracked {
+                    var value = model[keyPath: path]
+                    transform(&value)
+                    model[keyPath: path] = value
+                }
+            }
+        )
+    }
+
+    /// A binding that always reads `value` and ignores writes; for previews and tests.
+    public static func constant(_ value: Value) -> Binding where Value: Sendable {
+        Binding(read: { value }, readUpdates: { value }, modify: { _ in })
+    }
+
+    /// The current value. Reading tracks the source; assigning writes through to it.
+    public var value: Value {
+        get { read() }
+        nonmutating set { modify { $0 = newValue } }
+    }
+
+    /// The current value, as a property wrapper: `@Binding var count: Int`.
+    public var wrappedValue: Value {
+        get { read() }
+        nonmutating set { modify { $0 = newValue } }
+    }
+
+    /// The binding itself: `$count` inside an object that declares `@Binding var count`.
+    public var projectedValue: Binding<Value> { self }
+
+    /// Creates the wrapper from a binding: `_count = binding` or `@Binding var count: Int`
+    /// initialised with `$model.count`.
+    public init(projectedValue: Binding<Value>) {
+        self = projectedValue
+    }
+
+    /// Changes the value in place through the source.
+    ///
+    /// ```swift
+    /// $model.items.update { $0.append(item) }
+    /// ```
+    public func update(_ transform: @escaping (inout Value) -> Void) {
+        modify(transform)
+    }
+
+    /// Reads the value so that the reader depends on every update of the source.
+    public func _readForUpdate() -> Value { readUpdates() }
+
+    /// A binding to a part of the value: `$model.frame.size.width`.
+    public subscript<Part>(dynamicMember path: any WritableKeyPath<Value, Part> & Sendable) -> Binding<Part> {
+        Binding<Part>(
+            read: { read()[keyPath: path] },
+            readUpdates: { readUpdates()[keyPath: path] },
+            modify: { transform in modify { transform(&$0[keyPath: path]) } }
+        )
+    }
+
+    /// A read-only view of a part of the value that cannot be written: `$model.name.isEmpty`.
+    public subscript<Part>(dynamicMember path: any KeyPath<Value, Part> & Sendable) -> ReadOnlyBinding<Part> {
+        readOnly[dynamicMember: path]
+    }
+
+    /// A read-only view of the value transformed by `transform`.
+    ///
+    /// ```swift
+    /// let isEmpty = $model.name.map { $0.isEmpty }
+    /// ```
+    ///
+    /// The transform runs on every read; keep it cheap, or wrap the result in a `Computed`.
+    public func map<Mapped>(_ transform: @escaping @Sendable (Value) -> Mapped) -> ReadOnlyBinding<Mapped> {
+        readOnly.map(transform)
+    }
+
+    /// This binding, without the ability to write.
+    public var readOnly: ReadOnlyBinding<Value> {
+        ReadOnlyBinding(read: read, readUpdates: readUpdates)
+    }
+}
+
+extension Stored where Value: Sendable {
+    /// A two-way ``Binding`` to this value.
+    public var binding: Binding<Value> { Binding(self) }
+}
+
+/// A weak reference that can be captured by a `@Sendable` closure.
+final class _WeakReference<Object: AnyObject & Sendable>: Sendable {
+    weak let object: Object?
+    init(_ object: Object) { self.object = object }
+}

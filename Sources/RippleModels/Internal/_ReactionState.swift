@@ -1,0 +1,8 @@
+/// State owned by one reaction's body.
+///
+/// A reaction never runs concurrently with itself, so its body may keep state here
+/// without a lock. Nothing else may touch it.
+final class _ReactionState<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,25 @@
+/// Two-way bindings to the properties of a model, looked up by name:
+/// `bindings.count` is a `Binding<Int>` for `model.count`.
+///
+/// You get one from ``ObservableModel/bindings`` or as the projected value of
+/// ``ObservedModel`` (`$model`).
+///
+/// ```swift
+/// let stepper = StepperView(count: model.bindings.count)
+/// let width: Binding<Double> = model.bindings.frame.size.width
+/// ```
+@dynamicMemberLookup
+public struct ModelBindings<Model: AnyObject & Sendable>: Sendable {
+    /// The model the bindings read and write.
+    public let model: Model
+
+    /// Creates bindings to `model`'s properties.
+    public init(_ model: Model) {
+        self.model = model
+    }
+
+    /// A binding to the property at `path`; writes run its `didSet`.
+    public subscript<Value>(dynamicMember path: any ReferenceWritableKeyPath<Model, Value> & Sendable) -> Binding<Value> {
+        Binding(model, path)
+    }
+}

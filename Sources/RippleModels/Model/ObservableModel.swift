@@ -1,0 +1,30 @@
+/// A class whose ``Observed`` properties can be tracked, observed and bound to.
+///
+/// Conform a model class and mark its observable properties with ``Observed``. Reading such
+/// a property inside a `Computed` or an `observe { }` reaction tracks it like a `Stored`;
+/// its ``bindings`` (or `$model` with ``ObservedModel``) are two-way ``Binding``s.
+///
+/// ```swift
+/// final class ProfileModel: ObservableModel, @unchecked Sendable {
+///     @Observed var name = ""
+///     @Observed var frame = Frame() {
+///         didSet { print("frame moved") }
+///     }
+/// }
+///
+/// let model = ProfileModel()
+/// let observer = model.bindings.name.didChange { print("name:", $0) }
+/// model.name = "Ada"                       // prints "name: Ada"
+/// model.bindings.frame.size.width.value = 4 // didSet runs
+/// ```
+///
+/// Each `@Observed` property stores its value in thread-safe reactive storage. A model whose
+/// mutable state is all `@Observed` can therefore be shared across threads: declare it
+/// `@unchecked Sendable`, as above. Otherwise keep it on one actor.
+public protocol ObservableModel: AnyObject {}
+
+extension ObservableModel where Self: Sendable {
+    /// Two-way bindings to the model's properties: `model.bindings.count` is a
+    /// `Binding<Int>` that reads and writes `model.count`.
+    public var bindings: ModelBindings<Self> { ModelBindings(self) }
+}

@@ -1,0 +1,71 @@
+import Ripple
+
+/// Marks a property of an ``ObservableModel`` class as observable.
+///
+/// Reading the property inside a `Computed` or an `observe { }` reaction tracks it; writing
+/// it notifies the readers when the value changed (for `Equatable` values; others notify on
+/// every write). A `didUpdate` handler on the property's ``Binding`` also hears writes of an
+/// equal value, as DidUpdate's does.
+///
+/// ```swift
+/// final class Counter: ObservableModel, @unchecked Sendable {
+///     @Observed var count = 0
+/// }
+/// ```
+///
+/// `didSet` and `willSet` observers work as usual, and run for writes made through a binding.
+/// Inside a reaction, writes are queued until the current round of reactions ends (as for
+/// `Stored`), so a `didSet` running inside a reaction still reads the committed value.
+///
+/// The wrapper only works on properties of classes; Swift reaches it through the enclosing
+/// instance.
+@propertyWrapper
+public struct Observed<Value: Sendable>: Sendable {
+    /// The value, deduplicated by the value's equality.
+    private let storage: Stored<Value>
+    /// Moves on every write, equal or not: what `didUpdate` listens to.
+    private let updates: Stored<UInt64>
+
+    /// Creates the property with its initial value; writes of an equal value notify only
+    /// `didUpdate` handlers.
+    public init(wrappedValue: Value) where Value: Equatable {
+        storage = Stored(wrappedValue)
+        updates = Stored(0)
+    }
+
+    /// Creates the property with its initial value; every write notifies.
+    public init(wrappedValue: Value) {
+        storage = Stored(wrappedValue, equals: nil)
+        updates = Stored(0)
+    }
+
+    /// Not available: an `@Observed` property must belong to a class.
+    @available(*, unavailable, message: "@Observed can only be applied to properties of classes")
+    public var wrappedValue: Value {
+        get { fatalError("@Observed can only be applied to properties of classes") }
+        set { fatalError("@Observed can only be applied to properties of classes") }
+    }
+
+    /// The property's value, reached through the model that holds it.
+    public static subscript<Model: AnyObject>(
+        _enclosingInstance model: Model,
+        wrapped wrappedPath: ReferenceWritableKeyPath<Model, Value>,
+        storage storagePath: ReferenceWritableKeyPath<Model, Self>
+    ) -> Value {
+        get { model[keyPath: storagePath].read() }
+        set { model[keyPath: storagePath].write(newValue) }
+    }
+
+    private func read() -> Value {
+        if _ReadMode.readsEveryUpdate { _ = updates.value }
+        return storage.value
+    }
+
+    private func write(_ newValue: Value) {
+        let storage = storage, updates = updates
+        batch {
+            storage.value = newValue
+            updates.update { $0 &+= 1 }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Ripple
+
+extension Subscription {
+    /// Appends the subscription to `observers`; it stays active while the array holds it.
+    ///
+    /// ```swift
+    /// var observers: [Subscription] = []
+    /// $model.count.didChange { print($0) }.add(to: &observers)
+    /// ```
+    public func add(to observers: inout [Subscription]) {
+        observers.append(self)
+    }
+
+    /// Puts the subscription in `bag`; it is cancelled with the bag.
+    public func add(to bag: SubscriptionBag) {
+        bag.insert(self)
+    }
+}
+
+/// Builds an array of subscriptions from a list of statements, for
+/// ``Ripple/SubscriptionBag/insert(_:)-(()->[Subscription])``.
+///
+/// ```swift
+/// bag.insert {
+///     $model.count.didChange { print($0) }
+///     $model.name.didUpdate { print($0) }
+///     if showsTitle { title.didChange { print($0) } }
+/// }
+/// ```
+@resultBuilder
+public enum SubscriptionBuilder {
+    /// One subscription.
+    public static func buildExpression(_ subscription: Subscription) -> [Subscription] { [subscription] }
+    /// Several subscriptions from one expression.
+    public static func buildExpression(_ subscriptions: [Subscription]) -> [Subscription] { subscriptions }
+    /// The statements of a block.
+    public static func buildBlock(_ parts: [Subscription]...) -> [Subscription] { parts.flatMap { $0 } }
+    /// An `if` without `else`.
+    public static func buildOptional(_ part: [Subscription]?) -> [Subscription] { part ?? [] }
+    /// The first branch of an `if`/`else` or `switch`.
+    public static func buildEither(first part: [Subscription]) -> [Subscription] { part }
+    /// The second branch of an `if`/`else` or `switch`.
+    public static func buildEither(second part: [Subscription]) -> [Subscription] { part }
+    /// A `for` loop.
+    public static func buildArray(_ parts: [[Subscription]]) -> [Subscription] { parts.flatMap { $0 } }
+}
+
+extension SubscriptionBag {
+    /// Creates a bag holding every subscription the builder lists.
+    ///
+    /// ```swift
+    /// let observers = SubscriptionBag {
+    ///     $model.count.didChange { print($0) }
+    ///     $model.name.didUpdate { print($0) }
+    /// }
+    /// ```
+    public convenience init(@SubscriptionBuilder _ subscriptions: () -> [Subscription]) {
+        self.init()
+        insert(subscriptions)
+    }
+
+    /// Adds every subscription the builder lists; they are cancelled with the bag.
+    public func insert(@SubscriptionBuilder _ subscriptions: () -> [Subscription]) {
+        for subscription in subscriptions() { insert(subscription) }
+    }
+}

@@ -1,0 +1,38 @@
+import Ripple
+
+extension ObservableValue where Self: Sendable, Value: Collection {
+    /// The collection, as a value that also changes when what `select` reads from any of its
+    /// elements changes (Yoyo's `MultilevelCollectionProperty`).
+    ///
+    /// Elements that join the collection are followed from then on, and elements that leave
+    /// it are no longer followed.
+    ///
+    /// ```swift
+    /// let todos = Stored<[Todo]>([])                       // Todo has `let isDone: Stored<Bool>`
+    /// let list = todos.observingElements { $0.isDone.value }
+    /// let observer = list.didUpdate { render($0) }         // on add, remove, or any isDone
+    /// ```
+    ///
+    /// - Parameter select: Reads what to follow in one element; its reads are tracked.
+    /// - Complexity: Each change re-reads `select` for every element: O(*n*).
+    public func observingElements<Part>(_ select: @escaping @Sendable (Value.Element) -> Part) -> Computed<Value> {
+        Computed(name: "observingElements", equals: nil) {
+            let elements = self.value
+            for element in elements { _ = select(element) }
+            return elements
+        }
+    }
+
+    /// The collection, as a value that also changes when the property at `path` of any
+    /// element changes: for elements that are ``ObservableModel``s, `path` names an
+    /// `@Observed` property.
+    ///
+    /// ```swift
+    /// let list = todos.observingElements(\.isDone)
+    /// ```
+    ///
+    /// - Complexity: Each change reads `path` for every element: O(*n*).
+    public func observingElements<Part>(_ path: any KeyPath<Value.Element, Part> & Sendable) -> Computed<Value> {
+        observingElements { $0[keyPath: path] }
+    }
+}

@@ -1,0 +1,159 @@
+import Ripple
+
+/// An owner of reactions for one object, in the style of Yoyo's `YoyoUpdater`: it cancels
+/// them all when it is released, and can pause them while the object is off screen.
+///
+/// ```swift
+/// final class HeaderView {
+///     private let updater = Updater()
+///     let tipView = TipView()
+///
+///     init(model: HeaderViewModel) {
+///         updater.keepUpToDate { [tipView] in tipView.isHidden = model.isTipHidden.value }
+///         updater.onTransition(model.isTipHidden) { wasHidden, isHidden in
+///             if wasHidden == true, !isHidden { print("tip appears") }
+///         }
+///         updater.bind(tipView, \.title, to: model.tipTitle)
+///     }
+/// }
+/// ```
+///
+/// **Pausing.** While paused (``pause()``), nothing runs. On ``resume()``, each reaction
+/// whose dependencies changed meanwhile runs once; a transition reports the aggregate
+/// `old → latest` and does not run at all for a value that ended where it started.
+///
+/// Each object that performs side effects should own its updater and not share it.
+public final class Updater: Sendable {
+    private let subscriptions = SubscriptionBag()
+    private let paused = Stored(false)
+
+    /// Creates an updater with no reactions, not paused.
+    public init() {}
+
+    /// Whether the updater is paused.
+    public var isPaused: Bool { untracked { paused.value } }
+
+    /// Stops running reactions until ``resume()``; changes meanwhile are remembered.
+    public func pause() { paused.value = true }
+
+    /// Runs, once each, the reactions whose dependencies changed while paused.
+    public func resume() { paused.value = false }
+
+    /// Runs `body` now and after every change of anything it read (Yoyo's `keepUpToDate`).
+    ///
+    /// Use it for idempotent updates, such as making a view reflect the state.
+    ///
+    /// - Parameter body: The reaction; its reads are tracked.
+    /// - Returns: The reaction's subscription; the updater also holds it.
+    @discardableResult
+    public func keepUpToDate(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Subscription {
+        react(file: file, line: line, body)
+    }
+
+    /// Runs `body` now and after every update of `dependencies`; reads inside `body` are
+    /// not tracked (Yoyo's `keepUpToDate(dependencies:)`).
+    ///
+    /// - Parameters:
+    ///   - dependencies: The values whose updates run `body`.
+    ///   - body: The reaction, untracked.
+    /// - Returns: The reaction's subscription; the updater also holds it.
+    @discardableResult
+    public func keepUpToDate(
+        dependencies: [any ObservableValue & Sendable],
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Subscription {
+        react(file: file, line: line) {
+            for dependency in dependencies { _ = dependency._readForUpdate() }
+            untracked(body)
+        }
+    }
+
+    /// Calls `handler` with the previous and the current value: first with `nil` and the
+    /// current value, then on every change (Yoyo's `onTransition`).
+    ///
+    /// For `Equatable` values a transition to an equal value is not reported, and after a
+    /// pause only the aggregate change is.
+    ///
+    /// ```swift
+    /// updater.onTransition(isTipHidden) { wasHidden, isHidden in
+    ///     if wasHidden != nil, !isHidden { animateTipIn() }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The value to follow.
+    ///   - handler: Called with the last reported value (`nil` the first time) and the new one.
+    /// - Returns: The reaction's subscription; the updater also holds it.
+    @discardableResult
+    public func onTransition<Source: ObservableValue & Sendable>(
+        _ source: Source,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ handler: @escaping @Sendable (_ old: Source.Value?, _ new: Source.Value) -> Void
+    ) -> Subscription {
+        let isEqual = _equality(for: Source.Value.self)
+        let reported = _ReactionState<Source.Value?>(nil)
+        return react(file: file, line: line) {
+            let new = source.value
+            let old = reported.value
+            if let old, let isEqual, isEqual(old, new) { return }
+            reported.value = new
+            untracked { handler(old, new) }
+        }
+    }
+
+    /// Keeps `object[keyPath: path]` equal to `source`'s value (Yoyo's `bind`).
+    ///
+    /// The object is held weakly: once it is gone, the binding does nothing. The assignment
+    /// runs on the thread that changed `source`.
+    ///
+    /// ```swift
+    /// updater.bind(label, \.text, to: viewModel.title)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The object to assign into.
+    ///   - path: The property of `object` to keep up to date.
+    ///   - source: The value to follow.
+    /// - Returns: The reaction's subscription; the updater also holds it.
+    @discardableResult
+    public func bind<Object: AnyObject & Sendable, Source: ObservableValue & Sendable>(
+        _ object: Object,
+        _ path: any ReferenceWritableKeyPath<Object, Source.Value> & Sendable,
+        to source: Source,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Subscription {
+        let target = _WeakReference(object)
+        return react(file: file, line: line) {
+            // Once the object is gone the reaction reads nothing, so it never runs again.
+            guard target.object != nil else { return }
+            let value = source.value
+            untracked { target.object?[keyPath: path] = value }
+        }
+    }
+
+    /// Runs `body` as a reaction held by the updater, unless paused.
+    ///
+    /// While paused, a run reads only the pause flag: the reaction forgets its dependencies,
+    /// and runs again exactly once when the flag is cleared. A reaction whose dependencies did
+    /// not change while paused never read the flag, so resuming does not run it.
+    private func react(file: StaticString, line: UInt, _ body: @escaping @Sendable () -> Void) -> Subscription {
+        let paused = paused
+        let subscription = observe(file: file, line: line) {
+            if untracked({ paused.value }) {
+                _ = paused.value
+                return
+            }
+            body()
+        }
+        subscriptions.insert(subscription)
+        return subscription
+    }
+}
