@@ -86,11 +86,16 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             if !children.isEmpty { for child in children { child.cancel() } }
             let savedReaction = context.reaction
             let savedOwner = context.owner
+            // A write made inside `untracked { }` delivers from inside it; the reaction's
+            // own reads must still be tracked.
+            let savedUntrackedDepth = context.untrackedDepth
             context.reaction = self
             context.owner = self
+            context.untrackedDepth = 0
             body()
             context.reaction = savedReaction
             context.owner = savedOwner
+            context.untrackedDepth = savedUntrackedDepth
 
             graph.lock.lock()
             graph.endTracking(self)

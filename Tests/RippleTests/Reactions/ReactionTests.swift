@@ -159,6 +159,17 @@ struct ReactionTests {
         subscription.cancel()
     }
 
+    @Test("a reaction run by a write made inside untracked { } still tracks its own reads")
+    func reactionDeliveredFromUntrackedTracks() {
+        let source = Stored(0)
+        let seen = Recorder<Int>()
+        let subscription = observe { seen.append(source.value) }
+        untracked { source.value = 1 }
+        source.value = 2
+        #expect(seen.all == [0, 1, 2])
+        subscription.cancel()
+    }
+
     @Test("a reaction that stops reading a value stops reacting to it")
     func reactionDynamicDependencies() {
         let flag = Stored(true)
