@@ -1,0 +1,88 @@
+import Foundation
+import Ripple
+import Testing
+@testable import RippleModels
+
+/// An in-memory store that counts what it is asked.
+final class MemoryStore: KeyValueStore, @unchecked Sendable {
+    private let lock = _Lock()
+    private var objects: [String: Any] = [:]
+    private var reads = 0
+    private var writes = 0
+
+    func object(forKey key: String) -> Any? { lock.withLock { reads += 1; return objects[key] } }
+    func set(_ value: Any?, forKey key: String) { lock.withLock { writes += 1; objects[key] = value } }
+    var readCount: Int { lock.withLock { reads } }
+    var writeCount: Int { lock.withLock { writes } }
+    func raw(_ key: String) -> Any? { lock.withLock { objects[key] } }
+}
+
+@Suite("Persisted values")
+struct PersistedTests {
+    struct Preferences: Codable, Equatable, Sendable {
+        var theme: String
+        var fontSize: Int
+    }
+
+    final class Settings: ObservableModel, @unchecked Sendable {
+        @Persisted("volume", store: Settings.store) var volume = 0.5
+        nonisolated(unsafe) static var store: MemoryStore = MemoryStore()
+    }
+
+    @Test("a property-list value is loaded lazily and written on change only")
+    func propertyListValue() {
+        let store = MemoryStore()
+        store.set(7, forKey: "count")
+        let count = Persisted("count", default: 0, store: store)
+        #expect(store.readCount == 0, "nothing is loaded before the first read")
+        #expect(count.value == 7)
+        let seen = Log<Int>()
+        let observer = count.didChange { seen.append($0) }
+        count.value = 8
+        count.value = 8
+        #expect(store.raw("count") as? Int == 8)
+        #expect(store.writeCount == 2, "the initial set and one change")
+        #expect(seen.all == [8])
+        _ = observer
+    }
+
+    @Test("a Codable value is stored as JSON data and read back")
+    func codableValue() {
+        let store = MemoryStore()
+        let preferences = Persisted("prefs", default: Preferences(theme: "light", fontSize: 12), store: store)
+        preferences.value.fontSize = 14
+        #expect(store.raw("prefs") is Data)
+        let reloaded = Persisted("prefs", default: Preferences(theme: "?", fontSize: 0), store: store)
+        #expect(reloaded.value == Preferences(theme: "light", fontSize: 14))
+    }
+
+    @Test("a stored object of the wrong type falls back to the default")
+    func wrongTypeFallsBack() {
+        let store = MemoryStore()
+        store.set("not a number", forKey: "count")
+        #expect(Persisted("count", default: 3, store: store).value == 3)
+    }
+
+    @Test("UserDefaults works as the store on every platform")
+    func userDefaults() throws {
+        let suite = "ripple.tests.\(UInt64.random(in: 0...UInt64.max))"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let name = Persisted("name", default: "", store: UserDefaultsStore(defaults))
+        name.value = "Ada"
+        #expect(defaults.string(forKey: "name") == "Ada")
+        #expect(Persisted("name", default: "", store: UserDefaultsStore(defaults)).value == "Ada")
+    }
+
+    @Test("as a property wrapper in a model, it binds and is tracked")
+    func propertyWrapperInModel() {
+        let settings = Settings()
+        let seen = Log<Double>()
+        let observer = settings.bindings.volume.didChange { seen.append($0) }
+        settings.bindings.volume.value = 0.8
+        settings.volume = 0.9
+        #expect(seen.all == [0.8, 0.9])
+        #expect(Settings.store.raw("volume") as? Double == 0.9)
+        _ = observer
+    }
+}
