@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
-        .executableTarget(name: "RippleExample", dependencies: ["Ripple"]),
+        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
     ]

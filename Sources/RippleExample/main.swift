@@ -3,6 +3,7 @@
 // A tip is shown to users who are logged in and have not clicked it yet. Each reaction
 // prints what it did, so the output reads as a log of the story.
 import Ripple
+import RippleModels
 
 final class LoginManager: Sendable {
     let isLoggedIn = Stored(false, name: "isLoggedIn")
@@ -73,3 +74,45 @@ print("— the view goes away")
 bag.cancelAll()
 loginManager.logIn()
 print("  (no reaction ran)")
+
+// The same story with RippleModels: a DidUpdate-style model, a binding handed to a child
+// view, and a Yoyo-style updater that pauses while the view is off screen.
+print("\n— RippleModels: a model, a binding and an updater")
+
+final class HeaderModel: ObservableModel, @unchecked Sendable {
+    @Observed var unreadCount = 0 {
+        didSet { print("  didSet: unreadCount is \(unreadCount)") }
+    }
+}
+
+/// Stands in for a child view that edits a value it does not own.
+final class Stepper: @unchecked Sendable {
+    @Binding var value: Int
+    init(value: Binding<Int>) { _value = value }
+    func tapPlus() { value += 1 }
+}
+
+let header = HeaderModel()
+let stepper = Stepper(value: header.bindings.unreadCount)
+let updater = Updater()
+let observers = SubscriptionBag {
+    header.bindings.unreadCount.didUpdate { print("  didUpdate: \($0)") }
+    header.bindings.unreadCount.map { $0 > 1 }.didChange { print("  didChange(map): more than one unread: \($0)") }
+}
+updater.onTransition(header.bindings.unreadCount) { old, new in
+    print("  onTransition: \(old.map(String.init) ?? "nil") → \(new)")
+}
+
+print("— the stepper is tapped twice")
+stepper.tapPlus()
+stepper.tapPlus()
+
+print("— the same value is written again (didUpdate hears it, nothing else runs)")
+header.unreadCount = 2
+
+print("— the view goes off screen; three changes happen; it comes back")
+updater.pause()
+header.unreadCount = 5
+header.unreadCount = 7
+header.unreadCount = 6
+updater.resume()
