@@ -32,7 +32,11 @@ public final class Computed<Value>: Readable {
     /// Retained by hand in `init` and released through the release queue in `deinit`, so
     /// freeing a long chain of computed values never recurses deeply.
     @usableFromInline
-    unowned(unsafe) let node: _ComputedNode<Value>
+    let nodeRef: Unmanaged<_ComputedNode<Value>>
+
+    /// The node (a +0 reference; the handle keeps it alive).
+    @usableFromInline
+    var node: _ComputedNode<Value> { nodeRef.takeUnretainedValue() }
     @exclusivity(unchecked) private var watcher: _WatcherNode?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
@@ -61,8 +65,7 @@ public final class Computed<Value>: Readable {
     /// Takes ownership of `node` (retained by hand; see ``node``).
     @usableFromInline
     init(node: _ComputedNode<Value>) {
-        _ = Unmanaged.passRetained(node)
-        self.node = node
+        nodeRef = Unmanaged.passRetained(node)
     }
 
     /// Creates a computed value of a type that is not `Equatable`: every re-evaluation
@@ -96,11 +99,16 @@ public final class Computed<Value>: Readable {
     /// The current value, brought up to date if anything it depends on changed.
     @inlinable
     public var value: Value {
-        _graph._lockAndRefresh(node)
-        let current = node.cached.unsafelyUnwrapped
-        if _graph._trackAndUnlock(node) { return current }
+        // A guaranteed reference: the read does no reference counting of its own.
+        let current = nodeRef._withUnsafeGuaranteedRef { node in
+            _Graph._lockAndRefresh(node)
+            let current = node.cached.unsafelyUnwrapped
+            return _Graph._trackAndUnlock(node) ? current : nil
+        }
+        if let current { return current }
+        let untrackedCurrent = node.cached.unsafelyUnwrapped
         _untrackedRead()
-        return current
+        return untrackedCurrent
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms the Observation
@@ -157,14 +165,18 @@ extension Computed where Value: Equatable {
     /// site, so evaluating it does no generic dispatch.
     @inlinable
     static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) -> _ComputedNode<Value> {
-        let node = _ComputedNode<Value>(origin: _Origin(name: name, fileID: file, line: line), isEqual: { $0 == $1 }, derive: derive)
-        node.specializedEvaluate = { [unowned(unsafe) node] in
-            let newValue = derive()
-            if let old = node.cached, old == newValue { return false }
-            node.cached = newValue
-            return true
-        }
-        return node
+        _ComputedNode<Value>(
+            origin: _Origin(name: name, fileID: file, line: line),
+            isEqual: { $0 == $1 },
+            derive: derive,
+            specializedEvaluate: { node in
+                let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
+                let newValue = derive()
+                if let old = node.cached, old == newValue { return false }
+                node.cached = newValue
+                return true
+            }
+        )
     }
 }
 

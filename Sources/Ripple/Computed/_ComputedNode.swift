@@ -9,10 +9,19 @@ final class _ComputedNode<Value>: _Node {
     let isEqual: ((Value, Value) -> Bool)?
 
     @usableFromInline
-    init(origin: _Origin, isEqual: ((Value, Value) -> Bool)?, derive: @escaping () -> Value) {
+    init(
+        origin: _Origin,
+        isEqual: ((Value, Value) -> Bool)?,
+        derive: @escaping () -> Value,
+        specializedEvaluate: ((_Node) -> Bool)? = nil
+    ) {
         self.derive = derive
         self.isEqual = isEqual
-        super.init(kind: .computed, origin: origin)
+        if let specializedEvaluate {
+            super.init(kind: .computed, origin: origin, specializedEvaluate: specializedEvaluate)
+        } else {
+            super.init(kind: .computed, origin: origin)
+        }
     }
 
     override func _evaluate() -> Bool {

@@ -21,28 +21,36 @@ extension _Graph {
         node.verifiedEpoch = epoch
     }
 
+    // The read entry points are static and reach the graph through a guaranteed reference,
+    // so that a read does no reference counting: a method called on the global `_graph`
+    // costs a retain and a release per call.
+
     /// Takes the lock for a read of a computed value and brings it up to date.
     @usableFromInline
-    func _lockAndRefresh(_ node: _Node) {
-        lock.lock()
-        refresh(node)
+    static func _lockAndRefresh(_ node: _Node) {
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            graph.refresh(node)
+        }
     }
 
     /// Takes the lock for a read of a stored value.
     @usableFromInline
-    func _lockForRead() {
-        lock.lock()
+    static func _lockForRead() {
+        _graphRef._withUnsafeGuaranteedRef { $0.lock.lock() }
     }
 
     /// Records the read for the running derivation or reaction and releases the lock.
     /// Returns false, with the lock still held, when nothing tracked the read.
     @usableFromInline
-    func _trackAndUnlock(_ node: _Node) -> Bool {
-        if trackRead(node) {
-            lock.unlock()
-            return true
+    static func _trackAndUnlock(_ node: _Node) -> Bool {
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            if graph.trackRead(node) {
+                graph.lock.unlock()
+                return true
+            }
+            return false
         }
-        return false
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.
@@ -69,7 +77,8 @@ extension _Graph {
             let frame = walk[top]
             // Guaranteed references and an unsafe buffer: the scan does no reference counting.
             let (stop, index) = frame.ref._withUnsafeGuaranteedRef { node in
-                node.sources.withUnsafeBufferPointer { sources -> (_ScanStop, Int) in
+                // Mutable access borrows the array in place; read access would retain its buffer.
+                node.sources.withUnsafeMutableBufferPointer { sources -> (_ScanStop, Int) in
                     var index = frame.index
                     while index < sources.count {
                         let edge = sources[index]
@@ -109,13 +118,14 @@ extension _Graph {
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
     func recompute(_ node: _Node) {
         node.isEvaluating = true
-        node.evaluationParent = evaluating
-        let previous = evaluating
-        evaluating = node
+        // Unmanaged throughout: saving and restoring the evaluating node costs no reference counting.
+        let previous = evaluatingRef
+        node.evaluationParentRef = previous
+        evaluatingRef = Unmanaged.passUnretained(node)
         beginTracking(node)
-        let changed = node.specializedEvaluate?() ?? node._evaluate()
-        evaluating = previous
-        node.evaluationParent = nil
+        let changed = node.specializedEvaluate(node)
+        evaluatingRef = previous
+        node.evaluationParentRef = nil
         node.isEvaluating = false
         endTracking(node)
         node.hasValue = true
@@ -129,7 +139,7 @@ extension _Graph {
         var current = evaluating
         while let step = current, step !== node {
             names.append(step.debugLabel)
-            current = step.evaluationParent
+            current = step.evaluationParentRef?.takeUnretainedValue()
         }
         names.append(node.debugLabel)
         _rippleFailure("dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others.")

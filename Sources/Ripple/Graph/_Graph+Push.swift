@@ -7,7 +7,8 @@ extension _Graph {
         while scratch.count > base {
             let link = scratch.removeLast()
             link.ref._withUnsafeGuaranteedRef { node in
-                node.observers.withUnsafeBufferPointer { observers in
+                // Mutable access borrows the array in place; read access would retain its buffer.
+                node.observers.withUnsafeMutableBufferPointer { observers in
                     for link in observers {
                         link.ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
                     }

@@ -87,6 +87,11 @@ struct _WalkStack {
 @usableFromInline
 package let _graph = _Graph()
 
+/// The graph as an unmanaged reference, for hot paths: `_withUnsafeGuaranteedRef` reaches
+/// it without the retain and release that using the global `_graph` costs. The global keeps
+/// it alive for the life of the process.
+let _graphRef = Unmanaged.passUnretained(_graph)
+
 /// Stops the program with a message that says what went wrong; printed in every build mode.
 func _rippleFailure(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError("Ripple: " + message(), file: file, line: line)

@@ -47,17 +47,19 @@ public class _Node {
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
     /// The computed value that was being evaluated when this one started (to name cycles).
-    @exclusivity(unchecked) final unowned(unsafe) var evaluationParent: _Node?
-    /// A computed value's evaluation compiled for its concrete type in the client (set by the
-    /// `Equatable` initializers); nil means the generic `_evaluate()`. Kept in this
-    /// non-generic class so reaching it needs no generic metadata.
-    @usableFromInline @exclusivity(unchecked) final var specializedEvaluate: (() -> Bool)?
+    @exclusivity(unchecked) final var evaluationParentRef: Unmanaged<_Node>?
+    /// Re-runs a computed value's derivation and says whether its value changed: compiled for
+    /// the concrete type in the client by the `Equatable` initializers, else the generic
+    /// `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
+    /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
+    @usableFromInline final let specializedEvaluate: (_Node) -> Bool
     /// Where the node was created, or its name.
     final let origin: _Origin
 
-    init(kind: Kind, origin: _Origin) {
+    init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { $0._evaluate() }) {
         self.kind = kind
         self.origin = origin
+        self.specializedEvaluate = specializedEvaluate
     }
 
     deinit {

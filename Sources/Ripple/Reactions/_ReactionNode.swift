@@ -31,15 +31,16 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Reactions bound to an executor are sent there instead.
     func run(_ context: _ThreadContext) {
         if let schedule {
-            unowned(unsafe) let graph = _graph
-            graph.lock.lock()
-            let send = !isDisposed && !isScheduled
-            if send { isScheduled = true }
-            graph.lock.unlock()
-            if send {
-                schedule { [self] in
-                    let context = _ThreadContext.current
-                    _graph.delivering(context) { self.runHere(context, scheduled: true) }
+            _graphRef._withUnsafeGuaranteedRef { graph in
+                graph.lock.lock()
+                let send = !isDisposed && !isScheduled
+                if send { isScheduled = true }
+                graph.lock.unlock()
+                if send {
+                    schedule { [self] in
+                        let context = _ThreadContext.current
+                        _graph.delivering(context) { self.runHere(context, scheduled: true) }
+                    }
                 }
             }
             return
@@ -48,92 +49,94 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     }
 
     private func runHere(_ context: _ThreadContext, scheduled: Bool) {
-        unowned(unsafe) let graph = _graph
-        graph.lock.lock()
-        if scheduled { isScheduled = false }
-        if isDisposed {
-            graph.lock.unlock()
-            return
-        }
-        if isRunning {
-            rerunRequested = true
-            graph.lock.unlock()
-            return
-        }
-        if hasRun {
-            if !isStale {
-                graph.lock.unlock()
-                return
-            }
-            let changed = graph.sourcesChanged(self)
-            isStale = false
-            if !changed {
-                graph.lock.unlock()
-                return
-            }
-        }
-        isRunning = true
-        while true {
-            isStale = false
-            var cleanups: [@Sendable () -> Void] = []
-            var children: [Subscription] = []
-            if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
-            if !self.children.isEmpty { swap(&children, &self.children) }
-            graph.beginTracking(self)
-            graph.lock.unlock()
-
-            if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
-            if !children.isEmpty { for child in children { child.cancel() } }
-            let savedReaction = context.reaction
-            let savedOwner = context.owner
-            // A write made inside `untracked { }` delivers from inside it; the reaction's
-            // own reads must still be tracked.
-            let savedUntrackedDepth = context.untrackedDepth
-            context.reaction = self
-            context.owner = self
-            context.untrackedDepth = 0
-            body()
-            context.reaction = savedReaction
-            context.owner = savedOwner
-            context.untrackedDepth = savedUntrackedDepth
-
+        _graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            graph.endTracking(self)
-            hasRun = true
-            if cancelRequested { break }
-            if rerunRequested {
-                rerunRequested = false
-                if isStale, graph.sourcesChanged(self) { continue }
-                isStale = false
+            if scheduled { isScheduled = false }
+            if isDisposed {
+                graph.lock.unlock()
+                return
             }
-            break
-        }
-        isRunning = false
-        if cancelRequested {
-            let disposal = disposeLocked()
+            if isRunning {
+                rerunRequested = true
+                graph.lock.unlock()
+                return
+            }
+            if hasRun {
+                if !isStale {
+                    graph.lock.unlock()
+                    return
+                }
+                let changed = graph.sourcesChanged(self)
+                isStale = false
+                if !changed {
+                    graph.lock.unlock()
+                    return
+                }
+            }
+            isRunning = true
+            while true {
+                isStale = false
+                var cleanups: [@Sendable () -> Void] = []
+                var children: [Subscription] = []
+                if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
+                if !self.children.isEmpty { swap(&children, &self.children) }
+                graph.beginTracking(self)
+                graph.lock.unlock()
+
+                if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
+                if !children.isEmpty { for child in children { child.cancel() } }
+                let savedReaction = context.reaction
+                let savedOwner = context.owner
+                // A write made inside `untracked { }` delivers from inside it; the reaction's
+                // own reads must still be tracked.
+                let savedUntrackedDepth = context.untrackedDepth
+                context.reaction = self
+                context.owner = self
+                context.untrackedDepth = 0
+                body()
+                context.reaction = savedReaction
+                context.owner = savedOwner
+                context.untrackedDepth = savedUntrackedDepth
+
+                graph.lock.lock()
+                graph.endTracking(self)
+                hasRun = true
+                if cancelRequested { break }
+                if rerunRequested {
+                    rerunRequested = false
+                    if isStale, graph.sourcesChanged(self) { continue }
+                    isStale = false
+                }
+                break
+            }
+            isRunning = false
+            if cancelRequested {
+                let disposal = disposeLocked()
+                graph.lock.unlock()
+                finish(disposal)
+                return
+            }
             graph.lock.unlock()
-            finish(disposal)
-            return
         }
-        graph.lock.unlock()
     }
 
     /// Cancels the reaction: unlinks it, then runs its cleanups and cancels its children.
     func cancel() {
-        unowned(unsafe) let graph = _graph
-        graph.lock.lock()
-        if isDisposed {
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            if isDisposed {
+                graph.lock.unlock()
+                return
+            }
+            if isRunning {
+                cancelRequested = true
+                graph.lock.unlock()
+                return
+            }
+            let disposal = disposeLocked()
             graph.lock.unlock()
-            return
+            finish(disposal)
         }
-        if isRunning {
-            cancelRequested = true
-            graph.lock.unlock()
-            return
-        }
-        let disposal = disposeLocked()
-        graph.lock.unlock()
-        finish(disposal)
     }
 
     private typealias Disposal = (cleanups: [@Sendable () -> Void], children: [Subscription], sources: ContiguousArray<_Edge>)

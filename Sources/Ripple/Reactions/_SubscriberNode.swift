@@ -22,16 +22,17 @@ final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sen
     }
 
     func _notifyObservation() {
-        unowned(unsafe) let graph = _graph
-        graph.lock.lock()
-        guard isArmed, !isDisposed, let target = sources.first?.node else {
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            guard isArmed, !isDisposed, let target = sources.first?.node else {
+                graph.lock.unlock()
+                return
+            }
+            graph.refresh(target)
+            let changed = target.version != armedVersion
+            if changed { isArmed = false }
             graph.lock.unlock()
-            return
+            if changed { subject.notifyChange() }
         }
-        graph.refresh(target)
-        let changed = target.version != armedVersion
-        if changed { isArmed = false }
-        graph.lock.unlock()
-        if changed { subject.notifyChange() }
     }
 }

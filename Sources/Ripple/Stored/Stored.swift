@@ -74,9 +74,9 @@ public final class Stored<Value>: _Node, Readable {
     public var value: Value {
         @inlinable
         get {
-            _graph._lockForRead()
+            _Graph._lockForRead()
             let current = _value
-            if _graph._trackAndUnlock(self) { return current }
+            if _Graph._trackAndUnlock(self) { return current }
             _untrackedRead()
             return current
         }
@@ -121,41 +121,42 @@ public final class Stored<Value>: _Node, Readable {
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
     func write(_ newValue: Value, _ context: _ThreadContext) {
-        unowned(unsafe) let graph = _graph
-        graph.lock.lock()
-        // Checked through the raw reference: this is on every write's path.
-        if graph.evaluatingRef != nil, let evaluating = graph.evaluating {
-            graph.lock.unlock()
-            _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
-        }
-        if let isEqual, isEqual(_value, newValue) {
-            graph.lock.unlock()
-            return
-        }
-        if context.batchDepth > 0 {
-            if context.batchID == 0 { context.batchID = graph.makeID() }
-            if batchMark != context.batchID {
-                batchMark = context.batchID
-                batchOriginal = _value
-                batchOriginalVersion = version
-                version = graph.makeID()
-            } else if let isEqual, let original = batchOriginal, isEqual(original, newValue) {
-                // Changed and changed back inside one batch: readers that saw the original see no change.
-                version = batchOriginalVersion
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            // Checked through the raw reference: this is on every write's path.
+            if graph.evaluatingRef != nil, let evaluating = graph.evaluating {
+                graph.lock.unlock()
+                _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
+            }
+            if let isEqual, isEqual(_value, newValue) {
+                graph.lock.unlock()
+                return
+            }
+            if context.batchDepth > 0 {
+                if context.batchID == 0 { context.batchID = graph.makeID() }
+                if batchMark != context.batchID {
+                    batchMark = context.batchID
+                    batchOriginal = _value
+                    batchOriginalVersion = version
+                    version = graph.makeID()
+                } else if let isEqual, let original = batchOriginal, isEqual(original, newValue) {
+                    // Changed and changed back inside one batch: readers that saw the original see no change.
+                    version = batchOriginalVersion
+                } else {
+                    version = graph.makeID()
+                }
             } else {
                 version = graph.makeID()
             }
-        } else {
-            version = graph.makeID()
+            _value = newValue
+            graph.epoch &+= 1
+            graph.propagate(from: self, into: context)
+            if observationArmed {
+                observationArmed = false
+                context.pending.append(.notify(self))
+            }
+            graph.lock.unlock()
         }
-        _value = newValue
-        graph.epoch &+= 1
-        graph.propagate(from: self, into: context)
-        if observationArmed {
-            observationArmed = false
-            context.pending.append(.notify(self))
-        }
-        graph.lock.unlock()
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
