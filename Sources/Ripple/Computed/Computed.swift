@@ -101,9 +101,9 @@ public final class Computed<Value>: Readable {
     public var value: Value {
         // A guaranteed reference: the read does no reference counting of its own.
         let current = nodeRef._withUnsafeGuaranteedRef { node in
-            _Graph._lockAndRefresh(node)
+            node._lockAndRefresh()
             let current = node.cached.unsafelyUnwrapped
-            return _Graph._trackAndUnlock(node) ? current : nil
+            return node._trackAndUnlock() ? current : nil
         }
         if let current { return current }
         let untrackedCurrent = node.cached.unsafelyUnwrapped

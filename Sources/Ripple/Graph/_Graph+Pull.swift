@@ -21,38 +21,6 @@ extension _Graph {
         node.verifiedEpoch = epoch
     }
 
-    // The read entry points are static and reach the graph through a guaranteed reference,
-    // so that a read does no reference counting: a method called on the global `_graph`
-    // costs a retain and a release per call.
-
-    /// Takes the lock for a read of a computed value and brings it up to date.
-    @usableFromInline
-    static func _lockAndRefresh(_ node: _Node) {
-        _graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
-            graph.refresh(node)
-        }
-    }
-
-    /// Takes the lock for a read of a stored value.
-    @usableFromInline
-    static func _lockForRead() {
-        _graphRef._withUnsafeGuaranteedRef { $0.lock.lock() }
-    }
-
-    /// Records the read for the running derivation or reaction and releases the lock.
-    /// Returns false, with the lock still held, when nothing tracked the read.
-    @usableFromInline
-    static func _trackAndUnlock(_ node: _Node) -> Bool {
-        _graphRef._withUnsafeGuaranteedRef { graph in
-            if graph.trackRead(node) {
-                graph.lock.unlock()
-                return true
-            }
-            return false
-        }
-    }
-
     /// Brings a computed value up to date, evaluating only what really changed.
     @inline(__always)
     func refresh(_ node: _Node) {
@@ -143,5 +111,38 @@ extension _Graph {
         }
         names.append(node.debugLabel)
         _rippleFailure("dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others.")
+    }
+}
+
+// The read entry points are methods of the node, and reach the graph through the node's
+// unmanaged reference: no global access (a lazy-initialisation check each time), no class
+// metadata, and no reference counting.
+extension _Node {
+    /// Takes the lock for a read of this computed value and brings it up to date.
+    @usableFromInline
+    final func _lockAndRefresh() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            graph.refresh(self)
+        }
+    }
+
+    /// Takes the lock for a read of this stored value.
+    @usableFromInline
+    final func _lockForRead() {
+        graphRef._withUnsafeGuaranteedRef { $0.lock.lock() }
+    }
+
+    /// Records the read for the running derivation or reaction and releases the lock.
+    /// Returns false, with the lock still held, when nothing tracked the read.
+    @usableFromInline
+    final func _trackAndUnlock() -> Bool {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if graph.trackRead(self) {
+                graph.lock.unlock()
+                return true
+            }
+            return false
+        }
     }
 }

@@ -89,7 +89,8 @@ package let _graph = _Graph()
 
 /// The graph as an unmanaged reference, for hot paths: `_withUnsafeGuaranteedRef` reaches
 /// it without the retain and release that using the global `_graph` costs. The global keeps
-/// it alive for the life of the process.
+/// it alive for the life of the process. Every node keeps a copy (`graphRef`), so that reads
+/// and writes do not even pay the global's lazy-initialisation check.
 let _graphRef = Unmanaged.passUnretained(_graph)
 
 /// Stops the program with a message that says what went wrong; printed in every build mode.

@@ -13,6 +13,8 @@ public class _Node {
     }
 
     final let kind: Kind
+    /// The graph, reached without a global access or reference counting (see `_graphRef`).
+    @usableFromInline final let graphRef: Unmanaged<_Graph>
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
@@ -58,6 +60,7 @@ public class _Node {
 
     init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { $0._evaluate() }) {
         self.kind = kind
+        self.graphRef = _graphRef
         self.origin = origin
         self.specializedEvaluate = specializedEvaluate
     }

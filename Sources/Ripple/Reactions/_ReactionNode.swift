@@ -31,7 +31,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Reactions bound to an executor are sent there instead.
     func run(_ context: _ThreadContext) {
         if let schedule {
-            _graphRef._withUnsafeGuaranteedRef { graph in
+            graphRef._withUnsafeGuaranteedRef { graph in
                 graph.lock.lock()
                 let send = !isDisposed && !isScheduled
                 if send { isScheduled = true }
@@ -49,7 +49,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     }
 
     private func runHere(_ context: _ThreadContext, scheduled: Bool) {
-        _graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             if scheduled { isScheduled = false }
             if isDisposed {
@@ -122,7 +122,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Cancels the reaction: unlinks it, then runs its cleanups and cancels its children.
     func cancel() {
-        _graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             if isDisposed {
                 graph.lock.unlock()

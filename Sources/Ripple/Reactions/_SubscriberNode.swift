@@ -22,7 +22,7 @@ final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sen
     }
 
     func _notifyObservation() {
-        _graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             guard isArmed, !isDisposed, let target = sources.first?.node else {
                 graph.lock.unlock()

@@ -74,9 +74,9 @@ public final class Stored<Value>: _Node, Readable {
     public var value: Value {
         @inlinable
         get {
-            _Graph._lockForRead()
+            _lockForRead()
             let current = _value
-            if _Graph._trackAndUnlock(self) { return current }
+            if _trackAndUnlock() { return current }
             _untrackedRead()
             return current
         }
@@ -121,7 +121,7 @@ public final class Stored<Value>: _Node, Readable {
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
     func write(_ newValue: Value, _ context: _ThreadContext) {
-        _graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             // Checked through the raw reference: this is on every write's path.
             if graph.evaluatingRef != nil, let evaluating = graph.evaluating {
