@@ -65,3 +65,29 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
     }
     return try body()
 }
+
+/// Runs `body`, a read-modify-write of reactive values, in write order: at once outside
+/// reactions; inside a reaction (or a change handler), queued after the current round like a
+/// plain write, so that what it reads is the value committed before it.
+///
+/// Use it when the write goes through code you do not control (a property setter with a
+/// `didSet`, a binding) and must not be computed from a stale read:
+///
+/// ```swift
+/// observe {
+///     if tapped.value {
+///         writeInOrder { model.count += 1 }   // reads the committed count when it runs
+///         writeInOrder { model.count += 1 }   // and this one sees the first one's result
+///     }
+/// }
+/// ```
+///
+/// The writes in `body` are committed together, as one ``batch(_:)``.
+public func writeInOrder(_ body: @escaping () -> Void) {
+    let context = _ThreadContext.current
+    if context.isDelivering {
+        _graph.queueWrite(context) { batch(body) }
+        return
+    }
+    batch(body)
+}

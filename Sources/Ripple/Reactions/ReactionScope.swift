@@ -67,3 +67,24 @@ public final class ReactionScope: Sendable, _Owner {
         }
     }
 }
+
+/// Runs `body` so that the reactions it creates belong to no reaction or scope: only their
+/// ``Subscription`` keeps them running.
+///
+/// Reactions created inside a reaction's body are normally its children, cancelled before its
+/// next run. An object that starts reactions for itself (and holds their subscriptions) uses
+/// this so that being created inside someone's reaction does not cut its own reactions short.
+///
+/// ```swift
+/// observe {
+///     let cache = withoutOwner { Cache(source: source) }   // its reactions outlive this run
+///     …
+/// }
+/// ```
+public func withoutOwner<R>(_ body: () throws -> R) rethrows -> R {
+    let context = _ThreadContext.current
+    let saved = context.owner
+    context.owner = nil
+    defer { context.owner = saved }
+    return try body()
+}

@@ -33,6 +33,8 @@ public func compound<A, B, C>(
 /// ```swift
 /// let canSubmit = allTrue($form.isValid, $form.hasAcceptedTerms, isOnline)
 /// ```
+///
+/// - Complexity: O(*n*) per read.
 public func allTrue(_ values: any ObservableValue<Bool> & Sendable...) -> ReadOnlyBinding<Bool> {
     ReadOnlyBinding(
         read: { values.allSatisfy { $0.value } },
@@ -42,6 +44,8 @@ public func allTrue(_ values: any ObservableValue<Bool> & Sendable...) -> ReadOn
 }
 
 /// A view that is `true` when at least one of `values` is `true`.
+///
+/// - Complexity: O(*n*) per read.
 public func someTrue(_ values: any ObservableValue<Bool> & Sendable...) -> ReadOnlyBinding<Bool> {
     ReadOnlyBinding(
         read: { values.contains { $0.value } },

@@ -4,7 +4,11 @@ import Ripple
 /// a part of either.
 ///
 /// Reading ``value`` reads through to the source (and is tracked like the source); writing
-/// it writes through, so a model property's `didSet` runs. Project further with key paths
+/// it writes through, so a model property's `didSet` runs. Inside a reaction or a handler, a
+/// write through a binding is queued after the current round, like any write, and applied
+/// then to the value committed at that point: two `update { $0 += 1 }` in one handler add two.
+/// (Writes from several threads at once are not atomic read-modify-writes, except through a
+/// binding to a `Stored`.) Project further with key paths
 /// (`$model.frame.size.width` is a `Binding<Double>`), derive read-only views with
 /// ``map(_:)``, and attach the `didUpdate` / `didChange` handlers of ``ObservableValue``.
 ///
@@ -63,9 +67,11 @@ public struct Binding<Value>: ObservableValue, Sendable {
     /// ```
     public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
         self.init(read: get, readUpdates: get) { transform in
-            var value = untracked(get)
-            transform(&value)
-            set(value)
+            writeInOrder {
+                var value = untracked(get)
+                transform(&value)
+                set(value)
+            }
         }
     }
 
@@ -76,7 +82,10 @@ public struct Binding<Value>: ObservableValue, Sendable {
     }
 
     /// Creates a binding to a property of a model; writes go through the property's setter,
-    /// so its `didSet` runs. The binding holds the model strongly.
+    /// so its `didSet` runs.
+    ///
+    /// The binding holds the model strongly: a handler that the model itself keeps, attached
+    /// to one of its own bindings, makes a cycle. Use ``init(weak:_:ifReleased:)`` there.
     ///
     /// `$model.count` (with ``ObservedModel``) and `model.bindings.count` create the same.
     public init<Model: AnyObject & Sendable>(
@@ -87,10 +96,12 @@ public struct Binding<Value>: ObservableValue, Sendable {
             read: { model[keyPath: path] },
             readUpdates: { _ReadMode.everyUpdate { model[keyPath: path] } },
             modify: { transform in
-                untracked {
-                    var value = model[keyPath: path]
-                    transform(&value)
-                    model[keyPath: path] = value
+                writeInOrder {
+                    untracked {
+                        var value = model[keyPath: path]
+                        transform(&value)
+                        model[keyPath: path] = value
+                    }
                 }
             }
         )
@@ -113,11 +124,13 @@ public struct Binding<Value>: ObservableValue, Sendable {
             read: { reference.object.map { $0[keyPath: path] } ?? fallback },
             readUpdates: { _ReadMode.everyUpdate { reference.object.map { $0[keyPath: path] } ?? fallback } },
             modify: { transform in
-                guard let model = reference.object else { return }
-                untracked {
-                    var value = model[keyPath: path]
-                    transform(&value)
-                    model[keyPath: path] = value
+                writeInOrder {
+                    guard let model = reference.object else { return }
+                    untracked {
+                        var value = model[keyPath: path]
+                        transform(&value)
+                        model[keyPath: path] = value
+                    }
                 }
             }
         )

@@ -11,19 +11,24 @@ import Ripple
 /// final class NameField {
 ///     let name: ExternallyUpdating<String>
 ///     var observer: Subscription?
-///     init(name: Binding<String>) {
+///     init(name: Binding<String>, label: Label) {
 ///         self.name = name.externallyUpdating()
-///         observer = self.name.didChange { [weak self] in self?.display($0) }
+///         observer = self.name.didChange { label.text = $0 }   // changes made elsewhere
 ///     }
-///     func userTyped(_ text: String) { name.value = text }   // display(_:) is not called
-///     func display(_ text: String) { }
+///     func userTyped(_ text: String) { name.value = text }   // not echoed to the label
 /// }
 /// ```
-public struct ExternallyUpdating<Value>: ObservableValue, Sendable {
+public struct ExternallyUpdating<Value: Sendable>: ObservableValue, Sendable {
+    /// The handle's last own write: a serial number, and the value written.
+    private struct OwnWrite: Sendable {
+        var serial: UInt64
+        var value: Value?
+    }
+
     /// The binding the handle reads and writes through.
     public let binding: Binding<Value>
-    /// Counts the handle's own writes; handlers that see it move skip that update.
-    private let ownWrites = Stored(UInt64(0))
+    /// The handle's own writes; a handler that sees it move skips the update it caused.
+    private let ownWrites = Stored(OwnWrite(serial: 0, value: nil), equals: nil)
 
     /// Creates a handle on `binding`.
     public init(_ binding: Binding<Value>) {
@@ -35,9 +40,9 @@ public struct ExternallyUpdating<Value>: ObservableValue, Sendable {
     public var value: Value {
         get { binding.value }
         nonmutating set {
-            let ownWrites = ownWrites
-            batch {
-                ownWrites.update { $0 &+= 1 }
+            let ownWrites = ownWrites, binding = binding
+            writeInOrder {
+                ownWrites.update { $0 = OwnWrite(serial: $0.serial &+ 1, value: newValue) }
                 binding.value = newValue
             }
         }
@@ -47,18 +52,25 @@ public struct ExternallyUpdating<Value>: ObservableValue, Sendable {
     public func _readForUpdate() -> Value { binding._readForUpdate() }
 
     /// A filter that skips the updates written through this handle.
-    public func _makeEchoFilter() -> (@Sendable () -> Bool)? {
+    ///
+    /// An update is the handle's own when the handle wrote since the handler last ran and,
+    /// for `Equatable` values, the value is the one it wrote: a write from elsewhere in the
+    /// same round (a batch, another thread) is still delivered.
+    public func _makeEchoFilter() -> (@Sendable (Value) -> Bool)? {
         let ownWrites = ownWrites
-        let seen = _ReactionState(untracked { ownWrites.value })
-        return {
-            let current = ownWrites.value
-            defer { seen.value = current }
-            return current != seen.value
+        let isEqual = _equality(for: Value.self)
+        let seen = _ReactionState(untracked { ownWrites.value.serial })
+        return { new in
+            let own = ownWrites.value
+            defer { seen.value = own.serial }
+            guard own.serial != seen.value else { return false }
+            guard let isEqual, let written = own.value else { return true }
+            return isEqual(written, new)
         }
     }
 }
 
-extension Binding {
+extension Binding where Value: Sendable {
     /// A handle whose handlers do not hear the writes made through it; see
     /// ``ExternallyUpdating``.
     public func externallyUpdating() -> ExternallyUpdating<Value> {

@@ -13,3 +13,10 @@ extension Equatable {
         (other as? Self) == self
     }
 }
+
+/// Whether two values of unknown type are known to be equal: both of one `Equatable` type
+/// and `==`. Values that cannot be compared are not known to be equal.
+func _isKnownEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+    guard let lhs = lhs as? any Equatable else { return false }
+    return lhs._isEqual(to: rhs)
+}

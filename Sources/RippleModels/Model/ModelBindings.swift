@@ -8,6 +8,9 @@
 /// let stepper = StepperView(count: model.bindings.count)
 /// let width: Binding<Double> = model.bindings.frame.size.width
 /// ```
+///
+/// The bindings hold the model strongly: a handler the model keeps on one of its own
+/// bindings makes a cycle. Use `Binding(weak:_:ifReleased:)` there.
 @dynamicMemberLookup
 public struct ModelBindings<Model: AnyObject & Sendable>: Sendable {
     /// The model the bindings read and write.

@@ -14,8 +14,15 @@ import Ripple
 /// ```
 ///
 /// `didSet` and `willSet` observers work as usual, and run for writes made through a binding.
-/// Inside a reaction, writes are queued until the current round of reactions ends (as for
-/// `Stored`), so a `didSet` running inside a reaction still reads the committed value.
+/// Two orderings to know:
+/// - A direct assignment outside reactions is delivered before the property's `didSet` runs:
+///   handlers and reactions run first (with any writes they queue), then `didSet`, which
+///   therefore reads the latest value. A write made through a ``Binding`` runs `didSet` first
+///   and delivers after it.
+/// - A direct assignment inside a reaction is queued until the current round of reactions
+///   ends (as for `Stored`), but `didSet` runs at once, so it still reads the committed
+///   value. A write made through a ``Binding`` is queued whole, `didSet` included, and does
+///   not have this problem.
 ///
 /// The wrapper only works on properties of classes; Swift reaches it through the enclosing
 /// instance.

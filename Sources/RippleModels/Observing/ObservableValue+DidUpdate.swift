@@ -2,7 +2,7 @@ import Ripple
 
 extension ObservableValue where Self: Sendable {
     /// Calls `handler` with the new value after every update, even one that writes an
-    /// equal value.
+    /// equal value (see ``ObservableValue`` for what counts as an update).
     ///
     /// ```swift
     /// let observer = $model.username.didUpdate { name in
@@ -24,7 +24,7 @@ extension ObservableValue where Self: Sendable {
     }
 
     /// Calls `handler` with the old and the new value after every update, even one that
-    /// writes an equal value.
+    /// writes an equal value (see ``ObservableValue`` for what counts as an update).
     ///
     /// - Parameters:
     ///   - withCurrent: Also call `handler` at once, with the current value as both old and new.
@@ -50,36 +50,40 @@ extension ObservableValue where Self: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - paths: The key paths to compare; a change in any of them calls `handler`.
+    ///   - first: A key path to compare.
+    ///   - paths: More key paths to compare; a change in any of them calls `handler`.
     ///   - withCurrent: Also call `handler` at once with the current value.
     ///   - handler: Called with the new value.
     /// - Returns: A `Subscription` that stops the handler when cancelled or released.
-    public func didChange<each Part: Equatable & SendableMetatype>(
-        comparing paths: repeat any KeyPath<Value, each Part> & Sendable,
+    public func didChange<First: Equatable & SendableMetatype, each Part: Equatable & SendableMetatype>(
+        comparing first: any KeyPath<Value, First> & Sendable,
+        _ paths: repeat any KeyPath<Value, each Part> & Sendable,
         withCurrent: Bool = false,
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> Subscription {
         _observeUpdates(withCurrent: withCurrent) { old, new in
             guard let old else { return handler(new) }
-            if _differ(old, new, repeat each paths) { handler(new) }
+            if old[keyPath: first] != new[keyPath: first] || _differ(old, new, repeat each paths) { handler(new) }
         }
     }
 
     /// Calls `handler` with the old and the new value when the projections at `paths` differ.
     ///
     /// - Parameters:
-    ///   - paths: The key paths to compare; a change in any of them calls `handler`.
+    ///   - first: A key path to compare.
+    ///   - paths: More key paths to compare; a change in any of them calls `handler`.
     ///   - withCurrent: Also call `handler` at once, with the current value as both old and new.
     ///   - handler: Called with the value before and after the change.
     /// - Returns: A `Subscription` that stops the handler when cancelled or released.
-    public func didChange<each Part: Equatable & SendableMetatype>(
-        comparing paths: repeat any KeyPath<Value, each Part> & Sendable,
+    public func didChange<First: Equatable & SendableMetatype, each Part: Equatable & SendableMetatype>(
+        comparing first: any KeyPath<Value, First> & Sendable,
+        _ paths: repeat any KeyPath<Value, each Part> & Sendable,
         withCurrent: Bool = false,
         _ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void
     ) -> Subscription {
         _observeUpdates(withCurrent: withCurrent) { old, new in
             guard let old else { return handler(new, new) }
-            if _differ(old, new, repeat each paths) { handler(old, new) }
+            if old[keyPath: first] != new[keyPath: first] || _differ(old, new, repeat each paths) { handler(old, new) }
         }
     }
 }

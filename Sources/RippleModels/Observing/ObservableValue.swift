@@ -9,13 +9,18 @@ import Ripple
 /// properties (``Tentative``, ``Connectable``, ``PassThrough``, ``ManuallyRecalculated``)
 /// all conform. Reading ``value`` inside a `Computed` or an `observe { }` reaction tracks it.
 ///
-/// Every conforming type gets the DidUpdate family of handlers:
+/// Every conforming type gets the DidUpdate family of handlers. An *update* is a write that
+/// the value notifies about: every write of an ``Observed`` model property (and of the
+/// bindings and views over one), even of an equal value; for a `Stored` or `Computed` of an
+/// `Equatable` type, only a write or evaluation that changes the value, since the core drops
+/// equal writes before anything hears them (create the `Stored` with `equals: nil` to hear
+/// every write).
 ///
 /// ```swift
 /// let count = Stored(0)
 /// let updated = count.didUpdate { print("now", $0) }          // every update
 /// let changed = count.didChange { old, new in print(old, new) } // only real changes
-/// let parity = count.didChange(comparing: \.isMultiple(of: 2).description) { _ in }
+/// let digits = count.didChange(comparing: \.description.count) { print("digits:", $0) }
 /// ```
 ///
 /// Handlers are reactions: they run on the writing thread after the graph's lock is
@@ -35,11 +40,11 @@ public protocol ObservableValue<Value> {
     func _readForUpdate() -> Value
 
     /// Makes the filter one handler uses to skip updates it must not hear: `nil` for most
-    /// types. It is called in the handler's reaction after ``_readForUpdate()``; reads in it
-    /// are tracked, and it returns `true` for an update to skip.
+    /// types. It is called in the handler's reaction with the value ``_readForUpdate()``
+    /// returned; reads in it are tracked, and it returns `true` for an update to skip.
     ///
     /// You do not call this directly; ``ExternallyUpdating`` implements it.
-    func _makeEchoFilter() -> (@Sendable () -> Bool)?
+    func _makeEchoFilter() -> (@Sendable (Value) -> Bool)?
 }
 
 extension ObservableValue {
@@ -47,7 +52,7 @@ extension ObservableValue {
     public func _readForUpdate() -> Value { value }
 
     /// No update is skipped.
-    public func _makeEchoFilter() -> (@Sendable () -> Bool)? { nil }
+    public func _makeEchoFilter() -> (@Sendable (Value) -> Bool)? { nil }
 }
 
 extension ObservableValue where Self: Sendable {
@@ -62,7 +67,7 @@ extension ObservableValue where Self: Sendable {
         let previous = _ReactionState<Value?>(nil)
         return observe {
             let new = self._readForUpdate()
-            let isEcho = echo?() ?? false
+            let isEcho = echo?(new) ?? false
             let old = previous.value
             previous.value = new
             if let old {

@@ -17,8 +17,8 @@ extension Subscription {
     }
 }
 
-/// Builds an array of subscriptions from a list of statements, for
-/// ``Ripple/SubscriptionBag/insert(_:)-(()->[Subscription])``.
+/// Builds an array of subscriptions from a list of statements, for `SubscriptionBag`'s
+/// `init(_:)` and `insert(_:)` that take a builder.
 ///
 /// ```swift
 /// bag.insert {

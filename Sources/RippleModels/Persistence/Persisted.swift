@@ -4,9 +4,14 @@ import Ripple
 /// A reactive value kept in a key-value store (the standard `UserDefaults` by default).
 ///
 /// The stored value is loaded lazily, the first time it is read, and written back each time
-/// it changes. Reads are tracked like a `Stored`. Property-list types are stored as they
-/// are; other `Codable` types as JSON data. A stored object that cannot be decoded is
-/// ignored in favour of the default.
+/// it changes, on the writing thread. Reads are tracked like a `Stored`. Property-list types
+/// are stored as they are; other `Codable` types as JSON data. A stored object that cannot be
+/// decoded is ignored in favour of the default; a value that cannot be encoded stops the
+/// program with a message naming the key.
+///
+/// The first read loads from the store while holding the graph's lock (it is part of a
+/// derivation), so the store must be quick and must not call back into Ripple; `UserDefaults`
+/// is.
 ///
 /// ```swift
 /// let theme = Persisted("theme", default: "light")
@@ -23,15 +28,18 @@ import Ripple
 /// ```
 ///
 /// Changes made to the store behind Ripple's back are not observed.
+///
+/// - Complexity: A change costs one store write (and a JSON encoding for `Codable` values)
+///   on the writing thread.
 @propertyWrapper
-public final class Persisted<Value: Sendable>: Readable, ObservableValue {
-    private let key: String
-    private let store: any KeyValueStore
-    private let encode: @Sendable (Value) -> Any?
+public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendable {
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
     /// The value written in this process, once there is one.
     private let written: Stored<Value?>
     private let current: Computed<Value>
+    /// Saves each value written, in order, on the writing thread: the store always ends with
+    /// the latest committed value, whichever thread wrote it.
+    private let saving: Subscription
 
     init(
         key: String,
@@ -40,9 +48,6 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
         encode: @escaping @Sendable (Value) -> Any?,
         decode: @escaping @Sendable (Any) -> Value?
     ) {
-        self.key = key
-        self.store = store
-        self.encode = encode
         isEqual = _equality(for: Value.self)
         let written = Stored<Value?>(nil, equals: nil)
         self.written = written
@@ -50,6 +55,10 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
             if let value = written.value { return value }
             return store.object(forKey: key).flatMap(decode) ?? defaultValue
         }
+        saving = withoutOwner { observe {
+            guard let value = written.value else { return }
+            untracked { store.set(encode(value), forKey: key) }
+        } }
     }
 
     /// Creates a value persisted under `key` as a property-list object.
@@ -60,7 +69,7 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
     ///   - store: Where the value is kept.
     public convenience init(_ key: String, default defaultValue: Value, store: any KeyValueStore = .userDefaults)
     where Value: PropertyListValue {
-        self.init(key: key, default: defaultValue, store: store, encode: { $0 }, decode: { $0 as? Value })
+        self.init(key: key, default: defaultValue, store: store, encode: { $0 }, decode: { Value._fromPropertyList($0) })
     }
 
     /// Creates a value persisted under `key` as JSON data.
@@ -73,8 +82,14 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
     where Value: Codable {
         self.init(
             key: key, default: defaultValue, store: store,
-            encode: { try? JSONEncoder().encode($0) },
-            decode: { ($0 as? Data).flatMap { try? JSONDecoder().decode(Value.self, from: $0) } }
+            encode: { value in
+                do {
+                    return try _PersistedCoding.encoder().encode(value)
+                } catch {
+                    preconditionFailure("Ripple: Persisted '\(key)' cannot encode \(value) as JSON: \(error)")
+                }
+            },
+            decode: { ($0 as? Data).flatMap { try? _PersistedCoding.decoder().decode(Value.self, from: $0) } }
         )
     }
 
@@ -92,12 +107,16 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
 
     /// The current value: the last one written, else the stored one, else the default.
     /// Assigning a different value saves it.
+    ///
+    /// Inside a reaction the write is queued after the current round, like a `Stored` write.
     public var value: Value {
         get { current.value }
         set {
-            if let isEqual, isEqual(untracked { current.value }, newValue) { return }
-            store.set(encode(newValue), forKey: key)
-            written.value = newValue
+            let isEqual = isEqual, written = written, current = current
+            writeInOrder {
+                if let isEqual, isEqual(untracked { current.value }, newValue) { return }
+                written.value = newValue
+            }
         }
     }
 
@@ -116,4 +135,18 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue {
     }
 }
 
-extension Persisted: @unchecked Sendable {}
+/// The JSON coders of ``Persisted``: non-finite floating-point values are written as strings
+/// (`"inf"`, `"-inf"`, `"nan"`) instead of failing.
+enum _PersistedCoding {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+}

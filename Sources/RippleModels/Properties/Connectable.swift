@@ -22,8 +22,17 @@ public final class Connectable<Value: Sendable>: Readable, ObservableValue, Send
     private let current: Computed<Value>
 
     /// Creates a value connected to the constant `value`.
-    public init(_ value: Value) {
-        let source = Stored(Source.constant(value), equals: nil)
+    public convenience init(_ value: Value) {
+        self.init(source: .constant(value))
+    }
+
+    /// Creates a value connected to `node`.
+    public convenience init(connectedTo node: some ObservableValue<Value> & Sendable) {
+        self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }))
+    }
+
+    private init(source initial: Source) {
+        let source = Stored(initial, equals: nil)
         self.source = source
         current = Computed(name: "Connectable", equals: _equality(for: Value.self)) {
             switch source.value {
@@ -31,12 +40,6 @@ public final class Connectable<Value: Sendable>: Readable, ObservableValue, Send
             case .constant(let value): value
             }
         }
-    }
-
-    /// Creates a value connected to `node`.
-    public convenience init(connectedTo node: some ObservableValue<Value> & Sendable) {
-        self.init(untracked { node.value })
-        connect(to: node)
     }
 
     /// The value of the current source; reading it tracks both the connection and the source.

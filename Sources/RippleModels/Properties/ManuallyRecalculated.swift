@@ -4,9 +4,9 @@ import Ripple
 /// ``recalculate()`` (Yoyo's `ManuallyRecalculatedDerivedProperty`).
 ///
 /// ```swift
-/// let isLowPower = ManuallyRecalculated { ProcessInfo.processInfo.isLowPowerModeEnabled }
-/// // in the notification handler:
-/// isLowPower.recalculate()
+/// let processorCount = ManuallyRecalculated { ProcessInfo.processInfo.activeProcessorCount }
+/// // when the system says it changed:
+/// processorCount.recalculate()
 /// ```
 ///
 /// Reads of it are tracked like a `Stored`; recalculating to an equal value (for `Equatable`

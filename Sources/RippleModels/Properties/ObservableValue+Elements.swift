@@ -9,7 +9,7 @@ extension ObservableValue where Self: Sendable, Value: Collection {
     ///
     /// ```swift
     /// let todos = Stored<[Todo]>([])                       // Todo has `let isDone: Stored<Bool>`
-    /// let list = todos.observingElements { $0.isDone.value }
+    /// let list = todos.observingElements { $0.isDone.value }  // or observingElements(\.isDone)
     /// let observer = list.didUpdate { render($0) }         // on add, remove, or any isDone
     /// ```
     ///
@@ -28,11 +28,27 @@ extension ObservableValue where Self: Sendable, Value: Collection {
     /// `@Observed` property.
     ///
     /// ```swift
+    /// final class Todo: ObservableModel, @unchecked Sendable { @Observed var isDone = false }
     /// let list = todos.observingElements(\.isDone)
     /// ```
     ///
     /// - Complexity: Each change reads `path` for every element: O(*n*).
     public func observingElements<Part>(_ path: any KeyPath<Value.Element, Part> & Sendable) -> Computed<Value> {
         observingElements { $0[keyPath: path] }
+    }
+
+    /// The collection, as a value that also changes when the reactive value at `path` of any
+    /// element changes: for elements that hold their state in nodes, such as
+    /// `let isDone: Stored<Bool>`.
+    ///
+    /// ```swift
+    /// let list = todos.observingElements(\.isDone)           // isDone is a Stored<Bool>
+    /// ```
+    ///
+    /// - Complexity: Each change reads `path` for every element: O(*n*).
+    public func observingElements<Node: ObservableValue & Sendable>(
+        _ path: any KeyPath<Value.Element, Node> & Sendable
+    ) -> Computed<Value> {
+        observingElements { $0[keyPath: path].value }
     }
 }

@@ -35,4 +35,21 @@ extension ObservableValue where Self: Sendable {
     ) -> Computed<Inner.Value?> {
         Computed(equals: _equality(for: Inner.Value?.self)) { select(self.value)?.value }
     }
+
+    /// A value that follows an optional node holding an optional value, `nil` while there is
+    /// no node or the node holds `nil`: the two levels of optional collapse into one.
+    ///
+    /// ```swift
+    /// // Person has `let friend: Stored<Person?>`
+    /// let friend = selected.flatMap { $0?.friend }           // Person?
+    /// let friendName = friend.flatMap { $0?.name }           // String?
+    /// ```
+    ///
+    /// - Parameter select: Picks the inner node out of the value, or `nil`.
+    /// - Returns: A `Computed` with the inner node's value, or `nil`.
+    public func flatMap<Inner: ObservableValue & Sendable, Wrapped>(
+        _ select: @escaping @Sendable (Value) -> Inner?
+    ) -> Computed<Wrapped?> where Inner.Value == Wrapped? {
+        Computed(equals: _equality(for: Wrapped?.self)) { select(self.value)?.value ?? nil }
+    }
 }

@@ -18,7 +18,9 @@ import Synchronization
 /// ```
 ///
 /// Timeouts are measured with the clock you pass (a `ContinuousClock` by default), so tests
-/// can drive them with a manual clock.
+/// can drive them with a manual clock. Inside a reaction, setting, committing and reverting
+/// are queued after the current round, like writes. Calls made from several threads at once
+/// are each applied whole, but in no guaranteed order.
 public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendable {
     private struct Overlay: Sendable {
         var value: Value
@@ -87,26 +89,30 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     ///   - value: The optimistic value.
     ///   - timeout: How long to show it at most, measured on the clock; `nil` for no limit.
     public func setTentative(_ value: Value, timeout: Duration? = nil) {
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        overlay.value = Overlay(value: value, id: id)
-        restartTimer(timeout.map { (id, $0) })
+        writeInOrder { [self] in
+            let id = nextID.add(1, ordering: .relaxed).newValue
+            overlay.value = Overlay(value: value, id: id)
+            restartTimer(timeout.map { (id, $0) })
+        }
     }
 
     /// Ends the tentative value as confirmed: a writable parent receives it; then the value
     /// follows the parent.
     public func commit() {
-        guard let shown = untracked({ overlay.value }) else { return }
-        batch {
+        writeInOrder { [self] in
+            guard let shown = untracked({ overlay.value }) else { return }
             writeParent?(shown.value)
             overlay.value = nil
+            restartTimer(nil)
         }
-        restartTimer(nil)
     }
 
     /// Drops the tentative value; the value follows the parent again.
     public func revert() {
-        overlay.value = nil
-        restartTimer(nil)
+        writeInOrder { [self] in
+            overlay.value = nil
+            restartTimer(nil)
+        }
     }
 
     /// Cancels the running timeout and starts the next one, if any.

@@ -9,7 +9,8 @@ import Ripple
 ///     let tipView = TipView()
 ///
 ///     init(model: HeaderViewModel) {
-///         updater.keepUpToDate { [tipView] in tipView.isHidden = model.isTipHidden.value }
+///         let tipView = tipView                           // a Sendable view object
+///         updater.keepUpToDate { tipView.isHidden = model.isTipHidden.value }
 ///         updater.onTransition(model.isTipHidden) { wasHidden, isHidden in
 ///             if wasHidden == true, !isHidden { print("tip appears") }
 ///         }
@@ -19,8 +20,18 @@ import Ripple
 /// ```
 ///
 /// **Pausing.** While paused (``pause()``), nothing runs. On ``resume()``, each reaction
-/// whose dependencies changed meanwhile runs once; a transition reports the aggregate
-/// `old → latest` and does not run at all for a value that ended where it started.
+/// whose dependencies were written meanwhile runs at most once, and a reaction whose
+/// dependencies were not touched does not run:
+/// - a transition reports the aggregate `old → latest`, and does not run at all for a value
+///   that ended where it started;
+/// - ``bind(_:_:to:file:line:)`` and ``keepUpToDate(dependencies:file:line:_:)`` compare
+///   values too (when they are `Equatable`), so they skip a value that came back;
+/// - an auto-tracked ``keepUpToDate(file:line:_:)`` cannot know what its body would read, so
+///   it runs once if anything it read was written while paused, even if it came back.
+///
+/// The updater's reactions belong to it alone: created inside another reaction, they are not
+/// that reaction's children. They hold what their closures capture until the updater goes:
+/// capture the owner weakly (or `unowned`), or the updater keeps it alive.
 ///
 /// Each object that performs side effects should own its updater and not share it.
 public final class Updater: Sendable {
@@ -43,7 +54,10 @@ public final class Updater: Sendable {
     ///
     /// Use it for idempotent updates, such as making a view reflect the state.
     ///
-    /// - Parameter body: The reaction; its reads are tracked.
+    /// - Parameters:
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - body: The reaction; its reads are tracked.
     /// - Returns: The reaction's subscription; the updater also holds it.
     @discardableResult
     public func keepUpToDate(
@@ -54,11 +68,15 @@ public final class Updater: Sendable {
         react(file: file, line: line, body)
     }
 
-    /// Runs `body` now and after every update of `dependencies`; reads inside `body` are
+    /// Runs `body` now and after every change of `dependencies`; reads inside `body` are
     /// not tracked (Yoyo's `keepUpToDate(dependencies:)`).
     ///
+    /// A run whose `Equatable` dependencies all hold the values of the last run is skipped.
+    ///
     /// - Parameters:
-    ///   - dependencies: The values whose updates run `body`.
+    ///   - dependencies: The values whose changes run `body`.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     ///   - body: The reaction, untracked.
     /// - Returns: The reaction's subscription; the updater also holds it.
     @discardableResult
@@ -68,8 +86,11 @@ public final class Updater: Sendable {
         line: UInt = #line,
         _ body: @escaping @Sendable () -> Void
     ) -> Subscription {
-        react(file: file, line: line) {
-            for dependency in dependencies { _ = dependency._readForUpdate() }
+        let last = _ReactionState<[Any]?>(nil)
+        return react(file: file, line: line) {
+            let values: [Any] = dependencies.map { $0._readForUpdate() }
+            if let previous = last.value, zip(previous, values).allSatisfy(_isKnownEqual) { return }
+            last.value = values
             untracked(body)
         }
     }
@@ -88,6 +109,8 @@ public final class Updater: Sendable {
     ///
     /// - Parameters:
     ///   - source: The value to follow.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     ///   - handler: Called with the last reported value (`nil` the first time) and the new one.
     /// - Returns: The reaction's subscription; the updater also holds it.
     @discardableResult
@@ -121,6 +144,8 @@ public final class Updater: Sendable {
     ///   - object: The object to assign into.
     ///   - path: The property of `object` to keep up to date.
     ///   - source: The value to follow.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     /// - Returns: The reaction's subscription; the updater also holds it.
     @discardableResult
     public func bind<Object: AnyObject & Sendable, Source: ObservableValue & Sendable>(
@@ -131,10 +156,15 @@ public final class Updater: Sendable {
         line: UInt = #line
     ) -> Subscription {
         let target = _WeakReference(object)
+        let isEqual = _equality(for: Source.Value.self)
+        let assigned = _ReactionState<Source.Value?>(nil)
         return react(file: file, line: line) {
-            // Once the object is gone the reaction reads nothing, so it never runs again.
+            // Once the object is gone the reaction reads nothing, so it never runs again (it is
+            // freed with the updater).
             guard target.object != nil else { return }
             let value = source.value
+            if let isEqual, let previous = assigned.value, isEqual(previous, value) { return }
+            assigned.value = value
             untracked { target.object?[keyPath: path] = value }
         }
     }
@@ -146,12 +176,15 @@ public final class Updater: Sendable {
     /// not change while paused never read the flag, so resuming does not run it.
     private func react(file: StaticString, line: UInt, _ body: @escaping @Sendable () -> Void) -> Subscription {
         let paused = paused
-        let subscription = observe(file: file, line: line) {
-            if untracked({ paused.value }) {
-                _ = paused.value
-                return
+        // The updater owns its reactions, even when it is set up inside someone's reaction.
+        let subscription = withoutOwner {
+            observe(file: file, line: line) {
+                if untracked({ paused.value }) {
+                    _ = paused.value
+                    return
+                }
+                body()
             }
-            body()
         }
         subscriptions.insert(subscription)
         return subscription

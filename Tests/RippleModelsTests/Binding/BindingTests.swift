@@ -132,4 +132,41 @@ struct BindingTests {
         #expect(field.value == "external")
         _ = bag
     }
+
+    @Test("read-modify-writes through a model binding inside a handler are queued whole: none is lost, didSet sees each value")
+    func modelBindingUpdatesInsideHandler() {
+        let model = ViewModel()
+        let trigger = Stored(0)
+        let count = model.bindings.count
+        let reaction = trigger.didChange { _ in
+            count.update { $0 += 1 }
+            count.value += 1                                                  // read now, written later: see below
+            count.update { $0 += 1 }
+        }
+        trigger.value = 1
+        // `count.value += 1` reads the committed 0 now and queues a write of 1: plain
+        // assignment is a write, not a read-modify-write. The two updates apply in order.
+        #expect(model.count == 2)
+        #expect(model.didSetCount.all == [1, 1, 2])
+        _ = reaction
+    }
+
+    @Test("an externally updating handle still hears a write from elsewhere in the same batch")
+    func externallyUpdatingHearsCoalescedWrites() {
+        let model = ViewModel()
+        let field = model.bindings.name.externallyUpdating()
+        let heard = Log<String>()
+        let observer = field.didUpdate { heard.append($0) }
+        batch {
+            field.value = "typed"
+            model.name = "external"
+        }
+        #expect(heard.all == ["external"])
+        batch {
+            model.name = "other"
+            field.value = "typed last"
+        }
+        #expect(heard.all == ["external"], "the last write was the handle's own")
+        _ = observer
+    }
 }

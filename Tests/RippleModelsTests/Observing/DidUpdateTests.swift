@@ -145,16 +145,16 @@ struct DidUpdateTests {
         let bag = SubscriptionBag {
             model.bindings.count.didChange { value in
                 first.append(value)
-                if value == 1 { model.count = 2 }
+                if value == 1 { model.bindings.count.value = 2 }   // queued whole, didSet included
             }
             model.bindings.count.didChange { second.append($0) }
             model.bindings.count.didUpdate { third.append($0) }
         }
-        model.count = 1
+        model.bindings.count.value = 1                                        // didSet runs before delivery
         #expect(first.all == [1, 2])
         #expect(second.all == [1, 2])
         #expect(third.all == [1, 2])
-        #expect(model.didSetCount.all.count == 2)
+        #expect(model.didSetCount.all == [1, 2])
         _ = bag
     }
 

@@ -85,4 +85,65 @@ struct PersistedTests {
         #expect(Settings.store.raw("volume") as? Double == 0.9)
         _ = observer
     }
+
+    @Test("writes inside a reaction are applied in order: memory and store end on the last value")
+    func writesInsideReaction() {
+        let store = MemoryStore()
+        let theme = Persisted("theme", default: "light", store: store)
+        let trigger = Stored(0)
+        let reaction = trigger.didChange { _ in
+            theme.value = "dark"
+            theme.value = "light"
+        }
+        trigger.value = 1
+        #expect(theme.value == "light")
+        #expect(store.raw("theme") as? String == "light")
+        _ = reaction
+    }
+
+    @Test("every property-list type round-trips through UserDefaults, Int64 and arrays included")
+    func propertyListRoundTrip() throws {
+        let suite = "ripple.tests.\(UInt64.random(in: 0...UInt64.max))"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let store = UserDefaultsStore(defaults)
+        func roundTrip<T: PropertyListValue & Equatable>(_ value: T, _ fallback: T) -> T {
+            let key = "\(T.self)"
+            Persisted(key, default: fallback, store: store).value = value
+            return Persisted(key, default: fallback, store: store).value
+        }
+        #expect(roundTrip(true, false) == true)
+        #expect(roundTrip(42, 0) == 42)
+        #expect(roundTrip(Int64(1) << 40, 0) == Int64(1) << 40)
+        #expect(roundTrip(2.5, 0.0) == 2.5)
+        #expect(roundTrip(Float(1.5), 0) == 1.5)
+        #expect(roundTrip("text", "") == "text")
+        #expect(roundTrip(Data([1, 2, 3]), Data()) == Data([1, 2, 3]))
+        #expect(roundTrip(Date(timeIntervalSince1970: 100), Date(timeIntervalSince1970: 0)) == Date(timeIntervalSince1970: 100))
+        #expect(roundTrip([Int64(1) << 40, 2], []) == [Int64(1) << 40, 2])
+        #expect(roundTrip(["a": 1.5], [:]) == ["a": 1.5])
+    }
+
+    @Test("a Codable value holding a non-finite number is saved, not silently dropped")
+    func nonFiniteNumbers() {
+        struct Reading: Codable, Equatable, Sendable { var value: Double }
+        let store = MemoryStore()
+        Persisted("reading", default: Reading(value: 0), store: store).value = Reading(value: .infinity)
+        #expect(Persisted("reading", default: Reading(value: 0), store: store).value == Reading(value: .infinity))
+    }
+
+    @Test("a persisted value created inside a reaction keeps saving after that reaction re-runs")
+    func savingOutlivesTheCreatingReaction() {
+        let store = MemoryStore()
+        let trigger = Stored(0)
+        let holder = Log<Persisted<Int>>()
+        let reaction = observe {
+            _ = trigger.value
+            if holder.count == 0 { holder.append(Persisted("n", default: 0, store: store)) }
+        }
+        trigger.value = 1                                                     // the creating reaction re-runs
+        holder.all[0].value = 5
+        #expect(store.raw("n") as? Int == 5)
+        reaction.cancel()
+    }
 }

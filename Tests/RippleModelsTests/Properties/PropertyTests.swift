@@ -52,7 +52,7 @@ struct PropertyTests {
         #expect(!tentative.isTentative)
     }
 
-    @Test("an older timeout does not revert a newer tentative value")
+    @Test("a newer tentative value gets its own timeout; the older one's is cancelled")
     func tentativeTimeoutIsPerValue() async {
         let clock = ManualClock()
         let parent = Stored(0)
@@ -142,7 +142,7 @@ struct PropertyTests {
         let carol = Person("Carol"), dan = Person("Dan")
         let ada = Person("Ada", friend: carol)
         let selected = Stored<Person?>(nil)
-        let friendName = selected.flatMap { $0?.friend }.flatMap { $0??.name }
+        let friendName = selected.flatMap { $0?.friend }.flatMap { $0?.name }
         let seen = Log<String?>()
         let observer = friendName.didChange(withCurrent: true) { seen.append($0) }
         selected.value = ada                                                  // nil → Carol
@@ -176,6 +176,40 @@ struct PropertyTests {
         todos.value.removeFirst()
         first.isDone = false                                                  // no longer in the list
         #expect(seen.all == ["first:true", "first:true,second:false", "first:true,second:true", "second:true"])
+        _ = observer
+    }
+
+    @Test("commit and revert inside a handler apply to the tentative value set before them")
+    func tentativeInsideHandler() {
+        let parent = Stored(0)
+        let tentative = Tentative(parent.binding)
+        let trigger = Stored(0)
+        let reaction = trigger.didChange { value in
+            tentative.setTentative(value * 10)
+            if value == 1 { tentative.commit() } else { tentative.revert() }
+        }
+        trigger.value = 1
+        #expect(parent.value == 10)
+        #expect(!tentative.isTentative)
+        trigger.value = 2
+        #expect(parent.value == 10)
+        #expect(tentative.value == 10)
+        _ = reaction
+    }
+
+    final class Chore: Sendable {
+        let isDone = Stored(false)
+    }
+
+    @Test("observingElements with a key path to a node follows the node's value")
+    func observingElementsThroughNodes() {
+        let chore = Chore()
+        let chores = Stored([chore])
+        let list = chores.observingElements(\.isDone)
+        let updates = Log<Int>()
+        let observer = list.didUpdate { updates.append($0.count) }
+        chore.isDone.value = true
+        #expect(updates.all == [1])
         _ = observer
     }
 }

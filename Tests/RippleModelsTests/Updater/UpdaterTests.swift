@@ -120,4 +120,45 @@ struct UpdaterTests {
         updater.resume()
         #expect(runs.all == [1])
     }
+
+    @Test("bind and keepUpToDate(dependencies:) skip a value that came back while paused")
+    func valueThatCameBackDoesNotRun() {
+        let updater = Updater()
+        let title = Stored("a")
+        let label = Label()
+        let assignments = Log<String>()
+        let runs = Log<String>()
+        updater.bind(label, \.text, to: title.binding.map { value in assignments.append(value); return value })
+        updater.keepUpToDate(dependencies: [title]) { runs.append(title.value) }
+        assignments.removeAll()
+        updater.pause()
+        title.value = "b"
+        title.value = "a"
+        updater.resume()
+        #expect(runs.all == ["a"])
+        #expect(label.text == "a")
+        title.value = "c"
+        #expect(runs.all == ["a", "c"])
+        #expect(label.text == "c")
+    }
+
+    @Test("an updater set up inside a reaction keeps its reactions when that reaction re-runs")
+    func updaterInsideReaction() {
+        let trigger = Stored(0)
+        let source = Stored(0)
+        let updater = Updater()
+        let runs = Log<Int>()
+        let once = Log<Bool>()
+        let reaction = observe {
+            _ = trigger.value
+            if once.count == 0 {
+                once.append(true)
+                updater.keepUpToDate { runs.append(source.value) }
+            }
+        }
+        trigger.value = 1
+        source.value = 1
+        #expect(runs.all == [0, 1])
+        reaction.cancel()
+    }
 }

@@ -75,4 +75,20 @@ struct BatchTests {
     func returnsResult() {
         #expect(batch { 42 } == 42)
     }
+
+    @Test("writeInOrder inside a reaction reads the value committed before it")
+    func writeInOrderReadsCommittedValue() {
+        let trigger = Stored(0)
+        let count = Stored(0)
+        let subscription = observe {
+            guard trigger.value == 1 else { return }
+            writeInOrder { count.value = untracked { count.value } + 1 }
+            writeInOrder { count.value = untracked { count.value } + 1 }
+        }
+        trigger.value = 1
+        #expect(count.value == 2)
+        writeInOrder { count.value += 10 }
+        #expect(count.value == 12, "outside reactions it runs at once")
+        subscription.cancel()
+    }
 }

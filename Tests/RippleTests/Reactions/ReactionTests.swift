@@ -159,6 +159,27 @@ struct ReactionTests {
         subscription.cancel()
     }
 
+    @Test("a reaction created in withoutOwner inside another reaction is not its child")
+    func withoutOwnerDetachesChildren() {
+        let trigger = Stored(0)
+        let source = Stored(0)
+        let seen = Recorder<Int>()
+        let kept = Cell<Subscription?>(nil)
+        let parent = observe {
+            _ = trigger.value
+            if untracked({ kept.value }) == nil {
+                kept.value = withoutOwner { observe { seen.append(source.value) } }
+            }
+        }
+        trigger.value = 1                       // the parent re-runs; a child would be cancelled
+        source.value = 1
+        #expect(seen.all == [0, 1])
+        parent.cancel()
+        source.value = 2
+        #expect(seen.all == [0, 1, 2], "only its subscription stops it")
+        kept.value?.cancel()
+    }
+
     @Test("a reaction run by a write made inside untracked { } still tracks its own reads")
     func reactionDeliveredFromUntrackedTracks() {
         let source = Stored(0)
