@@ -14,27 +14,29 @@
 /// Inside a reaction, a batch's writes are queued together and committed as one round after
 /// the current one.
 public func batch<R>(_ body: () throws -> R) rethrows -> R {
-    let context = _ThreadContext.current
-    context.batchDepth += 1
-    defer {
-        context.batchDepth -= 1
-        if context.batchDepth == 0 {
-            context.batchID = 0
-            if context.isDelivering {
-                if !context.deferredBatch.isEmpty {
-                    let writes = context.deferredBatch
-                    context.deferredBatch = []
-                    context.deferred.append(_DeferredWrite(
-                        apply: { for write in writes { write.apply() } },
-                        origin: writes[0].origin
-                    ))
+    // A guaranteed reference to the thread's context: the batch does no reference counting.
+    try _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+        context.batchDepth += 1
+        defer {
+            context.batchDepth -= 1
+            if context.batchDepth == 0 {
+                context.batchID = 0
+                if context.isDelivering {
+                    if !context.deferredBatch.isEmpty {
+                        let writes = context.deferredBatch
+                        context.deferredBatch = []
+                        context.deferred.append(_DeferredWrite(
+                            apply: { for write in writes { write.apply() } },
+                            origin: writes[0].origin
+                        ))
+                    }
+                } else {
+                    _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
                 }
-            } else {
-                _graph.deliver(context)
             }
         }
+        return try body()
     }
-    return try body()
 }
 
 /// Runs `body` without recording what it reads as a dependency of the current derivation

@@ -29,10 +29,13 @@ extension _Graph {
             while context.pendingHead < context.pending.count {
                 let job = context.pending[context.pendingHead]
                 context.pendingHead += 1
-                switch job {
-                case .reaction(let reaction): reaction.run(context)
-                case .notify(let subject): subject._notifyObservation()
+                job.ref._withUnsafeGuaranteedRef { node in
+                    switch job.kind {
+                    case .reaction: unsafeDowncast(node, to: _ReactionNode.self).run(context)
+                    case .notify: node._notifyObservation()
+                    }
                 }
+                job.ref.release()
             }
             context.pending.removeAll(keepingCapacity: true)
             context.pendingHead = 0

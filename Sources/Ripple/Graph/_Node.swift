@@ -79,6 +79,10 @@ public class _Node {
         fatalError("Ripple internal error: _evaluate on \(kind)")
     }
 
+    /// Reports a change to the Observation framework, after the lock is released: stored values
+    /// and computed values' watchers override it.
+    func _notifyObservation() {}
+
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {
         let kindName: String
@@ -164,11 +168,6 @@ struct _Origin: CustomStringConvertible, Sendable {
         if let name { return "'\(name)'" }
         return "(\(fileID):\(line))"
     }
-}
-
-/// Something that reports changes to the Observation framework after the lock is released.
-protocol _ObservationNotifying: AnyObject {
-    func _notifyObservation()
 }
 
 /// Something that owns reactions created while it is current (a reaction or a scope).

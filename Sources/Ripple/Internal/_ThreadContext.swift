@@ -65,10 +65,28 @@ package final class _ThreadContext {
     }
 }
 
-/// One unit of work queued for after the lock is released.
-enum _Job {
-    case reaction(_ReactionNode)
-    case notify(any _ObservationNotifying)
+/// One unit of work queued for after the lock is released: a reaction to run, or a node
+/// whose change Observation must hear.
+///
+/// The node is retained by hand when the job is queued and released once it has run, so that
+/// the queue is plain data: no reference counting to copy a job out of it or to empty it.
+struct _Job {
+    enum Kind: UInt8 {
+        case reaction, notify
+    }
+
+    let kind: Kind
+    let ref: Unmanaged<_Node>
+
+    @inline(__always)
+    static func reaction(_ node: _ReactionNode) -> _Job {
+        _Job(kind: .reaction, ref: .passRetained(node))
+    }
+
+    @inline(__always)
+    static func notify(_ node: _Node) -> _Job {
+        _Job(kind: .notify, ref: .passRetained(node))
+    }
 }
 
 /// A write queued while reactions were being delivered.

@@ -11,7 +11,7 @@ class _SubscriberNode: _Node, @unchecked Sendable {
 /// `withObservationTracking`), it keeps the computed node live so writes reach it. It is
 /// armed by every such read; when a write reaches it armed, it brings the value up to date
 /// and, if the value changed, calls the registrar, then waits to be armed again.
-final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sendable {
+final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()
     @exclusivity(unchecked) var isArmed = false
@@ -21,7 +21,7 @@ final class _WatcherNode: _SubscriberNode, _ObservationNotifying, @unchecked Sen
         super.init(kind: .watcher, origin: origin)
     }
 
-    func _notifyObservation() {
+    override func _notifyObservation() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             guard isArmed, !isDisposed, let target = sources.first?.node else {

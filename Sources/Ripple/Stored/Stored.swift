@@ -81,13 +81,15 @@ public final class Stored<Value>: _Node, Readable {
             return current
         }
         set {
-            let context = _ThreadContext.current
-            if context.isDelivering {
-                _graph.queueWrite(context) { [self] in self.write(newValue, context) }
-                return
+            // Guaranteed references: a plain write does no reference counting of its own.
+            _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+                if context.isDelivering {
+                    graphRef._withUnsafeGuaranteedRef { $0.queueWrite(context) { [self] in self.write(newValue, context) } }
+                    return
+                }
+                write(newValue, context)
+                graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
-            write(newValue, context)
-            _graph.deliver(context)
         }
     }
 
@@ -159,6 +161,11 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
+    /// Reports a change to Observation (queued by a write that found Observation armed).
+    override func _notifyObservation() {
+        _graph.lock.withLock({ observation })?.notifyChange()
+    }
+
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
     /// the lock, and registers the access.
     @usableFromInline
@@ -199,12 +206,6 @@ extension Stored where Value: Equatable {
 extension Stored: @unchecked Sendable where Value: Sendable {}
 
 extension Stored: Observable {}
-
-extension Stored: _ObservationNotifying {
-    func _notifyObservation() {
-        _graph.lock.withLock({ observation })?.notifyChange()
-    }
-}
 
 extension Stored: CustomStringConvertible {
     /// The value and where the node was created.
