@@ -37,7 +37,9 @@ public final class Computed<Value>: Readable {
     /// The node (a +0 reference; the handle keeps it alive).
     @usableFromInline
     var node: _ComputedNode<Value> { nodeRef.takeUnretainedValue() }
-    @exclusivity(unchecked) private var watcher: _WatcherNode?
+    /// The Observation watcher, once a top-level read created it: retained by hand (released
+    /// in `deinit`) so that re-arming it on every top-level read does no reference counting.
+    @exclusivity(unchecked) private var watcherRef: Unmanaged<_WatcherNode>?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
     /// re-evaluation counts as a change).
@@ -86,7 +88,8 @@ public final class Computed<Value>: Readable {
     }
 
     deinit {
-        if let watcher {
+        if let watcherRef {
+            let watcher = watcherRef.takeRetainedValue()
             let dropped = _graph.lock.withLock {
                 watcher.isDisposed = true
                 return _graph.disposeSources(of: watcher)
@@ -115,27 +118,33 @@ public final class Computed<Value>: Readable {
     /// watcher, releases the lock, and registers the access with Observation.
     @usableFromInline
     func _untrackedRead() {
-        let subject = armObservation()
-        _graph.lock.unlock()
-        subject.access()
+        armObservation()._withUnsafeGuaranteedRef { watcher in
+            nodeRef._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() } }
+            watcher.subject.access()
+        }
     }
 
     /// Called under the lock by an untracked read: the next change is reported to Observation.
-    private func armObservation() -> _ObservationSubject {
-        let watcher: _WatcherNode
-        if let existing = self.watcher {
-            // Already armed: its version is the one the earliest pending reader saw; keep it.
-            if existing.isArmed { return existing.subject }
-            watcher = existing
-        } else {
-            watcher = _WatcherNode(origin: node.origin)
-            self.watcher = watcher
-            watcher.sources.append(_Edge(retaining: node, version: node.version))
-            watcher.sources[0].slot = _graph.subscribe(watcher, to: node)
+    /// Returns the watcher, which the handle keeps alive.
+    private func armObservation() -> Unmanaged<_WatcherNode> {
+        if let watcherRef {
+            watcherRef._withUnsafeGuaranteedRef { watcher in
+                // Already armed: its version is the one the earliest pending reader saw; keep it.
+                if watcher.isArmed { return }
+                watcher.isArmed = true
+                watcher.armedVersion = nodeRef._withUnsafeGuaranteedRef { $0.version }
+            }
+            return watcherRef
         }
+        let node = node
+        let watcher = _WatcherNode(origin: node.origin)
+        watcher.sources.append(_Edge(retaining: node, version: node.version))
+        watcher.sources[0].slot = _graph.subscribe(watcher, to: node)
         watcher.isArmed = true
         watcher.armedVersion = node.version
-        return watcher.subject
+        let created = Unmanaged.passRetained(watcher)
+        watcherRef = created
+        return created
     }
 }
 
