@@ -30,7 +30,9 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
-    @exclusivity(unchecked) private var observation: _ObservationSubject?
+    /// Created by the first untracked read; retained by hand (released in `deinit`) so that
+    /// later top-level reads reach it without reference counting.
+    @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -163,25 +165,32 @@ public final class Stored<Value>: _Node, Readable {
 
     /// Reports a change to Observation (queued by a write that found Observation armed).
     override func _notifyObservation() {
-        _graph.lock.withLock({ observation })?.notifyChange()
+        let subject = graphRef._withUnsafeGuaranteedRef { graph in graph.lock.withLock { observationRef } }
+        subject?._withUnsafeGuaranteedRef { $0.notifyChange() }
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
     /// the lock, and registers the access.
     @usableFromInline
     func _untrackedRead() {
-        let observation = armObservation()
-        _graph.lock.unlock()
-        observation.access()
+        armObservation()._withUnsafeGuaranteedRef { subject in
+            graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() }
+            subject.access()
+        }
     }
 
     /// Called under the lock by an untracked read: the next change is reported to Observation.
-    private func armObservation() -> _ObservationSubject {
+    /// Returns the subject, which this node keeps alive.
+    private func armObservation() -> Unmanaged<_ObservationSubject> {
         observationArmed = true
-        if let observation { return observation }
-        let created = _ObservationSubject()
-        observation = created
+        if let observationRef { return observationRef }
+        let created = Unmanaged.passRetained(_ObservationSubject())
+        observationRef = created
         return created
+    }
+
+    deinit {
+        observationRef?.release()
     }
 }
 
