@@ -4,35 +4,3 @@ class _SubscriberNode: _Node, @unchecked Sendable {
     /// Cancelled and unlinked from its sources.
     @exclusivity(unchecked) final var isDisposed = false
 }
-
-/// Reports a ``Computed`` value's changes to the Observation framework.
-///
-/// Created by the first read that no Ripple reader tracked (a SwiftUI body, or
-/// `withObservationTracking`), it keeps the computed node live so writes reach it. It is
-/// armed by every such read; when a write reaches it armed, it brings the value up to date
-/// and, if the value changed, calls the registrar, then waits to be armed again.
-final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
-    /// What Observation sees of the computed value.
-    let subject = _ObservationSubject()
-    @exclusivity(unchecked) var isArmed = false
-    @exclusivity(unchecked) var armedVersion = 0
-
-    init(origin: _Origin) {
-        super.init(kind: .watcher, origin: origin)
-    }
-
-    override func _notifyObservation() {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
-            guard isArmed, !isDisposed, let target = sources.first?.node else {
-                graph.lock.unlock()
-                return
-            }
-            graph.refresh(target)
-            let changed = target.version != armedVersion
-            if changed { isArmed = false }
-            graph.lock.unlock()
-            if changed { subject.notifyChange() }
-        }
-    }
-}
