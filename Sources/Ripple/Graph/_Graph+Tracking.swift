@@ -141,7 +141,7 @@ extension _Graph {
     ///
     /// The entry is found at the edge's `slot` hint, or else by scanning from both ends, and
     /// replaced by a tombstone; the list is compacted once tombstones outnumber live entries,
-    /// so removal is amortized O(1) until a compaction invalidates the hints.
+    /// and the compaction moves the hints along, so removal is amortized O(1).
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
         let target = Unmanaged.passUnretained(observer).toOpaque()
         var front = source.observerHead
@@ -188,10 +188,46 @@ extension _Graph {
             }
         }
         if source.observerHoles > 16, source.observerHoles > source.observerCount {
-            let tombstone = _tombstone.toOpaque()
-            source.observers.removeAll { $0.ref.toOpaque() == tombstone }
-            source.observerHead = 0
-            source.observerHoles = 0
+            compactObservers(of: source)
+        }
+    }
+
+    /// Drops the tombstones from `source.observers`, keeping the order of the live entries, and
+    /// moves each live observer's slot hint for `source` along with its entry, so that removals
+    /// after a compaction stay O(1).
+    ///
+    /// - Complexity: O(*n* × *s*) for *n* observers of *s* sources each; amortized O(*s*) per
+    ///   removal, since it runs only once tombstones outnumber live entries.
+    private func compactObservers(of source: _Node) {
+        let tombstone = _tombstone.toOpaque()
+        let sourceID = Unmanaged.passUnretained(source).toOpaque()
+        var kept = 0
+        source.observers.withUnsafeMutableBufferPointer { observers in
+            for index in source.observerHead..<observers.count {
+                let link = observers[index]
+                if link.ref.toOpaque() == tombstone { continue }
+                observers[kept] = link
+                if index != kept {
+                    link.ref._withUnsafeGuaranteedRef { observer in
+                        Self.moveSlotHint(in: &observer.sources, for: sourceID, from: index, to: kept)
+                        Self.moveSlotHint(in: &observer.replacedSources, for: sourceID, from: index, to: kept)
+                    }
+                }
+                kept += 1
+            }
+        }
+        source.observers.removeLast(source.observers.count - kept)
+        source.observerHead = 0
+        source.observerHoles = 0
+    }
+
+    /// Points the edge of `edges` that was linked to `source` at `from` to `to` instead.
+    private static func moveSlotHint(in edges: inout ContiguousArray<_Edge>, for source: UnsafeMutableRawPointer, from: Int, to: Int) {
+        edges.withUnsafeMutableBufferPointer { edges in
+            for index in edges.indices where edges[index].slot == from && edges[index].ref.toOpaque() == source {
+                edges[index].slot = to
+                return
+            }
         }
     }
 
