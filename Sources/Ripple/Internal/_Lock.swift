@@ -6,45 +6,92 @@ import Musl
 import Darwin
 #endif
 
-/// The one lock type Ripple uses: a recursive `pthread` mutex.
+import Synchronization
+
+/// The one lock type Ripple uses: a recursive lock built from a plain `pthread` mutex and an
+/// atomic owner.
 ///
 /// It is recursive because a computed value's derivation reads other nodes while the
-/// evaluating thread holds the graph, and those reads take the same lock. Being a plain
-/// `pthread` mutex, ThreadSanitizer understands it, unlike `Synchronization.Mutex` on Linux.
+/// evaluating thread holds the graph, and those reads take the same lock. A re-entrant
+/// acquisition only compares the owner with the calling thread and counts: no call into the
+/// C library, which makes the many reads inside a derivation cheap. Being a plain `pthread`
+/// mutex plus an `Atomic`, ThreadSanitizer understands it, unlike `Synchronization.Mutex` on
+/// Linux.
+///
+/// A thread can only read its own identity from `owner` if it stored it itself, that is,
+/// while it holds the mutex (it clears `owner` before releasing it), so a relaxed load is
+/// enough to recognise a re-entrant acquisition.
 ///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.
 ///
 /// Every other file goes through this type; nothing else in Ripple locks.
 @usableFromInline
 package struct _Lock: ~Copyable, @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// The lock's memory. A class, so that the atomic has a stable address (an `Atomic`
+    /// stored in a struct may be read through a copy of the struct); reached unmanaged, so
+    /// that taking the lock costs no reference counting.
+    private final class Storage {
+        /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        /// Acquisitions by the owner not yet released (touched only by the owner).
+        var depth = 0
+        /// The thread holding the lock, or 0.
+        let owner = Atomic<UInt>(0)
+    }
+
+    private let storage: Unmanaged<Storage>
 
     package init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        let status = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        let storage = Storage()
+        storage.mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(storage.mutex, nil)
         precondition(status == 0, "Ripple: pthread_mutex_init failed with status \(status)")
+        self.storage = .passRetained(storage)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        storage._withUnsafeGuaranteedRef {
+            pthread_mutex_destroy($0.mutex)
+            $0.mutex.deallocate()
+        }
+        storage.release()
+    }
+
+    /// The calling thread's identity (never 0).
+    @inline(__always)
+    private static var currentThread: UInt {
+        #if canImport(Glibc)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
     }
 
     /// Acquires the lock, waiting if another thread holds it.
     @inline(__always)
     package func lock() {
-        pthread_mutex_lock(mutex)
+        storage._withUnsafeGuaranteedRef { storage in
+            let me = Self.currentThread
+            if storage.owner.load(ordering: .relaxed) == me {
+                storage.depth &+= 1
+                return
+            }
+            pthread_mutex_lock(storage.mutex)
+            storage.owner.store(me, ordering: .relaxed)
+            storage.depth = 1
+        }
     }
 
     /// Releases the lock.
     @inline(__always)
     package func unlock() {
-        pthread_mutex_unlock(mutex)
+        storage._withUnsafeGuaranteedRef { storage in
+            storage.depth &-= 1
+            if storage.depth == 0 {
+                storage.owner.store(0, ordering: .relaxed)
+                pthread_mutex_unlock(storage.mutex)
+            }
+        }
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
