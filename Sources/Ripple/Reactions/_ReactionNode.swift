@@ -85,8 +85,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
                 if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
                 if !children.isEmpty { for child in children { child.cancel() } }
-                let savedReaction = context.reaction
-                let savedOwner = context.owner
+                // Saved unretained: both stay alive while this run is on the stack.
+                let savedReaction = context.reactionRef
+                unowned(unsafe) let savedOwner = context.owner
                 // A write made inside `untracked { }` delivers from inside it; the reaction's
                 // own reads must still be tracked.
                 let savedUntrackedDepth = context.untrackedDepth
@@ -94,7 +95,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
                 context.owner = self
                 context.untrackedDepth = 0
                 body()
-                context.reaction = savedReaction
+                context.reactionRef = savedReaction
                 context.owner = savedOwner
                 context.untrackedDepth = savedUntrackedDepth
 
