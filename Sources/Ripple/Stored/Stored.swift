@@ -30,6 +30,10 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
+    /// Writes so far, equal ones included.
+    @exclusivity(unchecked) private var writes = 0
+    /// Publishes `writes` to readers of ``writeCount``; created by the first such read.
+    @exclusivity(unchecked) private var writeCounter: Stored<Int>?
     /// Created by the first untracked read; retained by hand (released in `deinit`) so that
     /// later top-level reads reach it without reference counting.
     @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
@@ -118,6 +122,31 @@ public final class Stored<Value>: _Node, Readable {
         _graph.deliver(context)
     }
 
+    /// The number of writes made to this value so far, equal writes included.
+    ///
+    /// Reading it inside a derivation or a reaction tracks *every* write, even one that
+    /// leaves the value unchanged (which ``value`` does not report); update handlers that
+    /// must hear equal writes read it.
+    ///
+    /// ```swift
+    /// let name = Stored("Ada")
+    /// let writes = observe { print("written", name.writeCount, "times") }
+    /// name.value = "Ada"                                   // prints "written 1 times"
+    /// ```
+    ///
+    /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
+    public var writeCount: Int {
+        let counter = graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.withLock { () -> Stored<Int> in
+                if let writeCounter { return writeCounter }
+                let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
+                writeCounter = created
+                return created
+            }
+        }
+        return counter.value
+    }
+
     /// The value, read without tracking or Observation registration.
     func peek() -> Value {
         _graph.lock.withLock { _value }
@@ -132,6 +161,8 @@ public final class Stored<Value>: _Node, Readable {
                 graph.lock.unlock()
                 _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
             }
+            writes &+= 1
+            if let writeCounter { writeCounter.write(writes, context) }
             if let isEqual, isEqual(_value, newValue) {
                 graph.lock.unlock()
                 return

@@ -78,7 +78,11 @@ public struct Binding<Value>: ObservableValue, Sendable {
     /// Creates a binding to a stored value. Read-modify-writes through it (`+=`, appends)
     /// are applied atomically with `Stored.update(_:)`.
     public init(_ stored: Stored<Value>) where Value: Sendable {
-        self.init(read: { stored.value }, readUpdates: { stored.value }, modify: { stored.update($0) })
+        self.init(
+            read: { stored.value },
+            readUpdates: { stored._readForUpdate() },
+            modify: { stored.update($0) }
+        )
     }
 
     /// Creates a binding to a property of a model; writes go through the property's setter,

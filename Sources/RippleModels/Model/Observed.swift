@@ -28,22 +28,19 @@ import Ripple
 /// instance.
 @propertyWrapper
 public struct Observed<Value: Sendable>: Sendable {
-    /// The value, deduplicated by the value's equality.
+    /// The value, deduplicated by the value's equality; its `writeCount` moves on every
+    /// write, equal or not, which is what `didUpdate` listens to.
     private let storage: Stored<Value>
-    /// Moves on every write, equal or not: what `didUpdate` listens to.
-    private let updates: Stored<UInt64>
 
     /// Creates the property with its initial value; writes of an equal value notify only
     /// `didUpdate` handlers.
     public init(wrappedValue: Value) where Value: Equatable {
         storage = Stored(wrappedValue)
-        updates = Stored(0)
     }
 
     /// Creates the property with its initial value; every write notifies.
     public init(wrappedValue: Value) {
         storage = Stored(wrappedValue, equals: nil)
-        updates = Stored(0)
     }
 
     /// Not available: an `@Observed` property must belong to a class.
@@ -64,15 +61,11 @@ public struct Observed<Value: Sendable>: Sendable {
     }
 
     private func read() -> Value {
-        if _ReadMode.readsEveryUpdate { _ = updates.value }
+        if _ReadMode.readsEveryUpdate { _ = storage.writeCount }
         return storage.value
     }
 
     private func write(_ newValue: Value) {
-        let storage = storage, updates = updates
-        batch {
-            storage.value = newValue
-            updates.update { $0 &+= 1 }
-        }
+        storage.value = newValue
     }
 }

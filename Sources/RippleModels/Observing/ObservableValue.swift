@@ -9,12 +9,10 @@ import Ripple
 /// properties (``Tentative``, ``Connectable``, ``PassThrough``, ``ManuallyRecalculated``)
 /// all conform. Reading ``value`` inside a `Computed` or an `observe { }` reaction tracks it.
 ///
-/// Every conforming type gets the DidUpdate family of handlers. An *update* is a write that
-/// the value notifies about: every write of an ``Observed`` model property (and of the
-/// bindings and views over one), even of an equal value; for a `Stored` or `Computed` of an
-/// `Equatable` type, only a write or evaluation that changes the value, since the core drops
-/// equal writes before anything hears them (create the `Stored` with `equals: nil` to hear
-/// every write).
+/// Every conforming type gets the DidUpdate family of handlers. An *update* is a write: every
+/// write of a `Stored` or of an ``Observed`` model property (and of the bindings and views
+/// over them), even one of an equal value. A `Computed` is not written: its updates are its
+/// changes.
 ///
 /// ```swift
 /// let count = Stored(0)
@@ -79,6 +77,12 @@ extension ObservableValue where Self: Sendable {
     }
 }
 
-extension Stored: ObservableValue {}
+extension Stored: ObservableValue {
+    /// Reads the value so that the reader hears every write, equal ones included.
+    public func _readForUpdate() -> Value {
+        _ = writeCount
+        return value
+    }
+}
 
 extension Computed: ObservableValue {}

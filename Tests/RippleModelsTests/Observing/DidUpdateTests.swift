@@ -21,6 +21,23 @@ struct DidUpdateTests {
         _ = bag
     }
 
+    @Test("didUpdate on a Stored, and on a binding to one, hears equal writes too")
+    func storedDidUpdateHearsEqualWrites() {
+        let count = Stored(0)
+        let updates = Log<String>(), bindingUpdates = Log<Int>(), changes = Log<Int>()
+        let bag = SubscriptionBag {
+            count.didUpdate { old, new in updates.append("\(old)→\(new)") }
+            count.binding.didUpdate { bindingUpdates.append($0) }
+            count.didChange { changes.append($0) }
+        }
+        count.value = 0
+        count.value = 1
+        #expect(updates.all == ["0→0", "0→1"])
+        #expect(bindingUpdates.all == [0, 1])
+        #expect(changes.all == [1])
+        _ = bag
+    }
+
     @Test("reading an @Observed property tracks it like a Stored: equal writes rerun nothing")
     func observedPropertyIsTrackedLikeStored() {
         let model = ViewModel()

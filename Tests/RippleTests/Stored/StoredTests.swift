@@ -60,4 +60,20 @@ struct StoredTests {
         #expect(seen.all == [[1, 2], [1, 2, 3]])
         subscription.cancel()
     }
+
+    @Test("writeCount counts every write, equal ones included, and readers of it hear each one")
+    func writeCountTracksEveryWrite() {
+        let name = Stored("Ada")
+        let counts = Recorder<Int>()
+        let values = Recorder<String>()
+        let countReader = observe { counts.append(name.writeCount) }
+        let valueReader = observe { values.append(name.value) }
+        name.value = "Ada"
+        name.value = "Bob"
+        batch { name.value = "Bob"; name.value = "Bob" }
+        #expect(counts.all == [0, 1, 2, 4])
+        #expect(values.all == ["Ada", "Bob"])
+        countReader.cancel()
+        valueReader.cancel()
+    }
 }
