@@ -100,13 +100,7 @@ public struct Binding<Value>: ObservableValue, Sendable {
             read: { model[keyPath: path] },
             readUpdates: { _ReadMode.everyUpdate { model[keyPath: path] } },
             modify: { transform in
-                writeInOrder {
-                    untracked {
-                        var value = model[keyPath: path]
-                        transform(&value)
-                        model[keyPath: path] = value
-                    }
-                }
+                writeInOrder { Self.writeThrough(model, path, transform) }
             }
         )
     }
@@ -130,14 +124,24 @@ public struct Binding<Value>: ObservableValue, Sendable {
             modify: { transform in
                 writeInOrder {
                     guard let model = reference.object else { return }
-                    untracked {
-                        var value = model[keyPath: path]
-                        transform(&value)
-                        model[keyPath: path] = value
-                    }
+                    Self.writeThrough(model, path, transform)
                 }
             }
         )
+    }
+
+    /// Applies `transform` to a model's property through its getter and setter (so `didSet`
+    /// runs), untracked: the caller queues it in write order.
+    private static func writeThrough<Model: AnyObject>(
+        _ model: Model,
+        _ path: ReferenceWritableKeyPath<Model, Value>,
+        _ transform: (inout Value) -> Void
+    ) {
+        untracked {
+            var value = model[keyPath: path]
+            transform(&value)
+            model[keyPath: path] = value
+        }
     }
 
     /// A binding that always reads `value` and ignores writes; for previews and tests.
