@@ -4,6 +4,12 @@
 /// the wrapper cannot tell from its arguments which kind of dependency the reader wants.
 /// While `readsEveryUpdate` is set, the wrapper's getter also tracks its update counter, so
 /// the reader runs on every write, equal writes included (what `didUpdate` promises).
+///
+/// The mode is a task-local value, so it also reaches a `Computed` whose derivation happens to
+/// be evaluated inside it (a model property computed from a `Computed`): that derivation then
+/// also tracks the update counters it reads, and re-evaluates on equal writes until its next
+/// evaluation outside the mode. Its equality cut-off keeps that invisible to its readers; it
+/// only costs evaluations.
 enum _ReadMode {
     @TaskLocal static var readsEveryUpdate = false
 
