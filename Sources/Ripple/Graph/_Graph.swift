@@ -15,9 +15,9 @@ package final class _Graph: @unchecked Sendable {
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
-    @exclusivity(unchecked) var walk = _WalkStack()
+    @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
     /// Scratch stack of propagation and (de)activation.
-    @exclusivity(unchecked) var scratch: ContiguousArray<_Link> = []
+    @exclusivity(unchecked) var scratch = _Stack<_Link>()
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -48,34 +48,36 @@ struct _WalkFrame {
 nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
     _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
 
-/// The stack of the iterative source check: plain memory, grown by doubling, so pushing and
-/// popping frames does no reference counting. Nested checks push above the frames of the outer
-/// one; no pointer into it is kept across a call that may push.
-struct _WalkStack {
-    private var base = UnsafeMutablePointer<_WalkFrame>.allocate(capacity: 64)
+/// A stack of plain values (the source check's frames, propagation's links) in plain memory,
+/// grown by doubling, so pushing and popping does no reference counting and no uniqueness
+/// check. Nested walks push above the entries of the outer one; no pointer into it is kept
+/// across a call that may push. It lives as long as the graph, so it is never freed.
+struct _Stack<Element> {
+    private var base = UnsafeMutablePointer<Element>.allocate(capacity: 64)
     private var capacity = 64
     private(set) var count = 0
 
     @inline(__always)
-    mutating func append(_ frame: _WalkFrame) {
+    mutating func append(_ element: Element) {
         if count == capacity { grow() }
-        (base + count).initialize(to: frame)
+        (base + count).initialize(to: element)
         count &+= 1
     }
 
-    @inline(__always)
-    mutating func removeLast() {
+    @inline(__always) @discardableResult
+    mutating func removeLast() -> Element {
         count &-= 1
+        return (base + count).move()
     }
 
     @inline(__always)
-    subscript(index: Int) -> _WalkFrame {
+    subscript(index: Int) -> Element {
         get { base[index] }
         set { base[index] = newValue }
     }
 
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<_WalkFrame>.allocate(capacity: capacity * 2)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
         base.deallocate()
         base = larger
