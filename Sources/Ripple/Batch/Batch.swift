@@ -19,20 +19,21 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
         context.batchDepth += 1
         defer {
             context.batchDepth -= 1
-            if context.batchDepth == 0 {
-                context.batchID = 0
-                if context.isDelivering {
-                    if !context.deferredBatch.isEmpty {
-                        let writes = context.deferredBatch
-                        context.deferredBatch = []
-                        context.deferred.append(_DeferredWrite(
-                            apply: { for write in writes { write.apply() } },
-                            origin: writes[0].origin
-                        ))
-                    }
-                } else {
-                    _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
+            if context.isDelivering {
+                // The outermost batch opened during this delivery ends: its writes are queued
+                // as one unit.
+                if context.batchDepth == context.deliveryBatchDepth, !context.deferredBatch.isEmpty {
+                    let writes = context.deferredBatch
+                    context.deferredBatch = []
+                    context.deferred.append(_DeferredWrite(
+                        apply: { for write in writes { write.apply() } },
+                        origin: writes[0].origin
+                    ))
                 }
+                if context.batchDepth == 0 { context.batchID = 0 }
+            } else if context.batchDepth == 0 {
+                context.batchID = 0
+                _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
         }
         return try body()

@@ -10,7 +10,10 @@ extension _Graph {
             return
         }
         context.isDelivering = true
+        let savedBase = context.deliveryBatchDepth
+        context.deliveryBatchDepth = context.batchDepth
         body()
+        context.deliveryBatchDepth = savedBase
         context.isDelivering = false
         if context.batchDepth == 0 {
             deliver(context)
@@ -75,7 +78,7 @@ extension _Graph {
     func queueWrite(_ context: _ThreadContext, _ apply: @escaping () -> Void) {
         let origin = context.reaction.map { $0.debugLabel } ?? "a change handler"
         let write = _DeferredWrite(apply: apply, origin: origin)
-        if context.batchDepth > 0 {
+        if context.batchDepth > context.deliveryBatchDepth {
             context.deferredBatch.append(write)
         } else {
             context.deferred.append(write)

@@ -39,6 +39,10 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var deferredHead = 0
     /// Writes made inside a batch that was opened while delivering; queued as one unit.
     @exclusivity(unchecked) var deferredBatch: [_DeferredWrite] = []
+    /// The batch depth at which the current delivery started: only batches opened above it,
+    /// during the delivery, collect their writes in `deferredBatch`. (A delivery can start
+    /// inside a user's batch: a reaction's first run, or an event sent in a batch.)
+    @exclusivity(unchecked) var deliveryBatchDepth = 0
 
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false

@@ -91,4 +91,28 @@ struct BatchTests {
         #expect(count.value == 12, "outside reactions it runs at once")
         subscription.cancel()
     }
+
+    @Test("writes made by a reaction's first run inside a batch are applied, batched or not")
+    func firstRunWritesInsideBatch() {
+        let x = Stored(0), y = Stored(0), z = Stored(0)
+        var subscriptions: [Subscription] = []
+        batch {
+            subscriptions.append(observe { x.value = 1 })
+            subscriptions.append(observe { batch { y.value = 2; z.value = 3 } })
+        }
+        #expect(x.value == 1)
+        #expect(y.value == 2)
+        #expect(z.value == 3)
+        let trigger = Stored(0)
+        let w = Stored(0)
+        let inner = Cell<Subscription?>(nil)
+        subscriptions.append(observe {
+            guard trigger.value == 1 else { return }
+            writeInOrder { inner.value = withoutOwner { observe { w.value = 4 } } }
+        })
+        trigger.value = 1
+        #expect(w.value == 4, "a reaction started by writeInOrder inside a reaction: its first run's write lands")
+        inner.value?.cancel()
+        _ = subscriptions
+    }
 }
