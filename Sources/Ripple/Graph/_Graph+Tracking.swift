@@ -196,8 +196,9 @@ extension _Graph {
     /// moves each live observer's slot hint for `source` along with its entry, so that removals
     /// after a compaction stay O(1).
     ///
-    /// - Complexity: O(*n* × *s*) for *n* observers of *s* sources each; amortized O(*s*) per
-    ///   removal, since it runs only once tombstones outnumber live entries.
+    /// - Complexity: O(*n*) for *n* observers: hints are moved only for observers of at most
+    ///   `hintMoveLimit` sources. Amortized O(1) per removal, since it runs only once tombstones
+    ///   outnumber live entries.
     private func compactObservers(of source: _Node) {
         let tombstone = _tombstone.toOpaque()
         let sourceID = Unmanaged.passUnretained(source).toOpaque()
@@ -209,6 +210,9 @@ extension _Graph {
                 observers[kept] = link
                 if index != kept {
                     link.ref._withUnsafeGuaranteedRef { observer in
+                        // Only for observers of few sources: finding the edge costs a scan of
+                        // them. Others keep a stale hint, which is checked before use.
+                        guard observer.sources.count + observer.replacedSources.count <= Self.hintMoveLimit else { return }
                         Self.moveSlotHint(in: &observer.sources, for: sourceID, from: index, to: kept)
                         Self.moveSlotHint(in: &observer.replacedSources, for: sourceID, from: index, to: kept)
                     }
@@ -220,6 +224,9 @@ extension _Graph {
         source.observerHead = 0
         source.observerHoles = 0
     }
+
+    /// Observers with more sources than this keep a stale slot hint when a compaction moves them.
+    static let hintMoveLimit = 8
 
     /// Points the edge of `edges` that was linked to `source` at `from` to `to` instead.
     private static func moveSlotHint(in edges: inout ContiguousArray<_Edge>, for source: UnsafeMutableRawPointer, from: Int, to: Int) {

@@ -6,21 +6,23 @@ import Musl
 import Darwin
 #endif
 
+#if !canImport(Darwin)
 import Synchronization
+#endif
 
-/// The one lock type Ripple uses: a recursive lock built from a plain `pthread` mutex and an
-/// atomic owner.
+/// The one lock type Ripple uses: a recursive lock on a `pthread` mutex.
 ///
 /// It is recursive because a computed value's derivation reads other nodes while the
-/// evaluating thread holds the graph, and those reads take the same lock. A re-entrant
-/// acquisition only compares the owner with the calling thread and counts: no call into the
-/// C library, which makes the many reads inside a derivation cheap. Being a plain `pthread`
-/// mutex plus an `Atomic`, ThreadSanitizer understands it, unlike `Synchronization.Mutex` on
-/// Linux.
+/// evaluating thread holds the graph, and those reads take the same lock. Being a plain
+/// `pthread` mutex (plus an `Atomic`), ThreadSanitizer understands it, unlike
+/// `Synchronization.Mutex` on Linux.
 ///
-/// A thread can only read its own identity from `owner` if it stored it itself, that is,
-/// while it holds the mutex (it clears `owner` before releasing it), so a relaxed load is
-/// enough to recognise a re-entrant acquisition.
+/// On Linux a re-entrant acquisition only compares an atomic owner with the calling thread
+/// and counts: no call into the C library, which makes the many reads inside a derivation
+/// cheap. A thread can only read its own identity from `owner` if it stored it itself, that
+/// is, while it holds the mutex (it clears `owner` before releasing it), so a relaxed load is
+/// enough to recognise a re-entrant acquisition. On Apple platforms, where `Atomic` needs
+/// macOS 15 / iOS 18 and Ripple supports macOS 14 / iOS 17, the mutex itself is recursive.
 ///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.
 ///
@@ -33,10 +35,12 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     private final class Storage {
         /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
         let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        #if !canImport(Darwin)
         /// Acquisitions by the owner not yet released (touched only by the owner).
         var depth = 0
         /// The thread holding the lock, or 0.
         let owner = Atomic<UInt>(0)
+        #endif
     }
 
     private let storage: Unmanaged<Storage>
@@ -44,7 +48,15 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     package init() {
         let storage = Storage()
         storage.mutex.initialize(to: pthread_mutex_t())
+        #if canImport(Darwin)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        let status = pthread_mutex_init(storage.mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
         let status = pthread_mutex_init(storage.mutex, nil)
+        #endif
         precondition(status == 0, "Ripple: pthread_mutex_init failed with status \(status)")
         self.storage = .passRetained(storage)
     }
@@ -57,6 +69,19 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         storage.release()
     }
 
+    #if canImport(Darwin)
+    /// Acquires the lock, waiting if another thread holds it.
+    @inline(__always)
+    package func lock() {
+        storage._withUnsafeGuaranteedRef { _ = pthread_mutex_lock($0.mutex) }
+    }
+
+    /// Releases the lock.
+    @inline(__always)
+    package func unlock() {
+        storage._withUnsafeGuaranteedRef { _ = pthread_mutex_unlock($0.mutex) }
+    }
+    #else
     /// The calling thread's identity (never 0).
     @inline(__always)
     private static var currentThread: UInt {
@@ -93,6 +118,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
             }
         }
     }
+    #endif
 
     /// Runs `body` with the lock held. `body` must not call user code.
     @inline(__always)

@@ -1,5 +1,4 @@
 import Ripple
-import Synchronization
 
 /// A value that follows its parent but can show an optimistic local value for a while
 /// (Yoyo's `TentativeProperty`).
@@ -24,7 +23,8 @@ import Synchronization
 public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendable {
     private struct Overlay: Sendable {
         var value: Value
-        var id: UInt64
+        /// Identifies this tentative value, for its timeout.
+        var id: Token
     }
 
     private let overlay = Stored<Overlay?>(nil, equals: nil)
@@ -33,7 +33,8 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     private let writeParent: (@Sendable (Value) -> Void)?
     /// Starts a timeout now: returns the wait for its deadline on the injected clock.
     private let startTimeout: @Sendable (Duration) -> @Sendable () async throws -> Void
-    private let nextID = Atomic<UInt64>(0)
+    /// A fresh identity per tentative value (compared with `===`).
+    private final class Token: Sendable {}
     private let timer = Stored<Task<Void, Never>?>(nil, equals: nil)
 
     private init(
@@ -90,7 +91,7 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     ///   - timeout: How long to show it at most, measured on the clock; `nil` for no limit.
     public func setTentative(_ value: Value, timeout: Duration? = nil) {
         writeInOrder { [self] in
-            let id = nextID.add(1, ordering: .relaxed).newValue
+            let id = Token()
             overlay.value = Overlay(value: value, id: id)
             restartTimer(timeout.map { (id, $0) })
         }
@@ -116,7 +117,7 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     }
 
     /// Cancels the running timeout and starts the next one, if any.
-    private func restartTimer(_ next: (id: UInt64, timeout: Duration)?) {
+    private func restartTimer(_ next: (id: Token, timeout: Duration)?) {
         let task = next.map { next in
             // The deadline is taken now, not when the task starts.
             let wait = startTimeout(next.timeout)
@@ -130,7 +131,7 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     }
 
     /// Drops the tentative value `id` if it is still the one shown.
-    private func expire(_ id: UInt64) {
-        overlay.update { if $0?.id == id { $0 = nil } }
+    private func expire(_ id: Token) {
+        overlay.update { if $0?.id === id { $0 = nil } }
     }
 }
