@@ -36,11 +36,7 @@ public final class ReactionScope: Sendable, _Owner {
 
     /// Runs `body`; reactions it creates belong to this scope.
     public func run<R>(_ body: () throws -> R) rethrows -> R {
-        let context = _ThreadContext.current
-        let saved = context.owner
-        context.owner = self
-        defer { context.owner = saved }
-        return try body()
+        try _withOwner(self, body)
     }
 
     /// Cancels every reaction created in the scope; later ones are cancelled at once.
@@ -82,9 +78,14 @@ public final class ReactionScope: Sendable, _Owner {
 /// }
 /// ```
 public func withoutOwner<R>(_ body: () throws -> R) rethrows -> R {
+    try _withOwner(nil, body)
+}
+
+/// Runs `body` with `owner` as the owner of the reactions it creates.
+func _withOwner<R>(_ owner: (any _Owner)?, _ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current
     let saved = context.owner
-    context.owner = nil
+    context.owner = owner
     defer { context.owner = saved }
     return try body()
 }
