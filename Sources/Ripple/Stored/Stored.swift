@@ -108,18 +108,11 @@ public final class Stored<Value>: _Node, Readable {
     /// items.update { $0.append(newItem) }
     /// ```
     public func update(_ transform: @escaping (inout Value) -> Void) {
-        let context = _ThreadContext.current
-        let apply = { [self] in
-            var copy = self.peek()
+        writeInOrder { [self] in
+            var copy = peek()
             transform(&copy)
-            self.write(copy, context)
+            value = copy
         }
-        if context.isDelivering {
-            _graph.queueWrite(context, apply)
-            return
-        }
-        apply()
-        _graph.deliver(context)
     }
 
     /// The number of writes made to this value so far, equal writes included.
