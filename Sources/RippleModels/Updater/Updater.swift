@@ -120,15 +120,7 @@ public final class Updater: Sendable {
         line: UInt = #line,
         _ handler: @escaping @Sendable (_ old: Source.Value?, _ new: Source.Value) -> Void
     ) -> Subscription {
-        let isEqual = _equality(for: Source.Value.self)
-        let reported = _ReactionState<Source.Value?>(nil)
-        return react(file: file, line: line) {
-            let new = source.value
-            let old = reported.value
-            if let old, let isEqual, isEqual(old, new) { return }
-            reported.value = new
-            untracked { handler(old, new) }
-        }
+        reactToChanges(of: source, file: file, line: line, handler)
     }
 
     /// Keeps `object[keyPath: path]` equal to `source`'s value (Yoyo's `bind`).
@@ -156,16 +148,33 @@ public final class Updater: Sendable {
         line: UInt = #line
     ) -> Subscription {
         let target = _WeakReference(object)
+        return reactToChanges(of: source, while: { target.object != nil }, file: file, line: line) { _, value in
+            target.object?[keyPath: path] = value
+        }
+    }
+
+    /// Calls `handler` (untracked) with the last reported value and the new one, first with
+    /// `nil`, then for each value that differs from the last reported one (for `Equatable`
+    /// values; every value otherwise).
+    ///
+    /// Once `isWanted` returns false, the reaction reads nothing, so it never runs again (it is
+    /// freed with the updater).
+    private func reactToChanges<Source: ObservableValue & Sendable>(
+        of source: Source,
+        while isWanted: @escaping @Sendable () -> Bool = { true },
+        file: StaticString,
+        line: UInt,
+        _ handler: @escaping @Sendable (_ old: Source.Value?, _ new: Source.Value) -> Void
+    ) -> Subscription {
         let isEqual = _equality(for: Source.Value.self)
-        let assigned = _ReactionState<Source.Value?>(nil)
+        let reported = _ReactionState<Source.Value?>(nil)
         return react(file: file, line: line) {
-            // Once the object is gone the reaction reads nothing, so it never runs again (it is
-            // freed with the updater).
-            guard target.object != nil else { return }
-            let value = source.value
-            if let isEqual, let previous = assigned.value, isEqual(previous, value) { return }
-            assigned.value = value
-            untracked { target.object?[keyPath: path] = value }
+            guard isWanted() else { return }
+            let new = source.value
+            let old = reported.value
+            if let old, let isEqual, isEqual(old, new) { return }
+            reported.value = new
+            untracked { handler(old, new) }
         }
     }
 
