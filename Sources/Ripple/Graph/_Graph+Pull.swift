@@ -44,21 +44,20 @@ extension _Graph {
             let top = walk.count &- 1
             let frame = walk[top]
             // Guaranteed references and an unsafe buffer: the scan does no reference counting.
-            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { node in
-                // Mutable access borrows the array in place; read access would retain its buffer.
-                node.sources.withUnsafeMutableBufferPointer { sources -> (_ScanStop, Int) in
-                    var index = frame.index
-                    while index < sources.count {
-                        let edge = sources[index]
-                        let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
-                            if dep.kind == .computed, !isFresh(dep) { return .stale }
-                            return dep.version != edge.version ? .changed : nil
-                        }
-                        if let stop { return (stop, index) }
-                        index &+= 1
+            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { node -> (_ScanStop, Int) in
+                let count = node.sources.count
+                var index = frame.index
+                guard index < count, let sources = node.sources.elements else { return (.unchanged, index) }
+                while index < count {
+                    let edge = sources[index]
+                    let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
+                        if dep.kind == .computed, !isFresh(dep) { return .stale }
+                        return dep.version != edge.version ? .changed : nil
                     }
-                    return (.unchanged, index)
+                    if let stop { return (stop, index) }
+                    index &+= 1
                 }
+                return (.unchanged, index)
             }
             switch stop {
             case .stale:

@@ -7,11 +7,11 @@ extension _Graph {
         while scratch.count > base {
             let link = scratch.removeLast()
             link.ref._withUnsafeGuaranteedRef { node in
-                // Mutable access borrows the array in place; read access would retain its buffer.
-                node.observers.withUnsafeMutableBufferPointer { observers in
-                    for link in observers {
-                        link.ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
-                    }
+                let count = node.observers.count
+                guard count > 0, let observers = node.observers.elements else { return }
+                // Marking only pushes onto `scratch`; it never changes this list.
+                for index in 0..<count {
+                    observers[index].ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
                 }
             }
         }

@@ -68,9 +68,9 @@ extension _Graph {
                 if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
                 edge.release()
             }
-            target.sources.removeSubrange(kept..<count)
+            target.sources.removeLast(count - kept)
         }
-        dropReplacedSources(of: target, unsubscribing: live)
+        if !target.replacedSources.isEmpty { dropReplacedSources(of: target, unsubscribing: live) }
         #if RIPPLE_INVARIANTS
         checkEdges(of: target)
         #endif
@@ -81,9 +81,12 @@ extension _Graph {
     /// often as the source appears among its sources, and a live computed source is live.
     func checkEdges(of target: _Node) {
         guard isLive(target) else { return }
-        for edge in target.sources {
-            let expected = target.sources.reduce(0) { $0 + ($1.node === edge.node ? 1 : 0) }
-            let actual = edge.node.observers.reduce(0) { $0 + ($1.node === target ? 1 : 0) }
+        for index in 0..<target.sources.count {
+            let edge = target.sources[index]
+            var expected = 0
+            for other in 0..<target.sources.count where target.sources[other].node === edge.node { expected += 1 }
+            var actual = 0
+            for link in 0..<edge.node.observers.count where edge.node.observers[link].node === target { actual += 1 }
             if expected != actual {
                 _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) \(expected) time(s) but is linked \(actual) time(s)")
             }
@@ -104,7 +107,7 @@ extension _Graph {
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
-            for index in node.sources.indices {
+            for index in 0..<node.sources.count {
                 unowned(unsafe) let dep = node.sources[index].node
                 node.sources[index].slot = addObserver(node, to: dep)
                 if dep.kind == .computed, dep.observerCount == 1 { scratch.append(_Link(unretained: dep)) }
@@ -122,7 +125,8 @@ extension _Graph {
         while scratch.count > base {
             unowned(unsafe) let node = scratch.removeLast().node
             if !node.isStale { node.verifiedEpoch = epoch }
-            for edge in node.sources {
+            for index in 0..<node.sources.count {
+                let edge = node.sources[index]
                 unowned(unsafe) let dep = edge.node
                 removeObserver(node, of: dep, slot: edge.slot)
                 if dep.kind == .computed, !dep.hasObservers { scratch.append(_Link(unretained: dep)) }
@@ -203,8 +207,8 @@ extension _Graph {
         let tombstone = _tombstone.toOpaque()
         let sourceID = Unmanaged.passUnretained(source).toOpaque()
         var kept = 0
-        source.observers.withUnsafeMutableBufferPointer { observers in
-            for index in source.observerHead..<observers.count {
+        if let observers = source.observers.elements {
+            for index in source.observerHead..<source.observers.count {
                 let link = observers[index]
                 if link.ref.toOpaque() == tombstone { continue }
                 observers[kept] = link
@@ -229,34 +233,34 @@ extension _Graph {
     static let hintMoveLimit = 8
 
     /// Points the edge of `edges` that was linked to `source` at `from` to `to` instead.
-    private static func moveSlotHint(in edges: inout ContiguousArray<_Edge>, for source: UnsafeMutableRawPointer, from: Int, to: Int) {
-        edges.withUnsafeMutableBufferPointer { edges in
-            for index in edges.indices where edges[index].slot == from && edges[index].ref.toOpaque() == source {
-                edges[index].slot = to
-                return
-            }
+    private static func moveSlotHint(in edges: inout _Buffer<_Edge>, for source: UnsafeMutableRawPointer, from: Int, to: Int) {
+        for index in 0..<edges.count where edges[index].slot == from && edges[index].ref.toOpaque() == source {
+            edges[index].slot = to
+            return
         }
     }
 
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
-    func disposeSources(of node: _Node) -> ContiguousArray<_Edge> {
-        let sources = node.sources
-        node.sources = []
+    func disposeSources(of node: _Node) -> _Buffer<_Edge> {
+        var sources = node.sources.take()
         node.trackCount = 0
-        for edge in sources { unsubscribe(node, from: edge.node, slot: edge.slot) }
-        dropReplacedSources(of: node, unsubscribing: true)
-        return sources
+        let count = sources.count
+        for index in 0..<count {
+            let edge = sources[index]
+            unsubscribe(node, from: edge.node, slot: edge.slot)
+        }
+        if !node.replacedSources.isEmpty { dropReplacedSources(of: node, unsubscribing: true) }
+        return sources.take()
     }
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
     private func dropReplacedSources(of node: _Node, unsubscribing: Bool) {
-        guard !node.replacedSources.isEmpty else { return }
-        let replaced = node.replacedSources
-        node.replacedSources = []
-        for old in replaced {
+        let replaced = node.replacedSources.take()
+        for index in 0..<replaced.count {
+            let old = replaced[index]
             if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
             old.release()
         }

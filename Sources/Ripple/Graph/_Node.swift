@@ -18,7 +18,7 @@ public class _Node {
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// Live nodes that read this one (one entry per edge).
-    @exclusivity(unchecked) final var observers: ContiguousArray<_Link> = []
+    @exclusivity(unchecked) final var observers = _Buffer<_Link>()
     /// The number of live entries in `observers` (removed ones leave a tombstone until the
     /// list is compacted, so that removing any of many readers stays cheap and order is kept).
     @exclusivity(unchecked) final var observerCount = 0
@@ -31,7 +31,7 @@ public class _Node {
     @inline(__always)
     final var hasObservers: Bool { observerCount > 0 }
     /// What this node read in its last evaluation, with the version it saw.
-    @exclusivity(unchecked) final var sources: ContiguousArray<_Edge> = []
+    @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
     /// Edges of the evaluation in progress (prefix of `sources`).
     @exclusivity(unchecked) final var trackCount = 0
     /// The id of the evaluation in progress (0 when idle).
@@ -41,7 +41,7 @@ public class _Node {
     /// The graph epoch at which this node was last known up to date.
     @exclusivity(unchecked) final var verifiedEpoch = -1
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
-    @exclusivity(unchecked) final var replacedSources: ContiguousArray<_Edge> = []
+    @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
     /// A live node whose sources may have changed.
     @exclusivity(unchecked) final var isStale = false
     /// A computed value that has been evaluated at least once.
@@ -69,9 +69,7 @@ public class _Node {
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.
         guard !sources.isEmpty else { return }
-        let sources = self.sources
-        self.sources = []
-        _releaseLater(sources)
+        _releaseLater(sources.take())
     }
 
     /// Re-runs a computed value's derivation; returns whether its value changed.

@@ -122,7 +122,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 
     /// Runs `body` with the lock held. `body` must not call user code.
     @inline(__always)
-    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R: ~Copyable>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()

@@ -125,6 +125,15 @@ func _releaseLater<S: Sequence>(_ objects: S) where S.Element == _Edge {
     _drainReleaseQueue(context)
 }
 
+/// Drops the references the edges of `edges` hold later (see `_releaseLater(_:)`).
+func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
+    let context = _ThreadContext.current
+    for index in 0..<edges.count {
+        context.releaseQueue.append(Unmanaged.passUnretained(edges[index].node).takeRetainedValue() as AnyObject)
+    }
+    _drainReleaseQueue(context)
+}
+
 /// Releases one retained reference later (see `_releaseLater(_:)`).
 func _releaseLater(_ object: Unmanaged<AnyObject>) {
     let context = _ThreadContext.current

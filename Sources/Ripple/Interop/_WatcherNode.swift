@@ -17,12 +17,13 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     override func _notifyObservation() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            guard isArmed, !isDisposed, let target = sources.first?.node else {
+            guard isArmed, !isDisposed, !sources.isEmpty else {
                 graph.lock.unlock()
                 return
             }
-            graph.refresh(target)
-            let changed = target.version != armedVersion
+            let target = sources[0].ref
+            target._withUnsafeGuaranteedRef { graph.refresh($0) }
+            let changed = target._withUnsafeGuaranteedRef { $0.version } != armedVersion
             if changed { isArmed = false }
             graph.lock.unlock()
             if changed { subject.notifyChange() }

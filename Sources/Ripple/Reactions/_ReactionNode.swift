@@ -140,21 +140,25 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         }
     }
 
-    private typealias Disposal = (cleanups: [@Sendable () -> Void], children: [Subscription], sources: ContiguousArray<_Edge>)
+    /// What a disposal hands over to be finished with the lock released.
+    private struct Disposal: ~Copyable {
+        var cleanups: [@Sendable () -> Void]
+        var children: [Subscription]
+        var sources: _Buffer<_Edge>
+    }
 
     private func disposeLocked() -> Disposal {
         isDisposed = true
-        let sources = _graph.disposeSources(of: self)
-        let taken = (cleanups, children, sources)
+        let taken = Disposal(cleanups: cleanups, children: children, sources: _graph.disposeSources(of: self))
         cleanups = []
         children = []
         return taken
     }
 
-    private func finish(_ disposal: Disposal) {
+    private func finish(_ disposal: consuming Disposal) {
         for cleanup in disposal.cleanups { cleanup() }
         for child in disposal.children { child.cancel() }
-        _releaseLater(disposal.sources)
+        _releaseLater(disposal.sources.take())
     }
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.

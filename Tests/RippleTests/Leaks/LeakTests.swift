@@ -144,7 +144,8 @@ struct LeakTests {
             }
         }
         #expect(!source.hasObservers)
-        #expect(source.observers.isEmpty)
+        let observersLeft = source.observers.count
+        #expect(observersLeft == 0)
         subscriptions.removeAll()
     }
 }
