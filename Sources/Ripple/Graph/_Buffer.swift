@@ -65,6 +65,12 @@ struct _Buffer<Element>: ~Copyable {
         capacity = 0
     }
 
+    /// Drops every element and keeps the memory for reuse.
+    @inline(__always)
+    mutating func removeAllKeepingCapacity() {
+        count = 0
+    }
+
     /// Moves the elements out, leaving this list empty.
     mutating func take() -> _Buffer<Element> {
         var taken = _Buffer()

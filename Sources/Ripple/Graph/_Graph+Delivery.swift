@@ -40,7 +40,7 @@ extension _Graph {
                 }
                 job.ref.release()
             }
-            context.pending.removeAll(keepingCapacity: true)
+            context.pending.removeAllKeepingCapacity()
             context.pendingHead = 0
             guard context.deferredHead < context.deferred.count else { break }
             let write = context.deferred[context.deferredHead]

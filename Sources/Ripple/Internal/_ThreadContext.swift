@@ -10,6 +10,7 @@ import Darwin
 /// queues of work that must run after the graph's lock is released.
 ///
 /// Only its own thread touches a context, so it needs no lock.
+@usableFromInline
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
     /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
@@ -30,9 +31,9 @@ package final class _ThreadContext {
     /// Identifies the outermost batch running on this thread (for change-and-change-back).
     @exclusivity(unchecked) var batchID = 0
     /// True while this thread delivers reactions: writes made now are queued.
-    @exclusivity(unchecked) var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
     /// Work to do once the lock is released, in order.
-    @exclusivity(unchecked) var pending: [_Job] = []
+    @exclusivity(unchecked) var pending = _Buffer<_Job>()
     @exclusivity(unchecked) var pendingHead = 0
     /// Writes made while delivering, applied one round at a time after the current round.
     @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
@@ -57,6 +58,7 @@ package final class _ThreadContext {
     }
 
     /// The calling thread's context, as an unretained reference (the thread keeps it alive).
+    @usableFromInline
     static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
             if let pointer = pthread_getspecific(_contextKey) {

@@ -23,10 +23,11 @@ import Observation
 ///   that are not already marked.
 public final class Stored<Value>: _Node, Readable {
     @usableFromInline @exclusivity(unchecked) var _value: Value
-    private let isEqual: ((Value, Value) -> Bool)?
+    @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
     // Change-and-change-back detection inside one batch.
     @exclusivity(unchecked) private var batchMark = 0
-    @exclusivity(unchecked) private var batchOriginal: Value?
+    /// Not optional: an `Optional<Value>` would cost a generic metadata lookup on every batched write.
+    @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
@@ -57,9 +58,11 @@ public final class Stored<Value>: _Node, Readable {
         self.init(value, name: name, comparingWith: isEqual, file: file, line: line)
     }
 
+    @usableFromInline
     init(_ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt) {
         _value = value
-        self.isEqual = isEqual
+        _batchOriginal = value
+        _isEqual = isEqual
         super.init(kind: .stored, origin: _Origin(name: name, fileID: file, line: line))
         version = _graph.lock.withLock { _graph.makeID() }
     }
@@ -86,16 +89,18 @@ public final class Stored<Value>: _Node, Readable {
             _untrackedRead()
             return current
         }
+        // Inlinable, so that the parts of a write that handle `Value` (the equality check and
+        // the copies) are compiled for the concrete type in the client; the graph's part is in
+        // non-generic helpers.
+        @inlinable
         set {
-            // Guaranteed references: a plain write does no reference counting of its own.
-            _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
-                if context.isDelivering {
-                    graphRef._withUnsafeGuaranteedRef { $0.queueWrite(context) { [self] in self.write(newValue, context) } }
-                    return
-                }
-                write(newValue, context)
-                graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
+            let context = _ThreadContext.currentRef
+            if context._withUnsafeGuaranteedRef({ $0.isDelivering }) {
+                _queueWrite(context) { [self] in self._write(newValue, context) }
+                return
             }
+            _write(newValue, context)
+            _deliver(context)
         }
     }
 
@@ -146,7 +151,29 @@ public final class Stored<Value>: _Node, Readable {
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
-    func write(_ newValue: Value, _ context: _ThreadContext) {
+    @inlinable
+    func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+        _lockForWrite(context)
+        if let _isEqual, _isEqual(_value, newValue) {
+            _unlockAfterWrite()
+            return
+        }
+        switch _stampVersion(context) {
+        case .plain:
+            break
+        case .firstInBatch:
+            _batchOriginal = _value
+        case .laterInBatch:
+            // Changed and changed back inside one batch: readers that saw the original see no change.
+            if let _isEqual, _isEqual(_batchOriginal, newValue) { _restoreBatchVersion() }
+        }
+        _value = newValue
+        _commitWrite(context)
+    }
+
+    /// Takes the lock for a write, stops a write made by a derivation, and counts the write.
+    @usableFromInline
+    func _lockForWrite(_ context: Unmanaged<_ThreadContext>) {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             // Checked through the raw reference: this is on every write's path.
@@ -155,35 +182,68 @@ public final class Stored<Value>: _Node, Readable {
                 _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
             }
             writes &+= 1
-            if let writeCounter { writeCounter.write(writes, context) }
-            if let isEqual, isEqual(_value, newValue) {
-                graph.lock.unlock()
-                return
-            }
-            if context.batchDepth > 0 {
+            if let writeCounter { writeCounter._write(writes, context) }
+        }
+    }
+
+    /// Releases the lock after a write that changed nothing.
+    @usableFromInline
+    func _unlockAfterWrite() {
+        graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() }
+    }
+
+    /// Gives the value being written a new version, and says where the write stands in the
+    /// batch, if any (the caller keeps the original value of a batch's first write).
+    @usableFromInline
+    func _stampVersion(_ context: Unmanaged<_ThreadContext>) -> _WriteInBatch {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            context._withUnsafeGuaranteedRef { context in
+                defer { version = graph.makeID() }
+                guard context.batchDepth > 0 else { return .plain }
                 if context.batchID == 0 { context.batchID = graph.makeID() }
-                if batchMark != context.batchID {
-                    batchMark = context.batchID
-                    batchOriginal = _value
-                    batchOriginalVersion = version
-                    version = graph.makeID()
-                } else if let isEqual, let original = batchOriginal, isEqual(original, newValue) {
-                    // Changed and changed back inside one batch: readers that saw the original see no change.
-                    version = batchOriginalVersion
-                } else {
-                    version = graph.makeID()
-                }
-            } else {
-                version = graph.makeID()
+                if batchMark == context.batchID { return .laterInBatch }
+                batchMark = context.batchID
+                batchOriginalVersion = version
+                return .firstInBatch
             }
-            _value = newValue
-            graph.epoch &+= 1
-            graph.propagate(from: self, into: context)
-            if observationArmed {
-                observationArmed = false
-                context.pending.append(.notify(self))
+        }
+    }
+
+    /// A write that restores the batch's original value: it gets the original version back.
+    @usableFromInline
+    func _restoreBatchVersion() {
+        version = batchOriginalVersion
+    }
+
+    /// Propagates a committed write, queues the Observation notice, and releases the lock.
+    @usableFromInline
+    func _commitWrite(_ context: Unmanaged<_ThreadContext>) {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            context._withUnsafeGuaranteedRef { context in
+                graph.epoch &+= 1
+                graph.propagate(from: self, into: context)
+                if observationArmed {
+                    observationArmed = false
+                    context.pending.append(.notify(self))
+                }
             }
             graph.lock.unlock()
+        }
+    }
+
+    /// Queues a write made while reactions are being delivered.
+    @usableFromInline
+    func _queueWrite(_ context: Unmanaged<_ThreadContext>, _ apply: @escaping () -> Void) {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            context._withUnsafeGuaranteedRef { graph.queueWrite($0, apply) }
+        }
+    }
+
+    /// Runs the reactions a write queued (unless a batch or a delivery is in progress).
+    @usableFromInline
+    func _deliver(_ context: Unmanaged<_ThreadContext>) {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            context._withUnsafeGuaranteedRef { graph.deliver($0) }
         }
     }
 
@@ -218,6 +278,17 @@ public final class Stored<Value>: _Node, Readable {
     }
 }
 
+/// Where a write stands in the batch that contains it.
+@usableFromInline
+enum _WriteInBatch {
+    /// Not inside a batch.
+    case plain
+    /// The first write to this value in the batch.
+    case firstInBatch
+    /// A later write to this value in the same batch.
+    case laterInBatch
+}
+
 extension Stored where Value: Equatable {
     /// Creates a stored value that ignores writes of an equal value.
     ///
@@ -231,7 +302,9 @@ extension Stored where Value: Equatable {
     ///   - name: A name used in diagnostics.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
+    @inlinable
     public convenience init(_ value: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        // Inlinable: the equality is compiled for the concrete type in the client.
         self.init(value, name: name, comparingWith: { $0 == $1 }, file: file, line: line)
     }
 }
