@@ -29,19 +29,7 @@ extension _Graph {
         context.isDelivering = true
         var rounds = 0
         while true {
-            while context.pendingHead < context.pending.count {
-                let job = context.pending[context.pendingHead]
-                context.pendingHead += 1
-                job.ref._withUnsafeGuaranteedRef { node in
-                    switch job.kind {
-                    case .reaction: unsafeDowncast(node, to: _ReactionNode.self).run(context)
-                    case .notify: node._notifyObservation()
-                    }
-                }
-                job.ref.release()
-            }
-            context.pending.removeAllKeepingCapacity()
-            context.pendingHead = 0
+            if context.pendingHead < context.pending.count { runPendingJobs(context) }
             guard context.deferredHead < context.deferred.count else { break }
             let write = context.deferred[context.deferredHead]
             context.deferredHead += 1
@@ -60,6 +48,37 @@ extension _Graph {
         context.deferred.removeAll(keepingCapacity: true)
         context.deferredHead = 0
         context.isDelivering = false
+    }
+
+    /// Runs the queued jobs in order, holding the lock from one to the next (each reaction
+    /// releases it around its body), so a round costs one acquisition plus one per reaction
+    /// that runs. Then, with the lock released, reports the changes Observation must hear and
+    /// drops the jobs' references (which may free user objects).
+    private func runPendingJobs(_ context: _ThreadContext) {
+        lock.lock()
+        while context.pendingHead < context.pending.count {
+            let job = context.pending[context.pendingHead]
+            context.pendingHead += 1
+            job.ref._withUnsafeGuaranteedRef { node in
+                switch job.kind {
+                case .reaction:
+                    unsafeDowncast(node, to: _ReactionNode.self).runLocked(self, context)
+                case .notify:
+                    if let subject = node._changedObservationSubject() { context.notices.append(subject) }
+                }
+            }
+        }
+        lock.unlock()
+        // The jobs' references keep each subject's node, and so the subject, alive until here.
+        for index in 0..<context.notices.count {
+            context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
+        }
+        context.notices.removeAllKeepingCapacity()
+        for index in 0..<context.pending.count {
+            context.pending[index].ref.release()
+        }
+        context.pending.removeAllKeepingCapacity()
+        context.pendingHead = 0
     }
 
     /// Inside a batch: applies the queued writes now, in order, as part of the batch.

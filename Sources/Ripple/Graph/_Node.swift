@@ -77,9 +77,10 @@ public class _Node {
         fatalError("Ripple internal error: _evaluate on \(kind)")
     }
 
-    /// Reports a change to the Observation framework, after the lock is released: stored values
-    /// and computed values' watchers override it.
-    func _notifyObservation() {}
+    /// Called with the lock held for a queued Observation notice: the subject to tell, if this
+    /// node's value changed (the caller tells it once the lock is released). Stored values and
+    /// computed values' watchers override it.
+    func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? { nil }
 
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {

@@ -35,6 +35,8 @@ package final class _ThreadContext {
     /// Work to do once the lock is released, in order.
     @exclusivity(unchecked) var pending = _Buffer<_Job>()
     @exclusivity(unchecked) var pendingHead = 0
+    /// Observation subjects whose node changed in the current round, told once the lock is released.
+    @exclusivity(unchecked) var notices = _Buffer<Unmanaged<_ObservationSubject>>()
     /// Writes made while delivering, applied one round at a time after the current round.
     @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
     @exclusivity(unchecked) var deferredHead = 0

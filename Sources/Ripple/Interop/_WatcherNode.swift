@@ -14,19 +14,16 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
         super.init(kind: .watcher, origin: origin)
     }
 
-    override func _notifyObservation() {
+    /// Brings the computed value up to date (lock held); if it changed since the watcher was
+    /// armed, disarms it and returns the subject to tell.
+    override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
+        guard isArmed, !isDisposed, !sources.isEmpty else { return nil }
+        let target = sources[0].ref
         graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
-            guard isArmed, !isDisposed, !sources.isEmpty else {
-                graph.lock.unlock()
-                return
-            }
-            let target = sources[0].ref
             target._withUnsafeGuaranteedRef { graph.refresh($0) }
-            let changed = target._withUnsafeGuaranteedRef { $0.version } != armedVersion
-            if changed { isArmed = false }
-            graph.lock.unlock()
-            if changed { subject.notifyChange() }
         }
+        guard target._withUnsafeGuaranteedRef({ $0.version }) != armedVersion else { return nil }
+        isArmed = false
+        return Unmanaged.passUnretained(subject)
     }
 }

@@ -27,97 +27,97 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         super.init(kind: .reaction, origin: origin)
     }
 
-    /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
-    /// Reactions bound to an executor are sent there instead.
-    func run(_ context: _ThreadContext) {
-        if let schedule {
-            graphRef._withUnsafeGuaranteedRef { graph in
-                graph.lock.lock()
-                let send = !isDisposed && !isScheduled
-                if send { isScheduled = true }
-                graph.lock.unlock()
-                if send {
-                    schedule { [self] in
-                        let context = _ThreadContext.current
-                        _graph.delivering(context) { self.runHere(context, scheduled: true) }
-                    }
-                }
-            }
-            return
-        }
-        runHere(context, scheduled: false)
-    }
+    /// Whether runs are sent to an executor instead of running on the delivering thread.
+    var isBoundToExecutor: Bool { schedule != nil }
 
-    private func runHere(_ context: _ThreadContext, scheduled: Bool) {
+    /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
+    /// Reactions bound to an executor are sent there instead. Called with the lock released.
+    func run(_ context: _ThreadContext) {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            if scheduled { isScheduled = false }
-            if isDisposed {
-                graph.lock.unlock()
-                return
-            }
-            if isRunning {
-                rerunRequested = true
-                graph.lock.unlock()
-                return
-            }
-            if hasRun {
-                if !isStale {
-                    graph.lock.unlock()
-                    return
-                }
-                let changed = graph.sourcesChanged(self)
-                isStale = false
-                if !changed {
-                    graph.lock.unlock()
-                    return
-                }
-            }
-            isRunning = true
-            while true {
-                isStale = false
-                var cleanups: [@Sendable () -> Void] = []
-                var children: [Subscription] = []
-                if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
-                if !self.children.isEmpty { swap(&children, &self.children) }
-                graph.beginTracking(self)
-                graph.lock.unlock()
-
-                if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
-                if !children.isEmpty { for child in children { child.cancel() } }
-                // Saved unretained: both stay alive while this run is on the stack.
-                let savedReaction = context.reactionRef
-                unowned(unsafe) let savedOwner = context.owner
-                // A write made inside `untracked { }` delivers from inside it; the reaction's
-                // own reads must still be tracked.
-                let savedUntrackedDepth = context.untrackedDepth
-                context.reaction = self
-                context.owner = self
-                context.untrackedDepth = 0
-                body()
-                context.reactionRef = savedReaction
-                context.owner = savedOwner
-                context.untrackedDepth = savedUntrackedDepth
-
-                graph.lock.lock()
-                graph.endTracking(self)
-                hasRun = true
-                if cancelRequested { break }
-                if rerunRequested {
-                    rerunRequested = false
-                    if isStale, graph.sourcesChanged(self) { continue }
-                    isStale = false
-                }
-                break
-            }
-            isRunning = false
-            if cancelRequested {
-                let disposal = disposeLocked()
-                graph.lock.unlock()
-                finish(disposal)
-                return
-            }
+            runLocked(graph, context)
             graph.lock.unlock()
+        }
+    }
+
+    /// ``run(_:)`` for a caller that holds the lock: returns with it held, and releases it
+    /// around everything that calls user code (the body, cleanups, the executor hop).
+    func runLocked(_ graph: _Graph, _ context: _ThreadContext) {
+        guard let schedule else {
+            runHereLocked(graph, context, scheduled: false)
+            return
+        }
+        let send = !isDisposed && !isScheduled
+        if send { isScheduled = true }
+        guard send else { return }
+        graph.lock.unlock()
+        schedule { [self] in
+            let context = _ThreadContext.current
+            _graph.delivering(context) {
+                _graph.lock.lock()
+                self.runHereLocked(_graph, context, scheduled: true)
+                _graph.lock.unlock()
+            }
+        }
+        graph.lock.lock()
+    }
+
+    private func runHereLocked(_ graph: _Graph, _ context: _ThreadContext, scheduled: Bool) {
+        if scheduled { isScheduled = false }
+        if isDisposed { return }
+        if isRunning {
+            rerunRequested = true
+            return
+        }
+        if hasRun {
+            if !isStale { return }
+            let changed = graph.sourcesChanged(self)
+            isStale = false
+            if !changed { return }
+        }
+        isRunning = true
+        while true {
+            isStale = false
+            var cleanups: [@Sendable () -> Void] = []
+            var children: [Subscription] = []
+            if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
+            if !self.children.isEmpty { swap(&children, &self.children) }
+            graph.beginTracking(self)
+            graph.lock.unlock()
+
+            if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
+            if !children.isEmpty { for child in children { child.cancel() } }
+            // Saved unretained: both stay alive while this run is on the stack.
+            let savedReaction = context.reactionRef
+            unowned(unsafe) let savedOwner = context.owner
+            // A write made inside `untracked { }` delivers from inside it; the reaction's
+            // own reads must still be tracked.
+            let savedUntrackedDepth = context.untrackedDepth
+            context.reaction = self
+            context.owner = self
+            context.untrackedDepth = 0
+            body()
+            context.reactionRef = savedReaction
+            context.owner = savedOwner
+            context.untrackedDepth = savedUntrackedDepth
+
+            graph.lock.lock()
+            graph.endTracking(self)
+            hasRun = true
+            if cancelRequested { break }
+            if rerunRequested {
+                rerunRequested = false
+                if isStale, graph.sourcesChanged(self) { continue }
+                isStale = false
+            }
+            break
+        }
+        isRunning = false
+        if cancelRequested {
+            let disposal = disposeLocked()
+            graph.lock.unlock()
+            finish(disposal)
+            graph.lock.lock()
         }
     }
 

@@ -247,10 +247,9 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
-    /// Reports a change to Observation (queued by a write that found Observation armed).
-    override func _notifyObservation() {
-        let subject = graphRef._withUnsafeGuaranteedRef { graph in graph.lock.withLock { observationRef } }
-        subject?._withUnsafeGuaranteedRef { $0.notifyChange() }
+    /// The subject to tell of a change (queued by a write that found Observation armed).
+    override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
+        observationRef
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
