@@ -12,16 +12,35 @@ public class _Node {
         case stored, computed, reaction, watcher
     }
 
+    // Stored in declaration order: the fields the source check and propagation read for every
+    // node they pass come first, so that they share as few cache lines as possible.
+
     final let kind: Kind
-    /// The graph, reached without a global access or reference counting (see `_graphRef`).
-    @usableFromInline final let graphRef: Unmanaged<_Graph>
+    /// A live node whose sources may have changed.
+    @exclusivity(unchecked) final var isStale = false
+    /// A computed value that has been evaluated at least once.
+    @exclusivity(unchecked) final var hasValue = false
+    /// A computed value whose derivation is running (to detect cycles).
+    @exclusivity(unchecked) final var isEvaluating = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
-    /// Live nodes that read this one (one entry per edge).
-    @exclusivity(unchecked) final var observers = _Buffer<_Link>()
     /// The number of live entries in `observers` (removed ones leave a tombstone until the
     /// list is compacted, so that removing any of many readers stays cheap and order is kept).
     @exclusivity(unchecked) final var observerCount = 0
+    /// The graph epoch at which this node was last known up to date.
+    @exclusivity(unchecked) final var verifiedEpoch = -1
+    /// What this node read in its last evaluation, with the version it saw.
+    @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
+    /// The id of the last evaluation that recorded this node as a source.
+    @exclusivity(unchecked) final var trackedBy = 0
+    /// The id of the evaluation in progress (0 when idle).
+    @exclusivity(unchecked) final var evaluationID = 0
+    /// Edges of the evaluation in progress (prefix of `sources`).
+    @exclusivity(unchecked) final var trackCount = 0
+    /// Live nodes that read this one (one entry per edge).
+    @exclusivity(unchecked) final var observers = _Buffer<_Link>()
+    /// The graph, reached without a global access or reference counting (see `_graphRef`).
+    @usableFromInline final let graphRef: Unmanaged<_Graph>
     /// Index of the first entry of `observers` that is not a tombstone.
     @exclusivity(unchecked) final var observerHead = 0
     /// Tombstones in `observers`.
@@ -30,24 +49,8 @@ public class _Node {
     /// Whether anything live observes this node.
     @inline(__always)
     final var hasObservers: Bool { observerCount > 0 }
-    /// What this node read in its last evaluation, with the version it saw.
-    @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
-    /// Edges of the evaluation in progress (prefix of `sources`).
-    @exclusivity(unchecked) final var trackCount = 0
-    /// The id of the evaluation in progress (0 when idle).
-    @exclusivity(unchecked) final var evaluationID = 0
-    /// The id of the last evaluation that recorded this node as a source.
-    @exclusivity(unchecked) final var trackedBy = 0
-    /// The graph epoch at which this node was last known up to date.
-    @exclusivity(unchecked) final var verifiedEpoch = -1
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
     @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
-    /// A live node whose sources may have changed.
-    @exclusivity(unchecked) final var isStale = false
-    /// A computed value that has been evaluated at least once.
-    @exclusivity(unchecked) final var hasValue = false
-    /// A computed value whose derivation is running (to detect cycles).
-    @exclusivity(unchecked) final var isEvaluating = false
     /// The computed value that was being evaluated when this one started (to name cycles).
     @exclusivity(unchecked) final var evaluationParentRef: Unmanaged<_Node>?
     /// Re-runs a computed value's derivation and says whether its value changed: compiled for
