@@ -57,12 +57,17 @@ extension _Graph {
     private func runPendingJobs(_ context: _ThreadContext) {
         lock.lock()
         while context.pendingHead < context.pending.count {
-            let job = context.pending[context.pendingHead]
+            let index = context.pendingHead
+            let job = context.pending[index]
             context.pendingHead += 1
             job.ref._withUnsafeGuaranteedRef { node in
                 switch job.kind {
                 case .reaction:
-                    unsafeDowncast(node, to: _ReactionNode.self).runLocked(self, context)
+                    let reaction = unsafeDowncast(node, to: _ReactionNode.self)
+                    reaction.runLocked(self, context)
+                    // Done only now: a disposal during the run (the lock is released around
+                    // the body) sees the job still queued and keeps the node alive.
+                    if reaction.finishQueuedJob() { context.pending[index].isRetained = true }
                 case .notify:
                     if let subject = node._changedObservationSubject() { context.notices.append(subject) }
                 }
@@ -74,7 +79,7 @@ extension _Graph {
             context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
         }
         context.notices.removeAllKeepingCapacity()
-        for index in 0..<context.pending.count {
+        for index in 0..<context.pending.count where context.pending[index].isRetained {
             context.pending[index].ref.release()
         }
         context.pending.removeAllKeepingCapacity()

@@ -76,24 +76,30 @@ package final class _ThreadContext {
 /// One unit of work queued for after the lock is released: a reaction to run, or a node
 /// whose change Observation must hear.
 ///
-/// The node is retained by hand when the job is queued and released once it has run, so that
-/// the queue is plain data: no reference counting to copy a job out of it or to empty it.
+/// The queue is plain data: no reference counting to copy a job out of it or to empty it.
+/// A notice's node is retained by hand when it is queued and released once it has been told.
+/// A reaction is not retained: it is live, so its sources hold it, and if it is disposed while
+/// queued it holds itself until its last queued job is done (see `_ReactionNode.queuedJobs`);
+/// that job then carries the reference (`isRetained`) and drops it.
 struct _Job {
     enum Kind: UInt8 {
         case reaction, notify
     }
 
     let kind: Kind
+    /// Whether the job holds a reference to its node, dropped once the round is done.
+    var isRetained: Bool
     let ref: Unmanaged<_Node>
 
     @inline(__always)
     static func reaction(_ node: _ReactionNode) -> _Job {
-        _Job(kind: .reaction, ref: .passRetained(node))
+        node.queuedJobs &+= 1
+        return _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
     }
 
     @inline(__always)
     static func notify(_ node: _Node) -> _Job {
-        _Job(kind: .notify, ref: .passRetained(node))
+        _Job(kind: .notify, isRetained: true, ref: .passRetained(node))
     }
 }
 

@@ -40,6 +40,31 @@ struct LeakTests {
         #expect(!source.hasObservers)
     }
 
+    @Test("a reaction released while queued behind another of the same round does not run and is freed")
+    func reactionReleasedWhileQueued() {
+        final class Holder: @unchecked Sendable { var subscription: Subscription? }
+        let source = Stored(0)
+        let holder = Holder()
+        let secondRuns = Counter()
+        weak var weakToken: Token?
+        // Subscribed first, so it runs first in the round and releases the second while the
+        // second's job is still queued (queued jobs do not retain their reaction).
+        let first = observe {
+            if source.value == 1 { holder.subscription = nil }
+        }
+        do {
+            let token = Token()
+            weakToken = token
+            holder.subscription = observe { _ = token; _ = source.value; secondRuns.increment() }
+        }
+        #expect(secondRuns.value == 1)
+        source.value = 1
+        #expect(secondRuns.value == 1)
+        #expect(weakToken == nil)
+        #expect(source.observerCount == 1)
+        first.cancel()
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
