@@ -6,9 +6,13 @@
 /// Ownership moves with `take()`; the memory is freed when the owner goes.
 struct _Buffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>?
+    // 32-bit counts keep the buffer at 16 bytes: every node holds three of them.
+    private var storedCount: UInt32 = 0
+    private var capacity: UInt32 = 0
+
     /// The number of elements.
-    private(set) var count = 0
-    private var capacity = 0
+    @inline(__always)
+    var count: Int { Int(storedCount) }
 
     init() {}
 
@@ -46,39 +50,39 @@ struct _Buffer<Element>: ~Copyable {
 
     @inline(__always)
     mutating func append(_ element: Element) {
-        if count == capacity { grow() }
+        if storedCount == capacity { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
-        count &+= 1
+        storedCount &+= 1
     }
 
     /// Drops the last `n` elements (which must already have given up their references).
     @inline(__always)
     mutating func removeLast(_ n: Int = 1) {
-        count &-= n
+        storedCount &-= UInt32(truncatingIfNeeded: n)
     }
 
     /// Drops every element and frees the memory.
     mutating func removeAll() {
         base?.deallocate()
         base = nil
-        count = 0
+        storedCount = 0
         capacity = 0
     }
 
     /// Drops every element and keeps the memory for reuse.
     @inline(__always)
     mutating func removeAllKeepingCapacity() {
-        count = 0
+        storedCount = 0
     }
 
     /// Moves the elements out, leaving this list empty.
     mutating func take() -> _Buffer<Element> {
         var taken = _Buffer()
         taken.base = base
-        taken.count = count
+        taken.storedCount = storedCount
         taken.capacity = capacity
         base = nil
-        count = 0
+        storedCount = 0
         capacity = 0
         return taken
     }
@@ -90,8 +94,9 @@ struct _Buffer<Element>: ~Copyable {
     }
 
     private mutating func grow() {
+        precondition(capacity < UInt32.max / 2, "Ripple: a node has more than \(UInt32.max / 2) edges")
         let newCapacity = Swift.max(capacity &* 2, 2)
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: Int(newCapacity))
         if let base {
             larger.moveInitialize(from: base, count: count)
             base.deallocate()
