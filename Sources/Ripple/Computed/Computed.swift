@@ -91,7 +91,7 @@ public final class Computed<Value>: Readable {
         if let watcherRef {
             let watcher = watcherRef.takeRetainedValue()
             let dropped = _graph.lock.withLock {
-                watcher.isDisposed = true
+                watcher.markDisposed()
                 return _graph.disposeSources(of: watcher)
             }
             _releaseLater(dropped)

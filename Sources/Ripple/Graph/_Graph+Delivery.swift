@@ -68,15 +68,19 @@ extension _Graph {
                     // Done only now: a disposal during the run (the lock is released around
                     // the body) sees the job still queued and keeps the node alive.
                     if reaction.finishQueuedJob() { context.pending[index].isRetained = true }
+                case .watch:
+                    let watcher = unsafeDowncast(node, to: _WatcherNode.self)
+                    if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
+                    if watcher.finishQueuedJob() { context.pending[index].isRetained = true }
                 case .notify:
-                    if let subject = node._changedObservationSubject() { context.notices.append(subject) }
+                    if let subject = node._changedObservationSubject() { context.notices.append(subject.retain()) }
                 }
             }
         }
         lock.unlock()
-        // The jobs' references keep each subject's node, and so the subject, alive until here.
         for index in 0..<context.notices.count {
             context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
+            context.notices[index].release()
         }
         context.notices.removeAllKeepingCapacity()
         for index in 0..<context.pending.count where context.pending[index].isRetained {

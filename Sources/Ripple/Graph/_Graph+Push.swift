@@ -29,7 +29,7 @@ extension _Graph {
             context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
         case .watcher:
             let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
-            if watcher.isArmed { context.pending.append(.notify(watcher)) }
+            if watcher.isArmed { context.pending.append(.watch(watcher)) }
         case .stored:
             break
         }

@@ -81,8 +81,8 @@ public class _Node {
     }
 
     /// Called with the lock held for a queued Observation notice: the subject to tell, if this
-    /// node's value changed (the caller tells it once the lock is released). Stored values and
-    /// computed values' watchers override it.
+    /// node's value changed (the caller tells it once the lock is released). Stored values
+    /// override it.
     func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? { nil }
 
     /// A short description for diagnostics: kind and origin.

@@ -35,7 +35,8 @@ package final class _ThreadContext {
     /// Work to do once the lock is released, in order.
     @exclusivity(unchecked) var pending = _Buffer<_Job>()
     @exclusivity(unchecked) var pendingHead = 0
-    /// Observation subjects whose node changed in the current round, told once the lock is released.
+    /// Observation subjects whose node changed in the current round, told once the lock is
+    /// released; each retained until then.
     @exclusivity(unchecked) var notices = _Buffer<Unmanaged<_ObservationSubject>>()
     /// Writes made while delivering, applied one round at a time after the current round.
     @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
@@ -77,13 +78,19 @@ package final class _ThreadContext {
 /// whose change Observation must hear.
 ///
 /// The queue is plain data: no reference counting to copy a job out of it or to empty it.
-/// A notice's node is retained by hand when it is queued and released once it has been told.
-/// A reaction is not retained: it is live, so its sources hold it, and if it is disposed while
-/// queued it holds itself until its last queued job is done (see `_ReactionNode.queuedJobs`);
-/// that job then carries the reference (`isRetained`) and drops it.
+/// A stored value's notice retains the node by hand when it is queued, and releases it once
+/// the round is done. A subscriber (a reaction, or a computed value's Observation watcher) is
+/// not retained: it is live, so its sources hold it, and if it is disposed while queued it
+/// holds itself until its last queued job is done (see `_SubscriberNode.queuedJobs`); that job
+/// then carries the reference (`isRetained`) and drops it.
 struct _Job {
     enum Kind: UInt8 {
-        case reaction, notify
+        /// Run a reaction.
+        case reaction
+        /// Check a computed value's Observation watcher.
+        case watch
+        /// Tell Observation a stored value changed.
+        case notify
     }
 
     let kind: Kind
@@ -95,6 +102,12 @@ struct _Job {
     static func reaction(_ node: _ReactionNode) -> _Job {
         node.queuedJobs &+= 1
         return _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
+    }
+
+    @inline(__always)
+    static func watch(_ node: _WatcherNode) -> _Job {
+        node.queuedJobs &+= 1
+        return _Job(kind: .watch, isRetained: false, ref: .passUnretained(node))
     }
 
     @inline(__always)

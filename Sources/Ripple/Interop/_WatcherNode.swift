@@ -16,7 +16,7 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 
     /// Brings the computed value up to date (lock held); if it changed since the watcher was
     /// armed, disarms it and returns the subject to tell.
-    override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
+    func changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
         guard isArmed, !isDisposed, !sources.isEmpty else { return nil }
         let target = sources[0].ref
         graphRef._withUnsafeGuaranteedRef { graph in

@@ -14,10 +14,6 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     @exclusivity(unchecked) private var rerunRequested = false
     @exclusivity(unchecked) private var cancelRequested = false
     @exclusivity(unchecked) private var hasRun = false
-    /// Jobs for this reaction in delivery queues, not yet done (see `_Job`).
-    @exclusivity(unchecked) var queuedJobs = 0
-    /// Disposed while queued: the node holds a reference to itself until its last job is done.
-    @exclusivity(unchecked) private var isHeldForJobs = false
     @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
     @exclusivity(unchecked) private var children: [Subscription] = []
 
@@ -151,23 +147,8 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         var sources: _Buffer<_Edge>
     }
 
-    /// Marks one queued job done (lock held). Returns true when the job must drop the
-    /// reference the node held for its queued jobs (once the lock is released).
-    func finishQueuedJob() -> Bool {
-        queuedJobs &-= 1
-        guard queuedJobs == 0, isHeldForJobs else { return false }
-        isHeldForJobs = false
-        return true
-    }
-
     private func disposeLocked() -> Disposal {
-        isDisposed = true
-        // Queued jobs do not retain a reaction: once unlinked, it must keep itself alive until
-        // they are done.
-        if queuedJobs > 0, !isHeldForJobs {
-            isHeldForJobs = true
-            _ = Unmanaged.passUnretained(self).retain()
-        }
+        markDisposed()
         let taken = Disposal(cleanups: cleanups, children: children, sources: _graph.disposeSources(of: self))
         cleanups = []
         children = []

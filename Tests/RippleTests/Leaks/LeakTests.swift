@@ -65,6 +65,29 @@ struct LeakTests {
         first.cancel()
     }
 
+    @Test("a computed value released while its Observation watcher is queued is freed safely")
+    func watcherReleasedWhileQueued() {
+        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
+        let source = Stored(0)
+        let holder = Holder()
+        weak var weakComputed: Computed<Int>?
+        // Subscribed first, so it runs first in the round and drops the computed value's last
+        // owner while the watcher's job is still queued (queued jobs do not retain it).
+        let first = observe {
+            if source.value == 1 { holder.computed = nil }
+        }
+        do {
+            let computed = Computed { source.value * 2 }
+            weakComputed = computed
+            holder.computed = computed
+            #expect(computed.value == 0)  // a top-level read: creates and arms the watcher
+        }
+        source.value = 1
+        #expect(weakComputed == nil)
+        #expect(source.observerCount == 1)
+        first.cancel()
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
