@@ -30,9 +30,9 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                         origin: writes[0].origin
                     ))
                 }
-                if context.batchDepth == 0 { context.batchID = 0 }
+                if context.batchDepth == 0 { context.endBatch() }
             } else if context.batchDepth == 0 {
-                context.batchID = 0
+                context.endBatch()
                 _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
         }

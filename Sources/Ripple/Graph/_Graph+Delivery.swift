@@ -42,7 +42,7 @@ extension _Graph {
             context.batchDepth += 1
             write.apply()
             context.batchDepth -= 1
-            context.batchID = 0
+            context.endBatch()
             context.isDelivering = true
         }
         context.deferred.removeAll(keepingCapacity: true)

@@ -117,6 +117,10 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             let disposal = disposeLocked()
             graph.lock.unlock()
             finish(disposal)
+            // The reference `cancel()` took for the run (see there). Never the last one: a
+            // queued job's hold (`markDisposed`), the caller of a first run, or an executor's
+            // closure still holds the node.
+            Unmanaged.passUnretained(self).release()
             graph.lock.lock()
         }
     }
@@ -130,7 +134,13 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
                 return
             }
             if isRunning {
-                cancelRequested = true
+                // Disposed when the run ends. The subscription lets go of the node once this
+                // returns, and the run may drop the node's last source, so the node holds
+                // itself until then.
+                if !cancelRequested {
+                    cancelRequested = true
+                    _ = Unmanaged.passUnretained(self).retain()
+                }
                 graph.lock.unlock()
                 return
             }

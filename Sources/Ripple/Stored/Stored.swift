@@ -26,8 +26,9 @@ public final class Stored<Value>: _Node, Readable {
     @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
     // Change-and-change-back detection inside one batch.
     @exclusivity(unchecked) private var batchMark = 0
-    /// Not optional: an `Optional<Value>` would cost a generic metadata lookup on every batched write.
-    @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value
+    /// The value before the current batch's first write, to detect a change and change back.
+    /// Dropped when the batch ends (for values that hold references; see `_write`).
+    @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value?
     @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
@@ -61,7 +62,6 @@ public final class Stored<Value>: _Node, Readable {
     @usableFromInline
     init(_ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt) {
         _value = value
-        _batchOriginal = value
         _isEqual = isEqual
         super.init(kind: .stored, origin: _Origin(name: name, fileID: file, line: line))
         version = _graph.lock.withLock { _graph.makeID() }
@@ -163,9 +163,12 @@ public final class Stored<Value>: _Node, Readable {
             break
         case .firstInBatch:
             _batchOriginal = _value
+            // A value that holds references must not be kept alive past the batch (a
+            // constant for the concrete type: plain values skip this).
+            if !_isPOD(Value.self) { _dropBatchOriginalAtBatchEnd(context) }
         case .laterInBatch:
             // Changed and changed back inside one batch: readers that saw the original see no change.
-            if let _isEqual, _isEqual(_batchOriginal, newValue) { _restoreBatchVersion() }
+            if let _isEqual, let original = _batchOriginal, _isEqual(original, newValue) { _restoreBatchVersion() }
         }
         _value = newValue
         _commitWrite(context)
@@ -207,6 +210,25 @@ public final class Stored<Value>: _Node, Readable {
                 return .firstInBatch
             }
         }
+    }
+
+    /// Asks the thread's batch to drop `_batchOriginal` when it ends (lock held).
+    @usableFromInline
+    func _dropBatchOriginalAtBatchEnd(_ context: Unmanaged<_ThreadContext>) {
+        context._withUnsafeGuaranteedRef { $0.batchOriginals.append(.passRetained(self)) }
+    }
+
+    /// Drops the original value kept by the batch `id`, unless a later batch replaced it.
+    /// Called with the lock released: the value is released here.
+    override func _dropBatchOriginal(keptBy id: Int) {
+        let dropped: Value? = graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.withLock {
+                guard batchMark == id else { return nil }
+                defer { _batchOriginal = nil }
+                return _batchOriginal
+            }
+        }
+        _ = dropped
     }
 
     /// A write that restores the batch's original value: it gets the original version back.

@@ -88,6 +88,110 @@ struct LeakTests {
         first.cancel()
     }
 
+    /// Holds a subscription that a reaction's own body lets go of.
+    final class SelfHolder: @unchecked Sendable {
+        var subscription: Subscription?
+        var hasRun = false
+    }
+
+    @Test("a reaction that cancels its own subscription in a run that reads nothing is freed safely")
+    func selfCancelInRunThatReadsNothing() {
+        let source = Stored(0)
+        let holder = SelfHolder()
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            holder.subscription = observe {
+                _ = token
+                if holder.hasRun {
+                    // Deferred to the end of the run, which drops the last source too.
+                    holder.subscription?.cancel()
+                    return
+                }
+                holder.hasRun = true
+                _ = source.value
+            }
+        }
+        source.value = 1
+        #expect(weakToken == nil)
+        #expect(source.observerCount == 0)
+    }
+
+    @Test("a reaction that releases its own subscription in a run that reads nothing is freed safely")
+    func selfReleaseInRunThatReadsNothing() {
+        let source = Stored(0)
+        let holder = SelfHolder()
+        holder.subscription = observe {
+            if holder.hasRun {
+                holder.subscription = nil
+                return
+            }
+            holder.hasRun = true
+            _ = source.value
+        }
+        source.value = 1
+        source.value = 2
+        #expect(source.observerCount == 0)
+    }
+
+    @Test("a reaction released by another thread during a run that reads nothing is freed safely")
+    func releasedByAnotherThreadWhileRunning() {
+        let source = Stored(0)
+        let holder = SelfHolder()
+        holder.subscription = observe {
+            if holder.hasRun {
+                let released = DispatchSemaphoreLike()
+                Thread.detachNewThreadLike {
+                    holder.subscription = nil
+                    released.signal()
+                }
+                released.wait()
+                return
+            }
+            holder.hasRun = true
+            _ = source.value
+        }
+        source.value = 1
+        #expect(source.observerCount == 0)
+    }
+
+    @Test("a stored value does not keep its initial value alive once overwritten")
+    func storedReleasesItsInitialValue() {
+        weak var weakToken: Token?
+        let stored: Stored<Token?>
+        do {
+            let token = Token()
+            weakToken = token
+            stored = Stored(token)
+        }
+        stored.value = nil
+        #expect(weakToken == nil)
+    }
+
+    @Test("a stored value does not keep a batch's original value alive after the batch")
+    func storedReleasesTheBatchOriginal() {
+        weak var weakToken: Token?
+        let stored = Stored<Token?>(nil, equals: { $0 === $1 })
+        do {
+            let token = Token()
+            weakToken = token
+            stored.value = token
+        }
+        batch { stored.value = nil }
+        #expect(weakToken == nil)
+        // Change-and-change-back detection still works in later batches.
+        let runs = Counter()
+        let reaction = observe { _ = stored.value; runs.increment() }
+        let other = Token()
+        batch {
+            stored.value = other
+            stored.value = nil
+        }
+        #expect(runs.value == 1)
+        reaction.cancel()
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
