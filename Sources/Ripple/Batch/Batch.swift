@@ -58,13 +58,13 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
     // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
     graph.lock.lock()
     guard let evaluating = graph.evaluating else {
-        graph.lock.unlock()
+        graph.unlock()
         return try body()
     }
     graph.evaluating = nil
     defer {
         graph.evaluating = evaluating
-        graph.lock.unlock()
+        graph.unlock()
     }
     return try body()
 }

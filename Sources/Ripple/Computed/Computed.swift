@@ -90,7 +90,7 @@ public final class Computed<Value>: Readable {
     deinit {
         if let watcherRef {
             let watcher = watcherRef.takeRetainedValue()
-            let dropped = _graph.lock.withLock {
+            let dropped = _graph.withLock {
                 watcher.markDisposed()
                 return _graph.disposeSources(of: watcher)
             }
@@ -119,7 +119,7 @@ public final class Computed<Value>: Readable {
     @usableFromInline
     func _untrackedRead() {
         armObservation()._withUnsafeGuaranteedRef { watcher in
-            nodeRef._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() } }
+            nodeRef._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.unlock() } }
             watcher.subject.access()
         }
     }

@@ -20,7 +20,7 @@ public final class Event<Value>: @unchecked Sendable {
     ///
     /// - Returns: A ``Subscription`` that removes the handler when cancelled or released.
     public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription where Value: Sendable {
-        let id = _graph.lock.withLock {
+        let id = _graph.withLock {
             nextID += 1
             handlers.append((nextID, handler))
             return nextID
@@ -30,7 +30,7 @@ public final class Event<Value>: @unchecked Sendable {
 
     /// The number of current subscribers.
     public var subscriberCount: Int {
-        _graph.lock.withLock { handlers.count }
+        _graph.withLock { handlers.count }
     }
 
     /// Delivers `value` to every current subscriber, in subscription order.
@@ -46,14 +46,18 @@ public final class Event<Value>: @unchecked Sendable {
     }
 
     private func deliver(_ value: Value, _ context: _ThreadContext) {
-        let snapshot = _graph.lock.withLock { handlers }
+        let snapshot = _graph.withLock { handlers }
         _graph.delivering(context) {
             for entry in snapshot { entry.handler(value) }
         }
     }
 
     private func remove(_ id: Int) {
-        _graph.lock.withLock { handlers.removeAll { $0.id == id } }
+        let removed = _graph.withLock { () -> (@Sendable (Value) -> Void)? in
+            guard let index = handlers.firstIndex(where: { $0.id == id }) else { return nil }
+            return handlers.remove(at: index).handler
+        }
+        _ = removed  // released here, with the lock released: it may free user objects
     }
 }
 

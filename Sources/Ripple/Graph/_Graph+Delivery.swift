@@ -77,7 +77,7 @@ extension _Graph {
                 }
             }
         }
-        lock.unlock()
+        unlock()
         for index in 0..<context.notices.count {
             context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
             context.notices[index].release()

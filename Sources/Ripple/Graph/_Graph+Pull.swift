@@ -138,7 +138,7 @@ extension _Node {
     final func _trackAndUnlock() -> Bool {
         graphRef._withUnsafeGuaranteedRef { graph in
             if graph.trackRead(self) {
-                graph.lock.unlock()
+                graph.unlock()
                 return true
             }
             return false

@@ -66,7 +66,7 @@ extension _Graph {
             for index in kept..<count {
                 let edge = target.sources[index]
                 if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
-                edge.release()
+                releaseAfterUnlock(edge.ref)
             }
             target.sources.removeLast(count - kept)
         }
@@ -168,7 +168,7 @@ extension _Graph {
             return
             #endif
         }
-        source.observers[found].release()
+        releaseAfterUnlock(source.observers[found].ref)
         source.observerCount -= 1
         if source.observerCount == 0 {
             source.observers.removeAll()
@@ -262,7 +262,7 @@ extension _Graph {
         for index in 0..<replaced.count {
             let old = replaced[index]
             if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
-            old.release()
+            releaseAfterUnlock(old.ref)
         }
     }
 }

@@ -18,6 +18,10 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
     /// Scratch stack of propagation and (de)activation.
     @exclusivity(unchecked) var scratch = _Stack<_Link>()
+    /// References the graph let go of while the lock was held (dropped edges and links),
+    /// released once the lock is released: the last one may free a node and whatever its
+    /// closures captured, and user deinitializers must not run under the lock.
+    @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -28,6 +32,42 @@ package final class _Graph: @unchecked Sendable {
     var evaluating: _Node? {
         get { evaluatingRef?.takeUnretainedValue() }
         set { evaluatingRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+
+    /// Drops `ref` once the lock is released (lock held).
+    @inline(__always)
+    func releaseAfterUnlock(_ ref: Unmanaged<_Node>) {
+        releasedUnderLock.append(ref)
+    }
+
+    /// Releases the lock; after the outermost release, drops the references let go of under it.
+    @inline(__always)
+    func unlock() {
+        if releasedUnderLock.isEmpty {
+            lock.unlock()
+        } else {
+            unlockReleasing()
+        }
+    }
+
+    @inline(never)
+    private func unlockReleasing() {
+        guard lock.isHeldOnce else {
+            lock.unlock()
+            return
+        }
+        let released = releasedUnderLock.take()
+        lock.unlock()
+        _releaseLater(released)
+    }
+
+    /// Runs `body` with the lock held, then releases it as ``unlock()`` does. `body` must not
+    /// call user code (derivations excepted).
+    @inline(__always)
+    func withLock<R: ~Copyable>(_ body: () throws -> R) rethrows -> R {
+        lock.lock()
+        defer { unlock() }
+        return try body()
     }
 
     @inline(__always)

@@ -35,9 +35,9 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     private final class Storage {
         /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
         let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        #if !canImport(Darwin)
         /// Acquisitions by the owner not yet released (touched only by the owner).
         var depth = 0
+        #if !canImport(Darwin)
         /// The thread holding the lock, or 0.
         let owner = Atomic<UInt>(0)
         #endif
@@ -73,13 +73,19 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// Acquires the lock, waiting if another thread holds it.
     @inline(__always)
     package func lock() {
-        storage._withUnsafeGuaranteedRef { _ = pthread_mutex_lock($0.mutex) }
+        storage._withUnsafeGuaranteedRef {
+            _ = pthread_mutex_lock($0.mutex)
+            $0.depth &+= 1
+        }
     }
 
     /// Releases the lock.
     @inline(__always)
     package func unlock() {
-        storage._withUnsafeGuaranteedRef { _ = pthread_mutex_unlock($0.mutex) }
+        storage._withUnsafeGuaranteedRef {
+            $0.depth &-= 1
+            _ = pthread_mutex_unlock($0.mutex)
+        }
     }
     #else
     /// The calling thread's identity (never 0).
@@ -119,6 +125,26 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
     #endif
+
+    /// Whether the calling thread, which holds the lock, holds it once: its next `unlock()`
+    /// releases it.
+    package var isHeldOnce: Bool {
+        storage._withUnsafeGuaranteedRef { $0.depth == 1 }
+    }
+
+    /// For tests: whether the calling thread holds the lock.
+    package var isHeldForTesting: Bool {
+        storage._withUnsafeGuaranteedRef { storage in
+            #if canImport(Darwin)
+            // A recursive mutex can be tried by its owner; another owner makes the try fail.
+            guard pthread_mutex_trylock(storage.mutex) == 0 else { return false }
+            defer { pthread_mutex_unlock(storage.mutex) }
+            return storage.depth > 0
+            #else
+            return storage.owner.load(ordering: .relaxed) == Self.currentThread
+            #endif
+        }
+    }
 
     /// Runs `body` with the lock held. `body` must not call user code.
     @inline(__always)

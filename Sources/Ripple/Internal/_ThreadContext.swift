@@ -172,6 +172,15 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     _drainReleaseQueue(context)
 }
 
+/// Releases references the graph let go of under its lock (see `_Graph.releasedUnderLock`).
+func _releaseLater(_ references: consuming _Buffer<Unmanaged<_Node>>) {
+    let context = _ThreadContext.current
+    for index in 0..<references.count {
+        context.releaseQueue.append(references[index].takeRetainedValue() as AnyObject)
+    }
+    _drainReleaseQueue(context)
+}
+
 /// Releases one retained reference later (see `_releaseLater(_:)`).
 func _releaseLater(_ object: Unmanaged<AnyObject>) {
     let context = _ThreadContext.current

@@ -41,7 +41,7 @@ public final class ReactionScope: Sendable, _Owner {
 
     /// Cancels every reaction created in the scope; later ones are cancelled at once.
     public func cancel() {
-        let children = _graph.lock.withLock {
+        let children = _graph.withLock {
             state.isCancelled = true
             let taken = state.children
             state.children = []
@@ -52,11 +52,11 @@ public final class ReactionScope: Sendable, _Owner {
 
     /// The number of reactions the scope holds.
     public var count: Int {
-        _graph.lock.withLock { state.children.count }
+        _graph.withLock { state.children.count }
     }
 
     func _adopt(_ child: Subscription) -> Bool {
-        _graph.lock.withLock {
+        _graph.withLock {
             if state.isCancelled { return false }
             state.children.append(child)
             return true

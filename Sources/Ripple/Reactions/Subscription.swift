@@ -27,12 +27,12 @@ public final class Subscription: Sendable, Hashable {
 
     /// Whether ``cancel()`` has run.
     public var isCancelled: Bool {
-        _graph.lock.withLock { state.onCancel == nil }
+        _graph.withLock { state.onCancel == nil }
     }
 
     /// Stops the reaction or handler; its cleanups run now. Calling it again does nothing.
     public func cancel() {
-        let onCancel = _graph.lock.withLock {
+        let onCancel = _graph.withLock {
             let taken = state.onCancel
             state.onCancel = nil
             return taken

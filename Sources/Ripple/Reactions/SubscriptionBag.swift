@@ -26,17 +26,17 @@ public final class SubscriptionBag: Sendable {
 
     /// Adds a subscription; it is cancelled with the bag.
     public func insert(_ subscription: Subscription) {
-        _graph.lock.withLock { state.subscriptions.append(subscription) }
+        _graph.withLock { state.subscriptions.append(subscription) }
     }
 
     /// The number of subscriptions held.
     public var count: Int {
-        _graph.lock.withLock { state.subscriptions.count }
+        _graph.withLock { state.subscriptions.count }
     }
 
     /// Cancels and drops everything the bag holds; the bag can be used again.
     public func cancelAll() {
-        let taken = _graph.lock.withLock {
+        let taken = _graph.withLock {
             let taken = state.subscriptions
             state.subscriptions = []
             return taken

@@ -36,7 +36,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             runLocked(graph, context)
-            graph.lock.unlock()
+            graph.unlock()
         }
     }
 
@@ -50,13 +50,13 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         let send = !isDisposed && !isScheduled
         if send { isScheduled = true }
         guard send else { return }
-        graph.lock.unlock()
+        graph.unlock()
         schedule { [self] in
             let context = _ThreadContext.current
             _graph.delivering(context) {
                 _graph.lock.lock()
                 self.runHereLocked(_graph, context, scheduled: true)
-                _graph.lock.unlock()
+                _graph.unlock()
             }
         }
         graph.lock.lock()
@@ -83,10 +83,16 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
             if !self.children.isEmpty { swap(&children, &self.children) }
             graph.beginTracking(self)
-            graph.lock.unlock()
+            graph.unlock()
 
-            if !cleanups.isEmpty { for cleanup in cleanups { cleanup() } }
-            if !children.isEmpty { for child in children { child.cancel() } }
+            if !cleanups.isEmpty {
+                for cleanup in cleanups { cleanup() }
+                cleanups = []  // freed here, with the lock released
+            }
+            if !children.isEmpty {
+                for child in children { child.cancel() }
+                children = []
+            }
             // Saved unretained: both stay alive while this run is on the stack.
             let savedReaction = context.reactionRef
             unowned(unsafe) let savedOwner = context.owner
@@ -115,7 +121,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         isRunning = false
         if cancelRequested {
             let disposal = disposeLocked()
-            graph.lock.unlock()
+            graph.unlock()
             finish(disposal)
             // The reference `cancel()` took for the run (see there). Never the last one: a
             // queued job's hold (`markDisposed`), the caller of a first run, or an executor's
@@ -130,7 +136,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             if isDisposed {
-                graph.lock.unlock()
+                graph.unlock()
                 return
             }
             if isRunning {
@@ -141,11 +147,11 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
                     cancelRequested = true
                     _ = Unmanaged.passUnretained(self).retain()
                 }
-                graph.lock.unlock()
+                graph.unlock()
                 return
             }
             let disposal = disposeLocked()
-            graph.lock.unlock()
+            graph.unlock()
             finish(disposal)
         }
     }
@@ -173,7 +179,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
     func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
-        _graph.lock.withLock {
+        _graph.withLock {
             if isDisposed { return false }
             cleanups.append(cleanup)
             return true
@@ -181,7 +187,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     }
 
     func _adopt(_ child: Subscription) -> Bool {
-        _graph.lock.withLock {
+        _graph.withLock {
             if isDisposed || cancelRequested { return false }
             children.append(child)
             return true

@@ -64,7 +64,7 @@ public final class Stored<Value>: _Node, Readable {
         _value = value
         _isEqual = isEqual
         super.init(kind: .stored, origin: _Origin(name: name, fileID: file, line: line))
-        version = _graph.lock.withLock { _graph.makeID() }
+        version = _graph.withLock { _graph.makeID() }
     }
 
     /// Creates a stored value of a type that is not `Equatable`: every write notifies.
@@ -135,7 +135,7 @@ public final class Stored<Value>: _Node, Readable {
     /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
     public var writeCount: Int {
         let counter = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.withLock { () -> Stored<Int> in
+            graph.withLock { () -> Stored<Int> in
                 if let writeCounter { return writeCounter }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 writeCounter = created
@@ -147,7 +147,7 @@ public final class Stored<Value>: _Node, Readable {
 
     /// The value, read without tracking or Observation registration.
     func peek() -> Value {
-        _graph.lock.withLock { _value }
+        _graph.withLock { _value }
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
@@ -181,7 +181,7 @@ public final class Stored<Value>: _Node, Readable {
             graph.lock.lock()
             // Checked through the raw reference: this is on every write's path.
             if graph.evaluatingRef != nil, let evaluating = graph.evaluating {
-                graph.lock.unlock()
+                graph.unlock()
                 _rippleFailure("\(debugLabel) was written while \(evaluating.debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
             }
             writes &+= 1
@@ -192,7 +192,7 @@ public final class Stored<Value>: _Node, Readable {
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite() {
-        graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() }
+        graphRef._withUnsafeGuaranteedRef { $0.unlock() }
     }
 
     /// Gives the value being written a new version, and says where the write stands in the
@@ -222,7 +222,7 @@ public final class Stored<Value>: _Node, Readable {
     /// Called with the lock released: the value is released here.
     override func _dropBatchOriginal(keptBy id: Int) {
         let dropped: Value? = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.withLock {
+            graph.withLock {
                 guard batchMark == id else { return nil }
                 defer { _batchOriginal = nil }
                 return _batchOriginal
@@ -249,7 +249,7 @@ public final class Stored<Value>: _Node, Readable {
                     context.pending.append(.notify(self))
                 }
             }
-            graph.lock.unlock()
+            graph.unlock()
         }
     }
 
@@ -279,7 +279,7 @@ public final class Stored<Value>: _Node, Readable {
     @usableFromInline
     func _untrackedRead() {
         armObservation()._withUnsafeGuaranteedRef { subject in
-            graphRef._withUnsafeGuaranteedRef { $0.lock.unlock() }
+            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
             subject.access()
         }
     }

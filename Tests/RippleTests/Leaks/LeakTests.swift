@@ -192,6 +192,29 @@ struct LeakTests {
         reaction.cancel()
     }
 
+    @Test("a node the graph lets go of is freed with the lock released, so user deinitializers never run under it")
+    func droppedNodeIsFreedOutsideTheLock() {
+        final class Witness: @unchecked Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
+        let lockHeldInDeinit = Recorder<Bool>()
+        let flag = Stored(true)
+        let holder = Holder()
+        do {
+            let witness = Witness { lockHeldInDeinit.append(_graph.lock.isHeldForTesting) }
+            holder.computed = Computed { _ = witness; return flag.value ? 1 : 0 }
+        }
+        let reaction = observe { if flag.value { _ = holder.computed?.value } }
+        holder.computed = nil  // the reaction's edge now keeps the node alone
+        #expect(lockHeldInDeinit.all.isEmpty)
+        flag.value = false  // the reaction stops reading it: the graph drops the node
+        #expect(lockHeldInDeinit.all == [false])
+        reaction.cancel()
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
