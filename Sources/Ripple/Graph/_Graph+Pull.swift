@@ -117,31 +117,44 @@ extension _Graph {
 // unmanaged reference: no global access (a lazy-initialisation check each time), no class
 // metadata, and no reference counting.
 extension _Node {
-    /// Takes the lock for a read of this computed value and brings it up to date.
-    @usableFromInline
+    /// Takes the lock for a read of this computed value and brings it up to date. Inlinable,
+    /// like the other read entry points: a read compiled in the client takes the lock inline
+    /// and makes one call into the graph.
+    @inlinable
     final func _lockAndRefresh() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            graph.refresh(self)
+            graph._refreshLocked(self)
         }
     }
 
     /// Takes the lock for a read of this stored value.
-    @usableFromInline
+    @inlinable
     final func _lockForRead() {
         graphRef._withUnsafeGuaranteedRef { $0.lock.lock() }
     }
 
     /// Records the read for the running derivation or reaction and releases the lock.
     /// Returns false, with the lock still held, when nothing tracked the read.
-    @usableFromInline
+    @inlinable
     final func _trackAndUnlock() -> Bool {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            if graph.trackRead(self) {
-                graph.unlock()
-                return true
-            }
-            return false
-        }
+        graphRef._withUnsafeGuaranteedRef { $0._trackAndUnlock(self) }
+    }
+}
+
+extension _Graph {
+    /// Brings a computed value up to date for a read (lock held).
+    @usableFromInline
+    final func _refreshLocked(_ node: _Node) {
+        refresh(node)
+    }
+
+    /// Records a read for the running derivation or reaction and releases the lock. Returns
+    /// false, with the lock still held, when nothing tracked the read.
+    @usableFromInline
+    final func _trackAndUnlock(_ node: _Node) -> Bool {
+        guard trackRead(node) else { return false }
+        unlock()
+        return true
     }
 }

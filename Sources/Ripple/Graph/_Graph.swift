@@ -7,7 +7,7 @@
 @usableFromInline
 package final class _Graph: @unchecked Sendable {
     /// Guards every node and the fields below.
-    package let lock = _Lock()
+    @usableFromInline package let lock = _Lock()
     /// Bumped by every write that changes a value.
     @exclusivity(unchecked) var epoch = 0
     /// The computed value whose derivation is running on the lock's owner thread.

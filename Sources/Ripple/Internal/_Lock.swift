@@ -32,18 +32,24 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// The lock's memory. A class, so that the atomic has a stable address (an `Atomic`
     /// stored in a struct may be read through a copy of the struct); reached unmanaged, so
     /// that taking the lock costs no reference counting.
-    private final class Storage {
+    ///
+    /// Inlinable, like the lock's operations, so that a read compiled in the client takes the
+    /// lock without a call.
+    @usableFromInline
+    final class Storage {
         /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         /// Acquisitions by the owner not yet released (touched only by the owner).
-        var depth = 0
+        @usableFromInline @exclusivity(unchecked) var depth = 0
         #if !canImport(Darwin)
         /// The thread holding the lock, or 0.
-        let owner = Atomic<UInt>(0)
+        @usableFromInline let owner = Atomic<UInt>(0)
         #endif
+
+        init() {}
     }
 
-    private let storage: Unmanaged<Storage>
+    @usableFromInline let storage: Unmanaged<Storage>
 
     package init() {
         let storage = Storage()
@@ -71,7 +77,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 
     #if canImport(Darwin)
     /// Acquires the lock, waiting if another thread holds it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func lock() {
         storage._withUnsafeGuaranteedRef {
             _ = pthread_mutex_lock($0.mutex)
@@ -80,7 +86,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Releases the lock.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func unlock() {
         storage._withUnsafeGuaranteedRef {
             $0.depth &-= 1
@@ -89,8 +95,8 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
     #else
     /// The calling thread's identity (never 0).
-    @inline(__always)
-    private static var currentThread: UInt {
+    @inlinable @inline(__always)
+    static var currentThread: UInt {
         #if canImport(Glibc)
         UInt(pthread_self())
         #else
@@ -99,7 +105,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Acquires the lock, waiting if another thread holds it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func lock() {
         storage._withUnsafeGuaranteedRef { storage in
             let me = Self.currentThread
@@ -114,7 +120,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Releases the lock.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func unlock() {
         storage._withUnsafeGuaranteedRef { storage in
             storage.depth &-= 1
