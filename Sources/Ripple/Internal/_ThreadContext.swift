@@ -150,20 +150,12 @@ private let _contextKey: pthread_key_t = {
     return key
 }()
 
-/// Drops the references the edges `objects` hold from a loop rather than from the caller's stack.
+/// Drops the references the edges of `edges` hold from a loop rather than from the caller's stack.
 ///
 /// Freeing a node can free what it captured (handles, closures, sources), which frees more:
 /// released naively, a chain of thousands of nodes recurses thousands of deinitializers deep.
 /// Deinitializers pass what they hold here; the outermost call drains the queue iteratively,
 /// and nested calls (from deinitializers run by the drain) only append.
-func _releaseLater<S: Sequence>(_ objects: S) where S.Element == _Edge {
-    let context = _ThreadContext.current
-    // Each edge's reference moves into the queue.
-    for edge in objects { context.releaseQueue.append(Unmanaged.passUnretained(edge.node).takeRetainedValue() as AnyObject) }
-    _drainReleaseQueue(context)
-}
-
-/// Drops the references the edges of `edges` hold later (see `_releaseLater(_:)`).
 func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     let context = _ThreadContext.current
     for index in 0..<edges.count {
@@ -172,7 +164,8 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     _drainReleaseQueue(context)
 }
 
-/// Releases references the graph let go of under its lock (see `_Graph.releasedUnderLock`).
+/// Releases references the graph let go of under its lock (see `_Graph.releasedUnderLock`), as
+/// the edge version of `_releaseLater` does.
 func _releaseLater(_ references: consuming _Buffer<Unmanaged<_Node>>) {
     let context = _ThreadContext.current
     for index in 0..<references.count {
@@ -181,7 +174,7 @@ func _releaseLater(_ references: consuming _Buffer<Unmanaged<_Node>>) {
     _drainReleaseQueue(context)
 }
 
-/// Releases one retained reference later (see `_releaseLater(_:)`).
+/// Releases one retained reference later, as the edge version of `_releaseLater` does.
 func _releaseLater(_ object: Unmanaged<AnyObject>) {
     let context = _ThreadContext.current
     context.releaseQueue.append(object.takeRetainedValue())
