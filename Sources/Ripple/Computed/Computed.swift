@@ -46,7 +46,8 @@ public final class Computed<Value>: Readable {
     ///
     /// - Parameters:
     ///   - name: A name used in diagnostics (cycle messages).
-    ///   - isEqual: The cut-off equality, or `nil`.
+    ///   - isEqual: The cut-off equality, or `nil`. Like the derivation, it runs while the
+    ///     reading thread holds the graph, so it must only compare.
     ///   - derive: The derivation. Reads inside it are tracked.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.

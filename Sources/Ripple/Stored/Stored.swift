@@ -46,7 +46,9 @@ public final class Stored<Value>: _Node, Readable {
     /// - Parameters:
     ///   - value: The initial value.
     ///   - name: A name used in diagnostics (cycle and runaway messages).
-    ///   - isEqual: An equality that suppresses writes of an equal value, or `nil` to notify always.
+    ///   - isEqual: An equality that suppresses writes of an equal value, or `nil` to notify
+    ///     always. It is called while the writing thread holds the graph, so it must only
+    ///     compare: no reads or writes of Ripple values, no blocking.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     public convenience init(
