@@ -87,12 +87,6 @@ struct _Buffer<Element>: ~Copyable {
         return taken
     }
 
-    /// The elements, copied into an array.
-    func copied() -> ContiguousArray<Element> {
-        guard let base else { return [] }
-        return ContiguousArray(UnsafeBufferPointer(start: base, count: count))
-    }
-
     private mutating func grow() {
         precondition(capacity < UInt32.max / 2, "Ripple: a node has more than \(UInt32.max / 2) edges")
         let newCapacity = Swift.max(capacity &* 2, 2)

@@ -63,17 +63,17 @@ extension _Graph {
             job.ref._withUnsafeGuaranteedRef { node in
                 switch job.kind {
                 case .reaction:
-                    let reaction = unsafeDowncast(node, to: _ReactionNode.self)
-                    reaction.runLocked(self, context)
-                    // Done only now: a disposal during the run (the lock is released around
-                    // the body) sees the job still queued and keeps the node alive.
-                    if reaction.finishQueuedJob() { context.pending[index].isRetained = true }
+                    unsafeDowncast(node, to: _ReactionNode.self).runLocked(self, context)
                 case .watch:
                     let watcher = unsafeDowncast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
-                    if watcher.finishQueuedJob() { context.pending[index].isRetained = true }
                 case .notify:
                     if let subject = node._changedObservationSubject() { context.notices.append(subject.retain()) }
+                }
+                // A subscriber's job is done only now: a disposal during a reaction's run (the
+                // lock is released around the body) sees it still queued and keeps the node alive.
+                if job.kind != .notify, unsafeDowncast(node, to: _SubscriberNode.self).finishQueuedJob() {
+                    context.pending[index].isRetained = true
                 }
             }
         }

@@ -27,9 +27,6 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         super.init(kind: .reaction, origin: origin)
     }
 
-    /// Whether runs are sent to an executor instead of running on the delivering thread.
-    var isBoundToExecutor: Bool { schedule != nil }
-
     /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
     /// Reactions bound to an executor are sent there instead. Called with the lock released.
     func run(_ context: _ThreadContext) {
