@@ -61,9 +61,13 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
         graph.unlock()
         return try body()
     }
+    // Still evaluating: a write inside `body` must fail like any write in a derivation.
+    let suspended = graph.suspendedEvaluatingRef
+    graph.suspendedEvaluatingRef = graph.evaluatingRef
     graph.evaluating = nil
     defer {
         graph.evaluating = evaluating
+        graph.suspendedEvaluatingRef = suspended
         graph.unlock()
     }
     return try body()

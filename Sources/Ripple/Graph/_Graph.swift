@@ -10,8 +10,14 @@ package final class _Graph: @unchecked Sendable {
     @usableFromInline package let lock = _Lock()
     /// Bumped by every write that changes a value.
     @exclusivity(unchecked) var epoch = 0
+    /// Read-modify-write regions open on any thread: while zero, a stored value's read skips
+    /// the region check (one load on the read path).
+    @usableFromInline @exclusivity(unchecked) var readModifyWriteRegions = 0
     /// The computed value whose derivation is running on the lock's owner thread.
     @exclusivity(unchecked) var evaluatingRef: Unmanaged<_Node>?
+    /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
+    /// reads are not tracked, but it is still evaluating, so it still must not write.
+    @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_Node>?
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
@@ -68,6 +74,15 @@ package final class _Graph: @unchecked Sendable {
         lock.lock()
         defer { unlock() }
         return try body()
+    }
+
+    /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
+    /// inside `untracked { }`: a computed value must not write.
+    func failWriteDuringEvaluation(of node: _Node) -> Never {
+        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef)!.takeUnretainedValue()
+        let label = evaluating.debugLabel
+        unlock()
+        _rippleFailure("\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead.")
     }
 
     @inline(__always)

@@ -39,6 +39,8 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     final class Storage {
         /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
         @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        /// Signalled when a condition that waiters of ``_Lock/wait()`` check may have changed.
+        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         /// Acquisitions by the owner not yet released (touched only by the owner).
         @usableFromInline @exclusivity(unchecked) var depth = 0
         #if !canImport(Darwin)
@@ -64,6 +66,9 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         let status = pthread_mutex_init(storage.mutex, nil)
         #endif
         precondition(status == 0, "Ripple: pthread_mutex_init failed with status \(status)")
+        storage.condition.initialize(to: pthread_cond_t())
+        let conditionStatus = pthread_cond_init(storage.condition, nil)
+        precondition(conditionStatus == 0, "Ripple: pthread_cond_init failed with status \(conditionStatus)")
         self.storage = .passRetained(storage)
     }
 
@@ -71,6 +76,8 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         storage._withUnsafeGuaranteedRef {
             pthread_mutex_destroy($0.mutex)
             $0.mutex.deallocate()
+            pthread_cond_destroy($0.condition)
+            $0.condition.deallocate()
         }
         storage.release()
     }
@@ -136,6 +143,30 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// releases it.
     package var isHeldOnce: Bool {
         storage._withUnsafeGuaranteedRef { $0.depth == 1 }
+    }
+
+    /// Releases the lock, waits until another thread calls ``broadcast()``, and takes it again.
+    ///
+    /// The caller holds the lock exactly once (``isHeldOnce``) and re-checks its condition in a
+    /// loop: wake-ups may be spurious.
+    package func wait() {
+        storage._withUnsafeGuaranteedRef { storage in
+            precondition(storage.depth == 1, "Ripple: internal error: waiting while the graph is held re-entrantly")
+            storage.depth = 0
+            #if canImport(Darwin)
+            pthread_cond_wait(storage.condition, storage.mutex)
+            #else
+            storage.owner.store(0, ordering: .relaxed)
+            pthread_cond_wait(storage.condition, storage.mutex)
+            storage.owner.store(Self.currentThread, ordering: .relaxed)
+            #endif
+            storage.depth = 1
+        }
+    }
+
+    /// Wakes every thread in ``wait()`` (call with the lock held).
+    package func broadcast() {
+        storage._withUnsafeGuaranteedRef { _ = pthread_cond_broadcast($0.condition) }
     }
 
     /// For tests: whether the calling thread holds the lock.

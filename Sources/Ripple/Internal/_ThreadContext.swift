@@ -50,6 +50,9 @@ package final class _ThreadContext {
     /// inside a user's batch: a reaction's first run, or an event sent in a batch.)
     @exclusivity(unchecked) var deliveryBatchDepth = 0
 
+    /// The read-modify-write region open on this thread (see `Stored+ReadModifyWrite.swift`).
+    @exclusivity(unchecked) var readModifyWrite = _ReadModifyWriteRegion()
+
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.

@@ -7,8 +7,14 @@ import Ripple
 /// it writes through, so a model property's `didSet` runs. Inside a reaction or a handler, a
 /// write through a binding is queued after the current round, like any write, and applied
 /// then to the value committed at that point: two `update { $0 += 1 }` in one handler add two.
-/// (Writes from several threads at once are not atomic read-modify-writes, except through a
-/// binding to a `Stored`.) Project further with key paths
+///
+/// Read-modify-writes through a binding (`count.value += 1`, `items.value.append(x)`,
+/// ``update(_:)``) are atomic with respect to every other writer of the source, on any
+/// thread, when the source is a `Stored` or an `@Observed` property (or a part of one):
+/// ``update(_:)`` retries its transform if another write lands while it runs, and a compound
+/// assignment makes the source's other writers wait until it ends (readers never wait). For a
+/// binding made from a getter and a setter, the source is the first `Stored` or `@Observed`
+/// value the getter reads. Project further with key paths
 /// (`$model.frame.size.width` is a `Binding<Double>`), derive read-only views with
 /// ``map(_:)``, and attach the `didUpdate` / `didChange` handlers of ``ObservableValue``.
 ///
@@ -67,11 +73,7 @@ public struct Binding<Value>: ObservableValue, Sendable {
     /// ```
     public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
         self.init(read: get, readUpdates: get) { transform in
-            writeInOrder {
-                var value = untracked(get)
-                transform(&value)
-                set(value)
-            }
+            _readModifyWrite(read: { untracked(get) }, transform: transform, write: { value in untracked { batch { set(value) } } })
         }
     }
 
@@ -100,7 +102,11 @@ public struct Binding<Value>: ObservableValue, Sendable {
             read: { model[keyPath: path] },
             readUpdates: { _ReadMode.everyUpdate { model[keyPath: path] } },
             modify: { transform in
-                writeInOrder { Self.writeThrough(model, path, transform) }
+                _readModifyWrite(
+                    read: { untracked { model[keyPath: path] } },
+                    transform: transform,
+                    write: { value in untracked { batch { model[keyPath: path] = value } } }
+                )
             }
         )
     }
@@ -122,26 +128,19 @@ public struct Binding<Value>: ObservableValue, Sendable {
             read: { reference.object.map { $0[keyPath: path] } ?? fallback },
             readUpdates: { _ReadMode.everyUpdate { reference.object.map { $0[keyPath: path] } ?? fallback } },
             modify: { transform in
-                writeInOrder {
-                    guard let model = reference.object else { return }
-                    Self.writeThrough(model, path, transform)
-                }
+                _readModifyWrite(
+                    read: { untracked { reference.object.map { $0[keyPath: path] } } },
+                    transform: { value in
+                        guard value != nil else { return }
+                        transform(&value!)
+                    },
+                    write: { value in
+                        guard let value, let model = reference.object else { return }
+                        untracked { batch { model[keyPath: path] = value } }
+                    }
+                )
             }
         )
-    }
-
-    /// Applies `transform` to a model's property through its getter and setter (so `didSet`
-    /// runs), untracked: the caller queues it in write order.
-    private static func writeThrough<Model: AnyObject>(
-        _ model: Model,
-        _ path: ReferenceWritableKeyPath<Model, Value>,
-        _ transform: (inout Value) -> Void
-    ) {
-        untracked {
-            var value = model[keyPath: path]
-            transform(&value)
-            model[keyPath: path] = value
-        }
     }
 
     /// A binding that always reads `value` and ignores writes; for previews and tests.
@@ -153,12 +152,28 @@ public struct Binding<Value>: ObservableValue, Sendable {
     public var value: Value {
         get { read() }
         nonmutating set { modify { $0 = newValue } }
+        nonmutating _modify {
+            // One atomic read-modify-write: the source's other writers wait until it ends.
+            let access = _beginExclusiveAccess()
+            defer { _endExclusiveAccess(access) }
+            var copy = read()
+            yield &copy
+            modify { [copy] in $0 = copy }
+        }
     }
 
     /// The current value, as a property wrapper: `@Binding var count: Int`.
     public var wrappedValue: Value {
         get { read() }
         nonmutating set { modify { $0 = newValue } }
+        nonmutating _modify {
+            // One atomic read-modify-write: the source's other writers wait until it ends.
+            let access = _beginExclusiveAccess()
+            defer { _endExclusiveAccess(access) }
+            var copy = read()
+            yield &copy
+            modify { [copy] in $0 = copy }
+        }
     }
 
     /// The binding itself: `$count` inside an object that declares `@Binding var count`.

@@ -58,6 +58,15 @@ public struct Observed<Value: Sendable>: Sendable {
     ) -> Value {
         get { model[keyPath: storagePath].read() }
         set { model[keyPath: storagePath].write(newValue) }
+        // A compound assignment (`model.count += 1`) is one atomic read-modify-write: other
+        // writers of the property wait until it ends (readers never wait).
+        _modify {
+            let access = _beginExclusiveAccess()
+            defer { _endExclusiveAccess(access) }
+            var copy = model[keyPath: storagePath].read()
+            yield &copy
+            model[keyPath: storagePath].write(copy)
+        }
     }
 
     private func read() -> Value {

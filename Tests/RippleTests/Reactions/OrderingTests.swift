@@ -125,6 +125,29 @@ struct OrderingTests {
         #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
     }
 
+    @Test("writing inside untracked { } inside a derivation still fails with a clear message")
+    func untrackedWriteInsideDerivation() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let target = Stored(0, name: "target")
+            let writer = Computed(name: "writer") { untracked { target.value = 1 }; return 0 }
+            _ = writer.value
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
+    }
+
+    @Test("writing inside a batch inside untracked { } inside a derivation fails too")
+    func untrackedBatchWriteInsideDerivation() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let target = Stored(0, name: "target")
+            let inner = Computed(name: "inner") { untracked { batch { target.value = 2 } }; return 0 }
+            let outer = Computed(name: "outer") { inner.value + 1 }
+            _ = outer.value
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Stored 'target' was written while Computed 'inner' was being evaluated"))
+    }
+
     @Test("onCleanup outside a reaction fails with a clear message")
     func cleanupOutsideReaction() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

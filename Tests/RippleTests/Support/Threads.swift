@@ -24,7 +24,7 @@ final class DispatchSemaphoreLike: @unchecked Sendable {
     func signal() {
         pthread_mutex_lock(&mutex)
         signalled = true
-        pthread_cond_signal(&condition)
+        pthread_cond_broadcast(&condition)
         pthread_mutex_unlock(&mutex)
     }
 
@@ -50,4 +50,20 @@ enum Thread {
         precondition(status == 0, "pthread_create failed: \(status)")
         pthread_detach(thread)
     }
+}
+
+/// Runs `body(index)` on `count` plain threads at once and returns when all have finished.
+/// The threads start together (each waits at a gate), so their work overlaps.
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let gate = DispatchSemaphoreLike()
+    let done = (0..<count).map { _ in DispatchSemaphoreLike() }
+    for index in 0..<count {
+        Thread.detachNewThreadLike {
+            gate.wait()
+            body(index)
+            done[index].signal()
+        }
+    }
+    gate.signal()
+    for semaphore in done { semaphore.wait() }
 }

@@ -1,0 +1,170 @@
+// Read-modify-writes that no other writer can overtake.
+//
+// Two mechanisms, both keyed to the first stored value a read-modify-write reads (its
+// *subject*), so that they also work through getters and setters Ripple does not see (a
+// binding to a model property, a `didSet`):
+//
+// - Compare and set, for transforms given as closures (`Stored.update`, `Binding.update`):
+//   the subject's write count is noted when it is read; the write commits only if the count
+//   has not moved, otherwise the whole read-transform-write runs again. No lock is held while
+//   the transform (user code) runs.
+// - Exclusive access, for compound assignments (`count.value += 1`), whose `_modify` accessor
+//   yields once and so cannot be retried: the subject's other writers wait until the
+//   assignment ends. Readers never wait, and the graph's lock is not held while the
+//   assignment's own expression runs.
+//
+// A region is open on the thread for the duration of either; the graph counts open regions so
+// that a read made outside any region costs one load.
+
+/// The read-modify-write region open on a thread.
+struct _ReadModifyWriteRegion {
+    enum Mode: UInt8 {
+        /// No region: reads are not recorded.
+        case none
+        /// The subject's write must find its write count unchanged.
+        case compareAndSet
+        /// The subject's other writers wait until the region ends.
+        case exclusive
+    }
+
+    var mode = Mode.none
+    /// The first stored value read in the region, retained.
+    var subject: (any _ReadModifyWriteSubject)?
+    /// The subject's write count when it was read.
+    var stamp = 0
+    /// Set while the region's write runs: the subject's next write commits only if `stamp` holds.
+    var isWriting = false
+    /// Set when that write found `stamp` overtaken, and so wrote nothing.
+    var wasOvertaken = false
+}
+
+/// A stored value, as a read-modify-write region sees it (lock held for every call).
+protocol _ReadModifyWriteSubject: AnyObject {
+    /// Ends one exclusive access by the calling thread.
+    func _endExclusive()
+}
+
+/// A compound assignment's exclusive access, from ``_beginExclusiveAccess()`` to
+/// ``_endExclusiveAccess(_:)``.
+package struct _ExclusiveAccess {
+    fileprivate let enclosing: _ReadModifyWriteRegion
+}
+
+/// Opens an exclusive read-modify-write region on this thread: the first stored value read in
+/// it is the subject, whose other writers wait until ``_endExclusiveAccess(_:)``. Used by
+/// `_modify` accessors, which cannot retry.
+package func _beginExclusiveAccess() -> _ExclusiveAccess {
+    let context = _ThreadContext.current
+    let enclosing = context.readModifyWrite
+    context.readModifyWrite = _ReadModifyWriteRegion(mode: .exclusive)
+    _graph.withLock { _graph.readModifyWriteRegions += 1 }
+    return _ExclusiveAccess(enclosing: enclosing)
+}
+
+/// Closes the region ``_beginExclusiveAccess()`` opened, and lets the subject's other writers in.
+package func _endExclusiveAccess(_ access: _ExclusiveAccess) {
+    let context = _ThreadContext.current
+    let region = context.readModifyWrite
+    context.readModifyWrite = access.enclosing
+    _graph.withLock {
+        _graph.readModifyWriteRegions -= 1
+        if region.mode == .exclusive, let subject = region.subject { subject._endExclusive() }
+    }
+    // `region` holds the subject: released here, with the lock released.
+    withExtendedLifetime(region) {}
+}
+
+/// Reads with `read`, changes the result with `transform` and writes it with `write`, so that
+/// no other write to the first stored value `read` reads lands in between: if one does, the
+/// write is dropped and all three run again on the newer value.
+///
+/// While reactions are being delivered on this thread, the whole read-modify-write is queued
+/// after the current round, like any write. `transform` runs with no lock held, and may run
+/// more than once. When `read` reads no stored value, this is a plain read then write.
+package func _readModifyWrite<Value>(
+    read: @escaping () -> Value,
+    transform: @escaping (inout Value) -> Void,
+    write: @escaping (Value) -> Void
+) {
+    let context = _ThreadContext.current
+    if context.isDelivering {
+        _graph.queueWrite(context) { _readModifyWrite(read: read, transform: transform, write: write) }
+        return
+    }
+    let enclosing = context.readModifyWrite
+    _graph.withLock { _graph.readModifyWriteRegions += 1 }
+    defer {
+        context.readModifyWrite = enclosing
+        _graph.withLock { _graph.readModifyWriteRegions -= 1 }
+    }
+    while true {
+        context.readModifyWrite = _ReadModifyWriteRegion(mode: .compareAndSet)
+        var value = read()
+        // What the transform reads is not the subject.
+        let subject = context.readModifyWrite.subject
+        context.readModifyWrite.mode = .none
+        transform(&value)
+        context.readModifyWrite.mode = .compareAndSet
+        context.readModifyWrite.isWriting = subject != nil
+        write(value)
+        if !context.readModifyWrite.wasOvertaken { return }
+    }
+}
+
+extension Stored: _ReadModifyWriteSubject {
+    /// A read inside a read-modify-write region (lock held): the region's first read of a
+    /// stored value outside any derivation makes it the subject; an exclusive region waits for
+    /// the subject's other writers' exclusive accesses first.
+    @usableFromInline
+    func _noteReadInRegion() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            let context = _ThreadContext.current
+            guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
+                  graph.evaluatingRef == nil, graph.suspendedEvaluatingRef == nil else { return }
+            if context.readModifyWrite.mode == .exclusive {
+                waitForExclusiveAccess(graph, context)
+                _exclusiveOwner = Unmanaged.passUnretained(context).toOpaque()
+                exclusiveDepth += 1
+            }
+            context.readModifyWrite.subject = self
+            context.readModifyWrite.stamp = writes
+        }
+    }
+
+    /// Lets a write in (lock held): waits while another thread has exclusive access, and
+    /// refuses, releasing the lock, the write of a compare-and-set region whose subject was
+    /// written since it was read.
+    @usableFromInline
+    func _admitWrite(_ graph: _Graph, _ context: Unmanaged<_ThreadContext>) -> Bool {
+        let context = context.takeUnretainedValue()
+        waitForExclusiveAccess(graph, context)
+        guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return true }
+        context.readModifyWrite.isWriting = false
+        guard writes == context.readModifyWrite.stamp else {
+            context.readModifyWrite.wasOvertaken = true
+            graph.unlock()
+            return false
+        }
+        return true
+    }
+
+    /// Waits (lock held once) until no other thread has exclusive access to this value.
+    private func waitForExclusiveAccess(_ graph: _Graph, _ context: _ThreadContext) {
+        let me = Unmanaged.passUnretained(context).toOpaque()
+        while let owner = _exclusiveOwner, owner != me {
+            if !graph.lock.isHeldOnce {
+                graph.unlock()
+                _rippleFailure("\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a compound assignment to it. Derivations and equalities must not write.")
+            }
+            graph.lock.wait()
+        }
+    }
+
+    func _endExclusive() {
+        exclusiveDepth -= 1
+        if exclusiveDepth == 0 {
+            _exclusiveOwner = nil
+            graphRef._withUnsafeGuaranteedRef { $0.lock.broadcast() }
+        }
+    }
+}
