@@ -57,8 +57,18 @@ extension Readable where Self: Sendable {
 extension Readable where Self: Sendable, Value: Sendable {
     /// The value now, then each new value, as an asynchronous sequence.
     ///
-    /// Every change is buffered until the consumer takes it. Ending the iteration (or
-    /// dropping the sequence) cancels the underlying reaction.
+    /// The sequence is fed by a reaction: it yields the value each time that reaction runs,
+    /// that is once per write (or per ``batch(_:)``) that changed it. Two things follow:
+    /// - Values are buffered without limit until the consumer takes them: a slow consumer of a
+    ///   value written in a tight loop holds every value in memory. Drop intermediate values
+    ///   yourself (or read ``Readable/value`` when you need only the latest).
+    /// - Writes from several threads that land before the reaction runs are delivered as one
+    ///   change: the sequence sees the latest value, not each intermediate one. Values are
+    ///   never reordered.
+    ///
+    /// Ending the iteration (or dropping the sequence) cancels the underlying reaction.
+    ///
+    /// - Complexity: O(1) per change, plus the memory of every value not yet consumed.
     ///
     /// ```swift
     /// for await count in counter.values {

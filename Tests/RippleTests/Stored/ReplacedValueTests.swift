@@ -27,9 +27,10 @@ struct ReplacedValueTests {
     @Test("a replaced value freed inside a batch is freed unlocked too")
     func releasedUnlockedInBatch() {
         let heldAtDeinit = Cell<Bool?>(nil)
-        let stored = Stored(Payload(1) { heldAtDeinit.value = _graph.lock.isHeldForTesting }, equals: nil)
+        let stored = Stored(Payload(1), equals: nil)
         batch {
-            stored.value = Payload(2)
+            // The batch keeps Payload 1 as its original; Payload 2 is replaced inside it.
+            stored.value = Payload(2) { heldAtDeinit.value = _graph.lock.isHeldForTesting }
             stored.value = Payload(3)
         }
         #expect(heldAtDeinit.value == false)
