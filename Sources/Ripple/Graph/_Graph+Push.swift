@@ -28,8 +28,7 @@ extension _Graph {
             observer.isStale = true
             context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
         case .watcher:
-            let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
-            if watcher.isArmed { context.pending.append(.watch(watcher)) }
+            context.pending.append(.watch(unsafeDowncast(observer, to: _WatcherNode.self)))
         case .stored:
             break
         }
