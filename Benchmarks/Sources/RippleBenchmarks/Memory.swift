@@ -111,7 +111,7 @@ enum Memory {
         let runs = Counter()
         let reaction = observe { _ = observed.value; runs.n += 1 }
         costs.writeOneReaction = nanoseconds { observed.value = $0 }
-        // A top-level read arms Observation for the next write, which then notifies the registrar.
+        // A top-level read arms Observation: the write then notifies the registrar.
         let armed = Stored(0)
         costs.readWriteArmed = nanoseconds { v in blackHole(armed.value); armed.value = v }
         // Read once at top level, then only written: every write still tells Observation, as
