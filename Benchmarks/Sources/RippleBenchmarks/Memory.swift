@@ -94,6 +94,8 @@ enum Memory {
         var batchWriteNoObserver = 0.0
         var writeOneReaction = 0.0
         var readWriteArmed = 0.0
+        var writeStoredReadOnce = 0.0
+        var writeUnderComputedReadOnce = 0.0
         var readStoredTopLevel = 0.0
         var readComputedTopLevel = 0.0
         var readInsideReaction = 0.0
@@ -109,9 +111,20 @@ enum Memory {
         let runs = Counter()
         let reaction = observe { _ = observed.value; runs.n += 1 }
         costs.writeOneReaction = nanoseconds { observed.value = $0 }
-        // A top-level read arms Observation for the next write, which then notifies the registrar.
+        // A top-level read arms Observation: the write then notifies the registrar.
         let armed = Stored(0)
         costs.readWriteArmed = nanoseconds { v in blackHole(armed.value); armed.value = v }
+        // Read once at top level, then only written: every write still tells Observation, as
+        // an @Observable property's does (a registration may be pending).
+        let readOnce = Stored(0)
+        blackHole(readOnce.value)
+        costs.writeStoredReadOnce = nanoseconds { readOnce.value = $0 }
+        // The same under a Computed read once at top level: every write re-evaluates it (the
+        // cut-off decides whether Observation is told).
+        let computedSource = Stored(0)
+        let computedReadOnce = Computed { computedSource.value &+ 1 }
+        blackHole(computedReadOnce.value)
+        costs.writeUnderComputedReadOnce = nanoseconds { computedSource.value = $0 }
         let read = Stored(7)
         costs.readStoredTopLevel = nanoseconds { _ in blackHole(read.value) }
         let computed = Computed { read.value + 1 }

@@ -192,6 +192,8 @@ func runAll() {
     print("  batch { write }, no observers:                 \(format(costs.batchWriteNoObserver))")
     print("  write to a Stored<Int> with one observe:       \(format(costs.writeOneReaction))  (includes the reaction's run)")
     print("  top-level read + write (Observation armed):    \(format(costs.readWriteArmed))")
+    print("  write to a Stored<Int> read once at top level: \(format(costs.writeStoredReadOnce))")
+    print("  write under a Computed read once at top level: \(format(costs.writeUnderComputedReadOnce))")
     print("  top-level read of a Stored<Int>:               \(format(costs.readStoredTopLevel))")
     print("  top-level read of an up-to-date Computed<Int>: \(format(costs.readComputedTopLevel))")
     print("  tracked read inside a reaction (≈, 100/run):   \(format(costs.readInsideReaction))")

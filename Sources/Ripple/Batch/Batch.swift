@@ -27,7 +27,7 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                     context.deferredBatch = []
                     context.deferred.append(_DeferredWrite(
                         apply: { for write in writes { write.apply() } },
-                        origin: writes[0].origin
+                        reaction: writes[0].reaction
                     ))
                 }
                 if context.batchDepth == 0 { context.endBatch() }

@@ -38,7 +38,7 @@ public final class Computed<Value>: Readable {
     @usableFromInline
     var node: _ComputedNode<Value> { nodeRef.takeUnretainedValue() }
     /// The Observation watcher, once a top-level read created it: retained by hand (released
-    /// in `deinit`) so that re-arming it on every top-level read does no reference counting.
+    /// in `deinit`) so that reaching it on every top-level read does no reference counting.
     @exclusivity(unchecked) private var watcherRef: Unmanaged<_WatcherNode>?
 
     /// Creates a computed value with an explicit equality, or none (`nil`: every
@@ -125,24 +125,16 @@ public final class Computed<Value>: Readable {
         }
     }
 
-    /// Called under the lock by an untracked read: the next change is reported to Observation.
-    /// Returns the watcher, which the handle keeps alive.
+    /// Called under the lock by an untracked read: every later change is reported to
+    /// Observation (the watcher stays armed; see `_WatcherNode`). Returns the watcher, which
+    /// the handle keeps alive.
     private func armObservation() -> Unmanaged<_WatcherNode> {
-        if let watcherRef {
-            watcherRef._withUnsafeGuaranteedRef { watcher in
-                // Already armed: its version is the one the earliest pending reader saw; keep it.
-                if watcher.isArmed { return }
-                watcher.isArmed = true
-                watcher.armedVersion = nodeRef._withUnsafeGuaranteedRef { $0.version }
-            }
-            return watcherRef
-        }
+        if let watcherRef { return watcherRef }
         let node = node
         let watcher = _WatcherNode(origin: node.origin)
         watcher.sources.append(_Edge(retaining: node, version: node.version))
         watcher.sources[0].slot = _graph.subscribe(watcher, to: node)
-        watcher.isArmed = true
-        watcher.armedVersion = node.version
+        watcher.reportedVersion = node.version
         let created = Unmanaged.passRetained(watcher)
         watcherRef = created
         return created

@@ -40,7 +40,7 @@ extension _Graph {
             }
             context.isDelivering = false
             context.batchDepth += 1
-            write.apply()
+            write.applyAttributed(context)
             context.batchDepth -= 1
             context.endBatch()
             context.isDelivering = true
@@ -95,7 +95,7 @@ extension _Graph {
         while context.deferredHead < context.deferred.count {
             let write = context.deferred[context.deferredHead]
             context.deferredHead += 1
-            write.apply()
+            write.applyAttributed(context)
         }
         context.deferred.removeAll(keepingCapacity: true)
         context.deferredHead = 0
@@ -104,8 +104,7 @@ extension _Graph {
     /// Queues a write made while delivering (`context.isDelivering`), to be applied after the
     /// current round.
     func queueWrite(_ context: _ThreadContext, _ apply: @escaping () -> Void) {
-        let origin = context.reaction.map { $0.debugLabel } ?? "a change handler"
-        let write = _DeferredWrite(apply: apply, origin: origin)
+        let write = _DeferredWrite(apply: apply, reaction: context.reaction)
         if context.batchDepth > context.deliveryBatchDepth {
             context.deferredBatch.append(write)
         } else {

@@ -26,12 +26,26 @@ extension _Graph {
             scratch.append(_Link(unretained: observer))
         case .reaction:
             observer.isStale = true
-            context.pending.append(.reaction(unsafeDowncast(observer, to: _ReactionNode.self)))
+            let reaction = unsafeDowncast(observer, to: _ReactionNode.self)
+            // A write its own body queued: count the run it triggers (see `selfTriggeredRuns`).
+            if context.writerRef?.toOpaque() == Unmanaged.passUnretained(observer).toOpaque() {
+                reaction.selfTriggeredRuns &+= 1
+                if reaction.selfTriggeredRuns > _Graph.maximumRounds { stopRunaway(reaction) }
+            } else {
+                reaction.selfTriggeredRuns = 0
+            }
+            context.pending.append(.reaction(reaction))
         case .watcher:
-            let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
-            if watcher.isArmed { context.pending.append(.watch(watcher)) }
+            context.pending.append(.watch(unsafeDowncast(observer, to: _WatcherNode.self)))
         case .stored:
             break
         }
+    }
+
+    /// A reaction re-triggered itself more than `maximumRounds` times in a row (lock held):
+    /// stops the program with a message naming it.
+    @inline(never)
+    private func stopRunaway(_ reaction: _ReactionNode) -> Never {
+        _rippleFailure("runaway reaction: \(reaction.debugLabel) re-triggered itself more than \(_Graph.maximumRounds) times in a row: each run writes a value it reads, and that write runs it again (counted across executor hops: on an actor every run is a delivery of its own). A reaction that writes what it reads must stop changing it.")
     }
 }

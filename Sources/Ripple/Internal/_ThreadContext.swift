@@ -53,6 +53,11 @@ package final class _ThreadContext {
     /// The read-modify-write region open on this thread (see `Stored+ReadModifyWrite.swift`).
     @exclusivity(unchecked) var readModifyWrite = _ReadModifyWriteRegion()
 
+    /// The reaction whose queued write this thread is applying (see `_DeferredWrite.reaction`):
+    /// a reaction that this write marks stale is re-triggering itself. Not retained: the
+    /// queued write holds it.
+    @exclusivity(unchecked) var writerRef: Unmanaged<_Node>?
+
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.
@@ -137,8 +142,22 @@ struct _Job {
 /// A write queued while reactions were being delivered.
 struct _DeferredWrite {
     let apply: () -> Void
-    /// The reaction that made the write, to name a runaway loop.
-    let origin: String
+    /// The reaction whose body made the write (nil for a change handler): to name a runaway
+    /// loop, and to count a reaction that keeps re-triggering itself (see `_Graph.mark`).
+    let reaction: _ReactionNode?
+
+    /// Who made the write, for a runaway message.
+    var origin: String { reaction?.debugLabel ?? "a change handler" }
+
+    /// Applies the write with its reaction recorded as the thread's writer (restored after, as
+    /// applying may apply writes queued inside it).
+    @inline(__always)
+    func applyAttributed(_ context: _ThreadContext) {
+        let saved = context.writerRef
+        context.writerRef = reaction.map { Unmanaged.passUnretained($0 as _Node) }
+        apply()
+        context.writerRef = saved
+    }
 }
 
 private let _contextKey: pthread_key_t = {

@@ -1,29 +1,35 @@
 /// Reports a ``Computed`` value's changes to the Observation framework.
 ///
 /// Created by the first read that no Ripple reader tracked (a SwiftUI body, or
-/// `withObservationTracking`), it keeps the computed node live so writes reach it. It is
-/// armed by every such read; when a write reaches it armed, it brings the value up to date
-/// and, if the value changed, calls the registrar, then waits to be armed again.
+/// `withObservationTracking`), it keeps the computed node live so writes reach it, and from
+/// then on reports every change: when a write reaches it, it brings the value up to date and,
+/// if the value changed since it last told the registrar, tells it again. It never disarms:
+/// a registration may be waiting to be installed (see `Stored.armObservation`), so no change
+/// may go untold. The cut-off holds: re-evaluating to an equal value tells nobody.
+///
+/// The cost: a computed value read once at top level is evaluated on the writing thread
+/// after every change of its sources, as if a reaction read it.
 final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()
-    @exclusivity(unchecked) var isArmed = false
-    @exclusivity(unchecked) var armedVersion = 0
+    /// The computed value's version when Observation was last told (or first read it).
+    @exclusivity(unchecked) var reportedVersion = 0
 
     init(origin: _Origin) {
         super.init(kind: .watcher, origin: origin)
     }
 
-    /// Brings the computed value up to date (lock held); if it changed since the watcher was
-    /// armed, disarms it and returns the subject to tell.
+    /// Brings the computed value up to date (lock held); if it changed since the registrar was
+    /// last told, returns the subject to tell.
     func changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
-        guard isArmed, !isDisposed, !sources.isEmpty else { return nil }
+        guard !isDisposed, !sources.isEmpty else { return nil }
         let target = sources[0].ref
         graphRef._withUnsafeGuaranteedRef { graph in
             target._withUnsafeGuaranteedRef { graph.refresh($0) }
         }
-        guard target._withUnsafeGuaranteedRef({ $0.version }) != armedVersion else { return nil }
-        isArmed = false
+        let version = target._withUnsafeGuaranteedRef { $0.version }
+        guard version != reportedVersion else { return nil }
+        reportedVersion = version
         return Unmanaged.passUnretained(subject)
     }
 }

@@ -8,6 +8,11 @@
 /// reactions, so every reaction sees every committed value, in order. Reactions created
 /// inside the body belong to this run: they are cancelled before the next run and on cancel.
 ///
+/// A body that writes a value it reads runs again after its own write. More than 10 000 such
+/// rounds in one delivery stop the program with a "runaway reaction" message naming the
+/// writer. A write the body hands to a `Task` or a thread it starts is not attributed to it,
+/// so a loop through one is not detected.
+///
 /// ```swift
 /// let subscription = observe {
 ///     tipView.isHidden = isTipHidden.value
@@ -61,6 +66,13 @@ public func observeWithCleanup(
 /// body once with the latest values. The first run is sent to the actor too, so it has not
 /// necessarily happened when this function returns.
 ///
+/// A body that writes a value it reads runs again after its own write. Each run here is a
+/// delivery of its own, so Ripple counts such runs on the reaction: more than 10 000 in a row
+/// (a run triggered by any other write starts the count again) stop the program with a
+/// "runaway reaction" message naming it. Only writes the body makes itself are counted: a
+/// write it hands to a `Task` or a thread it starts is not attributed to it (that would take a
+/// task-local on every run), so a loop through one is not detected.
+///
 /// ```swift
 /// let subscription = observe(on: renderer) { renderer in
 ///     renderer.draw(scene.value)
@@ -91,6 +103,13 @@ public func observe<A: Actor>(
 ///
 /// Use it for UI updates from code that may write on any thread. Runs are coalesced, and
 /// the first run is sent to the main actor like the others.
+///
+/// A body that writes a value it reads runs again after its own write. Each run here is a
+/// delivery of its own, so Ripple counts such runs on the reaction: more than 10 000 in a row
+/// (a run triggered by any other write starts the count again) stop the program with a
+/// "runaway reaction" message naming it. Only writes the body makes itself are counted: a
+/// write it hands to a `Task` or a thread it starts is not attributed to it (that would take a
+/// task-local on every run), so a loop through one is not detected.
 ///
 /// - Parameters:
 ///   - body: The reaction, isolated to the main actor.

@@ -14,6 +14,11 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     @exclusivity(unchecked) private var rerunRequested = false
     @exclusivity(unchecked) private var cancelRequested = false
     @exclusivity(unchecked) private var hasRun = false
+    /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
+    /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
+    /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
+    /// executor hops too (`observe(on:)`), where every run starts a delivery of its own.
+    @exclusivity(unchecked) var selfTriggeredRuns = 0
     @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
     @exclusivity(unchecked) private var children: [Subscription] = []
 

@@ -30,8 +30,6 @@ public final class Stored<Value>: _Node, Readable {
     /// Dropped when the batch ends (for values that hold references; see `_write`).
     @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value?
     @exclusivity(unchecked) private var batchOriginalVersion = 0
-    // Observation interop: armed by a read no Ripple reader tracked.
-    @exclusivity(unchecked) private var observationArmed = false
     /// Writes so far, equal ones included.
     @exclusivity(unchecked) var writes = 0
     /// The thread (its context) inside a compound assignment to this value, which other
@@ -41,8 +39,9 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) var exclusiveDepth = 0
     /// Publishes `writes` to readers of ``writeCount``; created by the first such read.
     @exclusivity(unchecked) private var writeCounter: Stored<Int>?
-    /// Created by the first untracked read; retained by hand (released in `deinit`) so that
-    /// later top-level reads reach it without reference counting.
+    /// Observation interop: created by the first read no Ripple reader tracked; from then on
+    /// every change is told to Observation (see `armObservation`). Retained by hand (released
+    /// in `deinit`) so that later top-level reads reach it without reference counting.
     @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
@@ -289,10 +288,7 @@ public final class Stored<Value>: _Node, Readable {
             context._withUnsafeGuaranteedRef { context in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
-                if observationArmed {
-                    observationArmed = false
-                    context.pending.append(.notify(self))
-                }
+                if observationRef != nil { context.pending.append(.notify(self)) }
             }
             graph.unlock()
         }
@@ -314,7 +310,7 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
-    /// The subject to tell of a change (queued by a write that found Observation armed).
+    /// The subject to tell of a change (queued by every write once a top-level read armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
         observationRef
     }
@@ -329,10 +325,15 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
-    /// Called under the lock by an untracked read: the next change is reported to Observation.
-    /// Returns the subject, which this node keeps alive.
+    /// Called under the lock by an untracked read: every later change is reported to
+    /// Observation. Returns the subject, which this node keeps alive.
+    ///
+    /// Once armed, the node stays armed, as an `@Observable` property tells its registrar of
+    /// every change: `withObservationTracking` installs its observers only when its body ends,
+    /// so a write between this read and that installation must not use up the only notice
+    /// (the registration would never hear a later change). Ripple cannot see when the
+    /// installation happens, so no later moment is provably safe to disarm.
     private func armObservation() -> Unmanaged<_ObservationSubject> {
-        observationArmed = true
         if let observationRef { return observationRef }
         let created = Unmanaged.passRetained(_ObservationSubject())
         observationRef = created
