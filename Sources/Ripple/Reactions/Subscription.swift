@@ -34,7 +34,7 @@ public final class Subscription: Sendable, Hashable {
 
     /// Stops the reaction or handler. Calling it again does nothing.
     ///
-    /// When it returns, the reaction will not run again, and if it is not running, its
+    /// When it returns, no new run of the reaction starts, and if it was not running, its
     /// teardown is done: the reactions it created are cancelled, last created first, then its
     /// cleanups run, last registered first. If it is running, on another thread or because
     /// this is called from its own body, `cancel()` does not wait: the run goes on to its end,
