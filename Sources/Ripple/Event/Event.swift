@@ -18,6 +18,10 @@ public final class Event<Value>: @unchecked Sendable {
 
     /// Calls `handler` with every value sent from now on, until the subscription ends.
     ///
+    /// `handler` does not own what it creates: a reaction started inside it runs as long as
+    /// its own subscription, even if the value was sent inside a reaction or a
+    /// ``ReactionScope``'s `run { }`.
+    ///
     /// - Returns: A ``Subscription`` that removes the handler when cancelled or released.
     public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription where Value: Sendable {
         let id = _graph.withLock {
@@ -48,7 +52,9 @@ public final class Event<Value>: @unchecked Sendable {
     private func deliver(_ value: Value, _ context: _ThreadContext) {
         let snapshot = _graph.withLock { handlers }
         _graph.delivering(context) {
-            for entry in snapshot { entry.handler(value) }
+            withoutOwner {
+                for entry in snapshot { entry.handler(value) }
+            }
         }
     }
 

@@ -175,9 +175,3 @@ struct _Origin: CustomStringConvertible, Sendable {
         return "(\(fileID):\(line))"
     }
 }
-
-/// Something that owns reactions created while it is current (a reaction or a scope).
-protocol _Owner: AnyObject, Sendable {
-    /// Takes ownership of `child`; returns false if the owner is already cancelled.
-    func _adopt(_ child: Subscription) -> Bool
-}

@@ -5,8 +5,20 @@
 /// actor. It always sees a consistent graph. Dependencies are tracked anew on every run.
 ///
 /// Writes made inside the body are queued and committed after the current round of
-/// reactions, so every reaction sees every committed value, in order. Reactions created
-/// inside the body belong to this run: they are cancelled before the next run and on cancel.
+/// reactions, so every reaction sees every committed value, in order.
+///
+/// **Ownership.** Reactions (and ``ReactionScope``s) created inside the body belong to this
+/// run: they are cancelled before the next run and on cancel, even if you keep their
+/// subscriptions. Create them inside ``withoutOwner(_:)`` to keep them. Handlers are not
+/// bodies: what `onChange`, `when` or an ``Event`` subscriber creates belongs only to its
+/// subscription.
+///
+/// **Teardown.** Before each re-run, and on cancel, the run is torn down in the order of
+/// `defer`: the reactions it created are cancelled, the last created first (each torn down
+/// the same way, depth first), then its cleanups (``onCleanup(_:)``) run, the last
+/// registered first. A teardown never becomes part of someone else's run: what it reads is
+/// not a dependency of a reaction or computed value that cancels this one, and what it
+/// creates belongs to no one.
 ///
 /// A body that writes a value it reads runs again after its own write. More than 10 000 such
 /// rounds in one delivery stop the program with a "runaway reaction" message naming the
@@ -129,7 +141,8 @@ public func observeOnMainActor(
     return _startReaction(node)
 }
 
-/// Registers work to run before the current reaction's next run, and when it is cancelled.
+/// Registers work to run before the current reaction's next run, and when it is cancelled;
+/// inside a ``ReactionScope``'s `run { }`, when that scope is cancelled.
 ///
 /// ```swift
 /// observe {
@@ -138,12 +151,30 @@ public func observeOnMainActor(
 /// }
 /// ```
 ///
-/// Calling it outside a reaction is a programming error and stops the program.
+/// The cleanup registers on the innermost of:
+/// - the ``ReactionScope`` whose ``ReactionScope/run(_:)`` is running (it runs when the scope
+///   is cancelled or released, like ``ReactionScope/onCleanup(_:)``);
+/// - the reaction whose body is running, or the handler (such as `onChange`'s) that is
+///   running: it runs before the next run or call, and when it is cancelled.
+///
+/// Cleanups run the last registered first, like `defer`, after the reactions the owner
+/// created are cancelled. They run untracked, and own nothing they create. On an owner that
+/// is already cancelled, the cleanup runs at once.
+///
+/// Calling it anywhere else (outside a reaction, or inside a cleanup) is a programming error
+/// and stops the program.
 public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
-    guard let reaction = _ThreadContext.current.reaction else {
-        _rippleFailure("onCleanup was called outside a reaction. Call it inside the body of observe { }.")
+    let context = _ThreadContext.current
+    if let owner = context.owner {
+        if !owner._addCleanup(cleanup) { cleanup() }
+        return
     }
-    if !reaction.addCleanup(cleanup) { cleanup() }
+    // A handler runs without an owner (what it creates is not its own), but its cleanups
+    // still belong to the reaction behind it.
+    guard let reaction = context.reaction else {
+        _rippleFailure("onCleanup was called outside a reaction. Call it inside the body of observe { } or the run { } of a ReactionScope.")
+    }
+    if !reaction._addCleanup(cleanup) { cleanup() }
 }
 
 private func _run<A: Actor>(_ job: @Sendable () -> Void, on actor: isolated A) {

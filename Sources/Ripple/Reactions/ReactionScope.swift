@@ -9,14 +9,23 @@
 /// scope.run {
 ///     _ = observe { render(title.value) }
 ///     _ = observe { render(subtitle.value) }
+///     onCleanup { print("scope cancelled") }   // registers on the scope
 /// }
-/// scope.cancel()   // both stop
+/// scope.onCleanup { connection.close() }      // the same, from outside `run`
+/// scope.cancel()   // both reactions stop, then both cleanups run
 /// ```
+///
+/// **Teardown order.** ``cancel()`` tears down in the order of Swift's `defer`, like a
+/// reaction does before each re-run: first the reactions and scopes it holds, the last
+/// created first (each with its own teardown, depth first), then its cleanups, the last
+/// registered first. The teardown is untracked and owns nothing it creates, even when a
+/// reaction's body cancels the scope.
 public final class ReactionScope: Sendable, _Owner {
     private let state = _State()
 
     private final class _State: @unchecked Sendable {
         var children: [Subscription] = []
+        var cleanups: [@Sendable () -> Void] = []
         var isCancelled = false
     }
 
@@ -34,23 +43,54 @@ public final class ReactionScope: Sendable, _Owner {
         cancel()
     }
 
-    /// Runs `body`; reactions it creates belong to this scope.
+    /// Runs `body`; reactions it creates belong to this scope, and ``onCleanup(_:)`` called
+    /// directly inside it (not inside a reaction's body) registers on this scope.
+    ///
+    /// It may be called any number of times; what each call creates is added to the scope.
     public func run<R>(_ body: () throws -> R) rethrows -> R {
         try _withOwner(self, body)
     }
 
-    /// Cancels every reaction created in the scope; later ones are cancelled at once.
-    public func cancel() {
-        let children = _graph.withLock {
-            state.isCancelled = true
-            let taken = state.children
-            state.children = []
-            return taken
-        }
-        for child in children { child.cancel() }
+    /// Registers `cleanup` to run when the scope is cancelled or released, after the scope's
+    /// reactions are cancelled; cleanups run the last registered first.
+    ///
+    /// On a scope that is already cancelled, `cleanup` runs at once.
+    ///
+    /// ```swift
+    /// let scope = ReactionScope()
+    /// let socket = Socket.open()
+    /// scope.onCleanup { socket.close() }
+    /// ```
+    public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
+        if !_addCleanup(cleanup) { cleanup() }
     }
 
-    /// The number of reactions the scope holds.
+    /// Cancels every reaction created in the scope, the last created first, then runs the
+    /// scope's cleanups, the last registered first. Reactions created in the scope later are
+    /// cancelled at once, and cleanups registered later run at once. Calling it again does
+    /// nothing.
+    ///
+    /// A reaction of the scope that is running on another thread finishes its run first (see
+    /// ``Subscription/cancel()``); `cancel()` does not wait for it.
+    public func cancel() {
+        var (children, cleanups, insideDerivation) = _graph.withLock {
+            state.isCancelled = true
+            let children = state.children
+            let cleanups = state.cleanups
+            state.children = []
+            state.cleanups = []
+            return (children, cleanups, _graph.evaluatingRef != nil)
+        }
+        _tearDown(children: &children, cleanups: &cleanups, insideDerivation: insideDerivation)
+    }
+
+    /// Whether ``cancel()`` has run (or the scope was created inside an owner that was
+    /// already cancelled).
+    public var isCancelled: Bool {
+        _graph.withLock { state.isCancelled }
+    }
+
+    /// The number of reactions (and scopes) the scope holds.
     public var count: Int {
         _graph.withLock { state.children.count }
     }
@@ -59,6 +99,14 @@ public final class ReactionScope: Sendable, _Owner {
         _graph.withLock {
             if state.isCancelled { return false }
             state.children.append(child)
+            return true
+        }
+    }
+
+    func _addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
+        _graph.withLock {
+            if state.isCancelled { return false }
+            state.cleanups.append(cleanup)
             return true
         }
     }

@@ -2,7 +2,9 @@ extension Readable where Self: Sendable {
     /// Calls `handler` with the old and the new value each time the value changes.
     ///
     /// Unlike ``observe(file:line:_:)`` it does not run at once, and it tracks only this
-    /// value: reads inside `handler` are not dependencies.
+    /// value: reads inside `handler` are not dependencies. Nor does `handler` own what it
+    /// creates: a reaction started inside it runs as long as its own subscription, however
+    /// often `handler` is called again.
     ///
     /// ```swift
     /// let transition = isTipHidden.onChange { old, new in
@@ -25,12 +27,15 @@ extension Readable where Self: Sendable {
             let new = self.value
             let old = previous.value
             previous.value = new
-            if let old { untracked { handler(old, new) } }
+            if let old { _callHandler { handler(old, new) } }
         }
     }
 
     /// Calls `action` once, the first time `predicate` holds for the value (at once if it
     /// already does), then stops.
+    ///
+    /// `action` is untracked and does not own what it creates: a reaction started inside it
+    /// runs as long as its own subscription.
     ///
     /// ```swift
     /// let once = isLoggedIn.when({ $0 }) { _ in showWelcome() }
@@ -86,7 +91,8 @@ extension Readable where Self: Sendable, Value: Sendable {
 /// Calls `action` once, the first time `condition` becomes true (at once if it already is),
 /// then stops.
 ///
-/// `condition` is tracked like a reaction; `action` is not.
+/// `condition` is tracked like a reaction; `action` is not, and it does not own what it
+/// creates: a reaction started inside it runs as long as its own subscription.
 ///
 /// ```swift
 /// let once = when({ session.isLoggedIn.value && profile.isLoaded.value }) {
@@ -111,8 +117,15 @@ public func when(
         guard !fired.value, condition() else { return }
         fired.value = true
         _ThreadContext.current.reaction?.cancel()
-        untracked { action() }
+        _callHandler(action)
     }
+}
+
+/// Calls a handler from inside the reaction behind it: untracked, and with no owner, so that
+/// what the handler creates belongs to whoever holds its subscription, not to the reaction
+/// (which would cancel it before its next run).
+func _callHandler(_ handler: () -> Void) {
+    withoutOwner { untracked(handler) }
 }
 
 /// State owned by one reaction's body. A reaction never runs concurrently with itself,

@@ -17,6 +17,8 @@ public final class Subscription: Sendable, Hashable {
     }
 
     /// Creates a subscription that calls `onCancel` once, on the first ``cancel()`` or when released.
+    ///
+    /// `onCancel` runs like a cleanup: untracked, and owning nothing it creates.
     public init(_ onCancel: @escaping @Sendable () -> Void) {
         state = _State(onCancel)
     }
@@ -30,14 +32,24 @@ public final class Subscription: Sendable, Hashable {
         _graph.withLock { state.onCancel == nil }
     }
 
-    /// Stops the reaction or handler; its cleanups run now. Calling it again does nothing.
+    /// Stops the reaction or handler. Calling it again does nothing.
+    ///
+    /// When it returns, no new run of the reaction starts, and if it was not running, its
+    /// teardown is done: the reactions it created are cancelled, last created first, then its
+    /// cleanups run, last registered first. If it is running, on another thread or because
+    /// this is called from its own body, `cancel()` does not wait: the run goes on to its end,
+    /// and the teardown happens then, on the thread that runs it.
+    ///
+    /// The teardown belongs to no one: whatever it reads is not a dependency of a reaction or
+    /// computed value that calls `cancel()`, and what it creates does not belong to the caller.
     public func cancel() {
-        let onCancel = _graph.withLock {
+        let (onCancel, insideDerivation) = _graph.withLock {
             let taken = state.onCancel
             state.onCancel = nil
-            return taken
+            return (taken, _graph.evaluatingRef != nil)
         }
-        onCancel?()
+        guard let onCancel else { return }
+        _runDetached(insideDerivation: insideDerivation, onCancel)
     }
 
     /// Hands the subscription to `bag`, which cancels it when the bag is released.

@@ -1,6 +1,7 @@
 /// An owner of subscriptions that cancels everything it holds when it is released.
 ///
-/// Give an object a bag and store its reactions in it; they stop with the object.
+/// Give an object a bag and store its reactions in it; they stop with the object, the last
+/// inserted first (the order of `defer`, and of a ``ReactionScope``).
 ///
 /// ```swift
 /// final class TipController {
@@ -34,13 +35,14 @@ public final class SubscriptionBag: Sendable {
         _graph.withLock { state.subscriptions.count }
     }
 
-    /// Cancels and drops everything the bag holds; the bag can be used again.
+    /// Cancels and drops everything the bag holds, the last inserted first; the bag can be
+    /// used again.
     public func cancelAll() {
         let taken = _graph.withLock {
             let taken = state.subscriptions
             state.subscriptions = []
             return taken
         }
-        for subscription in taken { subscription.cancel() }
+        for subscription in taken.reversed() { subscription.cancel() }
     }
 }

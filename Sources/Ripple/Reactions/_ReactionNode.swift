@@ -5,6 +5,10 @@
 /// - running → running again when a write from another thread asked for a re-run;
 /// - any → disposed on cancel (deferred to the end of the run when running).
 /// The body, cleanups and child cancellations are always called with the lock released.
+///
+/// Teardown (before each re-run, and on disposal) cancels the children last created first,
+/// then runs the cleanups last registered first, detached from whatever runs on the thread
+/// (see `_tearDown`).
 final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
@@ -84,16 +88,12 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             var children: [Subscription] = []
             if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
             if !self.children.isEmpty { swap(&children, &self.children) }
+            let insideDerivation = graph.evaluatingRef != nil
             graph.beginTracking(self)
             graph.unlock()
 
-            if !cleanups.isEmpty {
-                for cleanup in cleanups { cleanup() }
-                cleanups = []  // freed here, with the lock released
-            }
-            if !children.isEmpty {
-                for child in children { child.cancel() }
-                children = []
+            if !cleanups.isEmpty || !children.isEmpty {
+                _tearDown(children: &children, cleanups: &cleanups, insideDerivation: insideDerivation)
             }
             // Saved unretained: both stay alive while this run is on the stack.
             let savedReaction = context.reactionRef
@@ -133,7 +133,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         }
     }
 
-    /// Cancels the reaction: unlinks it, then runs its cleanups and cancels its children.
+    /// Cancels the reaction: unlinks it, then cancels its children and runs its cleanups
+    /// (see `_tearDown`). If it is running (on another thread, or this is its own body),
+    /// that happens when the run ends, on the thread that runs it.
     func cancel() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
@@ -163,24 +165,30 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         var cleanups: [@Sendable () -> Void]
         var children: [Subscription]
         var sources: _Buffer<_Edge>
+        /// Whether a derivation is being evaluated on the disposing thread.
+        var insideDerivation: Bool
     }
 
     private func disposeLocked() -> Disposal {
         markDisposed()
-        let taken = Disposal(cleanups: cleanups, children: children, sources: _graph.disposeSources(of: self))
+        let taken = Disposal(
+            cleanups: cleanups,
+            children: children,
+            sources: _graph.disposeSources(of: self),
+            insideDerivation: _graph.evaluatingRef != nil
+        )
         cleanups = []
         children = []
         return taken
     }
 
     private func finish(_ disposal: consuming Disposal) {
-        for cleanup in disposal.cleanups { cleanup() }
-        for child in disposal.children { child.cancel() }
+        _tearDown(children: &disposal.children, cleanups: &disposal.cleanups, insideDerivation: disposal.insideDerivation)
         _releaseLater(disposal.sources.take())
     }
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
-    func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
+    func _addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
         _graph.withLock {
             if isDisposed { return false }
             cleanups.append(cleanup)

@@ -10,7 +10,9 @@ extension ObservableValue where Self: Sendable {
     /// }
     /// ```
     ///
-    /// Updates inside one `batch` are reported once, with the final value.
+    /// Updates inside one `batch` are reported once, with the final value. Like every
+    /// handler, `handler` is untracked, and a reaction it starts runs as long as its own
+    /// subscription (see ``ObservableValue``).
     ///
     /// - Parameters:
     ///   - withCurrent: Also call `handler` at once with the current value.

@@ -24,6 +24,10 @@ import Ripple
 /// Handlers are reactions: they run on the writing thread after the graph's lock is
 /// released, once per write or outermost `batch`, and see a consistent graph. A write made
 /// inside a handler is delivered to every later handler, in order.
+///
+/// Unlike an `observe { }` body, a handler does not own what it creates: a reaction started
+/// inside a handler runs as long as its own subscription, however often the handler is
+/// called again, and reads inside a handler are not tracked.
 public protocol ObservableValue<Value> {
     /// The type of the value.
     associatedtype Value
@@ -69,9 +73,9 @@ extension ObservableValue where Self: Sendable {
             let old = previous.value
             previous.value = new
             if let old {
-                if !isEcho { untracked { deliver(old, new) } }
+                if !isEcho { _callHandler { deliver(old, new) } }
             } else if withCurrent {
-                untracked { deliver(nil, new) }
+                _callHandler { deliver(nil, new) }
             }
         }
     }
@@ -86,3 +90,10 @@ extension Stored: ObservableValue {
 }
 
 extension Computed: ObservableValue {}
+
+/// Calls a handler from inside the reaction behind it: untracked, and with no owner, so that
+/// what the handler creates belongs to whoever holds its subscription, not to the reaction
+/// (which would cancel it before its next run).
+func _callHandler(_ handler: () -> Void) {
+    withoutOwner { untracked(handler) }
+}

@@ -33,6 +33,12 @@ import Ripple
 /// that reaction's children. They hold what their closures capture until the updater goes:
 /// capture the owner weakly (or `unowned`), or the updater keeps it alive.
 ///
+/// **What the callbacks own.** An auto-tracked ``keepUpToDate(file:line:_:)`` body is an
+/// `observe { }` body: the reactions it creates are cancelled before its next run. The other
+/// callbacks are handlers (``keepUpToDate(dependencies:file:line:_:)``, ``onTransition(_:file:line:_:)``,
+/// and the assignment of ``bind(_:_:to:file:line:)``, with the `didSet` it triggers): they are
+/// untracked, and what they create runs as long as its own subscription.
+///
 /// Each object that performs side effects should own its updater and not share it.
 public final class Updater: Sendable {
     private let subscriptions = SubscriptionBag()
@@ -69,7 +75,8 @@ public final class Updater: Sendable {
     }
 
     /// Runs `body` now and after every change of `dependencies`; reads inside `body` are
-    /// not tracked (Yoyo's `keepUpToDate(dependencies:)`).
+    /// not tracked (Yoyo's `keepUpToDate(dependencies:)`), and a reaction `body` starts runs
+    /// as long as its own subscription.
     ///
     /// A run whose `Equatable` dependencies all hold the values of the last run is skipped.
     ///
@@ -91,7 +98,7 @@ public final class Updater: Sendable {
             let values: [Any] = dependencies.map { $0._readForUpdate() }
             if let previous = last.value, zip(previous, values).allSatisfy(_isKnownEqual) { return }
             last.value = values
-            untracked(body)
+            _callHandler(body)
         }
     }
 
@@ -99,7 +106,8 @@ public final class Updater: Sendable {
     /// current value, then on every change (Yoyo's `onTransition`).
     ///
     /// For `Equatable` values a transition to an equal value is not reported, and after a
-    /// pause only the aggregate change is.
+    /// pause only the aggregate change is. `handler` is untracked, and a reaction it starts
+    /// runs as long as its own subscription.
     ///
     /// ```swift
     /// updater.onTransition(isTipHidden) { wasHidden, isHidden in
@@ -174,7 +182,7 @@ public final class Updater: Sendable {
             let old = reported.value
             if let old, let isEqual, isEqual(old, new) { return }
             reported.value = new
-            untracked { handler(old, new) }
+            _callHandler { handler(old, new) }
         }
     }
 

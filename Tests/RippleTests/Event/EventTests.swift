@@ -66,4 +66,20 @@ struct EventTests {
         #expect(seen.all == [0, 2, 5])
         _ = (handler, reaction)
     }
+
+    @Test("a reaction created in a handler belongs to its subscription, not to the sender's scope")
+    func handlerOwnsNothing() {
+        let event = Event<Int>()
+        let source = Stored(0)
+        let seen = Recorder<Int>()
+        let kept = Cell<Subscription?>(nil)
+        let handler = event.subscribe { _ in kept.value = observe { seen.append(source.value) } }
+        let scope = ReactionScope()
+        scope.run { event.send(1) }
+        scope.cancel()
+        source.value = 1
+        #expect(seen.all == [0, 1])
+        kept.value?.cancel()
+        _ = handler
+    }
 }
