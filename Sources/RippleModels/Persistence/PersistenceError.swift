@@ -28,7 +28,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public let storedType: String
     /// The type the `Persisted` reads, for instance `Int`.
     public let expectedType: String
-    /// Why the stored value does not convert: `not an exact Int`, `missing key 'fontSize'`…
+    /// Why the stored value does not convert: `it does not convert exactly`, `missing key 'fontSize'`…
     public let reason: String
 
     /// Creates an error for `key`.

@@ -23,7 +23,7 @@ struct _PersistedCoding<Value: Sendable>: Sendable {
     static func propertyList() -> Self where Value: PropertyListValue {
         Self(format: .propertyList, encode: { $0 }, decode: { object throws(Failure) in
             guard let value = Value._fromPropertyList(object) else {
-                throw Failure(reason: "not exactly a value of type \(Value.self)")
+                throw Failure(reason: "it does not convert exactly")
             }
             return value
         })
@@ -33,10 +33,10 @@ struct _PersistedCoding<Value: Sendable>: Sendable {
     static func rawValue() -> Self where Value: RawRepresentable, Value.RawValue: PropertyListValue {
         Self(format: .rawValue, encode: { $0.rawValue }, decode: { object throws(Failure) in
             guard let rawValue = Value.RawValue._fromPropertyList(object) else {
-                throw Failure(reason: "not exactly a raw value of type \(Value.RawValue.self)")
+                throw Failure(reason: "it is not exactly a raw value of type \(Value.RawValue.self)")
             }
             guard let value = Value(rawValue: rawValue) else {
-                throw Failure(reason: "no value of \(Value.self) has this raw value")
+                throw Failure(reason: "no value of the type has this raw value")
             }
             return value
         })
@@ -55,7 +55,7 @@ struct _PersistedCoding<Value: Sendable>: Sendable {
                 }
             },
             decode: { object throws(Failure) in
-                guard let data = object as? Data else { throw Failure(reason: "not JSON data") }
+                guard let data = object as? Data else { throw Failure(reason: "it is not JSON data") }
                 do {
                     return try _PersistedJSON.decoder().decode(Value.self, from: data)
                 } catch {

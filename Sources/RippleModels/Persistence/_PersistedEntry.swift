@@ -95,7 +95,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
                     failure = PersistenceError(
                         key: key,
                         storedType: _describeStoredObject(object),
-                        expectedType: "\(Value.self) stored as \(coding.format.rawValue)",
+                        expectedType: "\(Value.self)",
                         reason: error.reason
                     )
                 }

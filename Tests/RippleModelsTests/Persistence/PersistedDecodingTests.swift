@@ -60,7 +60,7 @@ struct PersistedDecodingTests {
         let error = try #require(reported.first)
         #expect(error.key == "key")
         #expect(error.storedType == "Double (3.7)")
-        #expect(error.expectedType.hasPrefix("Int"))
+        #expect(error.expectedType == "Int")
         #expect(error.description.contains("'key'"))
         #expect(error.description.contains("Double (3.7)"))
     }

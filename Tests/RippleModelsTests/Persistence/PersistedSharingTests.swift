@@ -68,6 +68,21 @@ struct PersistedSharingTests {
         #expect(Persisted("count", default: 0, store: store).value == 8)
     }
 
+    @Test("releasing every Persisted for a key frees the shared value and the store it holds")
+    func sharedValueIsFreed() {
+        weak var weakStore: MemoryStore?
+        do {
+            let store = MemoryStore()
+            weakStore = store
+            let first = Persisted("count", default: 0, store: store)
+            let second = Persisted("count", default: 0, store: store)
+            let observer = second.didChange { _ in }
+            first.value = 1
+            observer.cancel()
+        }
+        #expect(weakStore == nil)
+    }
+
     @Test("two Persisted for one key with different types stop the program, naming the key and both types")
     func differentTypes() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
