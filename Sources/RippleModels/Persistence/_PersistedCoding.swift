@@ -51,7 +51,7 @@ struct _PersistedCoding<Value: Sendable>: Sendable {
                 do {
                     return try _PersistedJSON.encoder().encode(value)
                 } catch {
-                    preconditionFailure("Ripple: Persisted '\(key)' cannot encode \(value) as JSON: \(error)")
+                    fatalError("Ripple: Persisted '\(key)' cannot encode \(value) as JSON: \(error)")
                 }
             },
             decode: { object throws(Failure) in

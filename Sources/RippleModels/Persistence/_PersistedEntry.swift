@@ -3,13 +3,24 @@ import Ripple
 /// The state every ``Persisted`` for one key of one store shares: the value written in this
 /// process, the value loaded from the store, and the save waiting to run.
 ///
+/// How a committed value reaches the store:
+/// - `written` holds the value; the `saving` reaction notes each committed write (its value and
+///   `written.writeCount`) after its batch or round, on the writing thread, and schedules one
+///   save through the store for any number of notes made before that save runs;
+/// - a save takes the pending value, encodes it and stores it; `saveLock` serialises saves, and a
+///   note of an older write never replaces a newer one, so the store ends with the last value;
+/// - ``flush()`` and ``close()`` note the latest value the calling thread sees (its own writes
+///   in a batch that has not ended included) and save at once. `close()` runs when the last
+///   handle is released, which is after every write made through a `Persisted` for the key (a
+///   queued write keeps its handle): a value written and released in one batch or reaction is
+///   saved there, although the reaction, which holds the entry weakly, will not run for it.
+///
 /// Locks, taken in this order and never while calling out, except where said:
 /// - the graph's lock: only inside `written`'s reads and writes (and, for a first read inside
 ///   a `Computed`'s derivation, around the whole load, which the reader already holds);
-/// - `saveLock`: serialises saves, so that the store receives values in commit order; held
-///   while encoding and calling the store (never with the graph's lock, except for a
-///   migration's save scheduled by a store that saves at once, from a first read inside a
-///   derivation; saves never take the graph's lock, so this cannot deadlock);
+/// - `saveLock`: held while encoding and calling the store (never with the graph's lock, except
+///   for a migration's save scheduled by a store that saves at once, from a first read inside
+///   a derivation; saves never take the graph's lock, so this cannot deadlock);
 /// - `lock`: the bookkeeping below, held for a few instructions.
 final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     let key: String
@@ -37,6 +48,9 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         case notLoaded
         /// The stored value, decoded or migrated; `nil` if the store has none or it does not decode.
         case loaded(Value?)
+        /// Loaded, then dropped once a write was noted: `written` holds the value from then on,
+        /// so a large stored value is not kept twice.
+        case superseded
     }
 
     init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?) {
@@ -73,8 +87,12 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// The stored value, loaded on the first call: outside the graph's lock unless the caller
     /// holds it (a first read inside a derivation).
     private func loaded() -> Value? {
-        if case .loaded(let value) = lock.withLock({ loadState }) { return value }
-        return untracked { load() }
+        switch lock.withLock({ loadState }) {
+        case .loaded(let value): return value
+        // A reader that found `written` empty just before the first write: it reads the write.
+        case .superseded: return untracked { written.value }
+        case .notLoaded: return untracked { load() }
+        }
     }
 
     /// Reads and decodes the stored object, or migrates it; reports a failure. Two threads may
@@ -103,18 +121,23 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         } else {
             value = nil
         }
-        let (result, installed) = lock.withLock { () -> (Value?, Bool) in
-            if case .loaded(let earlier) = loadState { return (earlier, false) }
-            loadState = .loaded(value)
-            return (value, true)
+        let (earlier, installed) = lock.withLock { () -> (LoadState, Bool) in
+            if case .notLoaded = loadState {
+                loadState = .loaded(value)
+                return (loadState, true)
+            }
+            return (loadState, false)
         }
-        guard installed else { return result }
+        guard installed else {
+            if case .loaded(let earlier) = earlier { return earlier }
+            return untracked { written.value }
+        }
         if migrated, let value { noteMigration(value) }
         if let failure {
             _PersistenceErrorHandler.log(failure)
             store.reportDecodingFailure(failure)
         }
-        return result
+        return value
     }
 
     // MARK: Saving
@@ -126,6 +149,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
             guard write > notedWrites else { return false }
             notedWrites = write
             pending = value
+            if case .loaded = loadState { loadState = .superseded }
             guard !isSaveScheduled else { return false }
             isSaveScheduled = true
             return true
@@ -155,6 +179,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
             guard write > notedWrites else { return }
             notedWrites = write
             pending = value
+            if case .loaded = loadState { loadState = .superseded }
         }
     }
 

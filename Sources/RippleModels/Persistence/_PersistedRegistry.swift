@@ -55,11 +55,14 @@ final class _PersistedRegistry: @unchecked Sendable {
         return raced ?? created
     }
 
-    /// Takes one more handle on the registered entry for `id`, if any (lock held).
+    /// Takes one more handle on the registered entry for `id`, if any (lock held). A type or
+    /// format mismatch is a programming error (two declarations disagree on what the key
+    /// holds) that no caller could recover from, so it stops the program, with `fatalError`
+    /// so that the message is printed in optimized builds too.
     private func adopt<Value>(_ id: Key, format: _PersistedCoding<Value>.Format) -> _PersistedEntry<Value>? {
         guard let slot = slots[id] else { return nil }
         guard let entry = slot.entry as? _PersistedEntry<Value>, slot.format == format.rawValue else {
-            preconditionFailure(
+            fatalError(
                 "Ripple: Persisted '\(id.key)' is already used in this store as Persisted<\(slot.valueType)> stored as "
                     + "\(slot.format); it cannot also be Persisted<\(Value.self)> stored as \(format.rawValue). Every "
                     + "Persisted for one key of one store is one shared value, so they must agree on its type and format."

@@ -184,4 +184,16 @@ struct PersistedTests {
         #expect(store.raw("n") as? Int == 5)
         reaction.cancel()
     }
+
+    @Test("a first read inside a Computed's derivation loads there, and the derivation tracks later writes")
+    func firstReadInsideDerivation() {
+        let store = MemoryStore()
+        store.set(4, forKey: "n")
+        let n = Persisted("n", default: 0, store: store)
+        let doubled = Computed { n.value * 2 }
+        #expect(doubled.value == 8)
+        n.value = 5
+        #expect(doubled.value == 10)
+        #expect(store.raw("n") as? Int == 5)
+    }
 }
