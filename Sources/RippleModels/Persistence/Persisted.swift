@@ -3,20 +3,10 @@ import Ripple
 
 /// A reactive value kept in a key-value store (the standard `UserDefaults` by default).
 ///
-/// The stored value is loaded lazily, the first time it is read, and written back each time
-/// it changes, on the writing thread. Reads are tracked like a `Stored`. Property-list types
-/// are stored as they are; other `Codable` types as JSON data. A stored object that cannot be
-/// decoded is ignored in favour of the default; a value that cannot be encoded stops the
-/// program with a message naming the key.
-///
-/// The first read loads from the store while holding the graph's lock (it is part of a
-/// derivation), so the store must be quick and must not call back into Ripple; `UserDefaults`
-/// is.
-///
 /// ```swift
 /// let theme = Persisted("theme", default: "light")
 /// let observer = theme.didChange { apply($0) }
-/// theme.value = "dark"                 // saved under "theme"
+/// theme.value = "dark"                 // "dark" at once in memory; saved under "theme" soon after
 /// ```
 ///
 /// It is also a property wrapper, for models:
@@ -24,100 +14,91 @@ import Ripple
 /// ```swift
 /// final class Settings: ObservableModel, @unchecked Sendable {
 ///     @Persisted("volume") var volume = 0.5
+///     @Persisted("theme") var theme = Theme.light     // a RawRepresentable enum: its raw value is stored
 /// }
 /// ```
 ///
+/// **Formats.** Property-list types (``PropertyListValue``) are stored as they are,
+/// `RawRepresentable` types as their raw value (like `@AppStorage`), other `Codable` types as
+/// JSON data.
+///
+/// **Reading.** The stored value is loaded the first time it is read, by the reading thread,
+/// without holding the graph's lock, so other threads keep reading and writing while a large
+/// value decodes. (If that first read is inside a `Computed`'s derivation, the reading thread
+/// already holds the graph and the load runs there; read it once outside first when the value
+/// is large.) Reads are tracked like a `Stored`.
+///
+/// **Writing.** A write changes the value in memory at once, like a `Stored` write, and
+/// schedules a save through the store (``KeyValueStore/scheduleSave(_:)``). Saves are
+/// coalesced: however many writes are made before it runs, one save encodes the latest value,
+/// on the store's schedule (the default: a background queue), never under the graph's lock.
+/// ``flush()`` saves at once; releasing the last `Persisted` for a key saves what is pending;
+/// saves still queued at `exit` run before the process ends. A committed value always reaches
+/// the store, even if the `Persisted` is released in the batch or reaction that wrote it.
+///
+/// **Bad stored data.** A stored value that does not decode, or does not convert exactly
+/// (an `Int` key holding 3.7), is never converted silently: it is logged and reported as a
+/// ``PersistenceError``, the value reads as its default, and the stored data is left as it is
+/// until the app writes a value (which replaces it). Pass `migrate:` to convert stored data
+/// of an older format: its result is the value, and is saved.
+///
+/// **Shared keys.** Every `Persisted` for one key of one store is one value: a write through
+/// one is seen by the others, and `+= 1` through each adds up. Creating two with different
+/// types (or formats) for one key stops the program with a message naming the key and both
+/// types. While the store holds no value, each reads as its own default.
+///
 /// Changes made to the store behind Ripple's back are not observed.
 ///
-/// - Complexity: A change costs one store write (and a JSON encoding for `Codable` values)
-///   on the writing thread.
+/// - Complexity: Reading is O(1) after the first read, which costs one store read and one
+///   decoding. A write costs a `Stored` write and O(1) to schedule the save; a save costs
+///   one encoding and one store write, however many writes it covers.
 @propertyWrapper
 public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendable {
+    private let handle: _PersistedHandle<Value>
+    private let defaultValue: Value
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
-    /// The value written in this process, once there is one.
-    private let written: Stored<Value?>
-    private let current: Computed<Value>
-    /// Saves each value written, in order, on the writing thread: the store always ends with
-    /// the latest committed value, whichever thread wrote it.
-    private let saving: Subscription
 
     init(
         key: String,
         default defaultValue: Value,
         store: any KeyValueStore,
-        encode: @escaping @Sendable (Value) -> Any?,
-        decode: @escaping @Sendable (Any) -> Value?
+        coding: _PersistedCoding<Value>,
+        migrate: (@Sendable (Any) -> Value?)?
     ) {
+        handle = _PersistedHandle(key: key, store: store, coding: coding, migrate: migrate)
+        self.defaultValue = defaultValue
         isEqual = _equality(for: Value.self)
-        let written = Stored<Value?>(nil, equals: nil)
-        self.written = written
-        current = Computed(name: "Persisted '\(key)'", equals: isEqual) {
-            if let value = written.value { return value }
-            return store.object(forKey: key).flatMap(decode) ?? defaultValue
-        }
-        saving = withoutOwner { observe {
-            guard let value = written.value else { return }
-            untracked { store.set(encode(value), forKey: key) }
-        } }
     }
 
-    /// Creates a value persisted under `key` as a property-list object.
-    ///
-    /// - Parameters:
-    ///   - key: The key in `store`.
-    ///   - defaultValue: The value while the store has none (or one that does not decode).
-    ///   - store: Where the value is kept.
-    public convenience init(_ key: String, default defaultValue: Value, store: any KeyValueStore = .userDefaults)
-    where Value: PropertyListValue {
-        self.init(key: key, default: defaultValue, store: store, encode: { $0 }, decode: { Value._fromPropertyList($0) })
-    }
-
-    /// Creates a value persisted under `key` as JSON data.
-    ///
-    /// - Parameters:
-    ///   - key: The key in `store`.
-    ///   - defaultValue: The value while the store has none (or one that does not decode).
-    ///   - store: Where the value is kept.
-    public convenience init(_ key: String, default defaultValue: Value, store: any KeyValueStore = .userDefaults)
-    where Value: Codable {
-        self.init(
-            key: key, default: defaultValue, store: store,
-            encode: { value in
-                do {
-                    return try _PersistedCoding.encoder().encode(value)
-                } catch {
-                    preconditionFailure("Ripple: Persisted '\(key)' cannot encode \(value) as JSON: \(error)")
-                }
-            },
-            decode: { ($0 as? Data).flatMap { try? _PersistedCoding.decoder().decode(Value.self, from: $0) } }
-        )
-    }
-
-    /// Creates a property-list property persisted under `key`: `@Persisted("volume") var volume = 0.5`.
-    public convenience init(wrappedValue: Value, _ key: String, store: any KeyValueStore = .userDefaults)
-    where Value: PropertyListValue {
-        self.init(key, default: wrappedValue, store: store)
-    }
-
-    /// Creates a `Codable` property persisted under `key` as JSON data.
-    public convenience init(wrappedValue: Value, _ key: String, store: any KeyValueStore = .userDefaults)
-    where Value: Codable {
-        self.init(key, default: wrappedValue, store: store)
-    }
-
-    /// The current value: the last one written, else the stored one, else the default.
-    /// Assigning a different value saves it.
+    /// The current value: the last one written (through any `Persisted` for this key), else
+    /// the stored one, else the default. Assigning a different value saves it.
     ///
     /// Inside a reaction the write is queued after the current round, like a `Stored` write.
     public var value: Value {
-        get { current.value }
+        get { handle.entry.read() ?? defaultValue }
         set {
-            let isEqual = isEqual, written = written, current = current
+            let handle = handle, isEqual = isEqual, defaultValue = defaultValue
             writeInOrder {
-                if let isEqual, isEqual(untracked { current.value }, newValue) { return }
-                written.value = newValue
+                let entry = handle.entry
+                // Loads first, if needed: a stored value that does not decode is reported
+                // before this write replaces it.
+                let current = entry.peek()
+                if let isEqual, isEqual(current ?? defaultValue, newValue) { return }
+                entry.written.value = newValue
             }
         }
+    }
+
+    /// Saves the latest value now, on the calling thread, if it has not been saved yet, and
+    /// asks the store to make it durable (``KeyValueStore/synchronize()``).
+    ///
+    /// You rarely need it: saves run on the store's schedule, and releasing the last
+    /// `Persisted` for a key saves too. Call it before the process may be killed, or in a test.
+    ///
+    /// - Complexity: One encoding and one store write if a value is pending, plus the store's
+    ///   synchronization.
+    public func flush() {
+        handle.entry.flush()
     }
 
     /// The value, as a property wrapper.
@@ -126,27 +107,11 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
         set { value = newValue }
     }
 
-    /// The persisted value itself, to observe or bind: `$volume.didChange { }`.
+    /// The persisted value itself, to observe, bind or flush: `$volume.didChange { }`.
     public var projectedValue: Persisted<Value> { self }
 
     /// A two-way ``Binding`` to the value.
     public var binding: Binding<Value> {
         Binding(get: { self.value }, set: { self.value = $0 })
-    }
-}
-
-/// The JSON coders of ``Persisted``: non-finite floating-point values are written as strings
-/// (`"inf"`, `"-inf"`, `"nan"`) instead of failing.
-enum _PersistedCoding {
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return encoder
-    }
-
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return decoder
     }
 }

@@ -5,10 +5,12 @@ import Foundation
 ///
 /// ``Persisted`` stores these as they are; other `Codable` types are stored as JSON data.
 public protocol PropertyListValue: Codable, Sendable {
-    /// The value a store returned for this type, or `nil` if it holds something else.
+    /// The value a store returned for this type, or `nil` if it holds something else or a
+    /// value this type cannot hold exactly.
     ///
     /// Numbers come back from `UserDefaults` as `NSNumber` on some platforms; the numeric
-    /// types convert them.
+    /// types convert them only when the conversion is exact (an `Int` is not read from 3.7,
+    /// a `Bool` not from 2). ``Persisted`` reports a `nil` as a ``PersistenceError``.
     static func _fromPropertyList(_ object: Any) -> Self?
 }
 
@@ -18,24 +20,26 @@ extension PropertyListValue {
 }
 
 extension Bool: PropertyListValue {
-    /// A boolean, or a number read back as one.
-    public static func _fromPropertyList(_ object: Any) -> Bool? { object as? Bool ?? (object as? NSNumber)?.boolValue }
+    /// A boolean, or the integer 0 or 1; `nil` for any other number.
+    public static func _fromPropertyList(_ object: Any) -> Bool? { _PropertyListNumber(object)?.exactBool }
 }
 extension Int: PropertyListValue {
-    /// An integer, or a number read back as one.
-    public static func _fromPropertyList(_ object: Any) -> Int? { object as? Int ?? (object as? NSNumber)?.intValue }
+    /// An integer, or a floating-point number with an integral value in range; `nil` for 3.7,
+    /// 1e300 or a boolean.
+    public static func _fromPropertyList(_ object: Any) -> Int? { _PropertyListNumber(object)?.exactInt64.flatMap { Int(exactly: $0) } }
 }
 extension Int64: PropertyListValue {
-    /// A 64-bit integer, or a number read back as one.
-    public static func _fromPropertyList(_ object: Any) -> Int64? { object as? Int64 ?? (object as? NSNumber)?.int64Value }
+    /// A 64-bit integer, or a floating-point number with an integral value in range.
+    public static func _fromPropertyList(_ object: Any) -> Int64? { _PropertyListNumber(object)?.exactInt64 }
 }
 extension Double: PropertyListValue {
-    /// A double, or a number read back as one.
-    public static func _fromPropertyList(_ object: Any) -> Double? { object as? Double ?? (object as? NSNumber)?.doubleValue }
+    /// A double, a float, or an integer a double holds exactly.
+    public static func _fromPropertyList(_ object: Any) -> Double? { _PropertyListNumber(object)?.exactDouble }
 }
 extension Float: PropertyListValue {
-    /// A float, or a number read back as one.
-    public static func _fromPropertyList(_ object: Any) -> Float? { object as? Float ?? (object as? NSNumber)?.floatValue }
+    /// A float, or a double or integer that is exactly (or, for a double, in its shortest
+    /// decimal form) a float's value; `nil` for a double out of `Float`'s range.
+    public static func _fromPropertyList(_ object: Any) -> Float? { _PropertyListNumber(object)?.exactFloat }
 }
 extension String: PropertyListValue {}
 extension Data: PropertyListValue {}

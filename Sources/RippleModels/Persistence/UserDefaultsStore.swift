@@ -3,15 +3,30 @@ import Foundation
 /// A ``KeyValueStore`` backed by `UserDefaults`, on every platform (swift-corelibs-foundation
 /// provides `UserDefaults` on Linux).
 ///
+/// Saves run on a background queue, coalesced (``KeyValueStore/scheduleSave(_:)``). On
+/// Linux, where `UserDefaults` only writes to disk when asked, the store calls
+/// `synchronize()` after each round of saves and on ``Persisted/flush()``, so a saved value
+/// survives the process without the app calling it.
+///
+/// Two stores are the same storage, and share ``Persisted`` values, when they wrap the same
+/// `UserDefaults` object: create one `UserDefaults(suiteName:)` per suite and keep it.
+///
 /// `UserDefaults` is thread-safe, but Foundation does not mark it `Sendable` on every
 /// platform; this wrapper is the one place Ripple vouches for it.
 public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// The defaults database values are kept in.
     public let defaults: UserDefaults
+    private let onDecodingFailure: (@Sendable (PersistenceError) -> Void)?
 
     /// Keeps values in `defaults`.
-    public init(_ defaults: UserDefaults) {
+    ///
+    /// - Parameters:
+    ///   - defaults: The defaults database.
+    ///   - onDecodingFailure: Receives the stored values of this store that a ``Persisted``
+    ///     cannot read; `nil` passes them to the process-wide ``PersistenceError/handler``.
+    public init(_ defaults: UserDefaults, onDecodingFailure: (@Sendable (PersistenceError) -> Void)? = nil) {
         self.defaults = defaults
+        self.onDecodingFailure = onDecodingFailure
     }
 
     /// The property-list object stored for `key`, or `nil`.
@@ -22,6 +37,26 @@ public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// Stores a property-list object for `key`; `nil` removes it.
     public func set(_ value: Any?, forKey key: String) {
         defaults.set(value, forKey: key)
+    }
+
+    /// The `UserDefaults` object.
+    public var identity: ObjectIdentifier { ObjectIdentifier(defaults) }
+
+    /// Writes the defaults to disk where `UserDefaults` does not do it by itself (Linux); does
+    /// nothing on Apple platforms, where it does.
+    public func synchronize() {
+        #if !canImport(Darwin)
+        defaults.synchronize()
+        #endif
+    }
+
+    /// Passes `error` to the handler given at creation, else to ``PersistenceError/handler``.
+    public func reportDecodingFailure(_ error: PersistenceError) {
+        if let onDecodingFailure {
+            onDecodingFailure(error)
+        } else {
+            PersistenceError.handler?(error)
+        }
     }
 }
 

@@ -3,17 +3,54 @@ import Ripple
 import Testing
 @testable import RippleModels
 
-/// An in-memory store that counts what it is asked.
+/// An in-memory store that counts what it is asked, and runs saves at once (write-through)
+/// or keeps them until the test runs them (`runPendingSaves()`).
 final class MemoryStore: KeyValueStore, @unchecked Sendable {
+    enum Saving { case immediately, manually }
+
     private let lock = _Lock()
+    private let saving: Saving
     private var objects: [String: Any] = [:]
     private var reads = 0
     private var writes = 0
+    private var synchronizations = 0
+    private var pendingSaves: [@Sendable () -> Void] = []
+    private var failures: [PersistenceError] = []
+    /// Whether a call found the graph's lock held by the calling thread.
+    private var calledUnderGraphLock = false
 
-    func object(forKey key: String) -> Any? { lock.withLock { reads += 1; return objects[key] } }
-    func set(_ value: Any?, forKey key: String) { lock.withLock { writes += 1; objects[key] = value } }
+    init(saving: Saving = .immediately) {
+        self.saving = saving
+    }
+
+    func object(forKey key: String) -> Any? {
+        let held = _graph.lock.isHeldForTesting
+        return lock.withLock { reads += 1; calledUnderGraphLock = calledUnderGraphLock || held; return objects[key] }
+    }
+    func set(_ value: Any?, forKey key: String) {
+        let held = _graph.lock.isHeldForTesting
+        lock.withLock { writes += 1; calledUnderGraphLock = calledUnderGraphLock || held; objects[key] = value }
+    }
+    func scheduleSave(_ save: @escaping @Sendable () -> Void) {
+        switch saving {
+        case .immediately: save()
+        case .manually: lock.withLock { pendingSaves.append(save) }
+        }
+    }
+    func synchronize() { lock.withLock { synchronizations += 1 } }
+    func reportDecodingFailure(_ error: PersistenceError) { lock.withLock { failures.append(error) } }
+
+    /// Runs the saves scheduled so far, in order.
+    func runPendingSaves() {
+        let saves = lock.withLock { defer { pendingSaves = [] }; return pendingSaves }
+        for save in saves { save() }
+    }
     var readCount: Int { lock.withLock { reads } }
     var writeCount: Int { lock.withLock { writes } }
+    var synchronizeCount: Int { lock.withLock { synchronizations } }
+    var pendingSaveCount: Int { lock.withLock { pendingSaves.count } }
+    var reported: [PersistenceError] { lock.withLock { failures } }
+    var wasCalledUnderGraphLock: Bool { lock.withLock { calledUnderGraphLock } }
     func raw(_ key: String) -> Any? { lock.withLock { objects[key] } }
 }
 
@@ -70,6 +107,7 @@ struct PersistedTests {
         defer { defaults.removePersistentDomain(forName: suite) }
         let name = Persisted("name", default: "", store: UserDefaultsStore(defaults))
         name.value = "Ada"
+        name.flush()                                   // saves are written behind, on a background queue
         #expect(defaults.string(forKey: "name") == "Ada")
         #expect(Persisted("name", default: "", store: UserDefaultsStore(defaults)).value == "Ada")
     }
@@ -145,5 +183,17 @@ struct PersistedTests {
         holder.all[0].value = 5
         #expect(store.raw("n") as? Int == 5)
         reaction.cancel()
+    }
+
+    @Test("a first read inside a Computed's derivation loads there, and the derivation tracks later writes")
+    func firstReadInsideDerivation() {
+        let store = MemoryStore()
+        store.set(4, forKey: "n")
+        let n = Persisted("n", default: 0, store: store)
+        let doubled = Computed { n.value * 2 }
+        #expect(doubled.value == 8)
+        n.value = 5
+        #expect(doubled.value == 10)
+        #expect(store.raw("n") as? Int == 5)
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import Ripple
+
+/// A stored value that a ``Persisted`` could not read: it does not decode, or does not
+/// convert exactly, to the persisted type.
+///
+/// A `Persisted` never converts a stored value silently: an `Int` key holding 3.7 or 1e300,
+/// a `Bool` key holding 2, a `Float` key holding a double beyond `Float`'s range, or a `Codable`
+/// record written by an older schema is a failure. On a failure, the `Persisted`
+///
+/// - logs a line on standard error naming the key, the stored type and the expected type;
+/// - reports this error to its store (``KeyValueStore/reportDecodingFailure(_:)``), whose
+///   default passes it to the process-wide ``handler``;
+/// - reads as its default, and leaves the stored data as it is: nothing is written under the
+///   key until the app writes a value (which replaces the stored data) or a migration passed
+///   to the `Persisted` converts the stored data.
+///
+/// ```swift
+/// PersistenceError.handler = { error in
+///     crashReporter.record(error.description)
+/// }
+/// ```
+public struct PersistenceError: Error, Sendable, CustomStringConvertible {
+    /// The key whose stored value could not be read.
+    public let key: String
+    /// What the store holds, for instance `Double (3.7)` or `Data (120 bytes)`. Numbers are
+    /// shown with their value; strings and data are not.
+    public let storedType: String
+    /// The type the `Persisted` reads, for instance `Int`.
+    public let expectedType: String
+    /// Why the stored value does not convert: `it does not convert exactly`, `missing key 'fontSize'`…
+    public let reason: String
+
+    /// Creates an error for `key`.
+    ///
+    /// - Parameters:
+    ///   - key: The key whose stored value could not be read.
+    ///   - storedType: What the store holds.
+    ///   - expectedType: The type the value was read as.
+    ///   - reason: Why the stored value does not convert.
+    public init(key: String, storedType: String, expectedType: String, reason: String) {
+        self.key = key
+        self.storedType = storedType
+        self.expectedType = expectedType
+        self.reason = reason
+    }
+
+    /// One line naming the key, the stored type and the expected type, and saying what
+    /// happens next.
+    public var description: String {
+        "Persisted '\(key)' cannot read its stored value: the store holds \(storedType), expected \(expectedType) "
+            + "(\(reason)). It reads as its default; the stored value is left as it is until a value is written."
+    }
+
+    /// The handler every store passes failures to unless it handles them itself
+    /// (``KeyValueStore/reportDecodingFailure(_:)``); `nil`, the default, reports nothing
+    /// beyond the log line.
+    ///
+    /// It is called on the thread that first reads the value, after the log line. That read
+    /// may be inside a `Computed`'s derivation, so the handler must not read or write Ripple
+    /// values; hop to another queue or actor for anything more than recording.
+    ///
+    /// - Complexity: O(1); setting and reading it take a lock.
+    public static var handler: (@Sendable (PersistenceError) -> Void)? {
+        get { _PersistenceErrorHandler.shared.handler }
+        set { _PersistenceErrorHandler.shared.handler = newValue }
+    }
+}
+
+/// The storage of ``PersistenceError/handler``, behind a lock.
+final class _PersistenceErrorHandler: @unchecked Sendable {
+    static let shared = _PersistenceErrorHandler()
+    private let lock = _Lock()
+    private var stored: (@Sendable (PersistenceError) -> Void)?
+
+    var handler: (@Sendable (PersistenceError) -> Void)? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    /// Writes the log line for `error` on standard error.
+    static func log(_ error: PersistenceError) {
+        FileHandle.standardError.write(Data("Ripple: \(error.description)\n".utf8))
+    }
+}

@@ -1,0 +1,213 @@
+import Ripple
+
+/// The state every ``Persisted`` for one key of one store shares: the value written in this
+/// process, the value loaded from the store, and the save waiting to run.
+///
+/// How a committed value reaches the store:
+/// - `written` holds the value; the `saving` reaction notes each committed write (its value and
+///   `written.writeCount`) after its batch or round, on the writing thread, and schedules one
+///   save through the store for any number of notes made before that save runs;
+/// - a save takes the pending value, encodes it and stores it; `saveLock` serialises saves, and a
+///   note of an older write never replaces a newer one, so the store ends with the last value;
+/// - ``flush()`` and ``close()`` note the latest value the calling thread sees (its own writes
+///   in a batch that has not ended included) and save at once. `close()` runs when the last
+///   handle is released, which is after every write made through a `Persisted` for the key (a
+///   queued write keeps its handle): a value written and released in one batch or reaction is
+///   saved there, although the reaction, which holds the entry weakly, will not run for it.
+///
+/// Locks, taken in this order and never while calling out, except where said:
+/// - the graph's lock: only inside `written`'s reads and writes (and, for a first read inside
+///   a `Computed`'s derivation, around the whole load, which the reader already holds);
+/// - `saveLock`: held while encoding and calling the store (never with the graph's lock, except
+///   for a migration's save scheduled by a store that saves at once, from a first read inside
+///   a derivation; saves never take the graph's lock, so this cannot deadlock);
+/// - `lock`: the bookkeeping below, held for a few instructions.
+final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
+    let key: String
+    let store: any KeyValueStore
+    let coding: _PersistedCoding<Value>
+    private let migrate: (@Sendable (Any) -> Value?)?
+    /// The last value written in this process, `nil` until the first write. Readers track it.
+    let written: Stored<Value?>
+    /// Notes each committed write after its batch or round, on the writing thread (a reaction,
+    /// so that it sees a consistent value). Set once, at the end of `init`.
+    private var saving: Subscription?
+
+    private let lock = _Lock()
+    private let saveLock = _Lock()
+    // Guarded by `lock`.
+    private var loadState: LoadState = .notLoaded
+    /// The value the next save writes, if any.
+    private var pending: Value?
+    /// `written.writeCount` of the last value noted for saving: a note of an older write
+    /// never replaces a newer one.
+    private var notedWrites = 0
+    private var isSaveScheduled = false
+
+    private enum LoadState {
+        case notLoaded
+        /// The stored value, decoded or migrated; `nil` if the store has none or it does not decode.
+        case loaded(Value?)
+        /// Loaded, then dropped once a write was noted: `written` holds the value from then on,
+        /// so a large stored value is not kept twice.
+        case superseded
+    }
+
+    init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?) {
+        self.key = key
+        self.store = store
+        self.coding = coding
+        self.migrate = migrate
+        let written = Stored<Value?>(nil, name: "Persisted '\(key)'", equals: nil)
+        self.written = written
+        saving = withoutOwner {
+            observe { [weak self] in
+                let count = written.writeCount
+                guard let value = written.value, let self else { return }
+                untracked { self.note(value, write: count) }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The current value, or `nil` for the default: the last one written, else the stored one.
+    /// Tracks `written`; loads on the first call.
+    func read() -> Value? {
+        if let value = written.value { return value }
+        return loaded()
+    }
+
+    /// The current value, untracked; loads (and so reports a decoding failure) if needed.
+    func peek() -> Value? {
+        if let value = untracked({ written.value }) { return value }
+        return loaded()
+    }
+
+    /// The stored value, loaded on the first call: outside the graph's lock unless the caller
+    /// holds it (a first read inside a derivation).
+    private func loaded() -> Value? {
+        switch lock.withLock({ loadState }) {
+        case .loaded(let value): return value
+        // A reader that found `written` empty just before the first write: it reads the write.
+        case .superseded: return untracked { written.value }
+        case .notLoaded: return untracked { load() }
+        }
+    }
+
+    /// Reads and decodes the stored object, or migrates it; reports a failure. Two threads may
+    /// both load; the first to finish installs its result and reports.
+    private func load() -> Value? {
+        var failure: PersistenceError?
+        var migrated = false
+        let value: Value?
+        if let object = store.object(forKey: key) {
+            do {
+                value = try coding.decode(object)
+            } catch {
+                if let migration = migrate?(object) {
+                    value = migration
+                    migrated = true
+                } else {
+                    value = nil
+                    failure = PersistenceError(
+                        key: key,
+                        storedType: _describeStoredObject(object),
+                        expectedType: "\(Value.self)",
+                        reason: error.reason
+                    )
+                }
+            }
+        } else {
+            value = nil
+        }
+        let (earlier, installed) = lock.withLock { () -> (LoadState, Bool) in
+            if case .notLoaded = loadState {
+                loadState = .loaded(value)
+                return (loadState, true)
+            }
+            return (loadState, false)
+        }
+        guard installed else {
+            if case .loaded(let earlier) = earlier { return earlier }
+            return untracked { written.value }
+        }
+        if migrated, let value { noteMigration(value) }
+        if let failure {
+            _PersistenceErrorHandler.log(failure)
+            store.reportDecodingFailure(failure)
+        }
+        return value
+    }
+
+    // MARK: Saving
+
+    /// Records `value`, committed as write number `write`, for the next save, and schedules
+    /// one unless one is scheduled.
+    private func note(_ value: Value, write: Int) {
+        let schedule = lock.withLock { () -> Bool in
+            guard write > notedWrites else { return false }
+            notedWrites = write
+            pending = value
+            if case .loaded = loadState { loadState = .superseded }
+            guard !isSaveScheduled else { return false }
+            isSaveScheduled = true
+            return true
+        }
+        if schedule { store.scheduleSave { self.save() } }
+    }
+
+    /// Records a migrated stored value for saving, unless a write was already noted.
+    private func noteMigration(_ value: Value) {
+        let schedule = lock.withLock { () -> Bool in
+            guard notedWrites == 0 else { return false }
+            pending = value
+            guard !isSaveScheduled else { return false }
+            isSaveScheduled = true
+            return true
+        }
+        if schedule { store.scheduleSave { self.save() } }
+    }
+
+    /// Records the latest committed value as the calling thread sees it (its own writes
+    /// included, even inside a batch that has not ended), if the reaction has not yet.
+    private func noteCommitted() {
+        // The count first: the value read after it is at least as new as the count says.
+        let (write, value) = untracked { (written.writeCount, written.value) }
+        guard let value else { return }
+        lock.withLock {
+            guard write > notedWrites else { return }
+            notedWrites = write
+            pending = value
+            if case .loaded = loadState { loadState = .superseded }
+        }
+    }
+
+    /// Encodes and stores the pending value, if any. Returns whether it stored one.
+    @discardableResult
+    func save() -> Bool {
+        saveLock.withLock {
+            let value = lock.withLock { () -> Value? in
+                isSaveScheduled = false
+                defer { pending = nil }
+                return pending
+            }
+            guard let value else { return false }
+            store.set(coding.encode(value), forKey: key)
+            return true
+        }
+    }
+
+    /// Saves the latest committed value now, then makes the store durable.
+    func flush() {
+        noteCommitted()
+        save()
+        store.synchronize()
+    }
+
+    /// Called when the last `Persisted` for the key is released: saves what is pending.
+    func close() {
+        noteCommitted()
+        if save() { store.synchronize() }
+    }
+}
