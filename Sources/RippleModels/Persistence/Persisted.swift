@@ -87,6 +87,15 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
                 entry.written.value = newValue
             }
         }
+        // A compound assignment (`volume.value += 1`) is one atomic read-modify-write: other
+        // writers of the key wait until it ends (readers never wait).
+        _modify {
+            let access = _beginExclusiveAccess()
+            defer { _endExclusiveAccess(access) }
+            var copy = value
+            yield &copy
+            value = copy
+        }
     }
 
     /// Saves the latest value now, on the calling thread, if it has not been saved yet, and
@@ -105,6 +114,7 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
     public var wrappedValue: Value {
         get { value }
         set { value = newValue }
+        _modify { yield &value }
     }
 
     /// The persisted value itself, to observe, bind or flush: `$volume.didChange { }`.

@@ -189,6 +189,18 @@ struct PersistedSavingTests {
         #expect(final % 1_000 == 299)
     }
 
+    @Test("compound assignments through several Persisted for one key, from many threads, lose nothing")
+    func concurrentIncrements() {
+        let store = MemoryStore()
+        let views = (0..<4).map { _ in Persisted("increments", default: 0, store: store) }
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for _ in 0..<250 { views[worker % 4].value += 1 }
+        }
+        #expect(views.allSatisfy { $0.value == 2_000 })
+        views[0].flush()
+        #expect(store.raw("increments") as? Int == 2_000)
+    }
+
     // MARK: RawRepresentable values
 
     enum Theme: String, Sendable { case light, dark }
