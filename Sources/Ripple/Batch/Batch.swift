@@ -32,6 +32,8 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                 }
                 if context.batchDepth == 0 { context.endBatch() }
             } else if context.batchDepth == 0 {
+                // Every write of the batch, applied at once: readers see all or none of them.
+                context.commitStaged()
                 context.endBatch()
                 _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
@@ -62,7 +64,10 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
         return try body()
     }
     graph.evaluating = nil
+    let suspended = context.suspendedEvaluationRef
+    context.suspendedEvaluationRef = Unmanaged.passUnretained(evaluating)
     defer {
+        context.suspendedEvaluationRef = suspended
         graph.evaluating = evaluating
         graph.unlock()
     }

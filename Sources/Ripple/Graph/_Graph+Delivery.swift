@@ -42,6 +42,8 @@ extension _Graph {
             context.batchDepth += 1
             write.apply()
             context.batchDepth -= 1
+            // The round's writes were staged: applied as one unit, atomically for readers.
+            context.commitStaged()
             context.endBatch()
             context.isDelivering = true
         }

@@ -22,6 +22,9 @@ package final class _Graph: @unchecked Sendable {
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
+    /// skip every check of staged values.
+    @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

@@ -27,7 +27,7 @@ package final class _ThreadContext {
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Greater than zero inside `batch { }`.
-    @exclusivity(unchecked) var batchDepth = 0
+    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     /// Identifies the outermost batch running on this thread (for change-and-change-back).
     @exclusivity(unchecked) var batchID = 0
     /// Stored values (retained) whose pre-batch value the current batch keeps; dropped when it ends.
@@ -49,6 +49,12 @@ package final class _ThreadContext {
     /// during the delivery, collect their writes in `deferredBatch`. (A delivery can start
     /// inside a user's batch: a reaction's first run, or an event sent in a batch.)
     @exclusivity(unchecked) var deliveryBatchDepth = 0
+
+    /// The batch's staged writes and private values (see `_Staging`), once this thread batched.
+    @exclusivity(unchecked) var staging: _Staging?
+    /// The derivation an `untracked { }` inside it suspended: reads there still see committed
+    /// values, and writes are still refused.
+    @exclusivity(unchecked) var suspendedEvaluationRef: Unmanaged<_Node>?
 
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false

@@ -39,6 +39,8 @@ public final class Stored<Value>: _Node, Readable {
     /// Created by the first untracked read; retained by hand (released in `deinit`) so that
     /// later top-level reads reach it without reference counting.
     @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
+    /// Threads whose batch staged a write of this value, not yet applied (see `_Staging`).
+    @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -86,6 +88,7 @@ public final class Stored<Value>: _Node, Readable {
         @inlinable
         get {
             _lockForRead()
+            if _stagedCount != 0 { return _readStaged() }
             let current = _value
             if _trackAndUnlock() { return current }
             _untrackedRead()
@@ -98,7 +101,12 @@ public final class Stored<Value>: _Node, Readable {
         set {
             let context = _ThreadContext.currentRef
             if context._withUnsafeGuaranteedRef({ $0.isDelivering }) {
-                _queueWrite(context) { [self] in self._write(newValue, context) }
+                // Applied inside a batch (a delivery round or the enclosing batch): staged.
+                _queueWrite(context) { [self] in self._stage(newValue, context) }
+                return
+            }
+            if context._withUnsafeGuaranteedRef({ $0.batchDepth > 0 }) {
+                _stage(newValue, context)
                 return
             }
             _write(newValue, context)
@@ -144,12 +152,14 @@ public final class Stored<Value>: _Node, Readable {
                 return created
             }
         }
-        return counter.value
+        let staged = graphRef._withUnsafeGuaranteedRef { $0.withLock { _stagedWriteCount() } }
+        return counter.value + staged
     }
 
-    /// The value, read without tracking or Observation registration.
+    /// The value, read without tracking or Observation registration (inside a batch, as the
+    /// batch sees it).
     func peek() -> Value {
-        _graph.withLock { _value }
+        _graph.withLock { _valueInView() }
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
