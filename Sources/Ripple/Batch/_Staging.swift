@@ -2,9 +2,13 @@
 /// shared graph, and the batch's private view of the computed values they affect.
 ///
 /// Writes inside a batch (on a thread that is not delivering reactions) are recorded here
-/// instead of being applied; when the outermost batch ends, `commit` applies them all under
-/// one acquisition of the graph's lock, so a reader on another thread sees none or all of
-/// them, and no derivation ever runs on a mix.
+/// instead of being applied; when the outermost batch ends, `commitStaged` applies them all
+/// under one acquisition of the graph's lock, so a reader on another thread sees none or all
+/// of them, and no derivation ever runs on a mix.
+///
+/// A staged value is kept in its ``Stored`` (`_stagedValue`, owned by one staging at a time:
+/// no allocation); when two threads' batches write the same value at once, the second keeps
+/// its value in an `_StagedWrite` entry (`overflow`).
 ///
 /// The batching thread reads its own writes: a staged ``Stored`` reads as its staged value,
 /// and a ``Computed`` that (transitively, through the sources it recorded) reads a staged
@@ -13,14 +17,24 @@
 /// the next staged write or the next change committed by anyone (`epoch`).
 ///
 /// Only its own thread touches it; the fields of the graph and nodes it changes
-/// (`Stored._stagedCount`, `_Graph.stagingThreads`) are guarded by the graph's lock. Nothing
-/// that may hold user values is released while the lock is held: replaced values, entries and
-/// stale memos are dropped after it is released.
+/// (`Stored._stagedCount` and the staged value, `_Graph.stagingThreads`) are guarded by the
+/// graph's lock. Nothing that may hold user values is released while the lock is held:
+/// replaced values, nodes and stale memos are dropped after it is released.
+@usableFromInline
 final class _Staging {
-    /// One entry per staged `Stored`, in the order of its first write in the batch.
-    @exclusivity(unchecked) var entries: [_StagedWrite] = []
-    /// Where each staged node's entry is in `entries`.
-    @exclusivity(unchecked) var indexByNode: [ObjectIdentifier: Int] = [:]
+    /// The staged nodes, in the order of their first write in the batch: the first `count`
+    /// entries of `slots` (the rest are spent entries, overwritten by later batches, so that
+    /// a batch costs no array growth or clean-up).
+    @exclusivity(unchecked) private var slots: [_StagedEntry] = []
+    @exclusivity(unchecked) private(set) var count = 0
+    /// Where each staged node is in `slots`, once there are more than `linearSearchLimit` of
+    /// them (fewer are searched in order: cheaper than hashing).
+    @exclusivity(unchecked) private var indexByNode: [ObjectIdentifier: Int] = [:]
+    private static var linearSearchLimit: Int { 8 }
+    /// Staged values of nodes whose own slot another thread's batch holds.
+    @exclusivity(unchecked) var overflow: [ObjectIdentifier: _StagedWrite] = [:]
+    /// Values replaced by the commit, released once the lock is released.
+    @exclusivity(unchecked) private var replaced: [Any] = []
     /// Bumped by every staged write: private values computed before it are out of date.
     @exclusivity(unchecked) var generation = 0
     /// Private values (and "not affected" marks) of computed nodes, valid for `memoGeneration`
@@ -30,20 +44,74 @@ final class _Staging {
     @exclusivity(unchecked) var memoEpoch = -1
     /// Out-of-date memos, dropped once the lock is released.
     @exclusivity(unchecked) var trash: [[ObjectIdentifier: _PrivateResult]] = []
-    /// The computed node whose derivation runs privately on this thread, if any.
-    @exclusivity(unchecked) var privateRef: Unmanaged<_Node>?
 
     init() {}
 
     /// Whether the batch has staged anything.
     @inline(__always)
-    var isActive: Bool { !entries.isEmpty }
+    var isActive: Bool { count != 0 }
 
-    /// The entry of `node`, if this thread staged it.
-    @inline(__always)
-    func entry(for node: _Node) -> _StagedWrite? {
-        guard let index = indexByNode[ObjectIdentifier(node)] else { return nil }
-        return entries[index]
+    /// Whether this batch staged `node`.
+    func isStaged(_ node: _Node) -> Bool {
+        if count <= Self.linearSearchLimit {
+            let target = Unmanaged.passUnretained(node).toOpaque()
+            for index in 0..<count where slots[index].node.toOpaque() == target { return true }
+            return false
+        }
+        return indexByNode[ObjectIdentifier(node)] != nil
+    }
+
+    /// Records the first staged write of `node` (retained until the batch is applied) and how
+    /// to apply it.
+    func append(_ node: _Node, commit: @escaping _StagedEntry.Commit) {
+        let entry = _StagedEntry(node: .passRetained(node), commit: commit)
+        if count < slots.count {
+            slots[count] = entry
+        } else {
+            slots.append(entry)
+        }
+        count += 1
+        if count > Self.linearSearchLimit {
+            if count == Self.linearSearchLimit + 1 {
+                for index in 0..<count { indexByNode[ObjectIdentifier(slots[index].node.takeUnretainedValue())] = index }
+            } else {
+                indexByNode[ObjectIdentifier(node)] = count - 1
+            }
+        }
+    }
+
+    /// Applies every staged write, in order (lock held), and forgets them: the batch is left
+    /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
+    func commitAll(_ context: Unmanaged<_ThreadContext>) {
+        for index in 0..<count {
+            let entry = slots[index]
+            entry.node._withUnsafeGuaranteedRef { entry.commit($0, self, context) }
+        }
+        appliedCount = count
+        count = 0
+        if !indexByNode.isEmpty { indexByNode.removeAll(keepingCapacity: true) }
+        generation &+= 1
+        if !memo.isEmpty {
+            trash.append(memo)
+            memo = [:]
+        }
+    }
+
+    /// Entries applied by `commitAll` whose nodes are still to be released.
+    @exclusivity(unchecked) private var appliedCount = 0
+
+    /// Releases the applied nodes and the values the commit replaced (lock released).
+    func releaseApplied() {
+        for index in 0..<appliedCount { slots[index].node.release() }
+        appliedCount = 0
+        if !replaced.isEmpty { replaced.removeAll(keepingCapacity: true) }
+        emptyTrash()
+    }
+
+    /// Keeps a value the commit replaced, to be released once the lock is released.
+    @usableFromInline
+    func keepForRelease(_ value: Any) {
+        replaced.append(value)
     }
 
     /// Drops out-of-date memos (lock released).
@@ -52,35 +120,28 @@ final class _Staging {
     }
 }
 
-/// A staged write: the node (retained, so a node released inside the batch still gets its
-/// write) and, in the subclass, the latest value.
-class _StagedWrite {
-    let node: _Node
-    /// Writes made in the batch, equal ones included (for `writeCount`).
-    @exclusivity(unchecked) final var count = 1
+/// A staged node (retained by hand) and how to apply its staged write: a function compiled for
+/// the concrete value type where the write was made (the batching thread's commit calls it
+/// with the lock held).
+@usableFromInline
+struct _StagedEntry {
+    @usableFromInline
+    typealias Commit = (_Node, _Staging, Unmanaged<_ThreadContext>) -> Void
 
-    init(node: _Node) {
-        self.node = node
-    }
-
-    /// Applies the write to the shared graph (lock held). The value replaced stays in the
-    /// entry, released with it once the lock is released.
-    func commit(_ context: Unmanaged<_ThreadContext>) {
-        fatalError("Ripple internal error: _StagedWrite.commit")
-    }
+    let node: Unmanaged<_Node>
+    let commit: Commit
 }
 
-/// A staged write of a `Stored<Value>`.
-final class _StagedValue<Value>: _StagedWrite {
-    @exclusivity(unchecked) var value: Value
+/// The staged write of a value whose own slot another thread's batch holds (rare: two
+/// batches writing one value at once).
+final class _StagedWrite {
+    /// The latest value, as `Value` of the `Stored`.
+    @exclusivity(unchecked) var value: Any
+    /// Writes made in the batch, equal ones included (for `writeCount`).
+    @exclusivity(unchecked) var count = 1
 
-    init(node: Stored<Value>, value: Value) {
+    init(value: Any) {
         self.value = value
-        super.init(node: node)
-    }
-
-    override func commit(_ context: Unmanaged<_ThreadContext>) {
-        unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(&value, writes: count, context)
     }
 }
 
@@ -118,42 +179,27 @@ extension _ThreadContext {
     /// How a read made now sees the values (lock held).
     @inline(__always)
     func view(_ graph: _Graph) -> _View {
-        guard let staging, staging.isActive else { return .committed }
+        guard staging.isActive else { return .committed }
         // A shared derivation (perhaps started by a private one) sees committed values, also
         // inside `untracked { }`.
         if graph.evaluatingRef != nil || suspendedEvaluationRef != nil { return .committed }
-        return staging.privateRef == nil ? .batch : .privateEvaluation
-    }
-
-    /// The staging of this thread, created on first use.
-    var stagingCreatingIfNeeded: _Staging {
-        if let staging { return staging }
-        let created = _Staging()
-        staging = created
-        return created
+        return privateEvaluationRef == nil ? .batch : .privateEvaluation
     }
 
     /// Applies the writes the outermost batch staged, under one acquisition of the lock, in
     /// the order of their first writes; reactions are only queued. Called with the lock
     /// released, once the batch's depth is back to zero.
     func commitStaged() {
-        guard let staging, staging.isActive else { return }
-        let entries = staging.entries
-        staging.entries = []
-        staging.indexByNode.removeAll(keepingCapacity: true)
-        staging.generation &+= 1
-        staging.trash.append(staging.memo)
-        staging.memo = [:]
+        guard staging.isActive else { return }
         let context = Unmanaged.passUnretained(self)
         _graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
             graph.stagingThreads -= 1
-            for entry in entries { entry.commit(context) }
+            staging.commitAll(context)
             graph.unlock()
         }
-        // The entries, holding the replaced values and the nodes, are released here, unlocked.
-        _ = entries
-        staging.emptyTrash()
+        // The nodes and the values the commit replaced are released here, unlocked.
+        staging.releaseApplied()
     }
 }
 
@@ -199,7 +245,7 @@ extension _Staging {
                 stack[stack.count - 1].index += 1
                 switch dep.kind {
                 case .stored:
-                    if indexByNode[ObjectIdentifier(dep)] != nil { stack[stack.count - 1].affected = true }
+                    if isStaged(dep) { stack[stack.count - 1].affected = true }
                 case .computed:
                     if let known = memo[ObjectIdentifier(dep)] {
                         if known.value != nil { stack[stack.count - 1].affected = true }
@@ -225,13 +271,13 @@ extension _Staging {
     /// caught and a write is refused).
     private func evaluatePrivately(_ node: _Node, _ context: _ThreadContext) -> Any {
         node.isEvaluating = true
-        let savedPrivate = privateRef
-        privateRef = Unmanaged.passUnretained(node)
+        let savedPrivate = context.privateEvaluationRef
+        context.privateEvaluationRef = Unmanaged.passUnretained(node)
         // Reads that reach the plain (untracked) path record nothing.
         context.untrackedDepth += 1
         let value = (node as! any _PrivatelyEvaluable)._derivePrivately()
         context.untrackedDepth -= 1
-        privateRef = savedPrivate
+        context.privateEvaluationRef = savedPrivate
         node.isEvaluating = false
         return value
     }

@@ -17,13 +17,13 @@ extension Computed {
             return current
         case .privateEvaluation:
             // Inside another private derivation: nothing is tracked.
-            let current = context.staging.unsafelyUnwrapped.privateValue(of: node, graph, context)
+            let current = context.staging.privateValue(of: node, graph, context)
             graph.unlock()
             return current
         case .batch:
             // A top-level read: tracked (a reaction started inside the batch re-runs once the
             // batch is applied) or registered with Observation, as any read.
-            let staging = context.staging.unsafelyUnwrapped
+            let staging = context.staging
             let current = staging.privateValue(of: node, graph, context)
             if !node._trackAndUnlock() { _untrackedRead() }
             staging.emptyTrash()

@@ -50,11 +50,14 @@ package final class _ThreadContext {
     /// inside a user's batch: a reaction's first run, or an event sent in a batch.)
     @exclusivity(unchecked) var deliveryBatchDepth = 0
 
-    /// The batch's staged writes and private values (see `_Staging`), once this thread batched.
-    @exclusivity(unchecked) var staging: _Staging?
+    /// The batch's staged writes and private values (see `_Staging`).
+    let staging = _Staging()
     /// The derivation an `untracked { }` inside it suspended: reads there still see committed
     /// values, and writes are still refused.
     @exclusivity(unchecked) var suspendedEvaluationRef: Unmanaged<_Node>?
+    /// The computed value whose derivation runs privately, in the batch's view, on this
+    /// thread (see `_Staging`).
+    @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_Node>?
 
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false

@@ -41,6 +41,11 @@ public final class Stored<Value>: _Node, Readable {
     @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
     /// Threads whose batch staged a write of this value, not yet applied (see `_Staging`).
     @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
+    /// The batch whose staged value this node holds (others keep theirs apart), the value,
+    /// and the writes it stands for.
+    @exclusivity(unchecked) var _stagedOwner: Unmanaged<_Staging>?
+    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
+    @exclusivity(unchecked) var _stagedWrites = 0
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.

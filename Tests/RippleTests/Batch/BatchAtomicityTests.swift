@@ -105,4 +105,38 @@ struct BatchAtomicityTests {
         #expect(a.value == rounds && b.value == rounds)
         reaction.cancel()
     }
+
+    @Test("two threads' batches writing one value at once each read their own, and both are applied in order")
+    func twoBatchesOneValue() {
+        let value = Stored(0, name: "value")
+        let doubled = Computed { value.value * 2 }
+        let first = ThreadProgress()
+        let second = ThreadProgress()
+        let seen = Recorder<String>()
+        runOnThreads(2) { thread in
+            if thread == 0 {
+                batch {
+                    value.value = 1
+                    first.advance()                 // 1: staged
+                    second.wait(beyond: 0)          // the other batch has staged its value too
+                    seen.append("first \(value.value) \(doubled.value)")
+                }
+                first.advance()                     // 2: applied
+            } else {
+                first.wait(beyond: 0)
+                batch {
+                    value.value = 2
+                    value.value = 3
+                    second.advance()
+                    first.wait(beyond: 1)           // the first batch is applied meanwhile
+                    seen.append("second sees \(value.value) \(doubled.value)")
+                    value.value = 4
+                    seen.append("second \(value.value) \(doubled.value)")
+                }
+            }
+        }
+        #expect(Set(seen.all) == ["first 1 2", "second sees 3 6", "second 4 8"])
+        #expect(value.value == 4, "the batch applied last wins")
+        #expect(value.writeCount == 4, "every write counts")
+    }
 }
