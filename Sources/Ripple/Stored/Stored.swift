@@ -139,7 +139,8 @@ public final class Stored<Value>: _Node, Readable {
     ///
     /// Reading it inside a derivation or a reaction tracks *every* write, even one that
     /// leaves the value unchanged (which ``value`` does not report); update handlers that
-    /// must hear equal writes read it.
+    /// must hear equal writes read it. Inside a ``batch(_:)``, on its thread, it counts the
+    /// batch's writes too.
     ///
     /// ```swift
     /// let name = Stored("Ada")
