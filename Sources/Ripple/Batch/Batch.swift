@@ -48,11 +48,9 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                         origin: writes[0].origin
                     ))
                 }
-                if context.batchDepth == 0 { context.endBatch() }
             } else if context.batchDepth == 0 {
                 // Every write of the batch, applied at once: readers see all or none of them.
                 context.commitStaged()
-                context.endBatch()
                 _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
         }

@@ -44,7 +44,6 @@ extension _Graph {
             context.batchDepth -= 1
             // The round's writes were staged: applied as one unit, atomically for readers.
             context.commitStaged()
-            context.endBatch()
             context.isDelivering = true
         }
         context.deferred.removeAll(keepingCapacity: true)

@@ -28,10 +28,6 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Greater than zero inside `batch { }`.
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
-    /// Identifies the outermost batch running on this thread (for change-and-change-back).
-    @exclusivity(unchecked) var batchID = 0
-    /// Stored values (retained) whose pre-batch value the current batch keeps; dropped when it ends.
-    @exclusivity(unchecked) var batchOriginals = _Buffer<Unmanaged<_Node>>()
     /// True while this thread delivers reactions: writes made now are queued.
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
     /// Work to do once the lock is released, in order.
@@ -65,19 +61,6 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var releaseQueue: [AnyObject] = []
 
     init() {}
-
-    /// Ends the outermost batch (or delivery round): forgets its id and drops the original
-    /// values it kept. Called with the lock released.
-    func endBatch() {
-        let id = batchID
-        batchID = 0
-        guard !batchOriginals.isEmpty else { return }
-        let kept = batchOriginals.take()
-        for index in 0..<kept.count {
-            kept[index]._withUnsafeGuaranteedRef { $0._dropBatchOriginal(keptBy: id) }
-            kept[index].release()
-        }
-    }
 
     /// The calling thread's context.
     static var current: _ThreadContext {

@@ -191,7 +191,7 @@ extension Stored {
             _unlockAfterWrite()
             return
         }
-        _ = _stampVersion(context)
+        _stampVersion()
         swap(&_value, &value)
         _commitWrite(context)
     }

@@ -24,12 +24,6 @@ import Observation
 public final class Stored<Value>: _Node, Readable {
     @usableFromInline @exclusivity(unchecked) var _value: Value
     @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
-    // Change-and-change-back detection inside one batch.
-    @exclusivity(unchecked) private var batchMark = 0
-    /// The value before the current batch's first write, to detect a change and change back.
-    /// Dropped when the batch ends (for values that hold references; see `_write`).
-    @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value?
-    @exclusivity(unchecked) private var batchOriginalVersion = 0
     // Observation interop: armed by a read no Ripple reader tracked.
     @exclusivity(unchecked) private var observationArmed = false
     /// Writes so far, equal ones included.
@@ -176,18 +170,7 @@ public final class Stored<Value>: _Node, Readable {
             _unlockAfterWrite()
             return
         }
-        switch _stampVersion(context) {
-        case .plain:
-            break
-        case .firstInBatch:
-            _batchOriginal = _value
-            // A value that holds references must not be kept alive past the batch (a
-            // constant for the concrete type: plain values skip this).
-            if !_isPOD(Value.self) { _dropBatchOriginalAtBatchEnd(context) }
-        case .laterInBatch:
-            // Changed and changed back inside one batch: readers that saw the original see no change.
-            if let _isEqual, let original = _batchOriginal, _isEqual(original, newValue) { _restoreBatchVersion() }
-        }
+        _stampVersion()
         _value = newValue
         _commitWrite(context)
     }
@@ -213,46 +196,12 @@ public final class Stored<Value>: _Node, Readable {
         graphRef._withUnsafeGuaranteedRef { $0.unlock() }
     }
 
-    /// Gives the value being written a new version, and says where the write stands in the
-    /// batch, if any (the caller keeps the original value of a batch's first write).
+    /// Gives the value being written a new version (lock held). (A batch's writes are applied
+    /// once each, when it ends, so a value changed and changed back inside a batch is never
+    /// written: see `_Staging`.)
     @usableFromInline
-    func _stampVersion(_ context: Unmanaged<_ThreadContext>) -> _WriteInBatch {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { context in
-                defer { version = graph.makeID() }
-                guard context.batchDepth > 0 else { return .plain }
-                if context.batchID == 0 { context.batchID = graph.makeID() }
-                if batchMark == context.batchID { return .laterInBatch }
-                batchMark = context.batchID
-                batchOriginalVersion = version
-                return .firstInBatch
-            }
-        }
-    }
-
-    /// Asks the thread's batch to drop `_batchOriginal` when it ends (lock held).
-    @usableFromInline
-    func _dropBatchOriginalAtBatchEnd(_ context: Unmanaged<_ThreadContext>) {
-        context._withUnsafeGuaranteedRef { $0.batchOriginals.append(.passRetained(self)) }
-    }
-
-    /// Drops the original value kept by the batch `id`, unless a later batch replaced it.
-    /// Called with the lock released: the value is released here.
-    override func _dropBatchOriginal(keptBy id: Int) {
-        let dropped: Value? = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.withLock {
-                guard batchMark == id else { return nil }
-                defer { _batchOriginal = nil }
-                return _batchOriginal
-            }
-        }
-        _ = dropped
-    }
-
-    /// A write that restores the batch's original value: it gets the original version back.
-    @usableFromInline
-    func _restoreBatchVersion() {
-        version = batchOriginalVersion
+    func _stampVersion() {
+        graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
     }
 
     /// Propagates a committed write, queues the Observation notice, and releases the lock.
@@ -315,17 +264,6 @@ public final class Stored<Value>: _Node, Readable {
     deinit {
         observationRef?.release()
     }
-}
-
-/// Where a write stands in the batch that contains it.
-@usableFromInline
-enum _WriteInBatch {
-    /// Not inside a batch.
-    case plain
-    /// The first write to this value in the batch.
-    case firstInBatch
-    /// A later write to this value in the same batch.
-    case laterInBatch
 }
 
 extension Stored where Value: Equatable {
