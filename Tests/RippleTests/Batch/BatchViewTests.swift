@@ -43,6 +43,42 @@ struct BatchViewTests {
         live.cancel()
     }
 
+    @Test("inside a batch, a computed value that switches branches reads the batch's values on the new branch")
+    func dynamicDependencyInBatchView() {
+        let useFirst = Stored(false)
+        let first = Stored(1)
+        let second = Stored(2)
+        let chosen = Computed { useFirst.value ? first.value : second.value }
+        #expect(chosen.value == 2)
+        batch {
+            first.value = 10
+            #expect(chosen.value == 2, "not on the branch it reads")
+            useFirst.value = true
+            #expect(chosen.value == 10, "a source its shared evaluation never read")
+            first.value = 11
+            #expect(chosen.value == 11)
+            #expect(onOtherThread { chosen.value } == 2)
+        }
+        #expect(chosen.value == 11)
+    }
+
+    @Test("a chain of 10,000 computed values is read in a batch's view without deep recursion")
+    func longChainInBatchView() async {
+        // On a thread with a small stack (Swift concurrency's pool), as the chain tests of the graph.
+        let result = await Task.detached { () -> [Int] in
+            let head = Stored(0)
+            let chain = GlitchTests.chain(from: head, length: 10_000)
+            let end = chain[chain.count - 1]
+            return batch {
+                head.value = 5
+                let inside = end.value
+                head.value = 6
+                return [inside, end.value, onOtherThread { end.value }]
+            } + [end.value]
+        }.value
+        #expect(result == [10_005, 10_006, 10_000, 10_006])
+    }
+
     @Test("a nested batch's writes are read by the outer one and applied only when the outermost ends")
     func nestedBatches() {
         let a = Stored(0)
