@@ -144,15 +144,16 @@ public final class Stored<Value>: _Node, Readable {
     ///
     /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
     public var writeCount: Int {
-        let counter = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.withLock { () -> Stored<Int> in
-                if let writeCounter { return writeCounter }
+        let (counter, staged) = graphRef._withUnsafeGuaranteedRef { graph in
+            graph.withLock { () -> (Stored<Int>, Int) in
+                // Inside a batch, its writes not yet applied count too.
+                let staged = _stagedWriteCount()
+                if let writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 writeCounter = created
-                return created
+                return (created, staged)
             }
         }
-        let staged = graphRef._withUnsafeGuaranteedRef { $0.withLock { _stagedWriteCount() } }
         return counter.value + staged
     }
 
