@@ -18,8 +18,8 @@ struct BatchAtomicityTests {
         let reactionMixes = Counter()
         // Every reader iteration (a full set of checks) advances it.
         let readerProgress = ThreadProgress()
-        let batches = 2_000
-        let minimumReads = 1_000
+        let batches = 600
+        let minimumReads = 300
         // A reaction on each reader thread, re-run by that thread's own writes of `tick`: it
         // reads the pair through one derivation.
         let ticks = (0..<3).map { Stored(0, name: "tick\($0)") }
@@ -35,7 +35,7 @@ struct BatchAtomicityTests {
                 for iteration in 1...batches {
                     batch {
                         a.value = iteration
-                        if iteration % 10 == 0 {
+                        if iteration % 6 == 0 {
                             // Half-way through the batch, wait (without sleeping) until a
                             // reader has made a whole pass of checks: the readers must
                             // neither see `a` yet nor wait for this batch to end.
