@@ -104,12 +104,16 @@ public final class Computed<Value>: Readable {
     @inlinable
     public var value: Value {
         // A guaranteed reference: the read does no reference counting of its own.
-        let current = nodeRef._withUnsafeGuaranteedRef { node in
+        let current = nodeRef._withUnsafeGuaranteedRef { node -> Value? in
             node._lockAndRefresh()
+            // Some thread is inside a batch with staged writes: this thread may be it.
+            if node._isAnyThreadStaging { return nil }
             let current = node.cached.unsafelyUnwrapped
             return node._trackAndUnlock() ? current : nil
         }
         if let current { return current }
+        // The lock is still held.
+        if nodeRef._withUnsafeGuaranteedRef({ $0._isAnyThreadStaging }) { return _readStaged() }
         let untrackedCurrent = node.cached.unsafelyUnwrapped
         _untrackedRead()
         return untrackedCurrent

@@ -40,9 +40,11 @@ extension _Graph {
             }
             context.isDelivering = false
             context.batchDepth += 1
-            write.applyAttributed(context)
-            context.batchDepth -= 1
-            context.endBatch()
+            write.applyAttributed(context) {
+                context.batchDepth -= 1
+                // The round's writes were staged: applied as one unit, atomically for readers.
+                context.commitStaged()
+            }
             context.isDelivering = true
         }
         context.deferred.removeAll(keepingCapacity: true)

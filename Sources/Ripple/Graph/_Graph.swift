@@ -13,6 +13,9 @@ package final class _Graph: @unchecked Sendable {
     /// Read-modify-write regions open on any thread: while zero, a stored value's read skips
     /// the region check (one load on the read path).
     @usableFromInline @exclusivity(unchecked) var readModifyWriteRegions = 0
+    /// Stored values some thread holds for a read-modify-write: while zero, a batch's commit
+    /// checks none of its values.
+    @exclusivity(unchecked) var exclusiveOwners = 0
     /// The computed value whose derivation is running on the lock's owner thread.
     @exclusivity(unchecked) var evaluatingRef: Unmanaged<_Node>?
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
@@ -28,6 +31,9 @@ package final class _Graph: @unchecked Sendable {
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
+    /// skip every check of staged values.
+    @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

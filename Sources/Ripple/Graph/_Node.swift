@@ -85,10 +85,6 @@ public class _Node {
     /// override it.
     func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? { nil }
 
-    /// Stored values override it: drops the value kept to detect a change and change back
-    /// inside the batch `id`, once that batch has ended (called with the lock released).
-    func _dropBatchOriginal(keptBy id: Int) {}
-
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {
         let kindName: String

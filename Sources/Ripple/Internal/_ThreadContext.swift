@@ -27,11 +27,7 @@ package final class _ThreadContext {
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Greater than zero inside `batch { }`.
-    @exclusivity(unchecked) var batchDepth = 0
-    /// Identifies the outermost batch running on this thread (for change-and-change-back).
-    @exclusivity(unchecked) var batchID = 0
-    /// Stored values (retained) whose pre-batch value the current batch keeps; dropped when it ends.
-    @exclusivity(unchecked) var batchOriginals = _Buffer<Unmanaged<_Node>>()
+    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     /// True while this thread delivers reactions: writes made now are queued.
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
     /// Work to do once the lock is released, in order.
@@ -52,11 +48,25 @@ package final class _ThreadContext {
 
     /// The read-modify-write region open on this thread (see `Stored+ReadModifyWrite.swift`).
     @exclusivity(unchecked) var readModifyWrite = _ReadModifyWriteRegion()
+    /// Values a read-modify-write inside the current batch holds until the batch is applied
+    /// (each retained; their other writers wait).
+    @exclusivity(unchecked) var reservations: [any _ReadModifyWriteSubject] = []
+    /// The value this thread waits to write, while it waits (to detect a deadlock).
+    @exclusivity(unchecked) var waitingFor: (any _ReadModifyWriteSubject)?
 
     /// The reaction whose queued write this thread is applying (see `_DeferredWrite.reaction`):
     /// a reaction that this write marks stale is re-triggering itself. Not retained: the
     /// queued write holds it.
     @exclusivity(unchecked) var writerRef: Unmanaged<_Node>?
+
+    /// The batch's staged writes and private values (see `_Staging`).
+    let staging = _Staging()
+    /// The derivation an `untracked { }` inside it suspended: reads there still see committed
+    /// values, and writes are still refused.
+    @exclusivity(unchecked) var suspendedEvaluationRef: Unmanaged<_Node>?
+    /// The computed value whose derivation runs privately, in the batch's view, on this
+    /// thread (see `_Staging`).
+    @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_Node>?
 
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
@@ -64,19 +74,6 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var releaseQueue: [AnyObject] = []
 
     init() {}
-
-    /// Ends the outermost batch (or delivery round): forgets its id and drops the original
-    /// values it kept. Called with the lock released.
-    func endBatch() {
-        let id = batchID
-        batchID = 0
-        guard !batchOriginals.isEmpty else { return }
-        let kept = batchOriginals.take()
-        for index in 0..<kept.count {
-            kept[index]._withUnsafeGuaranteedRef { $0._dropBatchOriginal(keptBy: id) }
-            kept[index].release()
-        }
-    }
 
     /// The calling thread's context.
     static var current: _ThreadContext {
@@ -149,13 +146,15 @@ struct _DeferredWrite {
     /// Who made the write, for a runaway message.
     var origin: String { reaction?.debugLabel ?? "a change handler" }
 
-    /// Applies the write with its reaction recorded as the thread's writer (restored after, as
-    /// applying may apply writes queued inside it).
+    /// Applies the write, then runs `commit`, with its reaction recorded as the thread's writer
+    /// (restored after, as applying may apply writes queued inside it). The write is staged
+    /// when it is applied inside a batch: `commit` applies the batch, still attributed.
     @inline(__always)
-    func applyAttributed(_ context: _ThreadContext) {
+    func applyAttributed(_ context: _ThreadContext, then commit: () -> Void = {}) {
         let saved = context.writerRef
         context.writerRef = reaction.map { Unmanaged.passUnretained($0 as _Node) }
         apply()
+        commit()
         context.writerRef = saved
     }
 }

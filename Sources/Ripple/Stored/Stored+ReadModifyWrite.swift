@@ -15,6 +15,11 @@
 //
 // A region is open on the thread for the duration of either; the graph counts open regions so
 // that a read made outside any region costs one load.
+//
+// Inside a batch, whose writes are applied only when it ends, both take exclusive access, and
+// keep it until the batch is applied (a reservation): another thread's write of the value
+// waits for the batch, so the batch's read-modify-write cannot be overtaken either. Two threads
+// that would wait for each other that way are stopped with a message instead of hanging.
 
 /// The read-modify-write region open on a thread.
 struct _ReadModifyWriteRegion {
@@ -36,12 +41,21 @@ struct _ReadModifyWriteRegion {
     var isWriting = false
     /// Set when that write found `stamp` overtaken, and so wrote nothing.
     var wasOvertaken = false
+    /// Whether the subject's exclusive access belongs to the enclosing batch (released when
+    /// the batch is applied) rather than to this region.
+    var isReservedByBatch = false
 }
 
 /// A stored value, as a read-modify-write region sees it (lock held for every call).
 protocol _ReadModifyWriteSubject: AnyObject {
     /// Ends one exclusive access by the calling thread.
     func _endExclusive()
+    /// The thread (its context) with exclusive access, if any.
+    var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { get }
+    /// Waits (lock held once) until no other thread has exclusive access.
+    func _waitForExclusiveAccess(_ context: _ThreadContext)
+    /// The name used in diagnostics.
+    var debugLabel: String { get }
 }
 
 /// A compound assignment's exclusive access, from ``_beginExclusiveAccess()`` to
@@ -68,7 +82,7 @@ package func _endExclusiveAccess(_ access: _ExclusiveAccess) {
     context.readModifyWrite = access.enclosing
     _graph.withLock {
         _graph.readModifyWriteRegions -= 1
-        if region.mode == .exclusive, let subject = region.subject { subject._endExclusive() }
+        if region.mode == .exclusive, !region.isReservedByBatch, let subject = region.subject { subject._endExclusive() }
     }
     // `region` holds the subject: released here, with the lock released.
     withExtendedLifetime(region) {}
@@ -97,6 +111,16 @@ package func _readModifyWrite<Value>(
         context.readModifyWrite = enclosing
         _graph.withLock { _graph.readModifyWriteRegions -= 1 }
     }
+    if context.batchDepth > 0 {
+        // Inside a batch the write is applied only when the batch ends: the subject is held
+        // until then instead (a reservation), so one pass is enough.
+        context.readModifyWrite = _ReadModifyWriteRegion(mode: .exclusive)
+        var value = read()
+        context.readModifyWrite.mode = .none
+        transform(&value)
+        write(value)
+        return
+    }
     while true {
         context.readModifyWrite = _ReadModifyWriteRegion(mode: .compareAndSet)
         var value = read()
@@ -120,11 +144,20 @@ extension Stored: _ReadModifyWriteSubject {
         graphRef._withUnsafeGuaranteedRef { graph in
             let context = _ThreadContext.current
             guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
-                  graph.evaluatingRef == nil, graph.suspendedEvaluatingRef == nil else { return }
+                  graph.evaluatingRef == nil, graph.suspendedEvaluatingRef == nil,
+                  context.privateEvaluationRef == nil else { return }
             if context.readModifyWrite.mode == .exclusive {
-                waitForExclusiveAccess(graph, context)
-                _exclusiveOwner = Unmanaged.passUnretained(context).toOpaque()
+                _waitForExclusiveAccess(context)
+                if _exclusiveOwner == nil {
+                    _exclusiveOwner = Unmanaged.passUnretained(context).toOpaque()
+                    graph.exclusiveOwners += 1
+                }
                 exclusiveDepth += 1
+                // Inside a batch (not one queued by a reaction), held until it is applied.
+                if context.batchDepth > 0, !context.isDelivering {
+                    context.readModifyWrite.isReservedByBatch = true
+                    context.reservations.append(self)
+                }
             }
             context.readModifyWrite.subject = self
             context.readModifyWrite.stamp = writes
@@ -137,7 +170,7 @@ extension Stored: _ReadModifyWriteSubject {
     @usableFromInline
     func _admitWrite(_ graph: _Graph, _ context: Unmanaged<_ThreadContext>) -> Bool {
         let context = context.takeUnretainedValue()
-        waitForExclusiveAccess(graph, context)
+        _waitForExclusiveAccess(context)
         guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return true }
         context.readModifyWrite.isWriting = false
         guard writes == context.readModifyWrite.stamp else {
@@ -148,15 +181,41 @@ extension Stored: _ReadModifyWriteSubject {
         return true
     }
 
+    var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { _exclusiveOwner }
+
     /// Waits (lock held once) until no other thread has exclusive access to this value.
-    private func waitForExclusiveAccess(_ graph: _Graph, _ context: _ThreadContext) {
+    /// Stops the program, rather than hang, when the owner waits (directly or through others)
+    /// for a value this thread holds.
+    func _waitForExclusiveAccess(_ context: _ThreadContext) {
         let me = Unmanaged.passUnretained(context).toOpaque()
         while let owner = _exclusiveOwner, owner != me {
-            if !graph.lock.isHeldOnce {
-                graph.unlock()
-                _rippleFailure("\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a compound assignment to it. Derivations and equalities must not write.")
+            graphRef._withUnsafeGuaranteedRef { graph in
+                if !graph.lock.isHeldOnce {
+                    graph.unlock()
+                    _rippleFailure("\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a read-modify-write of it. Derivations and equalities must not write.")
+                }
+                failIfWaitingCloses(on: owner, me, graph)
+                context.waitingFor = self
+                graph.lock.wait()
+                context.waitingFor = nil
             }
-            graph.lock.wait()
+        }
+    }
+
+    /// Follows who waits for whom from `owner`; stops the program if it leads back to `me`.
+    private func failIfWaitingCloses(on owner: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer, _ graph: _Graph) {
+        var chain = [debugLabel]
+        var next = owner
+        // Every context on the chain belongs to a thread blocked in this function, so alive.
+        while let waited = Unmanaged<_ThreadContext>.fromOpaque(next).takeUnretainedValue().waitingFor,
+              let nextOwner = waited._exclusiveOwnerPointer {
+            chain.append(waited.debugLabel)
+            if nextOwner == me {
+                graph.unlock()
+                _rippleFailure("deadlock between read-modify-writes: this thread waits to write \(chain[0]), which another thread holds while it waits for \(chain.dropFirst().joined(separator: ", then ")), which this thread holds. Inside a batch, a read-modify-write (update, +=) holds its value until the batch ends; batches on several threads must read-modify-write shared values in the same order.")
+            }
+            if chain.count > 64 { return }
+            next = nextOwner
         }
     }
 
@@ -164,7 +223,10 @@ extension Stored: _ReadModifyWriteSubject {
         exclusiveDepth -= 1
         if exclusiveDepth == 0 {
             _exclusiveOwner = nil
-            graphRef._withUnsafeGuaranteedRef { $0.lock.broadcast() }
+            graphRef._withUnsafeGuaranteedRef { graph in
+                graph.exclusiveOwners -= 1
+                graph.lock.broadcast()
+            }
         }
     }
 }

@@ -24,12 +24,6 @@ import Observation
 public final class Stored<Value>: _Node, Readable {
     @usableFromInline @exclusivity(unchecked) var _value: Value
     @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
-    // Change-and-change-back detection inside one batch.
-    @exclusivity(unchecked) private var batchMark = 0
-    /// The value before the current batch's first write, to detect a change and change back.
-    /// Dropped when the batch ends (for values that hold references; see `_write`).
-    @usableFromInline @exclusivity(unchecked) var _batchOriginal: Value?
-    @exclusivity(unchecked) private var batchOriginalVersion = 0
     /// Writes so far, equal ones included.
     @exclusivity(unchecked) var writes = 0
     /// The thread (its context) inside a compound assignment to this value, which other
@@ -43,6 +37,13 @@ public final class Stored<Value>: _Node, Readable {
     /// every change is told to Observation (see `armObservation`). Retained by hand (released
     /// in `deinit`) so that later top-level reads reach it without reference counting.
     @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
+    /// Threads whose batch staged a write of this value, not yet applied (see `_Staging`).
+    @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
+    /// The batch whose staged value this node holds (others keep theirs apart), the value,
+    /// and the writes it stands for.
+    @exclusivity(unchecked) var _stagedOwner: Unmanaged<_Staging>?
+    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
+    @exclusivity(unchecked) var _stagedWrites = 0
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -90,6 +91,7 @@ public final class Stored<Value>: _Node, Readable {
         @inlinable
         get {
             _lockForStoredRead()
+            if _stagedCount != 0 { return _readStaged() }
             let current = _value
             if _trackAndUnlock() { return current }
             _untrackedRead()
@@ -102,7 +104,12 @@ public final class Stored<Value>: _Node, Readable {
         set {
             let context = _ThreadContext.currentRef
             if context._withUnsafeGuaranteedRef({ $0.isDelivering }) {
-                _queueWrite(context) { [self] in _ = self._write(newValue, context) }
+                // Applied inside a batch (a delivery round or the enclosing batch): staged.
+                _queueWrite(context) { [self] in self._stage(newValue, context) }
+                return
+            }
+            if context._withUnsafeGuaranteedRef({ $0.batchDepth > 0 }) {
+                _stage(newValue, context)
                 return
             }
             let replaced = _write(newValue, context)
@@ -148,7 +155,8 @@ public final class Stored<Value>: _Node, Readable {
     ///
     /// Reading it inside a derivation or a reaction tracks *every* write, even one that
     /// leaves the value unchanged (which ``value`` does not report); update handlers that
-    /// must hear equal writes read it.
+    /// must hear equal writes read it. Inside a ``batch(_:)``, on its thread, it counts the
+    /// batch's writes too.
     ///
     /// ```swift
     /// let name = Stored("Ada")
@@ -158,15 +166,17 @@ public final class Stored<Value>: _Node, Readable {
     ///
     /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
     public var writeCount: Int {
-        let counter = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.withLock { () -> Stored<Int> in
-                if let writeCounter { return writeCounter }
+        let (counter, staged) = graphRef._withUnsafeGuaranteedRef { graph in
+            graph.withLock { () -> (Stored<Int>, Int) in
+                // Inside a batch, its writes not yet applied count too.
+                let staged = _stagedWriteCount()
+                if let writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 writeCounter = created
-                return created
+                return (created, staged)
             }
         }
-        return counter.value
+        return counter.value + staged
     }
 
     /// Takes the lock for a read; inside a read-modify-write region, the region's first read
@@ -177,9 +187,10 @@ public final class Stored<Value>: _Node, Readable {
         if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
     }
 
-    /// The value, read without tracking or Observation registration.
+    /// The value, read without tracking or Observation registration (inside a batch, as the
+    /// batch sees it).
     func peek() -> Value {
-        _graph.withLock { _value }
+        _graph.withLock { _valueInView() }
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
@@ -194,18 +205,7 @@ public final class Stored<Value>: _Node, Readable {
             _unlockAfterWrite()
             return nil
         }
-        switch _stampVersion(context) {
-        case .plain:
-            break
-        case .firstInBatch:
-            _batchOriginal = _value
-            // A value that holds references must not be kept alive past the batch (a
-            // constant for the concrete type: plain values skip this).
-            if !_isPOD(Value.self) { _dropBatchOriginalAtBatchEnd(context) }
-        case .laterInBatch:
-            // Changed and changed back inside one batch: readers that saw the original see no change.
-            if let _isEqual, let original = _batchOriginal, _isEqual(original, newValue) { _restoreBatchVersion() }
-        }
+        _stampVersion()
         var replaced = newValue
         swap(&_value, &replaced)
         _commitWrite(context)
@@ -239,46 +239,12 @@ public final class Stored<Value>: _Node, Readable {
         graphRef._withUnsafeGuaranteedRef { $0.unlock() }
     }
 
-    /// Gives the value being written a new version, and says where the write stands in the
-    /// batch, if any (the caller keeps the original value of a batch's first write).
+    /// Gives the value being written a new version (lock held). (A batch's writes are applied
+    /// once each, when it ends, so a value changed and changed back inside a batch is never
+    /// written: see `_Staging`.)
     @usableFromInline
-    func _stampVersion(_ context: Unmanaged<_ThreadContext>) -> _WriteInBatch {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { context in
-                defer { version = graph.makeID() }
-                guard context.batchDepth > 0 else { return .plain }
-                if context.batchID == 0 { context.batchID = graph.makeID() }
-                if batchMark == context.batchID { return .laterInBatch }
-                batchMark = context.batchID
-                batchOriginalVersion = version
-                return .firstInBatch
-            }
-        }
-    }
-
-    /// Asks the thread's batch to drop `_batchOriginal` when it ends (lock held).
-    @usableFromInline
-    func _dropBatchOriginalAtBatchEnd(_ context: Unmanaged<_ThreadContext>) {
-        context._withUnsafeGuaranteedRef { $0.batchOriginals.append(.passRetained(self)) }
-    }
-
-    /// Drops the original value kept by the batch `id`, unless a later batch replaced it.
-    /// Called with the lock released: the value is released here.
-    override func _dropBatchOriginal(keptBy id: Int) {
-        let dropped: Value? = graphRef._withUnsafeGuaranteedRef { graph in
-            graph.withLock {
-                guard batchMark == id else { return nil }
-                defer { _batchOriginal = nil }
-                return _batchOriginal
-            }
-        }
-        _ = dropped
-    }
-
-    /// A write that restores the batch's original value: it gets the original version back.
-    @usableFromInline
-    func _restoreBatchVersion() {
-        version = batchOriginalVersion
+    func _stampVersion() {
+        graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
     }
 
     /// Propagates a committed write, queues the Observation notice, and releases the lock.
@@ -343,17 +309,6 @@ public final class Stored<Value>: _Node, Readable {
     deinit {
         observationRef?.release()
     }
-}
-
-/// Where a write stands in the batch that contains it.
-@usableFromInline
-enum _WriteInBatch {
-    /// Not inside a batch.
-    case plain
-    /// The first write to this value in the batch.
-    case firstInBatch
-    /// A later write to this value in the same batch.
-    case laterInBatch
 }
 
 extension Stored where Value: Equatable {

@@ -52,18 +52,3 @@ enum Thread {
     }
 }
 
-/// Runs `body(index)` on `count` plain threads at once and returns when all have finished.
-/// The threads start together (each waits at a gate), so their work overlaps.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let gate = DispatchSemaphoreLike()
-    let done = (0..<count).map { _ in DispatchSemaphoreLike() }
-    for index in 0..<count {
-        Thread.detachNewThreadLike {
-            gate.wait()
-            body(index)
-            done[index].signal()
-        }
-    }
-    gate.signal()
-    for semaphore in done { semaphore.wait() }
-}

@@ -1,0 +1,317 @@
+/// A thread's staged batch: the writes an outermost ``batch(_:)`` made, not yet applied to the
+/// shared graph, and the batch's private view of the computed values they affect.
+///
+/// Writes inside a batch (on a thread that is not delivering reactions) are recorded here
+/// instead of being applied; when the outermost batch ends, `commitStaged` applies them all
+/// under one acquisition of the graph's lock, so a reader on another thread sees none or all
+/// of them, and no derivation ever runs on a mix.
+///
+/// A staged value is kept in its ``Stored`` (`_stagedValue`, owned by one staging at a time:
+/// no allocation); when two threads' batches write the same value at once, the second keeps
+/// its value in an `_StagedWrite` entry (`overflow`).
+///
+/// The batching thread reads its own writes: a staged ``Stored`` reads as its staged value,
+/// and a ``Computed`` that (transitively, through the sources it recorded) reads a staged
+/// value is evaluated *privately*: its derivation runs with reads redirected to the batch's
+/// view, without caching into the shared node or tracking. Private values are memoized until
+/// the next staged write or the next change committed by anyone (`epoch`).
+///
+/// Only its own thread touches it; the fields of the graph and nodes it changes
+/// (`Stored._stagedCount` and the staged value, `_Graph.stagingThreads`) are guarded by the
+/// graph's lock. Nothing that may hold user values is released while the lock is held:
+/// replaced values, nodes and stale memos are dropped after it is released.
+@usableFromInline
+final class _Staging {
+    /// The staged nodes, in the order of their first write in the batch: the first `count`
+    /// entries of `slots` (the rest are spent entries, overwritten by later batches, so that
+    /// a batch costs no array growth or clean-up).
+    @exclusivity(unchecked) private var slots: [_StagedEntry] = []
+    @exclusivity(unchecked) private(set) var count = 0
+    /// Where each staged node is in `slots`, once there are more than `linearSearchLimit` of
+    /// them (fewer are searched in order: cheaper than hashing).
+    @exclusivity(unchecked) private var indexByNode: [ObjectIdentifier: Int] = [:]
+    private static var linearSearchLimit: Int { 8 }
+    /// Staged values of nodes whose own slot another thread's batch holds.
+    @exclusivity(unchecked) var overflow: [ObjectIdentifier: _StagedWrite] = [:]
+    /// Values replaced by the commit, released once the lock is released.
+    @exclusivity(unchecked) private var replaced: [Any] = []
+    /// Bumped by every staged write: private values computed before it are out of date.
+    @exclusivity(unchecked) var generation = 0
+    /// Private values (and "not affected" marks) of computed nodes, valid for `memoGeneration`
+    /// and the graph's `memoEpoch`. Each retains its node.
+    @exclusivity(unchecked) var memo: [ObjectIdentifier: _PrivateResult] = [:]
+    @exclusivity(unchecked) var memoGeneration = -1
+    @exclusivity(unchecked) var memoEpoch = -1
+    /// Out-of-date memos, dropped once the lock is released.
+    @exclusivity(unchecked) var trash: [[ObjectIdentifier: _PrivateResult]] = []
+
+    init() {}
+
+    /// Whether the batch has staged anything.
+    @inline(__always)
+    var isActive: Bool { count != 0 }
+
+    /// Whether this batch staged `node`.
+    func isStaged(_ node: _Node) -> Bool {
+        if count <= Self.linearSearchLimit {
+            let target = Unmanaged.passUnretained(node).toOpaque()
+            for index in 0..<count where slots[index].node.toOpaque() == target { return true }
+            return false
+        }
+        return indexByNode[ObjectIdentifier(node)] != nil
+    }
+
+    /// Records the first staged write of `node` (retained until the batch is applied) and how
+    /// to apply it.
+    func append(_ node: _Node, commit: @escaping _StagedEntry.Commit) {
+        let entry = _StagedEntry(node: .passRetained(node), commit: commit)
+        if count < slots.count {
+            slots[count] = entry
+        } else {
+            slots.append(entry)
+        }
+        count += 1
+        if count > Self.linearSearchLimit {
+            if count == Self.linearSearchLimit + 1 {
+                for index in 0..<count { indexByNode[ObjectIdentifier(slots[index].node.takeUnretainedValue())] = index }
+            } else {
+                indexByNode[ObjectIdentifier(node)] = count - 1
+            }
+        }
+    }
+
+    /// Applies every staged write, in order (lock held), and forgets them: the batch is left
+    /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
+    func commitAll(_ context: Unmanaged<_ThreadContext>) {
+        for index in 0..<count {
+            let entry = slots[index]
+            entry.node._withUnsafeGuaranteedRef { entry.commit($0, self, context) }
+        }
+        appliedCount = count
+        count = 0
+        if !indexByNode.isEmpty { indexByNode.removeAll(keepingCapacity: true) }
+        generation &+= 1
+        if !memo.isEmpty {
+            trash.append(memo)
+            memo = [:]
+        }
+    }
+
+    /// Entries applied by `commitAll` whose nodes are still to be released.
+    @exclusivity(unchecked) private var appliedCount = 0
+
+    /// Whether `commitAll` left nodes to release.
+    var hasApplied: Bool { appliedCount != 0 }
+
+    /// A staged value that another thread holds for a read-modify-write (lock held).
+    func firstHeldByAnotherThread(_ context: _ThreadContext) -> (any _ReadModifyWriteSubject)? {
+        let me = Unmanaged.passUnretained(context).toOpaque()
+        for index in 0..<count {
+            let node = slots[index].node.takeUnretainedValue()
+            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerPointer, owner != me {
+                return subject
+            }
+        }
+        return nil
+    }
+
+    /// Releases the applied nodes and the values the commit replaced (lock released).
+    func releaseApplied() {
+        for index in 0..<appliedCount { slots[index].node.release() }
+        appliedCount = 0
+        if !replaced.isEmpty { replaced.removeAll(keepingCapacity: true) }
+        emptyTrash()
+    }
+
+    /// Keeps a value the commit replaced, to be released once the lock is released.
+    @usableFromInline
+    func keepForRelease(_ value: Any) {
+        replaced.append(value)
+    }
+
+    /// Drops out-of-date memos (lock released).
+    func emptyTrash() {
+        if !trash.isEmpty { trash.removeAll() }
+    }
+}
+
+/// A staged node (retained by hand) and how to apply its staged write: a function compiled for
+/// the concrete value type where the write was made (the batching thread's commit calls it
+/// with the lock held).
+@usableFromInline
+struct _StagedEntry {
+    @usableFromInline
+    typealias Commit = (_Node, _Staging, Unmanaged<_ThreadContext>) -> Void
+
+    let node: Unmanaged<_Node>
+    let commit: Commit
+}
+
+/// The staged write of a value whose own slot another thread's batch holds (rare: two
+/// batches writing one value at once).
+final class _StagedWrite {
+    /// The latest value, as `Value` of the `Stored`.
+    @exclusivity(unchecked) var value: Any
+    /// Writes made in the batch, equal ones included (for `writeCount`).
+    @exclusivity(unchecked) var count = 1
+
+    init(value: Any) {
+        self.value = value
+    }
+}
+
+/// The batch's view of one computed node: its private value, or `nil` when no staged write
+/// reaches it (its shared value is the batch's view).
+struct _PrivateResult {
+    let node: _Node
+    let value: Any?
+}
+
+/// A computed node whose derivation can run privately (see `_Staging`).
+protocol _PrivatelyEvaluable: _Node {
+    /// Runs the derivation and returns its result, without caching it.
+    func _derivePrivately() -> Any
+}
+
+extension _ComputedNode: _PrivatelyEvaluable {
+    func _derivePrivately() -> Any {
+        derive()
+    }
+}
+
+/// How a read on this thread sees the values: as committed, or as the thread's batch does.
+enum _View {
+    /// The shared graph: no staged writes on this thread, or a shared derivation is running.
+    case committed
+    /// Inside a private evaluation: the batch's view, no tracking.
+    case privateEvaluation
+    /// A top-level read (a batch's body, a reaction started inside it): the batch's view,
+    /// tracked as usual.
+    case batch
+}
+
+extension _ThreadContext {
+    /// How a read made now sees the values (lock held).
+    @inline(__always)
+    func view(_ graph: _Graph) -> _View {
+        guard staging.isActive else { return .committed }
+        // A shared derivation (perhaps started by a private one) sees committed values, also
+        // inside `untracked { }`.
+        if graph.evaluatingRef != nil || suspendedEvaluationRef != nil { return .committed }
+        return privateEvaluationRef == nil ? .batch : .privateEvaluation
+    }
+
+    /// Applies the writes the outermost batch staged, under one acquisition of the lock, in
+    /// the order of their first writes; reactions are only queued. Called with the lock
+    /// released, once the batch's depth is back to zero.
+    func commitStaged() {
+        guard staging.isActive || !reservations.isEmpty else { return }
+        let context = Unmanaged.passUnretained(self)
+        _graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            if staging.isActive {
+                // A value another thread holds for a read-modify-write is applied after it.
+                if graph.exclusiveOwners != 0 {
+                    while let held = staging.firstHeldByAnotherThread(self) { held._waitForExclusiveAccess(self) }
+                }
+                graph.stagingThreads -= 1
+                staging.commitAll(context)
+            }
+            // The values this batch read-modify-wrote are released to other writers only now,
+            // once its writes are applied.
+            for reserved in reservations { reserved._endExclusive() }
+            graph.unlock()
+        }
+        // The nodes and the values the commit replaced are released here, unlocked.
+        if staging.isActive || staging.hasApplied { staging.releaseApplied() }
+        if !reservations.isEmpty { reservations.removeAll(keepingCapacity: true) }
+    }
+}
+
+extension _Staging {
+    /// The batch's value of the computed `node` (lock held, `node` brought up to date in the
+    /// shared graph): its shared value if no staged write reaches it through the sources it
+    /// recorded, else its derivation's result in the batch's view. Memoized.
+    ///
+    /// The recorded sources are walked depth first with an explicit stack, and the affected
+    /// nodes are evaluated bottom-up, so a long chain is evaluated without deep recursion
+    /// (unless a private evaluation reads nodes its shared evaluation did not).
+    func privateValue<Value>(of node: _ComputedNode<Value>, _ graph: _Graph, _ context: _ThreadContext) -> Value {
+        if memoGeneration != generation || memoEpoch != graph.epoch {
+            if !memo.isEmpty {
+                trash.append(memo)
+                memo = [:]
+            }
+            memoGeneration = generation
+            memoEpoch = graph.epoch
+        }
+        if let known = memo[ObjectIdentifier(node)] {
+            if let value = known.value { return value as! Value }
+            return node.cached.unsafelyUnwrapped
+        }
+        visit(node, graph, context)
+        if let value = memo[ObjectIdentifier(node)]?.value { return value as! Value }
+        return node.cached.unsafelyUnwrapped
+    }
+
+    /// Walks the recorded sources of `root` (depth first, explicit stack), marks each computed
+    /// node affected or not, and evaluates the affected ones privately, sources first.
+    private func visit(_ root: _Node, _ graph: _Graph, _ context: _ThreadContext) {
+        struct Frame {
+            let node: _Node
+            var index = 0
+            var affected = false
+        }
+        var stack = [Frame(node: root)]
+        while let top = stack.last {
+            let node = top.node
+            if top.index < node.sources.count {
+                let dep = node.sources[top.index].node
+                stack[stack.count - 1].index += 1
+                switch dep.kind {
+                case .stored:
+                    if isStaged(dep) { stack[stack.count - 1].affected = true }
+                case .computed:
+                    if let known = memo[ObjectIdentifier(dep)] {
+                        if known.value != nil { stack[stack.count - 1].affected = true }
+                    } else {
+                        if dep.isEvaluating { graph.failCycle(at: dep) }
+                        if !graph.isFresh(dep) { graph.refresh(dep) }
+                        stack.append(Frame(node: dep))
+                    }
+                case .reaction, .watcher:
+                    break
+                }
+                continue
+            }
+            stack.removeLast()
+            let value = top.affected ? evaluatePrivately(node, context) : nil
+            memo[ObjectIdentifier(node)] = _PrivateResult(node: node, value: value)
+            if top.affected, !stack.isEmpty { stack[stack.count - 1].affected = true }
+        }
+    }
+
+    /// Runs `node`'s derivation in the batch's view (lock held): reads see staged values and
+    /// private values, nothing is tracked, and the node counts as evaluating (so a cycle is
+    /// caught and a write is refused).
+    private func evaluatePrivately(_ node: _Node, _ context: _ThreadContext) -> Any {
+        node.isEvaluating = true
+        let savedPrivate = context.privateEvaluationRef
+        context.privateEvaluationRef = Unmanaged.passUnretained(node)
+        // Reads that reach the plain (untracked) path record nothing.
+        context.untrackedDepth += 1
+        let value = (node as! any _PrivatelyEvaluable)._derivePrivately()
+        context.untrackedDepth -= 1
+        context.privateEvaluationRef = savedPrivate
+        node.isEvaluating = false
+        return value
+    }
+}
+
+extension _Node {
+    /// Whether some thread is inside a batch with staged writes (lock held).
+    @inlinable
+    final var _isAnyThreadStaging: Bool {
+        graphRef._withUnsafeGuaranteedRef { $0.stagingThreads != 0 }
+    }
+}

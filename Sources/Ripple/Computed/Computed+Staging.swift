@@ -1,0 +1,33 @@
+/// Reads of a computed value while a thread is inside a batch with staged writes (see
+/// `_Staging`).
+extension Computed {
+    /// A read made while some thread has staged writes (lock held, node brought up to date in
+    /// the shared graph; the lock is released on return). On the batching thread, the value
+    /// in its batch's view; anywhere else, the shared value.
+    @usableFromInline
+    func _readStaged() -> Value {
+        let context = _ThreadContext.current
+        let node = node
+        let graph = node.graphRef.takeUnretainedValue()
+        switch context.view(graph) {
+        case .committed:
+            let current = node.cached.unsafelyUnwrapped
+            if node._trackAndUnlock() { return current }
+            _untrackedRead()
+            return current
+        case .privateEvaluation:
+            // Inside another private derivation: nothing is tracked.
+            let current = context.staging.privateValue(of: node, graph, context)
+            graph.unlock()
+            return current
+        case .batch:
+            // A top-level read: tracked (a reaction started inside the batch re-runs once the
+            // batch is applied) or registered with Observation, as any read.
+            let staging = context.staging
+            let current = staging.privateValue(of: node, graph, context)
+            if !node._trackAndUnlock() { _untrackedRead() }
+            staging.emptyTrash()
+            return current
+        }
+    }
+}

@@ -1,0 +1,211 @@
+/// Writes inside a batch: staged on the writing thread, applied together when the outermost
+/// batch ends (see `_Staging`).
+extension Stored {
+    /// Records a write made inside a batch on this thread; it is applied when the outermost
+    /// batch ends. Only the bookkeeping runs under the lock; the staged value it replaces is
+    /// released after.
+    ///
+    /// Inlinable, like the setter: the parts that handle `Value` (and the function that will
+    /// apply the write) are compiled for the concrete type in the client.
+    @inlinable
+    func _stage(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+        var newValue = Optional(newValue)
+        let slot = _beginStaging(context) { node, staging, context in
+            unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+        }
+        switch slot {
+        case .own:
+            swap(&_stagedValue, &newValue)
+        case .apart:
+            _stageApart(&newValue)
+        case .notInBatch:
+            // A queued write applied outside any batch: applied at once.
+            _ = _write(newValue.unsafelyUnwrapped, context)
+            return
+        }
+        _endStaging(context)
+        // The staged value this write replaced, released here, unlocked.
+        newValue = nil
+    }
+
+    /// Takes the lock for a staged write and does its bookkeeping: says where the value goes,
+    /// this node's own slot (free, or already this batch's) or apart. The lock stays held
+    /// unless the write is not inside a batch.
+    @usableFromInline
+    func _beginStaging(_ context: Unmanaged<_ThreadContext>, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
+        context._withUnsafeGuaranteedRef { context in
+            guard context.batchDepth > 0 else { return .notInBatch }
+            return graphRef._withUnsafeGuaranteedRef { graph in
+                graph.lock.lock()
+                if graph.evaluatingRef != nil || context.suspendedEvaluationRef != nil || context.privateEvaluationRef != nil {
+                    refuseWriteDuringEvaluation(graph, context)
+                }
+                let staging = context.staging
+                staging.generation &+= 1
+                let me = Unmanaged.passUnretained(staging)
+                if _stagedOwner?.toOpaque() == me.toOpaque() {
+                    _stagedWrites &+= 1
+                    return .own
+                }
+                if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
+                // The first write of this value in the batch.
+                if !staging.isActive { graph.stagingThreads += 1 }
+                staging.append(self, commit: commit)
+                _stagedCount += 1
+                guard _stagedOwner == nil else { return .apart }
+                _stagedOwner = me
+                _stagedWrites = 1
+                return .own
+            }
+        }
+    }
+
+    /// Stages a value apart from the node, whose own slot another thread's batch holds (lock
+    /// held). Leaves the value it replaces, if any, in `newValue`.
+    @usableFromInline
+    func _stageApart(_ newValue: inout Value?) {
+        let staging = _ThreadContext.current.staging
+        if let entry = staging.overflow[ObjectIdentifier(self)] {
+            entry.count &+= 1
+            var value: Any = newValue.unsafelyUnwrapped
+            swap(&entry.value, &value)
+            newValue = (value as! Value)
+        } else {
+            staging.overflow[ObjectIdentifier(self)] = _StagedWrite(value: newValue.unsafelyUnwrapped)
+            newValue = nil
+        }
+    }
+
+    /// Releases the lock after a staged write.
+    @usableFromInline
+    func _endStaging(_ context: Unmanaged<_ThreadContext>) {
+        graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+        context._withUnsafeGuaranteedRef { context in
+            if !context.staging.trash.isEmpty { context.staging.emptyTrash() }
+        }
+    }
+
+    /// Stops a write made while a computed value is being evaluated on this thread, shared or
+    /// private, even inside `untracked { }` (lock held).
+    @inline(never)
+    private func refuseWriteDuringEvaluation(_ graph: _Graph, _ context: _ThreadContext) {
+        let evaluating = graph.evaluatingRef ?? context.suspendedEvaluationRef ?? context.privateEvaluationRef
+        guard let evaluating else { return }
+        graph.unlock()
+        _rippleFailure("\(debugLabel) was written while \(evaluating.takeUnretainedValue().debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
+    }
+
+    /// The value `staging` staged for this node, if any, with the number of writes (lock held).
+    private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
+        if _stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+            return (_stagedValue.unsafelyUnwrapped, _stagedWrites)
+        }
+        guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
+        return (entry.value as! Value, entry.count)
+    }
+
+    /// What this thread's batch staged for this node, if it reads in its batch's view now
+    /// (lock held, `_stagedCount` not zero).
+    private func stagedInView(_ context: _ThreadContext) -> (value: Value, writes: Int)? {
+        guard context.view(graphRef.takeUnretainedValue()) != .committed else { return nil }
+        return staged(by: context.staging)
+    }
+
+    /// A read of a value some thread has staged (lock held; released on return): the staged
+    /// value if this thread staged it and reads in its batch's view, else the committed one.
+    @usableFromInline
+    func _readStaged() -> Value {
+        let context = _ThreadContext.current
+        let view = context.view(graphRef.takeUnretainedValue())
+        var current = _value
+        if view != .committed, let staged = staged(by: context.staging) {
+            current = staged.value
+        }
+        if view == .privateEvaluation {
+            // Inside a private derivation: nothing is tracked.
+            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+            return current
+        }
+        if _trackAndUnlock() { return current }
+        _untrackedRead()
+        return current
+    }
+
+    /// The value in this thread's view (lock held): the staged value inside its batch.
+    func _valueInView() -> Value {
+        guard _stagedCount != 0 else { return _value }
+        return stagedInView(.current)?.value ?? _value
+    }
+
+    /// The writes this thread's batch staged and has not yet applied (lock held).
+    func _stagedWriteCount() -> Int {
+        guard _stagedCount != 0 else { return 0 }
+        return stagedInView(.current)?.writes ?? 0
+    }
+
+    /// Applies the write `staging` staged (lock held, outside any batch): counts its writes,
+    /// then, unless the staged value equals the committed one, swaps it in and propagates the
+    /// change. The replaced value is handed to `staging`, released once the lock is.
+    @inlinable
+    func _commitStaged(by staging: _Staging, _ context: Unmanaged<_ThreadContext>) {
+        let writes = _takeStagedSlot(staging)
+        guard writes > 0 else {
+            _commitStagedApart(by: staging, context)
+            return
+        }
+        var value = _stagedValue.take().unsafelyUnwrapped
+        _applyStaged(&value, writes: writes, context)
+        if !_isPOD(Value.self) { staging.keepForRelease(value) }
+    }
+
+    /// Ends this node's staging by `staging` (lock held): the writes it stands for when its
+    /// value is in the node's own slot (which is freed), 0 when it is apart.
+    @usableFromInline
+    func _takeStagedSlot(_ staging: _Staging) -> Int {
+        _stagedCount -= 1
+        guard _stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
+        _stagedOwner = nil
+        return _stagedWrites
+    }
+
+    /// `_commitStaged` for a value staged apart from the node.
+    @usableFromInline
+    func _commitStagedApart(by staging: _Staging, _ context: Unmanaged<_ThreadContext>) {
+        let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self)).unsafelyUnwrapped
+        var value = entry.value as! Value
+        _applyStaged(&value, writes: entry.count, context)
+        staging.keepForRelease(value)
+        staging.keepForRelease(entry)
+    }
+
+    /// Counts `writes` writes, then, unless `value` equals the committed value, swaps it in and
+    /// propagates the change (lock held). Leaves the value not kept in `value`.
+    @inlinable
+    func _applyStaged(_ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>) {
+        // A false from `_lockForWrite`: the write of a read-modify-write that another write
+        // overtook (the lock is released once, and the caller retries): nothing is applied.
+        for _ in 1..<writes {
+            guard _lockForWrite(context) else { return }
+            _unlockAfterWrite()
+        }
+        guard _lockForWrite(context) else { return }
+        if let _isEqual, _isEqual(_value, value) {
+            _unlockAfterWrite()
+            return
+        }
+        _stampVersion()
+        swap(&_value, &value)
+        _commitWrite(context)
+    }
+}
+
+/// Where a staged write's value goes.
+@usableFromInline
+enum _StagingSlot {
+    /// The node's own slot (`_stagedValue`), held by this batch.
+    case own
+    /// Apart, in the batch's `overflow`: another batch holds the node's slot.
+    case apart
+    /// Nowhere: the write is not inside a batch, and is applied at once.
+    case notInBatch
+}

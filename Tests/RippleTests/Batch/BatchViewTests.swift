@@ -1,0 +1,261 @@
+import Testing
+@testable import Ripple
+
+/// What a batch's own thread reads inside it (its own writes, at once) and what every other
+/// thread reads meanwhile (none of them, until the outermost batch ends).
+@Suite("Reads inside a batch")
+struct BatchViewTests {
+    /// Runs `body` on another thread and waits for it. Called inside a batch, it also proves
+    /// that the batch's body holds nothing another thread's read would wait for.
+    func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+        let result = Cell<R?>(nil)
+        runOnThreads(1) { _ in result.value = body() }
+        return result.value!
+    }
+
+    @Test("the batching thread reads its writes at once; another thread reads none until the batch ends")
+    func readYourWritesOthersSeeNothing() {
+        let a = Stored(1, name: "a")
+        let b = Stored(2, name: "b")
+        let sum = Computed { a.value + b.value }
+        let label = Computed(a, b) { "\($0)-\($1)" }
+        let doubledSum = Computed { sum.value * 2 }
+        let untouched = Computed { b.value * 10 }
+        let live = observe { _ = doubledSum.value; _ = label.value }
+        batch {
+            a.value = 5
+            #expect(a.value == 5)
+            #expect(sum.value == 7)
+            #expect(label.value == "5-2", "a computed value with explicit inputs")
+            #expect(doubledSum.value == 14)
+            #expect(untouched.value == 20)
+            #expect(untracked { sum.value } == 7)
+            let seen = onOtherThread { [a.value, sum.value, doubledSum.value] }
+            #expect(seen == [1, 3, 6], "another thread reads the committed values")
+            a.update { $0 += 1 }
+            #expect(a.value == 6, "update reads the batch's value")
+            #expect(a.writeCount == 2)
+            #expect(onOtherThread { a.writeCount } == 0)
+        }
+        #expect(onOtherThread { [a.value, sum.value, doubledSum.value] } == [6, 8, 16])
+        #expect(a.writeCount == 2)
+        #expect(label.value == "6-2")
+        live.cancel()
+    }
+
+    @Test("inside a batch, a computed value that switches branches reads the batch's values on the new branch")
+    func dynamicDependencyInBatchView() {
+        let useFirst = Stored(false)
+        let first = Stored(1)
+        let second = Stored(2)
+        let chosen = Computed { useFirst.value ? first.value : second.value }
+        #expect(chosen.value == 2)
+        batch {
+            first.value = 10
+            #expect(chosen.value == 2, "not on the branch it reads")
+            useFirst.value = true
+            #expect(chosen.value == 10, "a source its shared evaluation never read")
+            first.value = 11
+            #expect(chosen.value == 11)
+            #expect(onOtherThread { chosen.value } == 2)
+        }
+        #expect(chosen.value == 11)
+    }
+
+    @Test("a chain of 10,000 computed values is read in a batch's view without deep recursion")
+    func longChainInBatchView() async {
+        // On a thread with a small stack (Swift concurrency's pool), as the chain tests of the graph.
+        let result = await Task.detached { () -> [Int] in
+            let head = Stored(0)
+            let chain = GlitchTests.chain(from: head, length: 10_000)
+            let end = chain[chain.count - 1]
+            return batch {
+                head.value = 5
+                let inside = end.value
+                head.value = 6
+                return [inside, end.value, onOtherThread { end.value }]
+            } + [end.value]
+        }.value
+        #expect(result == [10_005, 10_006, 10_000, 10_006])
+    }
+
+    @Test("a nested batch's writes are read by the outer one and applied only when the outermost ends")
+    func nestedBatches() {
+        let a = Stored(0)
+        let b = Stored(0)
+        let pair = Computed { [a.value, b.value] }
+        let seen = Recorder<[Int]>()
+        let reaction = observe { seen.append(pair.value) }
+        batch {
+            a.value = 1
+            batch {
+                b.value = 2
+                #expect(pair.value == [1, 2])
+            }
+            #expect(pair.value == [1, 2], "the inner batch's writes stay visible")
+            #expect(onOtherThread { pair.value } == [0, 0], "and are not applied yet")
+            #expect(seen.all == [[0, 0]])
+        }
+        #expect(seen.all == [[0, 0], [1, 2]])
+        reaction.cancel()
+    }
+
+    @Test("a batch run by a reaction (writeInOrder) reads its writes; other threads see none until it is applied")
+    func batchInsideReaction() {
+        let trigger = Stored(0)
+        let a = Stored(0)
+        let b = Stored(0)
+        let sum = Computed { a.value + b.value }
+        let insideBatch = Recorder<[Int]>()
+        let otherThread = Recorder<[Int]>()
+        let reaction = observe {
+            guard trigger.value == 1 else { return }
+            writeInOrder {
+                a.value = 1
+                b.value = 2
+                insideBatch.append([a.value, b.value, sum.value])
+                otherThread.append(onOtherThread { [a.value, b.value, sum.value] })
+            }
+            // A plain batch in a reaction: its writes are queued, and applied as one unit.
+            batch {
+                a.value = 10
+                b.value = 20
+            }
+        }
+        trigger.value = 1
+        #expect(insideBatch.all == [[1, 2, 3]])
+        #expect(otherThread.all == [[0, 0, 0]])
+        #expect([a.value, b.value, sum.value] == [10, 20, 30])
+        reaction.cancel()
+    }
+
+    @Test("a reaction started inside a batch sees the batch's writes, and the final values after it")
+    func reactionStartedInsideBatch() {
+        let a = Stored(0)
+        let doubled = Computed { a.value * 2 }
+        let seen = Recorder<[Int]>()
+        var reaction: Subscription?
+        batch {
+            a.value = 1
+            reaction = observe { seen.append([a.value, doubled.value]) }
+            #expect(seen.all == [[1, 2]])
+            a.value = 3
+        }
+        #expect(seen.all.last == [3, 6])
+        a.value = 4
+        #expect(seen.all.last == [4, 8])
+        reaction?.cancel()
+    }
+
+    @Test("equal writes inside a batch are counted by writeCount, and reported once")
+    func equalWritesCounted() {
+        let name = Stored("Ada")
+        let counts = Recorder<Int>()
+        let reaction = observe { counts.append(name.writeCount) }
+        batch {
+            name.value = "Ada"
+            name.value = "Ada"
+            #expect(name.writeCount == 2)
+        }
+        #expect(counts.all == [0, 2])
+        reaction.cancel()
+    }
+
+    /// Records whether the graph's lock was held when it was freed.
+    final class Probe: @unchecked Sendable {
+        let freedUnderLock: Recorder<Bool>
+        init(_ log: Recorder<Bool>) { freedUnderLock = log }
+        deinit { freedUnderLock.append(_graph.lock.isHeldForTesting) }
+    }
+
+    @Test("values a batch replaces are released with the graph's lock released")
+    func replacedValuesReleasedUnlocked() {
+        let log = Recorder<Bool>()
+        let holder = Stored(Probe(log))
+        batch {
+            holder.value = Probe(log)  // replaces the committed value when the batch ends
+            holder.value = Probe(log)  // replaces the staged value at once
+        }
+        #expect(log.all == [false, false])
+    }
+
+    @Test("a stored value released inside a batch keeps its write until the batch is applied")
+    func releasedInsideBatch() {
+        weak var weakValue: Stored<Int>?
+        batch {
+            var value: Stored<Int>? = Stored(0)
+            weakValue = value
+            value?.value = 7
+            value = nil
+            #expect(weakValue?.value == 7)
+        }
+        #expect(weakValue == nil, "freed once the batch is applied")
+    }
+
+    @Test("a body that throws still applies every write")
+    func throwingBodyApplies() {
+        struct Failure: Error {}
+        let a = Stored(0)
+        let b = Stored(0)
+        #expect(throws: Failure.self) {
+            try batch {
+                a.value = 1
+                b.value = 2
+                throw Failure()
+            }
+        }
+        #expect(onOtherThread { [a.value, b.value] } == [1, 2])
+    }
+
+    @Test("a computed value that writes fails with a clear message when read inside a batch")
+    func writeInsidePrivateDerivation() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = Stored(0)
+            let target = Stored(0, name: "target")
+            let writer = Computed(name: "writer") { () -> Int in
+                if source.value == 1 { target.value = 1 }
+                return source.value
+            }
+            _ = writer.value
+            batch {
+                source.value = 1
+                _ = writer.value
+            }
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
+    }
+
+    @Test("a computed value that writes inside untracked is refused inside a batch")
+    func untrackedWriteInsideDerivation() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let target = Stored(0, name: "target")
+            let writer = Computed(name: "writer") { () -> Int in
+                untracked { target.value = 1 }
+                return 0
+            }
+            batch { _ = writer.value }
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
+    }
+
+    @Test("a cycle that exists only in the batch's view fails with a message")
+    func cycleInBatchView() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let isShort = Stored(true)
+            let holder = Cell<Computed<Int>?>(nil)
+            let a = Computed(name: "a") { isShort.value ? 0 : (holder.value?.value ?? 0) + 1 }
+            let b = Computed(name: "b") { a.value + 1 }
+            holder.value = b
+            _ = b.value
+            batch {
+                isShort.value = false
+                _ = b.value
+            }
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("dependency cycle"))
+        #expect(message.contains("'a'"))
+    }
+}
