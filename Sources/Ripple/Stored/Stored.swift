@@ -139,7 +139,10 @@ public final class Stored<Value>: _Node, Readable {
     /// therefore only compute the new value: it may run more than once under contention.
     ///
     /// Inside a reaction the transform is queued with the write, so it applies to the value
-    /// committed before it: `count.update { $0 += 1 }` twice in one reaction adds two.
+    /// committed before it: `count.update { $0 += 1 }` twice in one reaction adds two. Inside a
+    /// ``batch(_:)``, whose writes are applied when it ends, the transform runs once on the
+    /// batch's view, and the value is held for the batch until then: other threads' writes of
+    /// it wait for the batch.
     ///
     /// ```swift
     /// items.update { $0.append(newItem) }
