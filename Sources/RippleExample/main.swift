@@ -87,8 +87,8 @@ final class HeaderModel: ObservableModel, @unchecked Sendable {
 
 /// Stands in for a child view that edits a value it does not own.
 final class Stepper: @unchecked Sendable {
-    @Binding var value: Int
-    init(value: Binding<Int>) { _value = value }
+    @ValueBinding var value: Int
+    init(value: ValueBinding<Int>) { _value = value }
     func tapPlus() { value += 1 }
 }
 

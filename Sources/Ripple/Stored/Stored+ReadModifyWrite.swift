@@ -4,7 +4,7 @@
 // *subject*), so that they also work through getters and setters Ripple does not see (a
 // binding to a model property, a `didSet`):
 //
-// - Compare and set, for transforms given as closures (`Stored.update`, `Binding.update`):
+// - Compare and set, for transforms given as closures (`Stored.update`, `ValueBinding.update`):
 //   the subject's write count is noted when it is read; the write commits only if the count
 //   has not moved, otherwise the whole read-transform-write runs again. No lock is held while
 //   the transform (user code) runs.

@@ -1,6 +1,6 @@
 import Ripple
 
-/// A handle on a ``Binding`` whose handlers ignore the writes made through the handle
+/// A handle on a ``ValueBinding`` whose handlers ignore the writes made through the handle
 /// itself, and hear every other write.
 ///
 /// For a child view that both edits and displays a value: the text field that the user
@@ -11,7 +11,7 @@ import Ripple
 /// final class NameField {
 ///     let name: ExternallyUpdating<String>
 ///     var observer: Subscription?
-///     init(name: Binding<String>, label: Label) {
+///     init(name: ValueBinding<String>, label: Label) {
 ///         self.name = name.externallyUpdating()
 ///         observer = self.name.didChange { label.text = $0 }   // changes made elsewhere
 ///     }
@@ -26,12 +26,12 @@ public struct ExternallyUpdating<Value: Sendable>: ObservableValue, Sendable {
     }
 
     /// The binding the handle reads and writes through.
-    public let binding: Binding<Value>
+    public let binding: ValueBinding<Value>
     /// The handle's own writes; a handler that sees it move skips the update it caused.
     private let ownWrites = Stored(OwnWrite(serial: 0, value: nil), equals: nil)
 
     /// Creates a handle on `binding`.
-    public init(_ binding: Binding<Value>) {
+    public init(_ binding: ValueBinding<Value>) {
         self.binding = binding
     }
 
@@ -70,7 +70,7 @@ public struct ExternallyUpdating<Value: Sendable>: ObservableValue, Sendable {
     }
 }
 
-extension Binding where Value: Sendable {
+extension ValueBinding where Value: Sendable {
     /// A handle whose handlers do not hear the writes made through it; see
     /// ``ExternallyUpdating``.
     public func externallyUpdating() -> ExternallyUpdating<Value> {

@@ -1,7 +1,7 @@
 import Ripple
 
-/// A read-only view of a value that lives somewhere else: a mapped ``Binding``, a
-/// ``compound(_:_:)``, ``allTrue(_:)``, or a ``Binding/readOnly`` binding.
+/// A read-only view of a value that lives somewhere else: a mapped ``ValueBinding``, a
+/// ``compound(_:_:)``, ``allTrue(_:)``, or a ``ValueBinding/readOnly`` binding.
 ///
 /// It reads through to its source on every access, so it is always current and costs no
 /// memory of its own. It supports the `didUpdate` / `didChange` handlers of

@@ -1,6 +1,6 @@
 /// How a read of an `@Observed` model property registers itself.
 ///
-/// A ``Binding`` rooted in a model reads the property through the model (a key path), so
+/// A ``ValueBinding`` rooted in a model reads the property through the model (a key path), so
 /// the wrapper cannot tell from its arguments which kind of dependency the reader wants.
 /// While `readsEveryUpdate` is set, the wrapper's getter also tracks its update counter, so
 /// the reader runs on every write, equal writes included (what `didUpdate` promises).

@@ -2,7 +2,7 @@
 ///
 /// Conform a model class and mark its observable properties with ``Observed``. Reading such
 /// a property inside a `Computed` or an `observe { }` reaction tracks it like a `Stored`;
-/// its ``bindings`` (or `$model` with ``ObservedModel``) are two-way ``Binding``s.
+/// its ``bindings`` (or `$model` with ``ObservedModel``) are two-way ``ValueBinding``s.
 ///
 /// ```swift
 /// final class ProfileModel: ObservableModel, @unchecked Sendable {
@@ -25,6 +25,6 @@ public protocol ObservableModel: AnyObject {}
 
 extension ObservableModel where Self: Sendable {
     /// Two-way bindings to the model's properties: `model.bindings.count` is a
-    /// `Binding<Int>` that reads and writes `model.count`.
+    /// `ValueBinding<Int>` that reads and writes `model.count`.
     public var bindings: ModelBindings<Self> { ModelBindings(self) }
 }

@@ -4,7 +4,7 @@ import Ripple
 ///
 /// Reading the property inside a `Computed` or an `observe { }` reaction tracks it; writing
 /// it notifies the readers when the value changed (for `Equatable` values; others notify on
-/// every write). A `didUpdate` handler on the property's ``Binding`` also hears writes of an
+/// every write). A `didUpdate` handler on the property's ``ValueBinding`` also hears writes of an
 /// equal value, as DidUpdate's does.
 ///
 /// ```swift
@@ -17,11 +17,11 @@ import Ripple
 /// Two orderings to know:
 /// - A direct assignment outside reactions is delivered before the property's `didSet` runs:
 ///   handlers and reactions run first (with any writes they queue), then `didSet`, which
-///   therefore reads the latest value. A write made through a ``Binding`` runs `didSet` first
+///   therefore reads the latest value. A write made through a ``ValueBinding`` runs `didSet` first
 ///   and delivers after it.
 /// - A direct assignment inside a reaction is queued until the current round of reactions
 ///   ends (as for `Stored`), but `didSet` runs at once, so it still reads the committed
-///   value. A write made through a ``Binding`` is queued whole, `didSet` included, and does
+///   value. A write made through a ``ValueBinding`` is queued whole, `didSet` included, and does
 ///   not have this problem.
 ///
 /// The wrapper only works on properties of classes; Swift reaches it through the enclosing

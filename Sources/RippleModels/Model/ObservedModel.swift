@@ -1,5 +1,5 @@
 /// Holds a model and projects its bindings, as DidUpdate's `@ObservedState` does:
-/// `$viewModel.count` is a `Binding<Int>`.
+/// `$viewModel.count` is a `ValueBinding<Int>`.
 ///
 /// ```swift
 /// final class CounterView {

@@ -5,7 +5,7 @@ import Ripple
 /// The handlers are available when the conforming type is `Sendable` (for `Stored` and
 /// `Computed`, when their value is).
 ///
-/// `Stored`, `Computed`, ``Binding``, ``ReadOnlyBinding``, ``Persisted`` and the Yoyo-style
+/// `Stored`, `Computed`, ``ValueBinding``, ``ReadOnlyBinding``, ``Persisted`` and the Yoyo-style
 /// properties (``Tentative``, ``Connectable``, ``PassThrough``, ``ManuallyRecalculated``)
 /// all conform. Reading ``value`` inside a `Computed` or an `observe { }` reaction tracks it.
 ///

@@ -120,8 +120,8 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
     /// The persisted value itself, to observe, bind or flush: `$volume.didChange { }`.
     public var projectedValue: Persisted<Value> { self }
 
-    /// A two-way ``Binding`` to the value.
-    public var binding: Binding<Value> {
-        Binding(get: { self.value }, set: { self.value = $0 })
+    /// A two-way ``ValueBinding`` to the value.
+    public var binding: ValueBinding<Value> {
+        ValueBinding(get: { self.value }, set: { self.value = $0 })
     }
 }

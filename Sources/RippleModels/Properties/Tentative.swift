@@ -63,7 +63,7 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
 
     /// Creates a tentative value over a writable parent. ``commit()`` writes the tentative
     /// value into the parent, in the same batch that stops showing it.
-    public convenience init(_ parent: Binding<Value>, clock: some Clock<Duration> = ContinuousClock()) {
+    public convenience init(_ parent: ValueBinding<Value>, clock: some Clock<Duration> = ContinuousClock()) {
         self.init(read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: { parent.value = $0 }, clock: clock)
     }
 

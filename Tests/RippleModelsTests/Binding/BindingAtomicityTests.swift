@@ -32,7 +32,7 @@ struct BindingAtomicityTests {
     @Test("a binding to a Stored: += and update from many threads")
     func storedBinding() {
         let stored = Stored(0)
-        let binding = Binding(stored)
+        let binding = ValueBinding(stored)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for _ in 0..<Self.iterations {
                 if thread.isMultiple(of: 2) { binding.value += 1 } else { binding.update { $0 += 1 } }
@@ -77,7 +77,7 @@ struct BindingAtomicityTests {
     @Test("a binding made from a getter and a setter over a Stored")
     func getterSetterBinding() {
         let stored = Stored(0)
-        let binding = Binding(get: { stored.value }, set: { stored.value = $0 })
+        let binding = ValueBinding(get: { stored.value }, set: { stored.value = $0 })
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for _ in 0..<Self.iterations {
                 if thread.isMultiple(of: 2) { binding.value += 1 } else { binding.update { $0 += 1 } }

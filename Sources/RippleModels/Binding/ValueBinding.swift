@@ -15,7 +15,7 @@ import Ripple
 /// assignment makes the source's other writers wait until it ends (readers never wait). For a
 /// binding made from a getter and a setter, the source is the first `Stored` or `@Observed`
 /// value the getter reads. Project further with key paths
-/// (`$model.frame.size.width` is a `Binding<Double>`), derive read-only views with
+/// (`$model.frame.size.width` is a `ValueBinding<Double>`), derive read-only views with
 /// ``map(_:)``, and attach the `didUpdate` / `didChange` handlers of ``ObservableValue``.
 ///
 /// ```swift
@@ -23,28 +23,28 @@ import Ripple
 ///     @Observed var count = 0
 /// }
 /// let counter = Counter()
-/// let count: Binding<Int> = counter.bindings.count
+/// let count: ValueBinding<Int> = counter.bindings.count
 /// count.value += 1                    // counter.count == 1
 /// ```
 ///
-/// `Binding` is also a property wrapper, for objects that edit a value they do not own
+/// `ValueBinding` is also a property wrapper, for objects that edit a value they do not own
 /// (DidUpdate's `ValueProxy`):
 ///
 /// ```swift
 /// final class StepperView {
-///     @Binding var count: Int
-///     init(count: Binding<Int>) { _count = count }
+///     @ValueBinding var count: Int
+///     init(count: ValueBinding<Int>) { _count = count }
 ///     func increment() { count += 1 }
 /// }
 /// ```
 ///
-/// If you also import SwiftUI, write `RippleModels.Binding` where the name is ambiguous.
+/// It is named `ValueBinding`, not `Binding`, so that it never clashes with `SwiftUI.Binding` in a file that imports both.
 ///
 /// - Complexity: Reading or writing through a projection costs one key-path access per
 ///   level on top of the source's own cost.
 @propertyWrapper
 @dynamicMemberLookup
-public struct Binding<Value>: ObservableValue, Sendable {
+public struct ValueBinding<Value>: ObservableValue, Sendable {
     let read: @Sendable () -> Value
     let readUpdates: @Sendable () -> Value
     let modify: @Sendable (@escaping (inout Value) -> Void) -> Void
@@ -66,7 +66,7 @@ public struct Binding<Value>: ObservableValue, Sendable {
     ///
     /// ```swift
     /// let celsius = Stored(20.0)
-    /// let fahrenheit = Binding(
+    /// let fahrenheit = ValueBinding(
     ///     get: { celsius.value * 9 / 5 + 32 },
     ///     set: { celsius.value = ($0 - 32) * 5 / 9 }
     /// )
@@ -116,7 +116,7 @@ public struct Binding<Value>: ObservableValue, Sendable {
     /// Once the model is gone, reads return `fallback` and writes are ignored.
     ///
     /// ```swift
-    /// let name = Binding(weak: session, \.userName, ifReleased: "")
+    /// let name = ValueBinding(weak: session, \.userName, ifReleased: "")
     /// ```
     public init<Model: AnyObject & Sendable>(
         weak model: Model,
@@ -144,8 +144,8 @@ public struct Binding<Value>: ObservableValue, Sendable {
     }
 
     /// A binding that always reads `value` and ignores writes; for previews and tests.
-    public static func constant(_ value: Value) -> Binding where Value: Sendable {
-        Binding(read: { value }, readUpdates: { value }, modify: { _ in })
+    public static func constant(_ value: Value) -> ValueBinding where Value: Sendable {
+        ValueBinding(read: { value }, readUpdates: { value }, modify: { _ in })
     }
 
     /// The current value. Reading tracks the source; assigning writes through to it.
@@ -162,7 +162,7 @@ public struct Binding<Value>: ObservableValue, Sendable {
         }
     }
 
-    /// The current value, as a property wrapper: `@Binding var count: Int`.
+    /// The current value, as a property wrapper: `@ValueBinding var count: Int`.
     public var wrappedValue: Value {
         get { read() }
         nonmutating set { modify { $0 = newValue } }
@@ -176,12 +176,12 @@ public struct Binding<Value>: ObservableValue, Sendable {
         }
     }
 
-    /// The binding itself: `$count` inside an object that declares `@Binding var count`.
-    public var projectedValue: Binding<Value> { self }
+    /// The binding itself: `$count` inside an object that declares `@ValueBinding var count`.
+    public var projectedValue: ValueBinding<Value> { self }
 
-    /// Creates the wrapper from a binding: `_count = binding` or `@Binding var count: Int`
+    /// Creates the wrapper from a binding: `_count = binding` or `@ValueBinding var count: Int`
     /// initialised with `$model.count`.
-    public init(projectedValue: Binding<Value>) {
+    public init(projectedValue: ValueBinding<Value>) {
         self = projectedValue
     }
 
@@ -198,8 +198,8 @@ public struct Binding<Value>: ObservableValue, Sendable {
     public func _readForUpdate() -> Value { readUpdates() }
 
     /// A binding to a part of the value: `$model.frame.size.width`.
-    public subscript<Part>(dynamicMember path: any WritableKeyPath<Value, Part> & Sendable) -> Binding<Part> {
-        Binding<Part>(
+    public subscript<Part>(dynamicMember path: any WritableKeyPath<Value, Part> & Sendable) -> ValueBinding<Part> {
+        ValueBinding<Part>(
             read: { read()[keyPath: path] },
             readUpdates: { readUpdates()[keyPath: path] },
             modify: { transform in modify { transform(&$0[keyPath: path]) } }
@@ -229,8 +229,8 @@ public struct Binding<Value>: ObservableValue, Sendable {
 }
 
 extension Stored where Value: Sendable {
-    /// A two-way ``Binding`` to this value.
-    public var binding: Binding<Value> { Binding(self) }
+    /// A two-way ``ValueBinding`` to this value.
+    public var binding: ValueBinding<Value> { ValueBinding(self) }
 }
 
 /// A weak reference that can be captured by a `@Sendable` closure.

@@ -6,8 +6,8 @@ import Testing
 struct BindingTests {
     /// DidUpdate's `@ValueProxy`: a child that edits a value it does not own.
     final class Stepper: @unchecked Sendable {
-        @Binding var count: Int
-        init(count: Binding<Int>) { _count = count }
+        @ValueBinding var count: Int
+        init(count: ValueBinding<Int>) { _count = count }
         func increment() { count += 1 }
     }
 
@@ -26,7 +26,7 @@ struct BindingTests {
         #expect(count.value == 5)
     }
 
-    @Test("$model.property from @ObservedModel is a Binding, and @Binding edits through it")
+    @Test("$model.property from @ObservedModel is a ValueBinding, and @ValueBinding edits through it")
     func projectedBindingAndPropertyWrapper() {
         let holder = Holder()
         let stepper = Stepper(count: holder.$viewModel.count)
@@ -37,10 +37,10 @@ struct BindingTests {
         #expect(holder.viewModel.didSetCount.all == [1, 2])
     }
 
-    @Test("key paths project bindings: $model.frame.size.width is a Binding<Double>")
+    @Test("key paths project bindings: $model.frame.size.width is a ValueBinding<Double>")
     func keyPathProjection() {
         let model = ViewModel()
-        let width: Binding<Double> = model.bindings.frame.size.width
+        let width: ValueBinding<Double> = model.bindings.frame.size.width
         let widths = Log<Double>()
         let observer = width.didChange { widths.append($0) }
         width.value = 4
@@ -89,11 +89,11 @@ struct BindingTests {
     @Test("a custom binding from get and set, and a constant binding")
     func customAndConstant() {
         let celsius = Stored(100.0)
-        let fahrenheit = Binding(get: { celsius.value * 9 / 5 + 32 }, set: { celsius.value = ($0 - 32) * 5 / 9 })
+        let fahrenheit = ValueBinding(get: { celsius.value * 9 / 5 + 32 }, set: { celsius.value = ($0 - 32) * 5 / 9 })
         #expect(fahrenheit.value == 212)
         fahrenheit.value = 32
         #expect(celsius.value == 0)
-        let constant = Binding.constant(7)
+        let constant = ValueBinding.constant(7)
         constant.value = 8
         #expect(constant.value == 7)
     }
@@ -102,7 +102,7 @@ struct BindingTests {
     func weakBinding() {
         var model: ViewModel? = ViewModel()
         weak let weakModel = model
-        let count = Binding(weak: model!, \.count, ifReleased: -1)
+        let count = ValueBinding(weak: model!, \.count, ifReleased: -1)
         count.value = 4
         #expect(model?.count == 4)
         model = nil
