@@ -31,6 +31,9 @@ package final class _Graph: @unchecked Sendable {
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    /// The main thread's identity, learned from code isolated to the main actor (see
+    /// `learnMainThread()`); 0 until then. Unused on Apple platforms, which can ask.
+    @exclusivity(unchecked) var mainThread: UInt = 0
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0

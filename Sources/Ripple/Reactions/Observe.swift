@@ -113,32 +113,78 @@ public func observe<A: Actor>(
 
 /// Runs `body` on the main actor now and again after every change of anything it read.
 ///
-/// Use it for UI updates from code that may write on any thread. Runs are coalesced, and
-/// the first run is sent to the main actor like the others.
+/// The body is isolated to the main actor, so it may read and write main-actor state (a
+/// `@MainActor` view model, a view, a ``MainActorComputed``) and needs not be `Sendable`. Use
+/// it for UI updates, and for reactions inside main-actor classes:
 ///
-/// A body that writes a value it reads runs again after its own write. Each run here is a
-/// delivery of its own, so Ripple counts such runs on the reaction: more than 10 000 in a row
-/// (a run triggered by any other write starts the count again) stop the program with a
-/// "runaway reaction" message naming it. Only writes the body makes itself are counted: a
-/// write it hands to a `Task` or a thread it starts is not attributed to it (that would take a
-/// task-local on every run), so a loop through one is not detected.
+/// ```swift
+/// @MainActor final class TodoScreen {
+///     let list: TodoList
+///     var title = ""
+///     private var subscription: Subscription?
+///
+///     init(list: TodoList) {
+///         self.list = list
+///         subscription = observeOnMainActor(owner: self) { screen in
+///             screen.title = "\(screen.list.remaining.value) left"
+///         }
+///     }
+/// }
+/// ```
+///
+/// **When it runs.** Called from main-actor code, its first run happens before it returns.
+/// After that, a change made on the main thread runs it at once, in the same round of
+/// reactions as every `observe { }` it triggers, in the order they were created; a change made
+/// on another thread sends the run to the main actor. Runs sent there are coalesced: the body
+/// runs once, with the latest values, and a run that a change on the main thread made first
+/// leaves nothing to do. Called from anywhere else, the first run is sent to the main actor
+/// too, so it has not necessarily happened when this function returns (and it never happens
+/// if the subscription is released before the main actor gets to it).
+///
+/// A body that writes a value it reads runs again after its own write. Ripple counts such
+/// runs on the reaction: more than 10 000 in a row (a run triggered by any other write starts
+/// the count again) stop the program with a "runaway reaction" message naming it. Only writes
+/// the body makes itself are counted: a write it hands to a `Task` or a thread it starts is
+/// not attributed to it (that would take a task-local on every run), so a loop through one is
+/// not detected.
 ///
 /// - Parameters:
-///   - body: The reaction, isolated to the main actor.
+///   - isolation: The caller's isolation, filled in by the compiler: when it is the main
+///     actor, the first run happens at once.
 ///   - file: The file that creates it, named in diagnostics.
 ///   - line: The line that creates it, named in diagnostics.
+///   - body: The reaction, isolated to the main actor.
 /// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
 public func observeOnMainActor(
+    isolation: isolated (any Actor)? = #isolation,
     file: StaticString = #fileID,
     line: UInt = #line,
-    _ body: @escaping @MainActor @Sendable () -> Void
+    _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
-    let node = _ReactionNode(
-        origin: _Origin(name: nil, fileID: file, line: line),
-        schedule: { job in Task { @MainActor in job() } },
-        body: { MainActor.assumeIsolated { body() } }
+    if let isolation, isolation === MainActor.shared {
+        // Isolated to the main actor: this is the main thread (learned where the C library
+        // cannot say), so the first run happens now.
+        MainActor.assumeIsolated { _learnMainThread() }
+    }
+    return _startReaction(_mainActorReaction(origin: _Origin(name: nil, fileID: file, line: line)) {
+        MainActor.assumeIsolated { body() }
+    })
+}
+
+/// A reaction whose body runs on the main actor: at once when it is triggered on the main
+/// thread, else sent to the main actor (see `_ReactionNode.runLocked`).
+func _mainActorReaction(origin: _Origin, body: @escaping @Sendable () -> Void) -> _ReactionNode {
+    _ReactionNode(
+        origin: origin,
+        schedule: { job in
+            Task { @MainActor in
+                _learnMainThread()
+                job()
+            }
+        },
+        runsOnMainActor: true,
+        body: body
     )
-    return _startReaction(node)
 }
 
 /// Registers work to run before the current reaction's next run, and when it is cancelled;

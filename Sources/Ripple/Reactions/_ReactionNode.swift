@@ -13,6 +13,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
     private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// Bound to the main actor: a run triggered on the main thread runs there at once, in
+    /// its round, instead of being sent to the executor (see `runLocked`).
+    private let runsOnMainActor: Bool
     @exclusivity(unchecked) private var isRunning = false
     @exclusivity(unchecked) private var isScheduled = false
     @exclusivity(unchecked) private var rerunRequested = false
@@ -29,11 +32,22 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     init(
         origin: _Origin,
         schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+        runsOnMainActor: Bool = false,
         body: @escaping @Sendable () -> Void
     ) {
         self.body = body
         self.schedule = schedule
+        self.runsOnMainActor = runsOnMainActor
         super.init(kind: .reaction, origin: origin)
+    }
+
+    /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock
+    /// held): it is live from now on, and its next run happens when `source` changes. Used for
+    /// a reaction whose first read was made by someone else, under the same lock acquisition.
+    func adoptFirstRun(readOf source: _Node) {
+        sources.append(_Edge(retaining: source, version: source.version))
+        sources[0].slot = graphRef.takeUnretainedValue().subscribe(self, to: source)
+        hasRun = true
     }
 
     /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
@@ -50,6 +64,13 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// around everything that calls user code (the body, cleanups, the executor hop).
     func runLocked(_ graph: _Graph, _ context: _ThreadContext) {
         guard let schedule else {
+            runHereLocked(graph, context, scheduled: false)
+            return
+        }
+        // On the main thread a main-actor run happens at once, in this round, like any
+        // reaction's: the main actor's work is serialized with whatever runs on that thread. A
+        // run already sent finds nothing stale when it arrives, and does nothing.
+        if runsOnMainActor, graph.isOnMainThread() {
             runHereLocked(graph, context, scheduled: false)
             return
         }
