@@ -6,6 +6,12 @@ extension Computed {
     /// in its batch's view; anywhere else, the shared value.
     @usableFromInline
     func _readStaged() -> Value {
+        _readStaged(untrackedRead: _untrackedRead)
+    }
+
+    /// ``_readStaged()`` for a handle whose reads outside Ripple's tracking register with
+    /// Observation in a way of its own (`untrackedRead`, called with the lock held, releases it).
+    func _readStaged(untrackedRead: () -> Void) -> Value {
         let context = _ThreadContext.current
         let node = node
         let graph = node.graphRef.takeUnretainedValue()
@@ -13,7 +19,7 @@ extension Computed {
         case .committed:
             let current = node.cached.unsafelyUnwrapped
             if node._trackAndUnlock() { return current }
-            _untrackedRead()
+            untrackedRead()
             return current
         case .privateEvaluation:
             // Inside another private derivation: nothing is tracked.
@@ -25,7 +31,7 @@ extension Computed {
             // batch is applied) or registered with Observation, as any read.
             let staging = context.staging
             let current = staging.privateValue(of: node, graph, context)
-            if !node._trackAndUnlock() { _untrackedRead() }
+            if !node._trackAndUnlock() { untrackedRead() }
             staging.emptyTrash()
             return current
         }

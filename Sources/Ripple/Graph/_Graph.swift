@@ -31,6 +31,9 @@ package final class _Graph: @unchecked Sendable {
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    /// Objects other than nodes let go of under the lock (see `releaseAfterUnlock(object:)`),
+    /// released with `releasedUnderLock`.
+    @exclusivity(unchecked) var releasedObjectsUnderLock: [AnyObject] = []
     /// The main thread's identity, learned from code isolated to the main actor (see
     /// `learnMainThread()`); 0 until then. Unused on Apple platforms, which can ask.
     @exclusivity(unchecked) var mainThread: UInt = 0
@@ -65,6 +68,16 @@ package final class _Graph: @unchecked Sendable {
         }
     }
 
+    /// Drops `object` once the lock is released (lock held): for a strong reference a
+    /// derivation took to an object it otherwise holds weakly, whose release may be the last
+    /// one and run the object's deinitializer, which must not run under the lock.
+    func releaseAfterUnlock(object: AnyObject) {
+        releasedObjectsUnderLock.append(object)
+        // A placeholder reference (retained here, released with the rest) that sends the next
+        // unlock down the releasing path, so that the unlock fast path checks one buffer only.
+        releasedUnderLock.append(_tombstone.retain())
+    }
+
     @inline(never)
     private func unlockReleasing() {
         guard lock.isHeldOnce else {
@@ -72,8 +85,11 @@ package final class _Graph: @unchecked Sendable {
             return
         }
         let released = releasedUnderLock.take()
+        var objects: [AnyObject] = []
+        if !releasedObjectsUnderLock.isEmpty { swap(&objects, &releasedObjectsUnderLock) }
         lock.unlock()
         _releaseLater(released)
+        withExtendedLifetime(objects) {}
     }
 
     /// Runs `body` with the lock held, then releases it as ``unlock()`` does. `body` must not

@@ -114,7 +114,7 @@ public func observe<A: Actor>(
 /// Runs `body` on the main actor now and again after every change of anything it read.
 ///
 /// The body is isolated to the main actor, so it may read and write main-actor state (a
-/// `@MainActor` view model, a view, a ``MainActorComputed``) and needs not be `Sendable`. Use
+/// `@MainActor` view model, a view, a ``MainActorComputed``) and need not be `Sendable`. Use
 /// it for UI updates, and for reactions inside main-actor classes:
 ///
 /// ```swift
@@ -133,13 +133,19 @@ public func observe<A: Actor>(
 /// ```
 ///
 /// **When it runs.** Called from main-actor code, its first run happens before it returns.
-/// After that, a change made on the main thread runs it at once, in the same round of
-/// reactions as every `observe { }` it triggers, in the order they were created; a change made
-/// on another thread sends the run to the main actor. Runs sent there are coalesced: the body
-/// runs once, with the latest values, and a run that a change on the main thread made first
-/// leaves nothing to do. Called from anywhere else, the first run is sent to the main actor
-/// too, so it has not necessarily happened when this function returns (and it never happens
-/// if the subscription is released before the main actor gets to it).
+/// After that, a change made on the main thread runs it at once, like an
+/// ``observe(file:line:_:)`` reaction: in the round of reactions that change triggers, before
+/// the write returns, with the same ordering guarantees. A change made on another thread
+/// sends the run to the main actor. Runs sent there are coalesced: the body runs once, with
+/// the latest values, and a run that a change on the main thread made first leaves nothing to
+/// do. Called from anywhere else, the first run is sent to the main actor too, so it has not
+/// necessarily happened when this function returns (and it never happens if the subscription
+/// is released before the main actor gets to it).
+///
+/// Ripple recognises the main actor by its thread, the main thread. On Apple platforms it asks
+/// the system; elsewhere it learns which thread that is from the first main-actor code it sees
+/// (a call from main-actor code, a `MainActorComputed` created, a run sent to the main actor);
+/// until then, runs are sent to the main actor.
 ///
 /// A body that writes a value it reads runs again after its own write. Ripple counts such
 /// runs on the reaction: more than 10 000 in a row (a run triggered by any other write starts

@@ -118,5 +118,6 @@ struct MainActorReactionTests {
         #expect(weakScreen == nil, "the reaction holds its owner weakly")
         count.value = 3
         #expect(!count.hasObservers, "the first run without the owner cancelled the reaction")
+        subscription.cancel()
     }
 }

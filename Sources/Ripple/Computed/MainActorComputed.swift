@@ -1,0 +1,209 @@
+import Observation
+
+/// A value derived on the main actor from other reactive values, cached and kept up to date.
+///
+/// It is a ``Computed`` for main-actor code: its derivation is isolated to the main actor, so
+/// it may read main-actor state (the properties of a `@MainActor` view model, including
+/// `@Observed` ones) and need not be `Sendable`, and its value is read on the main actor.
+///
+/// ```swift
+/// @MainActor final class TodoList {
+///     let items = Stored<[Item]>([])
+///     lazy var remaining = MainActorComputed(owner: self) { list in
+///         list.items.value.count { !$0.isDone }
+///     }
+/// }
+/// ```
+///
+/// Everything else is as for ``Computed``: dependencies are whatever the derivation reads,
+/// recorded anew on every evaluation; the value is lazy, cached, cut off by equality (for
+/// `Equatable` values, or with the equality you pass) and glitch-free. Read it inside another
+/// `MainActorComputed` or an ``observeOnMainActor(isolation:file:line:_:)`` reaction and the
+/// reader depends on it; read it in a SwiftUI body (or `withObservationTracking`) and the view
+/// is invalidated when it changes.
+///
+/// **The main actor only.** The derivation runs when the value is read, on the reading
+/// thread, and only main-actor code can read it, so it runs on the main actor. A
+/// `Computed` or `observe { }`, which may run on any thread, cannot read it (the compiler
+/// refuses); and should one reach it anyway on another thread (through
+/// `MainActor.assumeIsolated`), the program stops with a message naming it rather than run
+/// the derivation there. It may read any `Stored` and `Computed`, which may be written on any
+/// thread: a write made on another thread marks it stale, and the next read on the main actor
+/// brings it up to date. To the Observation framework, such a change is reported once the
+/// main actor has re-evaluated it (at once for a write made on the main thread).
+///
+/// Inside a class, derive from `self` with `MainActorComputed(owner: self) { owner in … }`,
+/// which holds the owner weakly: a derivation that captures `self` keeps it alive for as long as the value
+/// lives, and a class that stores its own derived values then never goes away.
+///
+/// The derivation runs while the main thread holds the graph, so it must be a pure function
+/// of what it reads: it must not write, block on another thread, or await. Side effects
+/// belong in reactions.
+///
+/// - Complexity: As for ``Computed``: a read of an up-to-date value is O(1); otherwise only
+///   the nodes whose sources really changed are re-evaluated.
+@MainActor
+public final class MainActorComputed<Value>: Observable {
+    /// Owns the node. Its own `value` is never read: the Observation watcher that reading it
+    /// arms would bring the value up to date on the writing thread.
+    let computed: Computed<Value>
+    /// Where the value was created, for diagnostics.
+    private nonisolated let origin: _Origin
+    /// Reports changes to Observation, once a read that no Ripple reader tracked armed it.
+    private var observation: _MainActorObservation?
+
+    /// Takes ownership of `node`, whose derivation is checked to run on the main thread.
+    init(node: _ComputedNode<Value>) {
+        _learnMainThread()
+        computed = Computed(node: node)
+        origin = node.origin
+    }
+
+    /// Creates a computed value with an explicit equality, or none (`nil`: every
+    /// re-evaluation counts as a change).
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - isEqual: The cut-off equality, or `nil`. Like the derivation, it runs while the main
+    ///     thread holds the graph, so it must only compare.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
+    public convenience init(
+        name: String? = nil,
+        equals isEqual: (@MainActor (Value, Value) -> Bool)?,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @MainActor () -> Value
+    ) {
+        let origin = _Origin(name: name, fileID: file, line: line)
+        self.init(node: _ComputedNode(
+            origin: origin,
+            isEqual: _Derivation.onMainActor(isEqual),
+            derive: _Derivation.onMainActor(derive, origin: origin)
+        ))
+    }
+
+    /// Creates a computed value of a type that is not `Equatable`: every re-evaluation counts
+    /// as a change.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
+    public convenience init(
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @MainActor () -> Value
+    ) {
+        self.init(name: name, equals: nil, file: file, line: line, derive)
+    }
+
+    /// The current value, brought up to date on the main actor if anything it depends on
+    /// changed.
+    public var value: Value {
+        let computed = computed
+        let node = computed.node
+        node._lockAndRefresh()
+        if node._isAnyThreadStaging {
+            return computed._readStaged { untrackedRead(node) }
+        }
+        let current = node.cached.unsafelyUnwrapped
+        if node._trackAndUnlock() { return current }
+        untrackedRead(node)
+        return current
+    }
+
+    /// A read that no derivation or reaction tracked (lock held): arms the Observation
+    /// watcher, releases the lock, and registers the access with Observation.
+    private func untrackedRead(_ node: _ComputedNode<Value>) {
+        let observation = observation ?? armObservation(node)
+        _graph.unlock()
+        observation.subject.access()
+    }
+
+    /// Called under the lock by the first untracked read: from now on every change is reported
+    /// to Observation, as for a ``Computed`` (see `_WatcherNode`), but by a main-actor reaction,
+    /// so the value is only ever re-evaluated on the main actor.
+    private func armObservation(_ node: _ComputedNode<Value>) -> _MainActorObservation {
+        let armed = _MainActorObservation(watching: node)
+        observation = armed
+        return armed
+    }
+}
+
+extension MainActorComputed where Value: Equatable {
+    /// Creates a computed value cut off by `==`: re-evaluating to an equal value notifies
+    /// nobody.
+    ///
+    /// ```swift
+    /// let total = MainActorComputed { cart.lines.reduce(0) { $0 + $1.price } }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics (cycle messages).
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
+    public convenience init(
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @MainActor () -> Value
+    ) {
+        let origin = _Origin(name: name, fileID: file, line: line)
+        self.init(node: Computed<Value>._equatableNode(name: name, file: file, line: line, _Derivation.onMainActor(derive, origin: origin)))
+    }
+}
+
+extension MainActorComputed: CustomStringConvertible {
+    /// Where the computed value was created.
+    public nonisolated var description: String {
+        "MainActorComputed\(origin)"
+    }
+}
+
+/// Tells Observation of a ``MainActorComputed``'s changes: a main-actor reaction that watches
+/// the node from the first untracked read on (it never disarms, like `_WatcherNode`), brings
+/// it up to date on the main actor after each change of its sources, and tells Observation
+/// when its version moved. Released with the `MainActorComputed`, which cancels it.
+final class _MainActorObservation: Sendable {
+    /// What Observation sees of the value.
+    let subject = _ObservationSubject()
+    /// Stops the reaction when the `MainActorComputed` goes.
+    private let subscription: Subscription
+
+    /// Creates the reaction (lock held, `node` just brought up to date and read): it is
+    /// linked to `node` now, under the same lock, so no change after this read goes untold.
+    init<Value>(watching node: _ComputedNode<Value>) {
+        let check = _VersionCheck(node: node, subject: subject)
+        let reaction = _mainActorReaction(origin: node.origin) { check.run() }
+        reaction.adoptFirstRun(readOf: node)
+        subscription = Subscription { reaction.cancel() }
+    }
+
+    /// The body of the reaction: on the main actor, with the lock released.
+    private final class _VersionCheck: @unchecked Sendable {
+        /// Read only on the main actor, where the reaction runs (never concurrently).
+        private let node: _Node
+        private let subject: _ObservationSubject
+        private var reportedVersion: Int
+
+        init(node: _Node, subject: _ObservationSubject) {
+            self.node = node
+            self.subject = subject
+            reportedVersion = node.version
+        }
+
+        func run() {
+            node._lockAndRefresh()
+            let version = node.version
+            if !node._trackAndUnlock() { _graph.unlock() }
+            guard version != reportedVersion else { return }
+            reportedVersion = version
+            subject.notifyChange()
+        }
+    }
+}
