@@ -12,6 +12,9 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var epoch = 0
     /// The computed value whose derivation is running on the lock's owner thread.
     @exclusivity(unchecked) var evaluatingRef: Unmanaged<_Node>?
+    /// How many more refreshes may nest on the stack of the thread running them before the
+    /// next one moves to a fresh stack (see `refresh`).
+    @exclusivity(unchecked) var levelsLeftOnStack = _Graph.levelsOnReadingThread
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
