@@ -21,12 +21,15 @@ package final class _Graph: @unchecked Sendable {
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
     /// reads are not tracked, but it is still evaluating, so it still must not write.
     @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_Node>?
+    /// How many more refreshes may nest on the stack of the thread running them before the
+    /// next one moves to a fresh stack (see `refresh`).
+    @exclusivity(unchecked) var levelsLeftOnStack = _Graph.levelsOnReadingThread
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
     @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
-    /// Scratch stack of propagation and (de)activation.
-    @exclusivity(unchecked) var scratch = _Stack<_Link>()
+    /// Scratch stack of propagation and (de)activation (nodes kept alive by their edges).
+    @exclusivity(unchecked) var scratch = _Stack<Unmanaged<_Node>>()
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
@@ -109,7 +112,7 @@ struct _WalkFrame {
 nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
     _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
 
-/// A stack of plain values (the source check's frames, propagation's links) in plain memory,
+/// A stack of plain values (the source check's frames, propagation's nodes) in plain memory,
 /// grown by doubling, so pushing and popping does no reference counting and no uniqueness
 /// check. Nested walks push above the entries of the outer one; no pointer into it is kept
 /// across a call that may push. It lives as long as the graph, so it is never freed.
