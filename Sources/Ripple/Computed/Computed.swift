@@ -182,7 +182,7 @@ extension Computed where Value: Equatable {
                 let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
                 let newValue = derive()
                 if let old = node.cached, old == newValue { return false }
-                node.cached = newValue
+                node._replaceCached(newValue)
                 return true
             }
         )

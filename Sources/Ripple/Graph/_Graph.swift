@@ -34,6 +34,9 @@ package final class _Graph: @unchecked Sendable {
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    /// Values a computed value replaced while the lock was held, released with it (see
+    /// `keepUntilUnlock`).
+    @exclusivity(unchecked) var releasedValues: [Any] = []
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
@@ -72,8 +75,21 @@ package final class _Graph: @unchecked Sendable {
             return
         }
         let released = releasedUnderLock.take()
+        var values: [Any] = []
+        if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         lock.unlock()
         _releaseLater(released)
+        // Replaced computed values, released only now.
+        withExtendedLifetime(values) {}
+    }
+
+    /// Keeps a computed value's replaced value until the lock is released (lock held): its
+    /// deinitializer is user code.
+    @usableFromInline
+    func keepUntilUnlock(_ value: Any) {
+        // An entry in `releasedUnderLock` sends `unlock` down the path that drains both.
+        if releasedValues.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
+        releasedValues.append(value)
     }
 
     /// Runs `body` with the lock held, then releases it as ``unlock()`` does. `body` must not
