@@ -63,16 +63,16 @@ struct RippleModelTests {
         reaction.cancel()
     }
 
-    @Test("a compound assignment is one atomic read-modify-write (8 threads × 1 000)")
+    @Test("a compound assignment is one atomic read-modify-write (8 threads × 5 000)")
     func compoundAssignmentIsAtomic() {
         let list = TodoList()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            for index in 0..<1_000 {
+            for index in 0..<5_000 {
                 list.count += 1
-                if index.isMultiple(of: 10) { list.items.append(Item(title: "\(thread)-\(index)")) }
+                if index.isMultiple(of: 50) { list.items.append(Item(title: "\(thread)-\(index)")) }
             }
         }
-        #expect(list.count == 8_000)
+        #expect(list.count == 40_000)
         #expect(list.items.count == 800)
     }
 

@@ -33,3 +33,4 @@ func expectExpansion(
         }
     )
 }
+
