@@ -21,6 +21,12 @@ let macroTargets: [Target] = [
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
     ]),
+    // A model in a module that is main-actor isolated by default, as Xcode 26's app targets are.
+    .testTarget(
+        name: "RippleMacrosMainActorTests",
+        dependencies: ["RippleMacros"],
+        swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
+    ),
 ]
 
 let package = Package(

@@ -9,17 +9,16 @@
 /// final class TodoList {
 ///     var items: [Item] = []
 ///     var filter = Filter.all
-///     let title: String                       // `let`: left alone
+///     let title: String                                         // a `let`: left alone
 ///     var remaining: Int { items.filter { !$0.isDone }.count }   // computed: left alone
 ///
 ///     init(title: String) { self.title = title }
 /// }
 ///
 /// let list = TodoList(title: "Groceries")
-/// let shown = Computed { list.items.filter(list.filter.includes) }
-/// let log = observe { print(list.remaining, "left") }
-/// list.items.append(Item("Milk"))             // one atomic read-modify-write; prints "1 left"
-/// let editor = FilterPicker(filter: list.bindings.filter)   // a two-way ValueBinding
+/// let log = observe { print(list.remaining, "left") }     // prints "0 left"
+/// list.items.append(Item(title: "Milk"))                  // atomic; prints "1 left"
+/// let filter: ValueBinding<Filter> = list.bindings.filter // two-way
 /// ```
 ///
 /// What the macro does:
@@ -30,7 +29,8 @@
 ///   changed (for `Equatable` values; other values notify on every write). A compound
 ///   assignment (`list.count += 1`, `list.items.append(x)`) is one atomic read-modify-write: the
 ///   property's other writers wait until it ends. Initial values and assignments in `init`
-///   work as usual.
+///   work as usual. The property's type must be `Sendable` (its value is shared with readers
+///   on any thread), as for `@Observed`.
 /// - **Left alone:** `let` properties, computed properties, `static` ones, `lazy`, `weak` and
 ///   `unowned` ones, properties with a property wrapper (`@Observed`, `@Persisted`), and those
 ///   marked ``RippleIgnored()``.
@@ -39,6 +39,9 @@
 ///   model.
 /// - **`ObservableModel`.** `model.bindings.items` is a two-way `ValueBinding`, and
 ///   `@ObservedModel` holds the model.
+/// - **Conformances from any isolation.** The conformances are declared in a `nonisolated`
+///   extension, so they stay usable from generic code and other threads even in a module
+///   whose declarations are main-actor isolated by default (Xcode 26's app targets).
 /// - **`Sendable`.** A `final` class that holds no other mutable state than its generated
 ///   storage gets a `Sendable` conformance that the compiler checks: it verifies that every
 ///   other stored property is a `let` of a `Sendable` type. A `@MainActor` class is `Sendable`

@@ -42,7 +42,21 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         if missing.contains("ObservableModel") { conformances.append("RippleModels.ObservableModel") }
         if missing.contains("Sendable"), canBeCheckedSendable(classDecl) { conformances.append("Swift.Sendable") }
         if conformances.isEmpty { return [] }
-        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+        return [try ExtensionDeclSyntax("\(raw: extensionModifier)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+    }
+
+    /// `nonisolated`, so that the conformances are usable from any isolation even when the class
+    /// is main-actor isolated by default (`-default-isolation MainActor`, where conformances
+    /// are otherwise inferred to be isolated and cannot satisfy a `Sendable` generic
+    /// parameter: `ObservedModel`, `@Bindable`). None of the protocols has a requirement that
+    /// touches isolated state. The plugin is built by the compiler that will expand it, so this
+    /// checks that compiler's version: `nonisolated` extensions arrived in Swift 6.1.
+    static var extensionModifier: String {
+        #if compiler(>=6.1)
+        "nonisolated "
+        #else
+        ""
+        #endif
     }
 
     /// Whether a checked `Sendable` conformance can hold, as far as syntax tells: the class is

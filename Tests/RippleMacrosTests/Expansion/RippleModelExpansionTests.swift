@@ -53,7 +53,7 @@ struct RippleModelExpansionTests {
                 private nonisolated(unsafe) var _filter: RippleMacros._ModelPropertyStorage
             }
 
-            extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+            nonisolated extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
             }
             """
         )
@@ -95,7 +95,7 @@ struct RippleModelExpansionTests {
                 func save() {}
             }
 
-            extension Document: Observation.Observable, RippleModels.ObservableModel {
+            nonisolated extension Document: Observation.Observable, RippleModels.ObservableModel {
             }
             """
         )
@@ -151,7 +151,7 @@ struct RippleModelExpansionTests {
                 private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
             }
 
-            extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+            nonisolated extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
             }
             """
         )
@@ -194,7 +194,7 @@ struct RippleModelExpansionTests {
                 \(body)
                 }
 
-                extension Model: Observation.Observable, RippleModels.ObservableModel {
+                nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
                 }
                 """
             )
@@ -215,7 +215,7 @@ struct RippleModelExpansionTests {
                 let id = 0
             }
 
-            extension Model: Observation.Observable {
+            nonisolated extension Model: Observation.Observable {
             }
             """,
             conformances: ["Observable"]
@@ -240,7 +240,7 @@ struct RippleModelExpansionTests {
                 }
             }
 
-            extension Model: Observation.Observable, RippleModels.ObservableModel {
+            nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
             }
             """,
             diagnostics: [
@@ -267,7 +267,7 @@ struct RippleModelExpansionTests {
                 var x = 0, y = 0
             }
 
-            extension Model: Observation.Observable, RippleModels.ObservableModel {
+            nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
             }
             """,
             diagnostics: [
