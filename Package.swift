@@ -1,5 +1,33 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
 import PackageDescription
+
+// The `@RippleModel` macro needs swift-syntax, which takes minutes to build. Setting
+// RIPPLE_WITHOUT_MACROS (to anything) leaves the macro's product, targets, tests and that
+// dependency out of the package: CI builds them once, in its first test run, not again in
+// the sanitizer runs.
+let includeMacros = Context.environment["RIPPLE_WITHOUT_MACROS"] == nil
+
+let macroTargets: [Target] = [
+    .macro(name: "RippleMacrosPlugin", dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+    ]),
+    .target(name: "RippleMacros", dependencies: ["Ripple", "RippleModels", "RippleMacrosPlugin"]),
+    .testTarget(name: "RippleMacrosTests", dependencies: [
+        "RippleMacros", "RippleMacrosPlugin",
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+    ]),
+    // A model in a module that is main-actor isolated by default, as Xcode 26's app targets are.
+    .testTarget(
+        name: "RippleMacrosMainActorTests",
+        dependencies: ["RippleMacros"],
+        swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
+    ),
+]
 
 let package = Package(
     name: "Ripple",
@@ -8,7 +36,8 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleModels", targets: ["RippleModels"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
-    ],
+    ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
+    dependencies: includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [],
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
@@ -16,7 +45,7 @@ let package = Package(
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
-    ]
+    ] + (includeMacros ? macroTargets : [])
 )
 
 // Settings shared by every target: Swift 6 mode with complete checking, and the

@@ -14,10 +14,13 @@ struct Config: Sendable {
     /// `--strict`: a failed assert stops the program (`preconditionFailure`) instead of being reported.
     var strict = false
     /// `--filter TEXT`: run only the benchmarks whose name contains TEXT (and the memory and
-    /// write-cost section only if TEXT is "memory").
+    /// write-cost section only if TEXT is "memory", the scale section only if it is "scale").
     var filter: String?
     /// `--columns ripple,floor,…`: run only these columns.
     var columns: Set<String>?
+    /// `--scale-child NAME COUNT` (internal): run one scale scenario in this process and print
+    /// its phases for the parent (see `Scale`).
+    var scaleChild: (name: String, count: Int)?
 
     /// `iter()` calls per kairo sample (the spec: 500).
     var kairoRepeat: Int { quick ? 50 : 500 }
@@ -54,6 +57,13 @@ struct Config: Sendable {
                 if index < arguments.count {
                     config.columns = Set(arguments[index].lowercased().split(separator: ",").map(String.init))
                 }
+            case "--scale-child":
+                guard index + 2 < arguments.count, let count = Int(arguments[index + 2]) else {
+                    print("--scale-child needs a scenario name and a count")
+                    exit(2)
+                }
+                config.scaleChild = (arguments[index + 1], count)
+                index += 2
             case "-h", "--help":
                 print("usage: RippleBenchmarks [--quick] [--strict] [--filter TEXT] [--columns ripple,floor,observation,opencombine]")
                 exit(0)

@@ -152,6 +152,17 @@ func runAll() {
         memory = Memory.measure()
         costs = Memory.costs()
     }
+    let measuresScale = config.filter == nil || config.filter == "scale"
+    var scaleRows: [Scale.Row] = []
+    if measuresScale {
+        scaleRows = Scale.measure()
+        for row in scaleRows {
+            if let failure = row.failure {
+                print("ASSERT FAILED: \(failure)")
+                failures.append(failure)
+            }
+        }
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -198,6 +209,9 @@ func runAll() {
     print("  top-level read of an up-to-date Computed<Int>: \(format(costs.readComputedTopLevel))")
     print("  tracked read inside a reaction (≈, 100/run):   \(format(costs.readInsideReaction))")
     }
+    if measuresScale {
+        printScale(scaleRows)
+    }
     print("")
     if failures.isEmpty {
         print("All asserts passed.")
@@ -210,7 +224,51 @@ func runAll() {
     if !failures.isEmpty { exit(1) }
 }
 
+/// The scale section: one line per row, the median ms of each phase and the peak memory.
+func printScale(_ rows: [Scale.Row]) {
+    let runs = config.quick ? "1 run" : "median of 3 runs"
+    print("Scale (each run in a child process of its own; \(runs); ms per phase; peak = the child's peak resident memory (Linux: VmHWM) above its peak before the row started, MiB, after building / overall):")
+    let headers = ["row", "N"] + Scale.phaseNames + ["peak MiB"]
+    var lines: [[String]] = []
+    for row in rows {
+        var cells = [row.scenario.title, String(row.scenario.count)]
+        if row.failure != nil {
+            cells += Scale.phaseNames.map { _ in "" } + ["ASSERT FAILED"]
+        } else {
+            cells += Scale.phaseNames.map { row.milliseconds[$0].map(format) ?? "-" }
+            cells.append("\(format(row.peakAfterBuildMiB)) / \(format(row.peakMiB))")
+        }
+        lines.append(cells)
+    }
+    var widths = headers.map { $0.count }
+    for line in lines { for (i, text) in line.enumerated() { widths[i] = max(widths[i], text.count) } }
+    print("  " + zip(headers, widths).map { pad($0, $1) }.joined(separator: " | "))
+    for line in lines {
+        print("  " + zip(line, widths).enumerated().map { i, pair in pad(pair.0, pair.1, right: i > 0) }.joined(separator: " | "))
+    }
+}
+
 config = Config.parse(CommandLine.arguments)
+
+// A scale child (see `Scale`) runs its one scenario, prints its line and exits. It runs on a
+// thread with an ordinary 8 MiB stack, so that a graph whose first read nests deeper than that
+// allows fails here. (Apple platforms nest that read on the reading thread's stack: there the
+// child gets the suite's large stack.)
+if let child = config.scaleChild {
+    let finished = DispatchSemaphore(value: 0)
+    let worker = Thread {
+        Scale.runChild(child.name, count: child.count)
+        finished.signal()
+    }
+    #if canImport(Darwin)
+    worker.stackSize = 1 << 29
+    #else
+    worker.stackSize = 8 << 20
+    #endif
+    worker.start()
+    finished.wait()
+    exit(0)
+}
 
 // Deep graphs (cellx 2500, the 500-layer dynamic graph, Combine chains) recurse deeply when
 // they are built, updated or released: run everything on a thread with a large stack.

@@ -24,7 +24,10 @@ import Observation
 ///
 /// The derivation runs on the reading thread while that thread holds the graph, so it must be
 /// a pure function of what it reads: it must not write, block on another thread, or await.
-/// Side effects belong in ``observe(file:line:_:)`` reactions.
+/// Side effects belong in ``observe(file:line:_:)`` reactions. (A read that nests derivations
+/// more than 256 deep, such as the first read of a long chain, runs the deeper ones on helper
+/// threads with fresh stacks while the reading thread waits, holding the graph for them; on
+/// Apple platforms they nest on the reading thread's stack.)
 ///
 /// - Complexity: A read of an up-to-date value is O(1). Otherwise it checks the sources in
 ///   order and re-evaluates only the nodes whose sources really changed.
@@ -179,7 +182,7 @@ extension Computed where Value: Equatable {
                 let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
                 let newValue = derive()
                 if let old = node.cached, old == newValue { return false }
-                node.cached = newValue
+                node._replaceCached(newValue)
                 return true
             }
         )

@@ -27,7 +27,20 @@ final class _ComputedNode<Value>: _Node {
     override func _evaluate() -> Bool {
         let newValue = derive()
         if let isEqual, let old = cached, isEqual(old, newValue) { return false }
-        cached = newValue
+        _replaceCached(newValue)
         return true
+    }
+
+    /// Stores a new value (lock held). The value it replaces is released once the lock is
+    /// released, as its deinitializer is user code (values without references skip this).
+    @inlinable
+    final func _replaceCached(_ newValue: Value) {
+        if _isPOD(Value.self) {
+            cached = newValue
+            return
+        }
+        var replaced = Optional(newValue)
+        swap(&cached, &replaced)
+        if let replaced { graphRef._withUnsafeGuaranteedRef { $0.keepUntilUnlock(replaced) } }
     }
 }

@@ -89,7 +89,7 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
     private func liveOwner() -> Owner? {
         if isOnMainActor, !_graph.isOnMainThread() { _Derivation.failOffMainActor(origin) }
         guard let owner else { return nil }
-        _graph.releaseAfterUnlock(object: owner)
+        _graph.keepUntilUnlock(owner)
         return owner
     }
 

@@ -3,10 +3,9 @@ extension _Graph {
     /// Stops at nodes already stale: what lies beyond them is already marked.
     func propagate(from source: _Node, into context: _ThreadContext) {
         let base = scratch.count
-        scratch.append(_Link(unretained: source))
+        scratch.append(.passUnretained(source))
         while scratch.count > base {
-            let link = scratch.removeLast()
-            link.ref._withUnsafeGuaranteedRef { node in
+            scratch.removeLast()._withUnsafeGuaranteedRef { node in
                 let count = node.observers.count
                 guard count > 0, let observers = node.observers.elements else { return }
                 // Marking only pushes onto `scratch`; it never changes this list.
@@ -23,7 +22,7 @@ extension _Graph {
         switch observer.kind {
         case .computed:
             observer.isStale = true
-            scratch.append(_Link(unretained: observer))
+            scratch.append(.passUnretained(observer))
         case .reaction:
             observer.isStale = true
             let reaction = unsafeDowncast(observer, to: _ReactionNode.self)

@@ -41,11 +41,13 @@ extension _Graph {
             let old = target.sources[index]
             target.sources[index] = _Edge(retaining: dep, version: dep.version)
             // The old edge's reference moves to `replacedSources`, released when tracking ends.
+            let live = isLive(target)
+            if live { old.node.observers[old.slot].edge = ~target.replacedSources.count }
             target.replacedSources.append(old)
-            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep) }
+            if live { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
         } else {
             target.sources.append(_Edge(retaining: dep, version: dep.version))
-            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep) }
+            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
         }
     }
 
@@ -63,6 +65,8 @@ extension _Graph {
         let count = target.sources.count
         let live = isLive(target)
         if kept < count {
+            // Unlinked in place: a compaction the unlinking causes may move the links of the
+            // edges not yet dropped, and updates their slots where they are.
             for index in kept..<count {
                 let edge = target.sources[index]
                 if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
@@ -77,40 +81,49 @@ extension _Graph {
     }
 
     #if RIPPLE_INVARIANTS
-    /// Debug builds: a live node appears among the observers of each of its sources exactly as
-    /// often as the source appears among its sources, and a live computed source is live.
+    /// Debug builds: each edge of a live node has its own link among its source's observers, at
+    /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
     func checkEdges(of target: _Node) {
         guard isLive(target) else { return }
         for index in 0..<target.sources.count {
-            let edge = target.sources[index]
-            var expected = 0
-            for other in 0..<target.sources.count where target.sources[other].node === edge.node { expected += 1 }
-            var actual = 0
-            for link in 0..<edge.node.observers.count where edge.node.observers[link].node === target { actual += 1 }
-            if expected != actual {
-                _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) \(expected) time(s) but is linked \(actual) time(s)")
-            }
+            checkLink(of: target, edge: target.sources[index], at: index)
+        }
+        for index in 0..<target.replacedSources.count {
+            checkLink(of: target, edge: target.replacedSources[index], at: ~index)
+        }
+    }
+
+    private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
+        let source = edge.node
+        guard edge.slot >= source.observerHead, edge.slot < source.observers.count,
+              source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
+              source.observers[edge.slot].edge == position
+        else {
+            _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)")
         }
     }
     #endif
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
     /// sources. Returns the slot of the new link, for the observer's edge.
+    ///
+    /// - Parameter edge: Where `observer` keeps the edge: its index in `sources` (a watcher's
+    ///   only edge: 0).
     @discardableResult
-    func subscribe(_ observer: _Node, to source: _Node) -> Int {
-        let slot = addObserver(observer, to: source)
+    func subscribe(_ observer: _Node, to source: _Node, edge: Int = 0) -> Int {
+        let slot = addObserver(observer, to: source, edge: edge)
         guard source.kind == .computed, source.observerCount == 1 else { return slot }
         let base = scratch.count
-        scratch.append(_Link(unretained: source))
+        scratch.append(.passUnretained(source))
         while scratch.count > base {
-            unowned(unsafe) let node = scratch.removeLast().node
+            unowned(unsafe) let node = scratch.removeLast().takeUnretainedValue()
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
             for index in 0..<node.sources.count {
                 unowned(unsafe) let dep = node.sources[index].node
-                node.sources[index].slot = addObserver(node, to: dep)
-                if dep.kind == .computed, dep.observerCount == 1 { scratch.append(_Link(unretained: dep)) }
+                node.sources[index].slot = addObserver(node, to: dep, edge: index)
+                if dep.kind == .computed, dep.observerCount == 1 { scratch.append(.passUnretained(dep)) }
             }
         }
         return slot
@@ -121,54 +134,45 @@ extension _Graph {
         removeObserver(observer, of: source, slot: slot)
         guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
-        scratch.append(_Link(unretained: source))
+        scratch.append(.passUnretained(source))
         while scratch.count > base {
-            unowned(unsafe) let node = scratch.removeLast().node
+            unowned(unsafe) let node = scratch.removeLast().takeUnretainedValue()
             if !node.isStale { node.verifiedEpoch = epoch }
             for index in 0..<node.sources.count {
                 let edge = node.sources[index]
                 unowned(unsafe) let dep = edge.node
                 removeObserver(node, of: dep, slot: edge.slot)
-                if dep.kind == .computed, !dep.hasObservers { scratch.append(_Link(unretained: dep)) }
+                node.sources[index].slot = -1
+                if dep.kind == .computed, !dep.hasObservers { scratch.append(.passUnretained(dep)) }
             }
         }
     }
 
     @inline(__always)
-    private func addObserver(_ observer: _Node, to source: _Node) -> Int {
-        source.observers.append(_Link(retaining: observer))
+    private func addObserver(_ observer: _Node, to source: _Node, edge: Int) -> Int {
+        source.observers.append(_Link(retaining: observer, edge: edge))
         source.observerCount += 1
         return source.observers.count - 1
     }
 
-    /// Removes one entry for `observer` from `source.observers`, keeping the order of the rest.
+    /// Removes the link at `slot` (which must be `observer`'s) from `source.observers`, keeping
+    /// the order of the rest.
     ///
-    /// The entry is found at the edge's `slot` hint, or else by scanning from both ends, and
-    /// replaced by a tombstone; the list is compacted once tombstones outnumber live entries,
-    /// and the compaction moves the hints along, so removal is amortized O(1).
+    /// The link is replaced by a tombstone; tombstones at either end are trimmed, and the list
+    /// is compacted once tombstones outnumber live entries.
+    ///
+    /// - Complexity: Amortized O(1): the slot is exact (see `_Edge.slot`), and a compaction,
+    ///   which is O(*n*) in the list, runs only after *n* removals.
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
-        let target = Unmanaged.passUnretained(observer).toOpaque()
-        var front = source.observerHead
-        var back = source.observers.count - 1
-        var found = -1
-        if slot >= front, slot <= back, source.observers[slot].ref.toOpaque() == target {
-            found = slot
-            front = back + 1
+        guard slot >= source.observerHead, slot < source.observers.count,
+              source.observers[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
+        else {
+            _rippleFailure("internal invariant: \(observer.debugLabel) is not at slot \(slot) of the observers of \(source.debugLabel)")
         }
-        while front <= back {
-            if source.observers[back].ref.toOpaque() == target { found = back; break }
-            if source.observers[front].ref.toOpaque() == target { found = front; break }
-            front += 1
-            back -= 1
-        }
-        guard found >= 0 else {
-            #if RIPPLE_INVARIANTS
-            _rippleFailure("internal invariant: \(observer.debugLabel) was not an observer of \(source.debugLabel)")
-            #else
-            return
-            #endif
-        }
-        releaseAfterUnlock(source.observers[found].ref)
+        #if RIPPLE_INVARIANTS
+        source.observerSlotsVisited += 1
+        #endif
+        releaseAfterUnlock(source.observers[slot].ref)
         source.observerCount -= 1
         if source.observerCount == 0 {
             source.observers.removeAll()
@@ -176,17 +180,23 @@ extension _Graph {
             source.observerHoles = 0
             return
         }
-        if found == source.observers.count - 1 {
+        if slot == source.observers.count - 1 {
             source.observers.removeLast()
-            while let last = source.observers.last, last.ref.toOpaque() == _tombstone.toOpaque() {
+            while let last = source.observers.last, last.isTombstone {
+                #if RIPPLE_INVARIANTS
+                source.observerSlotsVisited += 1
+                #endif
                 source.observers.removeLast()
                 source.observerHoles -= 1
             }
         } else {
-            source.observers[found] = _Link(unretained: _tombstone.takeUnretainedValue())
+            source.observers[slot] = .tombstone
             source.observerHoles += 1
-            if found == source.observerHead {
-                while source.observers[source.observerHead].ref.toOpaque() == _tombstone.toOpaque() {
+            if slot == source.observerHead {
+                while source.observers[source.observerHead].isTombstone {
+                    #if RIPPLE_INVARIANTS
+                    source.observerSlotsVisited += 1
+                    #endif
                     source.observerHead += 1
                 }
             }
@@ -197,28 +207,27 @@ extension _Graph {
     }
 
     /// Drops the tombstones from `source.observers`, keeping the order of the live entries, and
-    /// moves each live observer's slot hint for `source` along with its entry, so that removals
-    /// after a compaction stay O(1).
+    /// moves the slot of each moved link's edge along with it.
     ///
-    /// - Complexity: O(*n*) for *n* observers: hints are moved only for observers of at most
-    ///   `hintMoveLimit` sources. Amortized O(1) per removal, since it runs only once tombstones
-    ///   outnumber live entries.
+    /// - Complexity: O(*n*) for *n* entries; amortized O(1) per removal, since it runs only
+    ///   once tombstones outnumber live entries.
     private func compactObservers(of source: _Node) {
-        let tombstone = _tombstone.toOpaque()
-        let sourceID = Unmanaged.passUnretained(source).toOpaque()
         var kept = 0
         if let observers = source.observers.elements {
             for index in source.observerHead..<source.observers.count {
                 let link = observers[index]
-                if link.ref.toOpaque() == tombstone { continue }
+                #if RIPPLE_INVARIANTS
+                source.observerSlotsVisited += 1
+                #endif
+                if link.isTombstone { continue }
                 observers[kept] = link
                 if index != kept {
                     link.ref._withUnsafeGuaranteedRef { observer in
-                        // Only for observers of few sources: finding the edge costs a scan of
-                        // them. Others keep a stale hint, which is checked before use.
-                        guard observer.sources.count + observer.replacedSources.count <= Self.hintMoveLimit else { return }
-                        Self.moveSlotHint(in: &observer.sources, for: sourceID, from: index, to: kept)
-                        Self.moveSlotHint(in: &observer.replacedSources, for: sourceID, from: index, to: kept)
+                        if link.edge >= 0 {
+                            observer.sources[link.edge].slot = kept
+                        } else {
+                            observer.replacedSources[~link.edge].slot = kept
+                        }
                     }
                 }
                 kept += 1
@@ -229,40 +238,29 @@ extension _Graph {
         source.observerHoles = 0
     }
 
-    /// Observers with more sources than this keep a stale slot hint when a compaction moves them.
-    static let hintMoveLimit = 8
-
-    /// Points the edge of `edges` that was linked to `source` at `from` to `to` instead.
-    private static func moveSlotHint(in edges: inout _Buffer<_Edge>, for source: UnsafeMutableRawPointer, from: Int, to: Int) {
-        for index in 0..<edges.count where edges[index].slot == from && edges[index].ref.toOpaque() == source {
-            edges[index].slot = to
-            return
-        }
-    }
-
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _Node) -> _Buffer<_Edge> {
-        var sources = node.sources.take()
         node.trackCount = 0
-        let count = sources.count
-        for index in 0..<count {
-            let edge = sources[index]
+        // Unlinked in place (see `endTracking`), then taken.
+        for index in 0..<node.sources.count {
+            let edge = node.sources[index]
             unsubscribe(node, from: edge.node, slot: edge.slot)
         }
         if !node.replacedSources.isEmpty { dropReplacedSources(of: node, unsubscribing: true) }
-        return sources.take()
+        return node.sources.take()
     }
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
     private func dropReplacedSources(of node: _Node, unsubscribing: Bool) {
-        let replaced = node.replacedSources.take()
-        for index in 0..<replaced.count {
-            let old = replaced[index]
+        // Unlinked in place (see `endTracking`), then taken.
+        for index in 0..<node.replacedSources.count {
+            let old = node.replacedSources[index]
             if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
             releaseAfterUnlock(old.ref)
         }
+        node.replacedSources.removeAll()
     }
 }

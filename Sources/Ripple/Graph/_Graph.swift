@@ -21,19 +21,22 @@ package final class _Graph: @unchecked Sendable {
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
     /// reads are not tracked, but it is still evaluating, so it still must not write.
     @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_Node>?
+    /// How many more refreshes may nest on the stack of the thread running them before the
+    /// next one moves to a fresh stack (see `refresh`).
+    @exclusivity(unchecked) var levelsLeftOnStack = _Graph.levelsOnReadingThread
     /// Source of evaluation ids and batch ids.
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
     @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
-    /// Scratch stack of propagation and (de)activation.
-    @exclusivity(unchecked) var scratch = _Stack<_Link>()
+    /// Scratch stack of propagation and (de)activation (nodes kept alive by their edges).
+    @exclusivity(unchecked) var scratch = _Stack<Unmanaged<_Node>>()
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
     @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
-    /// Objects other than nodes let go of under the lock (see `releaseAfterUnlock(object:)`),
-    /// released with `releasedUnderLock`.
-    @exclusivity(unchecked) var releasedObjectsUnderLock: [AnyObject] = []
+    /// Values a computed value replaced while the lock was held, released with it (see
+    /// `keepUntilUnlock`).
+    @exclusivity(unchecked) var releasedValues: [Any] = []
     /// The main thread's identity, learned from code isolated to the main actor (see
     /// `learnMainThread()`); 0 until then. Unused on Apple platforms, which can ask.
     @exclusivity(unchecked) var mainThread: UInt = 0
@@ -68,16 +71,6 @@ package final class _Graph: @unchecked Sendable {
         }
     }
 
-    /// Drops `object` once the lock is released (lock held): for a strong reference a
-    /// derivation took to an object it otherwise holds weakly, whose release may be the last
-    /// one and run the object's deinitializer, which must not run under the lock.
-    func releaseAfterUnlock(object: AnyObject) {
-        releasedObjectsUnderLock.append(object)
-        // A placeholder reference (retained here, released with the rest) that sends the next
-        // unlock down the releasing path, so that the unlock fast path checks one buffer only.
-        releasedUnderLock.append(_tombstone.retain())
-    }
-
     @inline(never)
     private func unlockReleasing() {
         guard lock.isHeldOnce else {
@@ -85,11 +78,22 @@ package final class _Graph: @unchecked Sendable {
             return
         }
         let released = releasedUnderLock.take()
-        var objects: [AnyObject] = []
-        if !releasedObjectsUnderLock.isEmpty { swap(&objects, &releasedObjectsUnderLock) }
+        var values: [Any] = []
+        if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         lock.unlock()
         _releaseLater(released)
-        withExtendedLifetime(objects) {}
+        // Replaced computed values, released only now.
+        withExtendedLifetime(values) {}
+    }
+
+    /// Keeps a computed value's replaced value until the lock is released (lock held): its
+    /// deinitializer is user code. Also used for the strong reference a weak-owner derivation
+    /// takes to its owner (see `_OwnedDerivation`).
+    @usableFromInline
+    func keepUntilUnlock(_ value: Any) {
+        // An entry in `releasedUnderLock` sends `unlock` down the path that drains both.
+        if releasedValues.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
+        releasedValues.append(value)
     }
 
     /// Runs `body` with the lock held, then releases it as ``unlock()`` does. `body` must not
@@ -128,7 +132,7 @@ struct _WalkFrame {
 nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
     _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
 
-/// A stack of plain values (the source check's frames, propagation's links) in plain memory,
+/// A stack of plain values (the source check's frames, propagation's nodes) in plain memory,
 /// grown by doubling, so pushing and popping does no reference counting and no uniqueness
 /// check. Nested walks push above the entries of the outer one; no pointer into it is kept
 /// across a call that may push. It lives as long as the graph, so it is never freed.

@@ -45,6 +45,11 @@ public class _Node {
     @exclusivity(unchecked) final var observerHead = 0
     /// Tombstones in `observers`.
     @exclusivity(unchecked) final var observerHoles = 0
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: the entries of `observers` that removals and compactions have looked at,
+    /// so that tests can check that unsubscribing stays amortized O(1) without timing it.
+    @exclusivity(unchecked) package final var observerSlotsVisited = 0
+    #endif
 
     /// Whether anything live observes this node.
     @inline(__always)
@@ -106,8 +111,9 @@ public class _Node {
 struct _Edge {
     let ref: Unmanaged<_Node>
     var version: Int
-    /// Where the observer's link was placed in the source's `observers` when it subscribed: a
-    /// hint that makes unsubscribing O(1) (checked before use; compaction invalidates it).
+    /// Where the observer's link is in the source's `observers` while the observer is live
+    /// (-1 otherwise): unsubscribing goes straight to it. Kept exact: the link records where
+    /// this edge is (see `_Link.edge`), so a compaction that moves the link moves this too.
     var slot = -1
 
     @inline(__always)
@@ -127,19 +133,33 @@ struct _Edge {
 }
 
 /// A link from a source to a live observer, holding one strong reference counted by hand
-/// (see `_Edge`). Also used, without a reference, for scratch stacks.
+/// (see `_Edge`), and saying where the observer keeps the edge it belongs to, so that the
+/// edge's `slot` can follow the link when a compaction moves it.
 struct _Link {
     let ref: Unmanaged<_Node>
+    /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge in
+    /// its `replacedSources`.
+    var edge: Int
 
     @inline(__always)
-    init(unretained node: _Node) {
-        ref = Unmanaged.passUnretained(node)
-    }
-
-    @inline(__always)
-    init(retaining node: _Node) {
+    init(retaining node: _Node, edge: Int) {
         ref = Unmanaged.passRetained(node)
+        self.edge = edge
     }
+
+    /// The placeholder left where a link was removed (it holds no reference).
+    static var tombstone: _Link {
+        @inline(__always) get { _Link(tombstoneRef: _tombstone) }
+    }
+
+    @inline(__always)
+    private init(tombstoneRef: Unmanaged<_Node>) {
+        ref = tombstoneRef
+        edge = 0
+    }
+
+    @inline(__always)
+    var isTombstone: Bool { ref.toOpaque() == _tombstone.toOpaque() }
 
     /// The node (a +0 reference).
     @inline(__always)

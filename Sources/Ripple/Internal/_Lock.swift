@@ -139,6 +139,24 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
     #endif
 
+    #if !canImport(Darwin)
+    /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
+    /// calling thread to finish (a helper continuing the owner's work on a fresh stack). The
+    /// mutex stays locked; the acquisitions held are the owner's. Hand it back with
+    /// ``handBack(to:)`` before the owner resumes.
+    package func takeOver(from owner: UInt) {
+        storage._withUnsafeGuaranteedRef { storage in
+            precondition(storage.owner.load(ordering: .relaxed) == owner, "Ripple internal error: lock taken over from a thread that does not hold it")
+            storage.owner.store(Self.currentThread, ordering: .relaxed)
+        }
+    }
+
+    /// Gives the lock back to `owner`, from which the calling thread took it over.
+    package func handBack(to owner: UInt) {
+        storage._withUnsafeGuaranteedRef { $0.owner.store(owner, ordering: .relaxed) }
+    }
+    #endif
+
     /// Whether the calling thread, which holds the lock, holds it once: its next `unlock()`
     /// releases it.
     package var isHeldOnce: Bool {

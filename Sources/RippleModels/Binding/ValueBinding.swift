@@ -166,14 +166,7 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     public var wrappedValue: Value {
         get { read() }
         nonmutating set { modify { $0 = newValue } }
-        nonmutating _modify {
-            // One atomic read-modify-write: the source's other writers wait until it ends.
-            let access = _beginExclusiveAccess()
-            defer { _endExclusiveAccess(access) }
-            var copy = read()
-            yield &copy
-            modify { [copy] in $0 = copy }
-        }
+        nonmutating _modify { yield &value }
     }
 
     /// The binding itself: `$count` inside an object that declares `@ValueBinding var count`.

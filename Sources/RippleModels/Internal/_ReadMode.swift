@@ -10,8 +10,10 @@
 /// also tracks the update counters it reads, and re-evaluates on equal writes until its next
 /// evaluation outside the mode. Its equality cut-off keeps that invisible to its readers; it
 /// only costs evaluations.
-enum _ReadMode {
-    @TaskLocal static var readsEveryUpdate = false
+///
+/// `package`: the storage of `@RippleModel` properties (in `RippleMacros`) reads it too.
+package enum _ReadMode {
+    @TaskLocal package static var readsEveryUpdate = false
 
     /// Runs `read` so that `@Observed` properties it reads track every update.
     static func everyUpdate<T>(_ read: () -> T) -> T {

@@ -36,6 +36,20 @@ struct ReplacedValueTests {
         #expect(heldAtDeinit.value == false)
     }
 
+    @Test("a computed value's replaced value is freed with the lock released")
+    func computedReleasedUnlocked() {
+        let heldAtDeinit = Cell<Bool?>(nil)
+        let source = Stored(1)
+        let derived = Computed(equals: nil) { () -> Payload in
+            let id = source.value
+            return Payload(id) { if id == 1 { heldAtDeinit.value = _graph.lock.isHeldForTesting } }
+        }
+        let reaction = observe { _ = derived.value.id }
+        source.value = 2   // re-evaluates: Payload 1 is replaced
+        #expect(heldAtDeinit.value == false)
+        reaction.cancel()
+    }
+
     @Test("a deinitializer that writes does not run reactions inside the outer write")
     func deinitWrites() {
         let other = Stored(0)

@@ -1,0 +1,48 @@
+import RippleMacros
+import Testing
+
+// This module is compiled with `-default-isolation MainActor` (see Package.swift), as app
+// targets are in Xcode 26: every declaration that says nothing else is main-actor isolated,
+// this model and these tests included.
+
+struct Item: Equatable, Sendable {
+    var title: String
+}
+
+@RippleModel
+final class TodoList {
+    var items: [Item] = []
+    /// Thread-safe storage: readable and bindable from any isolation.
+    nonisolated var progress = 0.0
+}
+
+/// Accepts only models whose conformances are usable from any isolation.
+nonisolated func requireModel<Model: ObservableModel & Observable & Sendable>(_: Model) {}
+
+@Suite("@RippleModel in a module that is main-actor isolated by default")
+struct DefaultIsolationTests {
+    @Test("its conformances are not isolated: generic code, ObservedModel and bindings take it")
+    func conformancesAreNonisolated() {
+        let list = TodoList()
+        requireModel(list)
+        let held = ObservedModel(wrappedValue: list)
+        held.projectedValue.progress.value = 0.5
+        #expect(list.progress == 0.5)
+    }
+
+    @Test("properties are tracked by Observation and Ripple; nonisolated ones are written from any thread")
+    func tracking() async {
+        let list = TodoList()
+        let changes = Stored(0)
+        withObservationTracking {
+            _ = list.items
+        } onChange: {
+            changes.update { $0 += 1 }
+        }
+        list.items.append(Item(title: "Milk"))
+        #expect(changes.value == 1)
+        let percent = Computed { list.progress * 100 }
+        await Task.detached { list.progress = 0.25 }.value
+        #expect(percent.value == 25)
+    }
+}
