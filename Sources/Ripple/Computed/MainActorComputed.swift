@@ -23,18 +23,21 @@ import Observation
 /// is invalidated when it changes.
 ///
 /// **The main actor only.** The derivation runs when the value is read, on the reading
-/// thread, and only main-actor code can read it, so it runs on the main actor. A
-/// `Computed` or `observe { }`, which may run on any thread, cannot read it (the compiler
-/// refuses); and should one reach it anyway on another thread (through
-/// `MainActor.assumeIsolated`), the program stops with a message naming it rather than run
-/// the derivation there. It may read any `Stored` and `Computed`, which may be written on any
-/// thread: a write made on another thread marks it stale, and the next read on the main actor
-/// brings it up to date. To the Observation framework, such a change is reported once the
-/// main actor has re-evaluated it (at once for a write made on the main thread).
+/// thread, and only main-actor code can read it, so it runs on the main actor. A `Computed` or
+/// `observe { }`, which may run on any thread, cannot read it (the compiler refuses); and
+/// should one reach it anyway on another thread (through `MainActor.assumeIsolated`), the
+/// program stops with a message naming it rather than run the derivation there. Nor does a
+/// deep first read move it: on Linux, derivations nested hundreds deep continue on helper
+/// threads, but main-actor ones stay on the main thread.
+///
+/// It may read any `Stored` and `Computed`, which may be written on any thread: a write made
+/// on another thread marks it stale, and the next read on the main actor brings it up to date.
+/// To the Observation framework, such a change is reported once the main actor has
+/// re-evaluated it (at once for a write made on the main thread).
 ///
 /// Inside a class, derive from `self` with `MainActorComputed(owner: self) { owner in … }`,
-/// which holds the owner weakly: a derivation that captures `self` keeps it alive for as long as the value
-/// lives, and a class that stores its own derived values then never goes away.
+/// which holds the owner weakly: a derivation that captures `self` keeps it alive for as long
+/// as the value lives, and a class that stores its own derived values then never goes away.
 ///
 /// The derivation runs while the main thread holds the graph, so it must be a pure function
 /// of what it reads: it must not write, block on another thread, or await. Side effects
@@ -55,6 +58,7 @@ public final class MainActorComputed<Value>: Observable {
     /// Takes ownership of `node`, whose derivation is checked to run on the main thread.
     init(node: _ComputedNode<Value>) {
         _learnMainThread()
+        node.derivesOnMainActor = true
         computed = Computed(node: node)
         origin = node.origin
     }

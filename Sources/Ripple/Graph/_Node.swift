@@ -22,6 +22,9 @@ public class _Node {
     @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
+    /// A computed value whose derivation runs on the main actor only (`MainActorComputed`): its
+    /// refresh never moves to a helper thread (see `_Graph.refresh`). Set before it is shared.
+    @exclusivity(unchecked) final var derivesOnMainActor = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// The number of live entries in `observers` (removed ones leave a tombstone until the

@@ -131,6 +131,35 @@ struct MainActorComputedTests {
         #expect(dependsOnNothing)
     }
 
+    @Test("a chain of main-actor values nested deeper than a thread's nesting budget is derived on the main thread")
+    func deepChainStaysOnMainThread() {
+        // Deeper than `_Graph.levelsOnReadingThread`: on Linux, past it, a first read moves
+        // nested derivations to helper threads; main-actor ones must stay.
+        let depth = _Graph.levelsOnReadingThread + 100
+        let source = Stored(0)
+        var last = MainActorComputed { source.value }
+        var onMainThread = 0
+        for _ in 0..<depth {
+            let previous = last
+            last = MainActorComputed {
+                if _graph.isOnMainThread() { onMainThread += 1 }
+                return previous.value + 1
+            }
+        }
+        #expect(last.value == depth)
+        #expect(onMainThread == depth)
+        // A plain chain below them still moves, and is read from the main actor.
+        var plain = Computed { source.value }
+        for _ in 0..<depth {
+            let previous = plain
+            plain = Computed { previous.value + 1 }
+        }
+        let top = plain
+        let mixed = MainActorComputed { last.value + top.value }
+        source.value = 1
+        #expect(mixed.value == 2 * depth + 2)
+    }
+
     @Test("reached off the main actor, it stops with a message instead of deriving there")
     func offMainActorFails() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
