@@ -35,17 +35,12 @@ extension _Graph {
     /// value), so past `levelsLeftOnStack` the nested refresh continues on a helper thread
     /// with a fresh stack while this thread waits (see `refreshOnFreshStack`). Each level of
     /// nesting passes here: a derivation nests another only by reading a value not yet fresh.
-    ///
-    /// A main-actor derivation (`MainActorComputed`) never moves: it stays on the main thread,
-    /// past the count (which goes below zero), and the next derivation that may run anywhere
-    /// moves. Only main-actor code reads a main-actor value, so none is ever nested inside a
-    /// derivation that moved.
     @inline(__always)
     func refresh(_ node: _Node) {
         if node.isEvaluating { failCycle(at: node) }
         if isFresh(node) { return }
         #if !canImport(Darwin)
-        if _slowPath(levelsLeftOnStack <= 0), !node.derivesOnMainActor {
+        if _slowPath(levelsLeftOnStack == 0) {
             refreshOnFreshStack(node)
             return
         }
@@ -148,11 +143,21 @@ extension _Graph {
     /// Only the derivations nested deeper than `levelsOnReadingThread` run on a helper, on
     /// whatever thread the read came from. Apple platforms have no helper (their recursive
     /// mutex cannot be lent): there a chain's first evaluation nests on the reading thread.
+    ///
+    /// A main-actor derivation (`MainActorComputed`) never moves: it is refreshed here, on the
+    /// main thread, with the count left at zero, so that the next derivation nested in it that
+    /// may run anywhere moves. Only main-actor code reads a main-actor value, so none is ever
+    /// nested inside a derivation that moved.
     @inline(never)
     func refreshOnFreshStack(_ node: _Node) {
-        // Zero, or below when main-actor derivations nested past it (see `refresh`).
-        let levelsLeft = levelsLeftOnStack
-        defer { levelsLeftOnStack = levelsLeft }
+        if node.derivesOnMainActor {
+            if !node.hasValue || sourcesChanged(node) {
+                recompute(node)
+            } else {
+                markVerified(node)
+            }
+            return
+        }
         var job = _FreshStackJob(graph: .passUnretained(self), node: .passUnretained(node), reader: _Lock.currentThread)
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -248,10 +253,10 @@ struct _FreshStackJob {
         let job = pointer.unsafelyUnwrapped.assumingMemoryBound(to: _FreshStackJob.self).pointee
         job.graph._withUnsafeGuaranteedRef { graph in
             graph.lock.takeOver(from: job.reader)
-            // The reading thread has no levels left (it restores its count once this thread
-            // is done); the helper has its own.
+            // The reading thread's count is 0 (it has no levels left); the helper has its own.
             graph.levelsLeftOnStack = _Graph.levelsPerHelper
             job.node._withUnsafeGuaranteedRef { graph.refresh($0) }
+            graph.levelsLeftOnStack = 0
             graph.lock.handBack(to: job.reader)
         }
         return nil

@@ -67,9 +67,19 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             runHereLocked(graph, context, scheduled: false)
             return
         }
-        // On the main thread a main-actor run happens at once, in this round, like any
-        // reaction's: the main actor's work is serialized with whatever runs on that thread. A
-        // run already sent finds nothing stale when it arrives, and does nothing.
+        runScheduledLocked(graph, context, schedule)
+    }
+
+    /// ``runLocked(_:_:)`` for a reaction bound to an executor (lock held). On the main thread
+    /// a main-actor run happens at once, in this round, like any reaction's: the main actor's
+    /// work is serialized with whatever runs on that thread, and a run already sent finds
+    /// nothing stale when it arrives, and does nothing. Otherwise the run is sent.
+    @inline(never)
+    private func runScheduledLocked(
+        _ graph: _Graph,
+        _ context: _ThreadContext,
+        _ schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         if runsOnMainActor, graph.isOnMainThread() {
             runHereLocked(graph, context, scheduled: false)
             return
