@@ -34,6 +34,9 @@ package final class _Graph: @unchecked Sendable {
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
+    /// Observation registrations of earlier evaluations to cancel once the lock is released
+    /// (see `_Graph.retire`); each forces the release that follows the outermost unlock.
+    @exclusivity(unchecked) var retiredRegistrations: [_RetiredRegistration] = []
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -69,7 +72,13 @@ package final class _Graph: @unchecked Sendable {
             return
         }
         let released = releasedUnderLock.take()
+        let retired = retiredRegistrations
+        if !retired.isEmpty { retiredRegistrations = [] }
         lock.unlock()
+        if !retired.isEmpty {
+            let context = _ThreadContext.current
+            for registration in retired { registration.cancel(context) }
+        }
         _releaseLater(released)
     }
 

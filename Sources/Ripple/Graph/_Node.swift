@@ -60,6 +60,9 @@ public class _Node {
     @usableFromInline final let specializedEvaluate: (_Node) -> Bool
     /// Where the node was created, or its name.
     final let origin: _Origin
+    /// What the node read of Observation models inside ``tracked(_:)``, once it has (retained
+    /// by hand, released in `deinit`; lock held to touch).
+    @exclusivity(unchecked) final var externalSourceRef: Unmanaged<_ExternalSource>?
 
     init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { $0._evaluate() }) {
         self.kind = kind
@@ -69,6 +72,9 @@ public class _Node {
     }
 
     deinit {
+        if let externalSourceRef {
+            _releaseLater(Unmanaged<AnyObject>.fromOpaque(externalSourceRef.toOpaque()))
+        }
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.
         guard !sources.isEmpty else { return }
