@@ -37,6 +37,9 @@ package final class _Graph: @unchecked Sendable {
     /// Observation registrations of earlier evaluations to cancel once the lock is released
     /// (see `_Graph.retire`); each forces the release that follows the outermost unlock.
     @exclusivity(unchecked) var retiredRegistrations: [_RetiredRegistration] = []
+    /// The external source of each node that read Observation models inside ``tracked(_:)``
+    /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
+    @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

@@ -3,7 +3,7 @@ import Observation
 /// Internal: what a derivation or reaction read of Observation models (`@Observable`
 /// properties) inside ``tracked(_:)``, as one source of that node.
 ///
-/// Each node that opens a tracked scope owns one (`_Node.externalSourceRef`) and records it as
+/// Each node that opens a tracked scope owns one (`_Graph.externalSources`) and records it as
 /// a source, like a ``Stored`` it read. Its registrations with Observation call
 /// ``observationWillChange()``, which "writes" it: a new version, then the usual propagation, so
 /// the node is marked stale and the reactions downstream are queued, glitch-free, as for any
@@ -141,12 +141,13 @@ extension _Graph {
         }
         let target = targetRef.takeUnretainedValue()
         let source: _ExternalSource
-        if let existing = target.externalSourceRef {
-            if existing.toOpaque() == context.observationScopeRef?.toOpaque() { return nil }
-            source = existing.takeUnretainedValue()
+        if target.hasExternalSource, let existing = externalSources[ObjectIdentifier(target)] {
+            if Unmanaged.passUnretained(existing).toOpaque() == context.observationScopeRef?.toOpaque() { return nil }
+            source = existing
         } else {
             source = _ExternalSource(of: target)
-            target.externalSourceRef = .passRetained(source)
+            externalSources[ObjectIdentifier(target)] = source
+            target.hasExternalSource = true
         }
         track(source, into: target)
         if source.registrationEvaluation == target.evaluationID, let current = source.registration {
@@ -158,6 +159,24 @@ extension _Graph {
         source.registration = fresh
         source.registrationEvaluation = target.evaluationID
         return (source, fresh)
+    }
+
+    /// The external source of `node`, if it has one (lock held).
+    func externalSource(of node: _Node) -> _ExternalSource? {
+        node.hasExternalSource ? externalSources[ObjectIdentifier(node)] : nil
+    }
+
+    /// Forgets the external source of a node being freed, and cancels the registrations its
+    /// last evaluation left with Observation (lock released).
+    func dropExternalSource(of node: _Node) {
+        let dropped = withLock { () -> (_ExternalSource, _ObservationSubject?)? in
+            guard let source = externalSources.removeValue(forKey: ObjectIdentifier(node)) else { return nil }
+            let registration = source.registration
+            source.registration = nil
+            return (source, registration)
+        }
+        guard let (source, registration) = dropped, let registration else { return }
+        _RetiredRegistration(sourceRef: .passUnretained(source), registration: registration).cancel(.current)
     }
 
     /// Cancels, once the lock is released, every Observation registration made by an earlier

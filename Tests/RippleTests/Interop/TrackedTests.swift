@@ -167,7 +167,7 @@ struct TrackedTests {
         let reaction = observe { _ = sum.value }
         for next in 1...50 { offset.value = next }
         batch { thermostat.target = 21 }
-        let source = try #require(sum.node.externalSourceRef).takeUnretainedValue()
+        let source = try #require(_graph.withLock { _graph.externalSource(of: sum.node) })
         #expect(_graph.withLock { source.changesReported } == 1)
         #expect(sum.value == 71)
         reaction.cancel()
@@ -180,7 +180,7 @@ struct TrackedTests {
         let reaction = observe { _ = sum.value }
         batch { thermostat.target = 21 }
         #expect(sum.value == 42)
-        let source = try #require(sum.node.externalSourceRef).takeUnretainedValue()
+        let source = try #require(_graph.withLock { _graph.externalSource(of: sum.node) })
         #expect(_graph.withLock { source.changesReported } == 1)
         reaction.cancel()
     }
