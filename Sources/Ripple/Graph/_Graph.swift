@@ -40,6 +40,10 @@ package final class _Graph: @unchecked Sendable {
     /// The external source of each node that read Observation models inside ``tracked(_:)``
     /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
     @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]
+    /// Threads inside an `untracked { }` within a `tracked { }` (see `_ThreadContext.hidesReads`):
+    /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
+    /// reads that register with Observation only).
+    @usableFromInline @exclusivity(unchecked) var readsHidden = 0
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

@@ -73,6 +73,9 @@ package final class _ThreadContext {
     /// The external source whose retired Observation registrations this thread is cancelling:
     /// their `onChange` does nothing (see `_Graph.retire`).
     @exclusivity(unchecked) var cancellingObservationRef: Unmanaged<_ExternalSource>?
+    /// Greater than zero inside an `untracked { }` within a `tracked { }`: the `tracked { }`'s
+    /// Observation tracking is in force, so reads must not register with Observation there.
+    @exclusivity(unchecked) var hidesReads = 0
 
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false

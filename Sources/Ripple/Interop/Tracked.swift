@@ -8,14 +8,14 @@ import Observation
 /// the ``Computed`` value whose derivation read it, or runs the reaction again:
 ///
 /// ```swift
-/// @Observable final class Settings { var scale = 1.0 }
+/// @Observable final class Settings: @unchecked Sendable { var scale = 1.0 }
 ///
 /// let settings = Settings()
 /// let size = Stored(10.0)
 /// let scaled = Computed { tracked { settings.scale } * size.value }
-/// let log = observe { print(tracked { settings.scale }) }
+/// let log = observe { print(tracked { settings.scale }) }   // prints 1.0
 ///
-/// settings.scale = 2          // `scaled` is stale at once; the reaction runs again
+/// settings.scale = 2          // `scaled` is stale at once; the reaction will print 2.0
 /// print(scaled.value)         // 20.0
 /// ```
 ///
@@ -28,11 +28,12 @@ import Observation
 /// but runs the reactions only once the change is made:
 /// - a change made inside a reaction or a change handler is applied after the current round,
 ///   as a write made there would be; one made inside a ``batch(_:)``, when the batch ends;
-/// - any other change runs its reactions from a task: on the main actor when it was made on
-///   the main thread, after the main actor's current work; otherwise on the global executor.
-///   (A derivation read on another thread at the very moment of the change may see the old
-///   value, as with any `@Observable` model shared across threads: keep such models on one
-///   actor.)
+/// - any other change runs its reactions from a task: on the main actor when it was made
+///   there (the usual case for an app's models), after the main actor's current work;
+///   otherwise on the global executor, which may run before the assignment is done, so on
+///   another thread make the change inside ``batch(_:)`` to have its reactions run on that
+///   thread when the batch ends. (A model changed on one thread while a derivation reads it on
+///   another is a data race, as with any `@Observable` class shared across threads.)
 ///
 /// **Cost.** Tracking is opt-in because its price is paid on every evaluation: Observation can
 /// only be asked what a closure read by running the closure inside `withObservationTracking`,

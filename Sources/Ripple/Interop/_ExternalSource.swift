@@ -24,7 +24,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     @exclusivity(unchecked) var changesReported = 0
 
     init(of target: _Node) {
-        super.init(kind: .stored, origin: target.origin)
+        super.init(kind: .stored, origin: _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
     }
 
     /// Observation's `onChange` for this node's registrations: a property read inside
@@ -159,6 +159,26 @@ extension _Graph {
         source.registration = fresh
         source.registrationEvaluation = target.evaluationID
         return (source, fresh)
+    }
+
+    /// Ripple reads on this thread stop registering with Observation (lock released): an
+    /// `untracked { }` begins inside a `tracked { }`.
+    func hideReadsFromObservation(_ context: _ThreadContext) {
+        context.hidesReads += 1
+        withLock { readsHidden += 1 }
+    }
+
+    /// Ends `hideReadsFromObservation` (lock released).
+    func showReadsToObservation(_ context: _ThreadContext) {
+        withLock { readsHidden -= 1 }
+        context.hidesReads -= 1
+    }
+
+    /// Whether a read on this thread that no Ripple reader tracked must not register with
+    /// Observation (lock held): it is inside an `untracked { }` within a `tracked { }`.
+    @inline(__always)
+    func hidesReadsFromObservation() -> Bool {
+        readsHidden != 0 && _ThreadContext.current.hidesReads > 0
     }
 
     /// The external source of `node`, if it has one (lock held).

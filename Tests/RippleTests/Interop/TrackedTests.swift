@@ -211,6 +211,32 @@ struct TrackedTests {
         reaction.cancel()
     }
 
+    @Test("Ripple values read inside untracked { } within tracked { } stay untracked")
+    func untrackedInsideTracked() {
+        let thermostat = Thermostat()
+        let offset = Stored(0)
+        let evaluations = Counter()
+        let sum = Computed {
+            evaluations.increment()
+            return tracked { thermostat.target + untracked { offset.value } }
+        }
+        let runs = Counter()
+        let reaction = observe {
+            _ = tracked { untracked { offset.value } + thermostat.target }
+            runs.increment()
+        }
+        #expect(sum.value == 20)
+        offset.value = 1
+        #expect(sum.value == 20)
+        #expect(evaluations.value == 1)
+        #expect(runs.value == 1)
+        #expect(offset._changedObservationSubject() == nil, "the untracked reads did not arm Observation")
+        batch { thermostat.target = 21 }
+        #expect(sum.value == 22)
+        #expect(runs.value == 2)
+        reaction.cancel()
+    }
+
     @Test("a computed value reading an @Observable model keeps neither the model nor itself alive once released")
     func noLeaks() {
         weak var weakThermostat: Thermostat?
