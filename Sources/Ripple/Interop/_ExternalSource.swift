@@ -35,7 +35,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     /// The node is invalidated as a write would invalidate it, at the first moment it can be:
     /// - inside a reaction or change handler on this thread: queued like a write made there, and
     ///   applied after the current round (so after the mutation);
-    /// - inside a ``batch(_:)`` on this thread: at once, and its reactions run when the batch ends;
+    /// - inside a ``batch(_:)`` on this thread: staged like a write made there, and applied with
+    ///   the batch's writes when it ends (reads inside the batch see it at once);
     /// - otherwise: at once, so a read after the mutation re-evaluates; the reactions it queues run
     ///   from a task, once the mutation is done (on the main actor when the change was made
     ///   there), since running them now would show them the old value;
@@ -61,7 +62,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
             return
         }
         if context.batchDepth > 0 {
-            changeLocked(graph, context)
+            stageLocked(graph, context)
             graph.unlock()
             return
         }
@@ -72,6 +73,21 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         context.pending = saved
         graph.unlock()
         if !jobs.isEmpty { _PendingJobs(jobs).deliverAfterCurrentWork() }
+    }
+
+    /// Records the change in the batch open on this thread, like a staged write (lock held): it
+    /// is applied with the batch's writes when the batch ends (after the mutation), and until
+    /// then the batch's own reads of the values that depend on it are derived in its view.
+    private func stageLocked(_ graph: _Graph, _ context: _ThreadContext) {
+        let staging = context.staging
+        staging.generation &+= 1
+        if staging.isStaged(self) { return }
+        if !staging.isActive { graph.stagingThreads += 1 }
+        staging.append(self) { node, _, context in
+            context._withUnsafeGuaranteedRef { context in
+                unsafeDowncast(node, to: _ExternalSource.self).changeLocked(node.graphRef.takeUnretainedValue(), context)
+            }
+        }
     }
 
     /// Gives the source a new version and marks everything live downstream of it stale, queuing

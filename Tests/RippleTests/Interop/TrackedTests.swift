@@ -10,6 +10,25 @@ final class Thermostat: @unchecked Sendable {
     var unit = "C"
 }
 
+/// A model made thread-safe by hand: its value is guarded by a lock, and it reports accesses
+/// and changes to Observation as the `@Observable` macro would.
+final class Gauge: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+    private let lock = _Lock()
+    private var storage = 0
+
+    var reading: Int {
+        registrar.access(self, keyPath: \.reading)
+        return lock.withLock { storage }
+    }
+
+    func set(_ reading: Int) {
+        registrar.withMutation(of: self, keyPath: \.reading) {
+            lock.withLock { storage = reading }
+        }
+    }
+}
+
 /// A model that lives on an actor of its own.
 actor Boiler {
     let thermostat = Thermostat()
@@ -125,6 +144,73 @@ struct TrackedTests {
         #expect(afterBatch.all.last == seen.all, "each batch's reactions ran before it returned")
         #expect(doubled.value == 60)
         reaction.cancel()
+    }
+
+    @Test("a change made inside a batch is atomic like its writes: the batch reads it at once, other threads when the batch ends")
+    func batchIsAtomic() {
+        let thermostat = Thermostat()
+        let doubled = Computed { tracked { thermostat.target } * 2 }
+        let reaction = observe { _ = doubled.value }
+        let askOther = DispatchSemaphoreLike()
+        let otherRead = DispatchSemaphoreLike()
+        let seenByOther = Recorder<Int>()
+        Thread.detachNewThreadLike {
+            askOther.wait()
+            seenByOther.append(doubled.value)
+            otherRead.signal()
+        }
+        batch {
+            thermostat.target = 30
+            #expect(doubled.value == 60, "the batch sees its own change")
+            askOther.signal()
+            otherRead.wait()
+        }
+        #expect(seenByOther.all == [40], "another thread saw the batch's change only when it ended")
+        #expect(doubled.value == 60)
+        reaction.cancel()
+    }
+
+    @Test("changes from several threads, made inside batches while other threads read: reactions see consistent values, the last one is the final state")
+    func concurrentChangesAndReads() {
+        let writers = 2
+        let rounds = 200
+        let gauges = (0..<writers).map { _ in Gauge() }
+        let offsets = (0..<writers).map { _ in Stored(0) }
+        // One diamond per writer: `left` reads the gauge and the offset, `right` the offset only.
+        let bottoms = (0..<writers).map { index in
+            let left = Computed { offsets[index].value + tracked { gauges[index].reading } }
+            let right = Computed { offsets[index].value * 1000 }
+            return Computed { left.value + right.value }
+        }
+        let seen = (0..<writers).map { _ in Recorder<Int>() }
+        let reactions = (0..<writers).map { index in observe { seen[index].append(bottoms[index].value) } }
+        let total = Computed { tracked { gauges.reduce(0) { $0 + $1.reading } } }
+        runOnThreads(writers + 1) { thread in
+            if thread == writers {
+                // A reader: evaluates the values while the writers change them.
+                for _ in 0..<rounds {
+                    for bottom in bottoms { _ = bottom.value }
+                    _ = total.value
+                }
+                return
+            }
+            for round in 1...rounds {
+                batch {
+                    offsets[thread].value = round
+                    gauges[thread].set(round)
+                }
+            }
+        }
+        for index in 0..<writers {
+            let values = seen[index].all
+            // Each run saw an offset and a gauge reading from the same batch: 1002 × round.
+            #expect(values.allSatisfy { $0 % 1002 == 0 }, "\(values.filter { $0 % 1002 != 0 }.prefix(5))")
+            #expect(values == values.sorted())
+            #expect(values.last == 1002 * rounds)
+            #expect(bottoms[index].value == 1002 * rounds)
+        }
+        #expect(total.value == writers * rounds)
+        reactions.forEach { $0.cancel() }
     }
 
     @Test("a model changed on its actor reaches an actor-bound reaction, after the change", .timeLimit(.minutes(1)))
