@@ -34,9 +34,10 @@ package final class _Graph: @unchecked Sendable {
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
-    /// Observation registrations of earlier evaluations to cancel once the lock is released
-    /// (see `_Graph.retire`); each forces the release that follows the outermost unlock.
-    @exclusivity(unchecked) var retiredRegistrations: [_RetiredRegistration] = []
+    /// Observation work to do once the lock is released: registrations of earlier evaluations
+    /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
+    /// forces the release that follows the outermost unlock.
+    @exclusivity(unchecked) var observationWork: [_ObservationWork] = []
     /// The external source of each node that read Observation models inside ``tracked(_:)``
     /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
     @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]
@@ -79,12 +80,12 @@ package final class _Graph: @unchecked Sendable {
             return
         }
         let released = releasedUnderLock.take()
-        let retired = retiredRegistrations
-        if !retired.isEmpty { retiredRegistrations = [] }
+        let work = observationWork
+        if !work.isEmpty { observationWork = [] }
         lock.unlock()
-        if !retired.isEmpty {
+        if !work.isEmpty {
             let context = _ThreadContext.current
-            for registration in retired { registration.cancel(context) }
+            for item in work { item.perform(context) }
         }
         _releaseLater(released)
     }

@@ -41,19 +41,20 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     ///   from a task, once the mutation is done (on the main actor when the change was made
     ///   there), since running them now would show them the old value;
     /// - from inside a derivation on this thread (a derivation must not change anything, but an
-    ///   `@Observable` may be released there): from a task.
+    ///   `@Observable` may be released there): as above, once the lock is released.
     func observationWillChange() {
         let context = _ThreadContext.current
         // Its own retired registrations, cancelled on purpose (see `_Graph.retire`).
         if context.cancellingObservationRef?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { return }
         let graph = graphRef.takeUnretainedValue()
         graph.lock.lock()
-        changesReported &+= 1
         if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil || context.privateEvaluationRef != nil {
+            // Reported again once the lock is released, when the change is done.
+            graph.afterUnlock(.change(self))
             graph.unlock()
-            Task { self.changeAndDeliver() }
             return
         }
+        changesReported &+= 1
         if context.isDelivering {
             graph.unlock()
             graph.queueWrite(context) { [self] in
@@ -98,14 +99,6 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         graph.propagate(from: self, into: context)
     }
 
-    /// Applies a change and delivers its reactions on this thread (lock released; nothing in
-    /// progress on this thread: a task's first step).
-    private func changeAndDeliver() {
-        let context = _ThreadContext.current
-        let graph = graphRef.takeUnretainedValue()
-        graph.withLock { changeLocked(graph, context) }
-        graph.deliver(context)
-    }
 }
 
 /// Jobs queued by a change that Observation reported before it was made, carried to a task
@@ -221,15 +214,44 @@ extension _Graph {
     /// Deferred because registrations of other code (a SwiftUI view, another node) that were open
     /// around that evaluation hear it too, and they must not run under the lock.
     private func retire(_ registration: _ObservationSubject, of source: _ExternalSource) {
-        retiredRegistrations.append(_RetiredRegistration(sourceRef: .passUnretained(source), registration: registration))
-        // Keeps the source alive until they are cancelled, and makes the release that follows
-        // the outermost unlock run (see `unlockReleasing`).
-        releaseAfterUnlock(.passRetained(source))
+        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .passUnretained(source), registration: registration)))
+    }
+
+    /// Queues Observation work for once the lock is released (lock held).
+    func afterUnlock(_ work: _ObservationWork) {
+        observationWork.append(work)
+        // Keeps the source alive until then, and makes the release that follows the outermost
+        // unlock run (see `unlockReleasing`).
+        releaseAfterUnlock(.passRetained(work.source))
     }
 }
 
-/// A registration subject to tell, once the lock is released (see `_Graph.retire`). The source
-/// is kept alive by a reference in `releasedUnderLock`.
+/// Observation work that must not run under the graph's lock (see `_Graph.observationWork`).
+/// The source is kept alive by a reference in `releasedUnderLock`.
+enum _ObservationWork {
+    /// Cancel an earlier evaluation's registrations: telling them of a change may run other
+    /// code's `onChange` (a SwiftUI view's, merged into them).
+    case cancel(_RetiredRegistration)
+    /// Report a change that Observation reported while a derivation ran on this thread.
+    case change(_ExternalSource)
+
+    var source: _ExternalSource {
+        switch self {
+        case .cancel(let retired): retired.sourceRef.takeUnretainedValue()
+        case .change(let source): source
+        }
+    }
+
+    /// Does the work (lock released).
+    func perform(_ context: _ThreadContext) {
+        switch self {
+        case .cancel(let retired): retired.cancel(context)
+        case .change(let source): source.observationWillChange()
+        }
+    }
+}
+
+/// A registration subject to tell, once the lock is released (see `_Graph.retire`).
 struct _RetiredRegistration {
     let sourceRef: Unmanaged<_ExternalSource>
     let registration: _ObservationSubject

@@ -229,6 +229,19 @@ struct TrackedTests {
         reaction.cancel()
     }
 
+    @Test("a change made by a derivation (which it must not make) is reported once the read that ran it is over", .timeLimit(.minutes(1)))
+    func changeInsideDerivation() async {
+        let thermostat = Thermostat()
+        let (runs, continuation) = AsyncStream.makeStream(of: Int.self)
+        let reaction = observe { continuation.yield(tracked { thermostat.target }) }
+        var iterator = runs.makeAsyncIterator()
+        #expect(await iterator.next() == 20)
+        let misbehaving = Computed { thermostat.target = 33; return 1 }
+        #expect(misbehaving.value == 1)
+        #expect(await iterator.next() == 33)
+        reaction.cancel()
+    }
+
     @Test("Ripple values read inside tracked { } are tracked by Ripple only, not also by Observation")
     func rippleReadsRegisterOnce() {
         let thermostat = Thermostat()
