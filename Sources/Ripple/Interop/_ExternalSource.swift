@@ -126,8 +126,8 @@ final class _PendingJobs: @unchecked Sendable {
     /// Hands the jobs to this thread's delivery queue and runs them.
     private func deliver() {
         let context = _ThreadContext.current
-        let jobs = jobs.take()
-        for index in 0..<jobs.count { context.pending.append(jobs[index]) }
+        let taken = jobs.take()
+        for index in 0..<taken.count { context.pending.append(taken[index]) }
         _graph.deliver(context)
     }
 }
