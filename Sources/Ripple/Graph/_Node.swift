@@ -22,6 +22,9 @@ public class _Node {
     @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
+    /// Whether the node has an entry in the graph's `externalSources` (it read Observation models
+    /// inside ``tracked(_:)``). In the padding before `version`: it costs no memory.
+    @exclusivity(unchecked) final var hasExternalSource = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// The number of live entries in `observers` (removed ones leave a tombstone until the
@@ -74,6 +77,7 @@ public class _Node {
     }
 
     deinit {
+        if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.
         guard !sources.isEmpty else { return }
