@@ -73,6 +73,18 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current
     context.untrackedDepth += 1
     defer { context.untrackedDepth -= 1 }
+    // Inside `tracked { }`, Observation records every registered read: Ripple reads made here
+    // must not register (see `_Graph.readsHidden`).
+    if context.observationScopeRef != nil {
+        graph.hideReadsFromObservation(context)
+        defer { graph.showReadsToObservation(context) }
+        return try untrackedBody(graph, context, body)
+    }
+    return try untrackedBody(graph, context, body)
+}
+
+/// `untracked`'s body: suspends the derivation that runs on this thread, if any.
+private func untrackedBody<R>(_ graph: _Graph, _ context: _ThreadContext, _ body: () throws -> R) rethrows -> R {
     // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
     graph.lock.lock()
     guard let evaluating = graph.evaluating else {

@@ -123,9 +123,15 @@ public final class Computed<Value>: Readable {
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms the Observation
-    /// watcher, releases the lock, and registers the access with Observation.
+    /// watcher, releases the lock, and registers the access with Observation (not inside an
+    /// `untracked { }` within `tracked { }`).
     @usableFromInline
     func _untrackedRead() {
+        let graphRef = nodeRef._withUnsafeGuaranteedRef { $0.graphRef }
+        if graphRef._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation() }) {
+            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+            return
+        }
         armObservation()._withUnsafeGuaranteedRef { watcher in
             nodeRef._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.unlock() } }
             watcher.subject.access()

@@ -121,8 +121,13 @@ public final class MainActorComputed<Value>: Observable {
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms the Observation
-    /// watcher, releases the lock, and registers the access with Observation.
+    /// watcher, releases the lock, and registers the access with Observation (not inside an
+    /// `untracked { }` within `tracked { }`).
     private func untrackedRead(_ node: _ComputedNode<Value>) {
+        if _graph.hidesReadsFromObservation() {
+            _graph.unlock()
+            return
+        }
         let observation = observation ?? armObservation(node)
         _graph.unlock()
         observation.subject.access()

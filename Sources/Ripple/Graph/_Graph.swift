@@ -43,6 +43,17 @@ package final class _Graph: @unchecked Sendable {
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
+    /// Observation work to do once the lock is released: registrations of earlier evaluations
+    /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
+    /// forces the release that follows the outermost unlock.
+    @exclusivity(unchecked) var observationWork: [_ObservationWork] = []
+    /// The external source of each node that read Observation models inside ``tracked(_:)``
+    /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
+    @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]
+    /// Threads inside an `untracked { }` within a `tracked { }` (see `_ThreadContext.hidesReads`):
+    /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
+    /// reads that register with Observation only).
+    @usableFromInline @exclusivity(unchecked) var readsHidden = 0
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -80,7 +91,13 @@ package final class _Graph: @unchecked Sendable {
         let released = releasedUnderLock.take()
         var values: [Any] = []
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
+        let work = observationWork
+        if !work.isEmpty { observationWork = [] }
         lock.unlock()
+        if !work.isEmpty {
+            let context = _ThreadContext.current
+            for item in work { item.perform(context) }
+        }
         _releaseLater(released)
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}

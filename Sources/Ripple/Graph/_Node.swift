@@ -22,8 +22,12 @@ public class _Node {
     @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
+    /// Whether the node has an entry in the graph's `externalSources` (it read Observation models
+    /// inside ``tracked(_:)``). In the padding before `version`: it costs no memory.
+    @exclusivity(unchecked) final var hasExternalSource = false
     /// A computed value whose derivation runs on the main actor only (`MainActorComputed`): its
-    /// refresh never moves to a helper thread (see `_Graph.refresh`). Set before it is shared.
+    /// refresh never moves to a helper thread (see `_Graph.refreshOnFreshStack`). Set before it
+    /// is shared. In the padding before `version` too.
     @exclusivity(unchecked) final var derivesOnMainActor = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
@@ -77,6 +81,7 @@ public class _Node {
     }
 
     deinit {
+        if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.
         guard !sources.isEmpty else { return }

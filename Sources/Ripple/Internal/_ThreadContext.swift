@@ -68,6 +68,15 @@ package final class _ThreadContext {
     /// thread (see `_Staging`).
     @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_Node>?
 
+    /// The external source of the innermost ``tracked(_:)`` scope open on this thread.
+    @exclusivity(unchecked) var observationScopeRef: Unmanaged<_ExternalSource>?
+    /// The external source whose retired Observation registrations this thread is cancelling:
+    /// their `onChange` does nothing (see `_Graph.retire`).
+    @exclusivity(unchecked) var cancellingObservationRef: Unmanaged<_ExternalSource>?
+    /// Greater than zero inside an `untracked { }` within a `tracked { }`: the `tracked { }`'s
+    /// Observation tracking is in force, so reads must not register with Observation there.
+    @exclusivity(unchecked) var hidesReads = 0
+
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.

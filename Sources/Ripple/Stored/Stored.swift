@@ -285,9 +285,13 @@ public final class Stored<Value>: _Node, Readable {
     }
 
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
-    /// the lock, and registers the access.
+    /// the lock, and registers the access (not inside an `untracked { }` within `tracked { }`).
     @usableFromInline
     func _untrackedRead() {
+        if graphRef._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation() }) {
+            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+            return
+        }
         armObservation()._withUnsafeGuaranteedRef { subject in
             graphRef._withUnsafeGuaranteedRef { $0.unlock() }
             subject.access()

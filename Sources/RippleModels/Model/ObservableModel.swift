@@ -1,3 +1,5 @@
+import Observation
+
 /// A class whose ``Observed`` properties can be tracked, observed and bound to.
 ///
 /// Conform a model class and mark its observable properties with ``Observed``. Reading such
@@ -21,7 +23,15 @@
 /// Each `@Observed` property stores its value in thread-safe reactive storage. A model whose
 /// mutable state is all `@Observed` can therefore be shared across threads: declare it
 /// `@unchecked Sendable`, as above. Otherwise keep it on one actor.
-public protocol ObservableModel: AnyObject {}
+///
+/// A model is also `Observable` (Apple's Observation framework), so SwiftUI takes it as it takes
+/// an `@Observable` class: a view whose body reads `model.name` is updated when the name
+/// changes, `@Bindable var model` gives SwiftUI bindings (`$model.name`), and
+/// `withObservationTracking` and `Observations { }` work with it. Each `@Observed` property
+/// registers the read itself (as a `Stored` read outside any derivation or reaction does), so a
+/// change is reported once, for the property that changed (writing an equal value of an
+/// `Equatable` type is no change).
+public protocol ObservableModel: AnyObject, Observable {}
 
 extension ObservableModel where Self: Sendable {
     /// Two-way bindings to the model's properties: `model.bindings.count` is a

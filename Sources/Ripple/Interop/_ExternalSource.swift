@@ -1,0 +1,266 @@
+import Observation
+
+/// Internal: what a derivation or reaction read of Observation models (`@Observable`
+/// properties) inside ``tracked(_:)``, as one source of that node.
+///
+/// Each node that opens a tracked scope owns one (`_Graph.externalSources`) and records it as
+/// a source, like a ``Stored`` it read. Its registrations with Observation call
+/// ``observationWillChange()``, which "writes" it: a new version, then the usual propagation, so
+/// the node is marked stale and the reactions downstream are queued, glitch-free, as for any
+/// write.
+///
+/// Observation cancels a registration only when it fires, and a node is re-evaluated for
+/// Ripple's reasons too, so each evaluation's registrations also register with a fresh
+/// `registration` subject; the next evaluation retires it (`_Graph.retire`): telling it of a
+/// change cancels them all, so registrations do not pile up in the models' registrars.
+final class _ExternalSource: _Node, @unchecked Sendable {
+    /// Every registration made by the current evaluation's tracked scopes also registered with
+    /// this subject; `nil` before the first scope (lock held to touch).
+    @exclusivity(unchecked) var registration: _ObservationSubject?
+    /// The evaluation (its `evaluationID`) that `registration` belongs to (lock held to touch).
+    @exclusivity(unchecked) var registrationEvaluation = 0
+    /// Changes Observation reported to this source, cancellations left out (lock held to
+    /// touch; for tests: registrations do not pile up).
+    @exclusivity(unchecked) var changesReported = 0
+
+    init(of target: _Node) {
+        super.init(kind: .stored, origin: _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
+    }
+
+    /// Observation's `onChange` for this node's registrations: a property read inside
+    /// ``tracked(_:)`` is about to change. Called on the mutating thread, before the new value
+    /// is stored (Observation reports `willSet`), with no lock of Ripple's held unless a
+    /// derivation on this thread made the change.
+    ///
+    /// The node is invalidated as a write would invalidate it, at the first moment it can be:
+    /// - inside a reaction or change handler on this thread: queued like a write made there, and
+    ///   applied after the current round (so after the mutation);
+    /// - inside a ``batch(_:)`` on this thread: staged like a write made there, and applied with
+    ///   the batch's writes when it ends (reads inside the batch see it at once);
+    /// - otherwise: at once, so a read after the mutation re-evaluates; the reactions it queues run
+    ///   from a task, once the mutation is done (on the main actor when the change was made
+    ///   there), since running them now would show them the old value;
+    /// - from inside a derivation on this thread (a derivation must not change anything, but an
+    ///   `@Observable` may be released there): as above, once the lock is released.
+    func observationWillChange() {
+        let context = _ThreadContext.current
+        // Its own retired registrations, cancelled on purpose (see `_Graph.retire`).
+        if context.cancellingObservationRef?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { return }
+        let graph = graphRef.takeUnretainedValue()
+        graph.lock.lock()
+        if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil || context.privateEvaluationRef != nil {
+            // Reported again once the lock is released, when the change is done.
+            graph.afterUnlock(.change(self))
+            graph.unlock()
+            return
+        }
+        changesReported &+= 1
+        if context.isDelivering {
+            graph.unlock()
+            graph.queueWrite(context) { [self] in
+                graph.withLock { changeLocked(graph, context) }
+            }
+            return
+        }
+        if context.batchDepth > 0 {
+            stageLocked(graph, context)
+            graph.unlock()
+            return
+        }
+        // The jobs this change queues are set apart: they run once the mutation is done.
+        let saved = context.pending.take()
+        changeLocked(graph, context)
+        let jobs = context.pending.take()
+        context.pending = saved
+        graph.unlock()
+        if !jobs.isEmpty { _PendingJobs(jobs).deliverAfterCurrentWork() }
+    }
+
+    /// Records the change in the batch open on this thread, like a staged write (lock held): it
+    /// is applied with the batch's writes when the batch ends (after the mutation), and until
+    /// then the batch's own reads of the values that depend on it are derived in its view.
+    private func stageLocked(_ graph: _Graph, _ context: _ThreadContext) {
+        let staging = context.staging
+        staging.generation &+= 1
+        if staging.isStaged(self) { return }
+        if !staging.isActive { graph.stagingThreads += 1 }
+        staging.append(self) { node, _, context in
+            context._withUnsafeGuaranteedRef { context in
+                unsafeDowncast(node, to: _ExternalSource.self).changeLocked(node.graphRef.takeUnretainedValue(), context)
+            }
+        }
+    }
+
+    /// Gives the source a new version and marks everything live downstream of it stale, queuing
+    /// its reactions into `context` (lock held).
+    private func changeLocked(_ graph: _Graph, _ context: _ThreadContext) {
+        version = graph.makeID()
+        graph.epoch &+= 1
+        graph.propagate(from: self, into: context)
+    }
+
+}
+
+/// Jobs queued by a change that Observation reported before it was made, carried to a task
+/// that delivers them once the mutating code has moved on.
+///
+/// The jobs hold what a delivery queue holds (see `_Job`): a subscriber disposed meanwhile
+/// keeps itself alive until its job is done.
+final class _PendingJobs: @unchecked Sendable {
+    private var jobs: _Buffer<_Job>
+
+    init(_ jobs: consuming _Buffer<_Job>) {
+        self.jobs = jobs
+    }
+
+    /// Delivers the jobs from a task: on the main actor when called there (after the main
+    /// actor's current work, which made the change), else on the global executor.
+    func deliverAfterCurrentWork() {
+        if _isOnMainActor() {
+            Task { @MainActor in self.deliver() }
+        } else {
+            Task { self.deliver() }
+        }
+    }
+
+    /// Hands the jobs to this thread's delivery queue and runs them.
+    private func deliver() {
+        let context = _ThreadContext.current
+        let taken = jobs.take()
+        for index in 0..<taken.count { context.pending.append(taken[index]) }
+        _graph.deliver(context)
+    }
+}
+
+extension _Graph {
+    /// Opens a tracked scope (see ``tracked(_:)``) for the derivation or reaction running on this
+    /// thread. Returns its external source and the subject its registrations must also register
+    /// with, or `nil` when nothing here is tracked (top level, `untracked { }`, a batch's private
+    /// evaluation) or a scope of the same node is already open (it collects the reads).
+    func openObservationScope(_ context: _ThreadContext) -> (source: _ExternalSource, registration: _ObservationSubject)? {
+        lock.lock()
+        defer { unlock() }
+        let targetRef: Unmanaged<_Node>
+        if let evaluating = evaluatingRef {
+            targetRef = evaluating
+        } else if context.untrackedDepth == 0, context.privateEvaluationRef == nil, let reaction = context.reactionRef {
+            targetRef = reaction
+        } else {
+            return nil
+        }
+        let target = targetRef.takeUnretainedValue()
+        let source: _ExternalSource
+        if target.hasExternalSource, let existing = externalSources[ObjectIdentifier(target)] {
+            if Unmanaged.passUnretained(existing).toOpaque() == context.observationScopeRef?.toOpaque() { return nil }
+            source = existing
+        } else {
+            source = _ExternalSource(of: target)
+            externalSources[ObjectIdentifier(target)] = source
+            target.hasExternalSource = true
+        }
+        track(source, into: target)
+        if source.registrationEvaluation == target.evaluationID, let current = source.registration {
+            return (source, current)
+        }
+        // The first scope of a new evaluation: the previous evaluation's registrations go.
+        if let previous = source.registration { retire(previous, of: source) }
+        let fresh = _ObservationSubject()
+        source.registration = fresh
+        source.registrationEvaluation = target.evaluationID
+        return (source, fresh)
+    }
+
+    /// Ripple reads on this thread stop registering with Observation (lock released): an
+    /// `untracked { }` begins inside a `tracked { }`.
+    func hideReadsFromObservation(_ context: _ThreadContext) {
+        context.hidesReads += 1
+        withLock { readsHidden += 1 }
+    }
+
+    /// Ends `hideReadsFromObservation` (lock released).
+    func showReadsToObservation(_ context: _ThreadContext) {
+        withLock { readsHidden -= 1 }
+        context.hidesReads -= 1
+    }
+
+    /// Whether a read on this thread that no Ripple reader tracked must not register with
+    /// Observation (lock held): it is inside an `untracked { }` within a `tracked { }`.
+    @inline(__always)
+    func hidesReadsFromObservation() -> Bool {
+        readsHidden != 0 && _ThreadContext.current.hidesReads > 0
+    }
+
+    /// The external source of `node`, if it has one (lock held).
+    func externalSource(of node: _Node) -> _ExternalSource? {
+        node.hasExternalSource ? externalSources[ObjectIdentifier(node)] : nil
+    }
+
+    /// Forgets the external source of a node being freed, and cancels the registrations its
+    /// last evaluation left with Observation (lock released).
+    func dropExternalSource(of node: _Node) {
+        let dropped = withLock { () -> (_ExternalSource, _ObservationSubject?)? in
+            guard let source = externalSources.removeValue(forKey: ObjectIdentifier(node)) else { return nil }
+            let registration = source.registration
+            source.registration = nil
+            return (source, registration)
+        }
+        guard let (source, registration) = dropped, let registration else { return }
+        _RetiredRegistration(sourceRef: .passUnretained(source), registration: registration).cancel(.current)
+    }
+
+    /// Cancels, once the lock is released, every Observation registration made by an earlier
+    /// evaluation of `source`'s node (lock held): telling `registration` of a change makes each
+    /// of them fire (doing nothing: `context.cancellingObservationRef`) and cancel itself.
+    /// Deferred because registrations of other code (a SwiftUI view, another node) that were open
+    /// around that evaluation hear it too, and they must not run under the lock.
+    private func retire(_ registration: _ObservationSubject, of source: _ExternalSource) {
+        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .passUnretained(source), registration: registration)))
+    }
+
+    /// Queues Observation work for once the lock is released (lock held).
+    func afterUnlock(_ work: _ObservationWork) {
+        observationWork.append(work)
+        // Keeps the source alive until then, and makes the release that follows the outermost
+        // unlock run (see `unlockReleasing`).
+        releaseAfterUnlock(.passRetained(work.source))
+    }
+}
+
+/// Observation work that must not run under the graph's lock (see `_Graph.observationWork`).
+/// The source is kept alive by a reference in `releasedUnderLock`.
+enum _ObservationWork {
+    /// Cancel an earlier evaluation's registrations: telling them of a change may run other
+    /// code's `onChange` (a SwiftUI view's, merged into them).
+    case cancel(_RetiredRegistration)
+    /// Report a change that Observation reported while a derivation ran on this thread.
+    case change(_ExternalSource)
+
+    var source: _ExternalSource {
+        switch self {
+        case .cancel(let retired): retired.sourceRef.takeUnretainedValue()
+        case .change(let source): source
+        }
+    }
+
+    /// Does the work (lock released).
+    func perform(_ context: _ThreadContext) {
+        switch self {
+        case .cancel(let retired): retired.cancel(context)
+        case .change(let source): source.observationWillChange()
+        }
+    }
+}
+
+/// A registration subject to tell, once the lock is released (see `_Graph.retire`).
+struct _RetiredRegistration {
+    let sourceRef: Unmanaged<_ExternalSource>
+    let registration: _ObservationSubject
+
+    /// Cancels the registrations (lock released).
+    func cancel(_ context: _ThreadContext) {
+        let saved = context.cancellingObservationRef
+        context.cancellingObservationRef = sourceRef
+        registration.notifyChange()
+        context.cancellingObservationRef = saved
+    }
+}
