@@ -13,14 +13,15 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
     private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    /// Bound to the main actor: a run triggered on the main thread runs there at once, in
-    /// its round, instead of being sent to the executor (see `runLocked`).
-    private let runsOnMainActor: Bool
     @exclusivity(unchecked) private var isRunning = false
     @exclusivity(unchecked) private var isScheduled = false
     @exclusivity(unchecked) private var rerunRequested = false
     @exclusivity(unchecked) private var cancelRequested = false
     @exclusivity(unchecked) private var hasRun = false
+    /// Bound to the main actor: a run triggered on the main thread runs there at once, in
+    /// its round, instead of being sent to the executor (see `runScheduledLocked`). Next to
+    /// the flags above, in their padding.
+    private let runsOnMainActor: Bool
     /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
     /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
     /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
