@@ -22,7 +22,9 @@ import Observation
 ///
 /// Each `@Observed` property stores its value in thread-safe reactive storage. A model whose
 /// mutable state is all `@Observed` can therefore be shared across threads: declare it
-/// `@unchecked Sendable`, as above. Otherwise keep it on one actor.
+/// `@unchecked Sendable`, as above. Otherwise keep it on one actor. A `@MainActor` model
+/// needs neither: it is `Sendable` as it is, and derives values and reacts with
+/// `MainActorComputed(owner:)` and `observeOnMainActor(owner:)` (see <doc:BuildAViewModel>).
 ///
 /// A model is also `Observable` (Apple's Observation framework), so SwiftUI takes it as it takes
 /// an `@Observable` class: a view whose body reads `model.name` is updated when the name
