@@ -22,11 +22,7 @@ let macroTargets: [Target] = [
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
     ]),
     // A model in a module that is main-actor isolated by default, as Xcode 26's app targets are.
-    .testTarget(
-        name: "RippleMacrosMainActorTests",
-        dependencies: ["RippleMacros"],
-        swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
-    ),
+    .testTarget(name: "RippleMacrosMainActorTests", dependencies: ["RippleMacros"]),
 ]
 
 let package = Package(
@@ -50,14 +46,14 @@ let package = Package(
 
 // Settings shared by every target: Swift 6 mode with complete checking, and the
 // internal invariant checks compiled into debug builds (the ones tests use). The main-actor
-// tests are compiled as Xcode 26 compiles a new app: every declaration on the main actor.
+// test targets are compiled as Xcode 26 compiles a new app: every declaration on the main actor.
 for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),
         .define("RIPPLE_INVARIANTS", .when(configuration: .debug)),
     ]
-    if target.name == "RippleMainActorTests" {
+    if target.name.hasSuffix("MainActorTests") {
         target.swiftSettings! += [
             .defaultIsolation(MainActor.self),
             .enableUpcomingFeature("InferIsolatedConformances"),
