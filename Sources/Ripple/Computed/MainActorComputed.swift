@@ -57,7 +57,6 @@ public final class MainActorComputed<Value>: Observable {
 
     /// Takes ownership of `node`, whose derivation is checked to run on the main thread.
     init(node: _ComputedNode<Value>) {
-        _learnMainThread()
         node.derivesOnMainActor = true
         computed = Computed(node: node)
         origin = node.origin

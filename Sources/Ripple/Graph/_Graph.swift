@@ -51,9 +51,6 @@ package final class _Graph: @unchecked Sendable {
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
     @usableFromInline @exclusivity(unchecked) var readsHidden = 0
-    /// The main thread's identity, learned from code isolated to the main actor (see
-    /// `learnMainThread()`); 0 until then. Unused on Apple platforms, which can ask.
-    @exclusivity(unchecked) var mainThread: UInt = 0
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000

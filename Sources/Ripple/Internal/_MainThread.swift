@@ -10,14 +10,10 @@ import Darwin
 /// ``observeOnMainActor(isolation:file:line:_:)``): a main-actor run triggered on the main
 /// thread runs at once, and a main-actor derivation is refused anywhere else.
 ///
-/// The main actor's executor is the main thread (its jobs run there, and any code on the main
-/// thread is serialized with them), so code running on the main thread may run main-actor code
-/// synchronously; this is also what `MainActor.assumeIsolated` checks. Apple platforms ask
-/// the system (`pthread_main_np`). Elsewhere the C library does not say which thread is the
-/// main one, so Ripple learns it from the first code it knows is isolated to the main actor:
-/// a `MainActorComputed` being created, `observeOnMainActor` called from main-actor code, or a
-/// main-actor run arriving through the executor. Until then the answer is "no", which only
-/// means that a run is sent to the main actor instead of running at once.
+/// On Apple platforms the main actor's executor is the main thread, and Ripple asks the system
+/// (`pthread_main_np`). Elsewhere the main actor's jobs run on the main dispatch queue, which
+/// another thread may drain: Ripple asks the queue (`_isOnMainActor()`), and also counts the
+/// process's first thread outside any queue (a command-line program's top-level code).
 extension _Graph {
     /// Whether the calling thread is the main thread (lock held).
     @inline(__always)
@@ -25,24 +21,13 @@ extension _Graph {
         #if canImport(Darwin)
         return pthread_main_np() != 0
         #else
-        return mainThread != 0 && mainThread == _Lock.currentThread
+        // The main queue's jobs (the main actor's) may be drained by a thread other than the
+        // process's first one (as under Swift Testing on Linux), and not always by the same
+        // one: ask the queue. Code on the process's first thread outside any queue (a
+        // command-line program's top-level code) is on the main actor too.
+        return _isOnMainActor() || _ThreadContext.current.isProcessMainThread
         #endif
     }
 
-    /// Records the calling thread as the main thread (lock held). Call it only from code that
-    /// is isolated to the main actor.
-    @inline(__always)
-    func learnMainThread() {
-        #if !canImport(Darwin)
-        if mainThread == 0 { mainThread = _Lock.currentThread }
-        #endif
-    }
 }
 
-/// Records the calling thread as the main thread, from code isolated to the main actor.
-@MainActor
-func _learnMainThread() {
-    #if !canImport(Darwin)
-    _graph.withLock { _graph.learnMainThread() }
-    #endif
-}

@@ -84,6 +84,20 @@ package final class _ThreadContext {
 
     init() {}
 
+    #if os(Linux)
+    /// Whether this is the process's first thread (its thread id is the process id), read once
+    /// from `/proc/thread-self`, which links to `<pid>/task/<tid>`.
+    lazy var isProcessMainThread: Bool = {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return false }
+        let parts = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/")
+        return parts.count == 3 && parts[0] == parts[2] && Int32(parts[0]) == getpid()
+    }()
+    #else
+    var isProcessMainThread: Bool { false }
+    #endif
+
     /// The calling thread's context.
     static var current: _ThreadContext {
         @inline(__always) get { currentRef.takeUnretainedValue() }

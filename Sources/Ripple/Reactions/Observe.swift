@@ -167,11 +167,8 @@ public func observeOnMainActor(
     line: UInt = #line,
     _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
-    if let isolation, isolation === MainActor.shared {
-        // Isolated to the main actor: this is the main thread (learned where the C library
-        // cannot say), so the first run happens now.
-        MainActor.assumeIsolated { _learnMainThread() }
-    }
+    // Called from main-actor code, the first run happens now (see `_ReactionNode.runLocked`).
+    _ = isolation
     return _startReaction(_mainActorReaction(origin: _Origin(name: nil, fileID: file, line: line)) {
         MainActor.assumeIsolated { body() }
     })
@@ -183,10 +180,7 @@ func _mainActorReaction(origin: _Origin, body: @escaping @Sendable () -> Void) -
     _ReactionNode(
         origin: origin,
         schedule: { job in
-            Task { @MainActor in
-                _learnMainThread()
-                job()
-            }
+            Task { @MainActor in job() }
         },
         runsOnMainActor: true,
         body: body
