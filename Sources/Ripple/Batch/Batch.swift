@@ -78,31 +78,27 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
     if context.observationScopeRef != nil {
         graph.hideReadsFromObservation(context)
         defer { graph.showReadsToObservation(context) }
-        return try untrackedBody(graph, context, body)
+        return try untrackedBody(graph, body)
     }
-    return try untrackedBody(graph, context, body)
+    return try untrackedBody(graph, body)
 }
 
 /// `untracked`'s body: suspends the derivation that runs on this thread, if any.
-private func untrackedBody<R>(_ graph: _Graph, _ context: _ThreadContext, _ body: () throws -> R) rethrows -> R {
+private func untrackedBody<R>(_ graph: _Graph, _ body: () throws -> R) rethrows -> R {
     // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
     graph.lock.lock()
     guard let evaluating = graph.evaluating else {
         graph.unlock()
         return try body()
     }
-    // Still evaluating: a write inside `body` must fail like any write in a derivation (the
-    // graph's field is checked by plain writes, the thread's by a batch's staged ones), and
-    // reads inside a batch still see committed values.
-    let suspendedInGraph = graph.suspendedEvaluatingRef
+    // Still evaluating (the lock stays held for `body`): a write inside `body` must fail like
+    // any write in a derivation, and reads inside a batch still see committed values.
+    let suspended = graph.suspendedEvaluatingRef
     graph.suspendedEvaluatingRef = graph.evaluatingRef
     graph.evaluating = nil
-    let suspended = context.suspendedEvaluationRef
-    context.suspendedEvaluationRef = Unmanaged.passUnretained(evaluating)
     defer {
-        context.suspendedEvaluationRef = suspended
         graph.evaluating = evaluating
-        graph.suspendedEvaluatingRef = suspendedInGraph
+        graph.suspendedEvaluatingRef = suspended
         graph.unlock()
     }
     return try body()

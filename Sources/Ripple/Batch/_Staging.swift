@@ -197,7 +197,7 @@ extension _ThreadContext {
         guard staging.isActive else { return .committed }
         // A shared derivation (perhaps started by a private one) sees committed values, also
         // inside `untracked { }`.
-        if graph.evaluatingRef != nil || suspendedEvaluationRef != nil { return .committed }
+        if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil { return .committed }
         return privateEvaluationRef == nil ? .batch : .privateEvaluation
     }
 

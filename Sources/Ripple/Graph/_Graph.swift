@@ -119,10 +119,17 @@ package final class _Graph: @unchecked Sendable {
         return try body()
     }
 
+    /// Whether a derivation runs on the calling thread, which holds the lock: a shared one
+    /// (perhaps suspended by `untracked { }`), or a batch's private one on `context`.
+    @inline(__always)
+    func isDeriving(on context: _ThreadContext) -> Bool {
+        evaluatingRef != nil || suspendedEvaluatingRef != nil || context.privateEvaluationRef != nil
+    }
+
     /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
-    /// inside `untracked { }`: a computed value must not write.
-    func failWriteDuringEvaluation(of node: _Node) -> Never {
-        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef)!.takeUnretainedValue()
+    /// inside `untracked { }` or a batch's private evaluation: a computed value must not write.
+    func failWriteDuringEvaluation(of node: _Node, _ context: _ThreadContext? = nil) -> Never {
+        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef ?? context?.privateEvaluationRef)!.takeUnretainedValue()
         let label = evaluating.debugLabel
         unlock()
         _rippleFailure("\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead.")

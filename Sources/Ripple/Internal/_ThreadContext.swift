@@ -61,9 +61,6 @@ package final class _ThreadContext {
 
     /// The batch's staged writes and private values (see `_Staging`).
     let staging = _Staging()
-    /// The derivation an `untracked { }` inside it suspended: reads there still see committed
-    /// values, and writes are still refused.
-    @exclusivity(unchecked) var suspendedEvaluationRef: Unmanaged<_Node>?
     /// The computed value whose derivation runs privately, in the batch's view, on this
     /// thread (see `_Staging`).
     @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_Node>?

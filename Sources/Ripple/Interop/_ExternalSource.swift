@@ -48,7 +48,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         if context.cancellingObservationRef?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { return }
         let graph = graphRef.takeUnretainedValue()
         graph.lock.lock()
-        if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil || context.privateEvaluationRef != nil {
+        if graph.isDeriving(on: context) {
             // Reported again once the lock is released, when the change is done.
             graph.afterUnlock(.change(self))
             graph.unlock()

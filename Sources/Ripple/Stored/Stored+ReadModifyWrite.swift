@@ -144,8 +144,7 @@ extension Stored: _ReadModifyWriteSubject {
         graphRef._withUnsafeGuaranteedRef { graph in
             let context = _ThreadContext.current
             guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
-                  graph.evaluatingRef == nil, graph.suspendedEvaluatingRef == nil,
-                  context.privateEvaluationRef == nil else { return }
+                  !graph.isDeriving(on: context) else { return }
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context)
                 if _exclusiveOwner == nil {

@@ -37,9 +37,7 @@ extension Stored {
             guard context.batchDepth > 0 else { return .notInBatch }
             return graphRef._withUnsafeGuaranteedRef { graph in
                 graph.lock.lock()
-                if graph.evaluatingRef != nil || context.suspendedEvaluationRef != nil || context.privateEvaluationRef != nil {
-                    refuseWriteDuringEvaluation(graph, context)
-                }
+                if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
                 let staging = context.staging
                 staging.generation &+= 1
                 let me = Unmanaged.passUnretained(staging)
@@ -83,16 +81,6 @@ extension Stored {
         context._withUnsafeGuaranteedRef { context in
             if !context.staging.trash.isEmpty { context.staging.emptyTrash() }
         }
-    }
-
-    /// Stops a write made while a computed value is being evaluated on this thread, shared or
-    /// private, even inside `untracked { }` (lock held).
-    @inline(never)
-    private func refuseWriteDuringEvaluation(_ graph: _Graph, _ context: _ThreadContext) {
-        let evaluating = graph.evaluatingRef ?? context.suspendedEvaluationRef ?? context.privateEvaluationRef
-        guard let evaluating else { return }
-        graph.unlock()
-        _rippleFailure("\(debugLabel) was written while \(evaluating.takeUnretainedValue().debugLabel) was being evaluated. A computed value must not write; use a reaction (observe) instead.")
     }
 
     /// The value `staging` staged for this node, if any, with the number of writes (lock held).
