@@ -12,6 +12,9 @@ import SwiftSyntaxMacros
 /// is being initialized, before anything else can reach it) and only read afterwards, and the
 /// `Stored` it holds is thread-safe.
 public struct ModelPropertyMacro: AccessorMacro, PeerMacro {
+    /// The accessors of a managed property: an init accessor that creates its storage, and
+    /// `get`, `set` and `_modify` through that storage (so a compound assignment stays one
+    /// atomic read-modify-write).
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
@@ -32,6 +35,7 @@ public struct ModelPropertyMacro: AccessorMacro, PeerMacro {
         ]
     }
 
+    /// The managed property's storage, `_name`, next to it.
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,

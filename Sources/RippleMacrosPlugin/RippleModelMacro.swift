@@ -5,6 +5,8 @@ import SwiftSyntaxMacros
 /// `@RippleModel`: marks each stored `var` of the class for ``ModelPropertyMacro`` and adds the
 /// conformances (`Observable`, `ObservableModel`, and `Sendable` when the compiler can check it).
 public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
+    /// `@_RippleModelProperty` on each stored `var` the macro manages; a diagnostic on one it
+    /// refuses (a property with observers, several properties in one declaration).
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
@@ -24,6 +26,9 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         }
     }
 
+    /// The conformances, in a `nonisolated` extension: `Observable`, `ObservableModel`, and
+    /// `Sendable` when the compiler can check it; a diagnostic for a declaration that is not a
+    /// class.
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
