@@ -31,16 +31,19 @@ let package = Package(
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleModels", targets: ["RippleModels"]),
+        .library(name: "RippleStore", targets: ["RippleStore"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
     dependencies: includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [],
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
+        .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
+        .testTarget(name: "RippleStoreTests", dependencies: ["RippleStore"]),
     ] + (includeMacros ? macroTargets : [])
 )
 

@@ -1,0 +1,134 @@
+/// A state delivered to a subscriber, with the state it replaces, so that the subscriber can
+/// update only what changed.
+///
+/// Subscribers of a store (``Store/sinkState(dropsFirst:file:line:_:)``) and of a derived value
+/// receive one per commit. Read the current state through dynamic member lookup, and run
+/// work only for what changed with ``ifChanged(_:_:)``:
+///
+/// ```swift
+/// store.sinkState { changes in
+///     changes.ifChanged(\.name) { name in label.text = name }
+///     changes.ifChanged(\.count, \.limit) { count, limit in
+///         counter.text = "\(count) of \(limit)"
+///     }
+/// }
+/// ```
+///
+/// The first delivery has no previous state: everything counts as changed.
+@dynamicMemberLookup
+public struct Changes<State: Sendable>: Sendable {
+    /// The state after the commit.
+    public let current: State
+    /// The state the subscriber saw before, or `nil` on the first delivery.
+    public let previous: State?
+    /// The store's version of ``current``: 0 for the initial state, one more per commit that
+    /// changed something. A subscriber that runs on another executor may skip versions (it
+    /// sees the latest state, and ``previous`` is what it saw last).
+    public let version: UInt64
+    /// The commit that produced ``current``: its name, place and metadata.
+    public let transaction: Transaction
+
+    /// Creates a changes value; stores create them for their subscribers.
+    ///
+    /// - Parameters:
+    ///   - previous: The state before, or `nil` when everything counts as changed.
+    ///   - current: The state after.
+    ///   - version: The version of `current`.
+    ///   - transaction: The commit that produced `current`.
+    public init(previous: State?, current: State, version: UInt64 = 0, transaction: Transaction = Transaction(name: "initial state")) {
+        self.previous = previous
+        self.current = current
+        self.version = version
+        self.transaction = transaction
+    }
+
+    /// A value of the current state.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        current[keyPath: keyPath]
+    }
+
+    /// Whether the values at `keyPaths` differ between the previous and the current state
+    /// (always `true` on the first delivery).
+    ///
+    /// - Complexity: One comparison per key path.
+    public func hasChanges<each Value: Equatable>(_ keyPaths: repeat KeyPath<State, each Value>) -> Bool {
+        guard let previous else { return true }
+        for keyPath in repeat each keyPaths {
+            if previous[keyPath: keyPath] != current[keyPath: keyPath] { return true }
+        }
+        return false
+    }
+
+    /// Whether the value `selector` picks differs between the previous and the current state,
+    /// as `isEqual` tells (always `true` on the first delivery).
+    public func hasChanges<Value>(_ selector: (State) throws -> Value, _ isEqual: (Value, Value) throws -> Bool) rethrows -> Bool {
+        guard let previous else { return true }
+        return try !isEqual(selector(previous), selector(current))
+    }
+
+    /// Runs `perform` with the current values at `keyPaths` if any of them changed.
+    ///
+    /// ```swift
+    /// changes.ifChanged(\.name) { name in label.text = name }
+    /// changes.ifChanged(\.first, \.last) { first, last in label.text = "\(first) \(last)" }
+    /// ```
+    ///
+    /// - Returns: What `perform` returned, or `nil` when nothing changed.
+    @discardableResult
+    public func ifChanged<each Value: Equatable, Result>(
+        _ keyPaths: repeat KeyPath<State, each Value>,
+        perform: (repeat each Value) throws -> Result
+    ) rethrows -> Result? {
+        guard hasChanges(repeat each keyPaths) else { return nil }
+        return try perform(repeat current[keyPath: each keyPaths])
+    }
+
+    /// Runs `perform` with the value `selector` picks if it changed, as `isEqual` tells.
+    ///
+    /// ```swift
+    /// changes.ifChanged({ $0.items.map(\.id) }, ==) { ids in reloadRows(ids) }
+    /// ```
+    ///
+    /// - Returns: What `perform` returned, or `nil` when nothing changed.
+    @discardableResult
+    public func ifChanged<Value, Result>(
+        _ selector: (State) throws -> Value,
+        _ isEqual: (Value, Value) throws -> Bool,
+        _ perform: (Value) throws -> Result
+    ) rethrows -> Result? {
+        guard try hasChanges(selector, isEqual) else { return nil }
+        return try perform(selector(current))
+    }
+
+    /// The current value at `keyPath` if it changed, otherwise `nil`.
+    ///
+    /// ```swift
+    /// if let name = changes.takeIfChanged(\.name) { label.text = name }
+    /// ```
+    public func takeIfChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Value? {
+        hasChanges(keyPath) ? current[keyPath: keyPath] : nil
+    }
+
+    /// The same changes, seen through `transform`: a subscriber of part of the state.
+    ///
+    /// ```swift
+    /// let profile: Changes<Profile> = changes.map(\.profile)
+    /// ```
+    ///
+    /// - Complexity: Two calls of `transform` (one on the first delivery).
+    public func map<Mapped: Sendable>(_ transform: (State) throws -> Mapped) rethrows -> Changes<Mapped> {
+        try Changes<Mapped>(
+            previous: previous.map(transform),
+            current: transform(current),
+            version: version,
+            transaction: transaction
+        )
+    }
+}
+
+extension Changes where State: Equatable {
+    /// Whether the state differs from the previous one (always `true` on the first delivery).
+    public var hasChanges: Bool {
+        previous.map { $0 != current } ?? true
+    }
+}

@@ -1,0 +1,108 @@
+/// A value derived from a store's state, memoized: it is computed again only when its input
+/// changed, and its readers run again only when its output changed (Verge's `Derived`).
+///
+/// A derived value is a core node (it wraps a ``Computed``): read ``value`` in a
+/// ``Computed``, an ``observe(file:line:_:)`` reaction, `withObservationTracking` or SwiftUI,
+/// or use any handler of the models layer on it (it is an ``ObservableValue``).
+///
+/// ```swift
+/// let count = store.derived(\.count)
+/// let doneCount = store.derived(from: \.todos) { todos in todos.filter(\.isDone).count }
+/// let subscription = doneCount.sinkValue { changes in badge.text = "\(changes.current)" }
+/// ```
+///
+/// It does not keep its store alive, and lives while anyone holds or observes it. Derived
+/// values of the same commit are consistent with each other: ``combined(_:)`` pairs them
+/// without ever showing a mix of old and new.
+///
+/// - Complexity: Reading an up-to-date value is O(1).
+public final class Derived<Value: Sendable>: Readable, ObservableValue, @unchecked Sendable {
+    let computed: Computed<Value>
+
+    init(_ computed: Computed<Value>) {
+        self.computed = computed
+    }
+
+    /// The current value, brought up to date if its input changed. Reading it inside a
+    /// reader tracks it.
+    public var value: Value {
+        computed.value
+    }
+
+    /// Calls `receive` with the current value (unless `dropsFirst`), then after every commit
+    /// that changed it, on the committing thread, in commit order.
+    ///
+    /// ``Changes/version`` counts this subscriber's deliveries (0 for the first).
+    ///
+    /// ```swift
+    /// let subscription = store.derived(\.count).sinkValue { changes in
+    ///     label.text = "\(changes.current)"
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dropsFirst: Skip the delivery of the current value.
+    ///   - file: The file that subscribes.
+    ///   - line: The line that subscribes.
+    ///   - receive: Called with each change. What it reads is not tracked.
+    /// - Returns: A subscription that stops the delivery when cancelled or released. It keeps
+    ///   this derived value alive, not the store.
+    public func sinkValue(
+        dropsFirst: Bool = false,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ receive: @escaping @Sendable (Changes<Value>) -> Void
+    ) -> Subscription {
+        let previous = _ReactionBox<Value?>(nil)
+        let deliveries = _ReactionBox<UInt64>(0)
+        return observe(file: file, line: line) { [computed] in
+            let current = computed.value
+            let old = previous.value
+            previous.value = current
+            if old == nil, dropsFirst { return }
+            let changes = Changes(previous: old, current: current, version: deliveries.value, transaction: Transaction(name: "derived", file: file, line: line))
+            deliveries.value += 1
+            withoutOwner { untracked { receive(changes) } }
+        }
+    }
+
+    /// A value derived from this one's value at `keyPath`.
+    ///
+    /// - Complexity: O(1) to create.
+    public func derived<Member: Equatable & Sendable>(_ keyPath: any KeyPath<Value, Member> & Sendable) -> Derived<Member> {
+        let path = _KeyPath(keyPath: keyPath)
+        return Derived<Member>(Computed(equals: ==) { [computed] in computed.value[keyPath: path.keyPath] })
+    }
+
+    /// A value derived from this one by `transform`, which runs only when this value changed;
+    /// the result's readers run only when the result changed.
+    ///
+    /// - Complexity: O(1) to create.
+    public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<Output> {
+        Derived<Output>(Computed(equals: ==) { [computed] in transform(computed.value) })
+    }
+}
+
+/// A derived value that pairs `values`, consistent in every delivery: after a commit it holds
+/// the values of that commit only, and emits once (Verge's `combined` emits a half-updated
+/// pair first).
+///
+/// ```swift
+/// let summary = combined(store.derived(\.count), store.derived(\.name))
+/// let subscription = summary.sinkValue { changes in
+///     let (count, name) = changes.current
+///     label.text = "\(name): \(count)"
+/// }
+/// ```
+///
+/// - Complexity: O(1) to create; one comparison per value when an input changed.
+public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<each Value>) -> Derived<(repeat each Value)> {
+    let computeds = (repeat (each values).computed)
+    return Derived(Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
+        var equal = true
+        repeat (equal = equal && (each old) == (each new))
+        return equal
+    }) {
+        (repeat (each computeds).value)
+    })
+}

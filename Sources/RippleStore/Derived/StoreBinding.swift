@@ -1,0 +1,82 @@
+/// A two-way binding to part of a store's state: reading tracks that part only, writing
+/// commits (Verge's `BindingDerived`).
+///
+/// ```swift
+/// let name = store.binding(\.profile.name)
+/// TextField("Name", text: Binding(get: { name.value }, set: { name.value = $0 }))
+/// name.value = "Ada"          // commit { $0.profile.name = "Ada" }
+/// name.update { $0 += "!" }   // one atomic commit
+/// ```
+///
+/// A binding is a ``Readable`` core value and an ``ObservableValue``, so the models layer's
+/// handlers work on it; ``valueBinding`` gives a ``ValueBinding`` for APIs that take one.
+/// Project a binding to a member with dynamic member lookup: `profile.name`.
+@dynamicMemberLookup
+public final class StoreBinding<Value: Equatable & Sendable>: Readable, ObservableValue, @unchecked Sendable {
+    private let source: any _WritableSource<Value>
+
+    init(_ source: any _WritableSource<Value>) {
+        self.source = source
+    }
+
+    /// The current value; setting it commits the new value to the store.
+    public var value: Value {
+        get { source.read() }
+        set { source.modify { $0 = newValue } }
+    }
+
+    /// Changes the value in place, in one commit: atomic with respect to every other commit
+    /// to the store.
+    ///
+    /// - Parameter transform: Changes the value. It runs once, inside the commit.
+    public func update(_ transform: (inout Value) -> Void) {
+        source.modify(transform)
+    }
+
+    /// A binding to the member at `keyPath` of this binding's value.
+    public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: any WritableKeyPath<Value, Member> & Sendable) -> StoreBinding<Member> {
+        StoreBinding<Member>(source.child(keyPath))
+    }
+
+    /// This binding as the models layer's ``ValueBinding``. Its `update` commits once, like
+    /// ``update(_:)``.
+    public var valueBinding: ValueBinding<Value> {
+        let source = source
+        return ValueBinding(get: { source.read() }, set: { newValue in source.modify { $0 = newValue } })
+    }
+}
+
+/// Where a ``StoreBinding`` reads and writes.
+protocol _WritableSource<Value>: Sendable {
+    associatedtype Value: Equatable & Sendable
+    func read() -> Value
+    func modify(_ transform: (inout Value) -> Void)
+    func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member>
+}
+
+/// A writable key path the store keeps in `@Sendable` closures (see ``_KeyPath``).
+struct _WritableKeyPath<Root, Value>: @unchecked Sendable {
+    let keyPath: WritableKeyPath<Root, Value>
+}
+
+/// The value at a key path of a store's state.
+struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Sendable>: _WritableSource {
+    let core: _StoreCore<State>
+    let path: _WritableKeyPath<State, Value>
+    let file: StaticString
+    let line: UInt
+
+    func read() -> Value {
+        core.slice(path.keyPath).value
+    }
+
+    func modify(_ transform: (inout Value) -> Void) {
+        core.commit(Transaction(name: "binding \(path.keyPath)", file: file, line: line)) { state, _ in
+            transform(&state[keyPath: path.keyPath])
+        }
+    }
+
+    func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member> {
+        _StoreKeyPathSource<State, Member>(core: core, path: _WritableKeyPath(keyPath: path.keyPath.appending(path: keyPath)), file: file, line: line)
+    }
+}

@@ -1,0 +1,69 @@
+extension Store {
+    /// The value at `keyPath`, as a derived value whose readers run only when it changed.
+    ///
+    /// The same node backs `store.state[keyPath]` reads: asking twice costs nothing more.
+    ///
+    /// ```swift
+    /// let count = store.derived(\.count)
+    /// ```
+    ///
+    /// - Complexity: O(1) (one dictionary lookup).
+    public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value> {
+        Derived(_core.slice(keyPath))
+    }
+
+    /// A value computed by `transform` from the values at `keyPaths`, its declared inputs.
+    ///
+    /// `transform` runs only when one of the inputs changed; the result's readers run only when
+    /// the result changed.
+    ///
+    /// ```swift
+    /// let visible = store.derived(from: \.todos, \.filter) { todos, filter in
+    ///     todos.filter(filter.isIncluded)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison per input; `transform` runs
+    ///   only when an input changed.
+    public func derived<each Input: Equatable & Sendable, Output: Equatable & Sendable>(
+        from keyPaths: repeat KeyPath<State, each Input>,
+        transform: @escaping @Sendable (repeat each Input) -> Output
+    ) -> Derived<Output> {
+        let slices = (repeat _core.slice(each keyPaths))
+        return Derived(Computed(equals: ==) {
+            transform(repeat (each slices).value)
+        })
+    }
+
+    /// A value computed by `transform` from the state it reads: each key path `transform`
+    /// reads through the ``TrackedState`` it receives is an input, and `transform` runs only
+    /// when one of those changed.
+    ///
+    /// ```swift
+    /// let title = store.derived { state in "\(state.name) (\(state.count))" }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison per key path read;
+    ///   `transform` runs only when one changed.
+    public func derived<Output: Equatable & Sendable>(
+        _ transform: @escaping @Sendable (TrackedState<State>) -> Output
+    ) -> Derived<Output> {
+        let state = TrackedState(source: _core)
+        return Derived(Computed(equals: ==) { transform(state) })
+    }
+
+    /// A two-way binding to the value at `keyPath`: reading tracks that value only, writing
+    /// commits it.
+    ///
+    /// ```swift
+    /// let name = store.binding(\.name)
+    /// name.value = "Ada"
+    /// ```
+    public func binding<Value: Equatable & Sendable>(
+        _ keyPath: any WritableKeyPath<State, Value> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> StoreBinding<Value> {
+        StoreBinding(_StoreKeyPathSource(core: _core, path: _WritableKeyPath(keyPath: keyPath), file: file, line: line))
+    }
+}

@@ -1,0 +1,161 @@
+extension Store {
+    /// Calls `receive` with the current state (unless `dropsFirst`), then once per commit that
+    /// changed it, on the committing thread, in commit order.
+    ///
+    /// ```swift
+    /// let subscription = store.sinkState { changes in
+    ///     changes.ifChanged(\.name) { name in label.text = name }
+    /// }
+    /// ```
+    ///
+    /// Commits from many threads reach it one at a time, in the order they were applied. A
+    /// commit made inside `receive` (or any subscriber) is delivered to every subscriber after
+    /// the current delivery, never nested inside it.
+    ///
+    /// - Parameters:
+    ///   - dropsFirst: Skip the delivery of the current state.
+    ///   - file: The file that subscribes, named in logs and diagnostics.
+    ///   - line: The line that subscribes.
+    ///   - receive: Called with each change. What it reads is not tracked.
+    /// - Returns: A subscription that stops the delivery when cancelled or released, or when
+    ///   the store is released. It does not keep the store alive.
+    public func sinkState(
+        dropsFirst: Bool = false,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ receive: @escaping @Sendable (Changes<State>) -> Void
+    ) -> Subscription {
+        _core.sink(dropsFirst: dropsFirst, file: file, line: line, receive)
+    }
+
+    /// Calls `receive` on the main actor with the current state (unless `dropsFirst`), then
+    /// after commits: at once when the commit is made on the main actor, otherwise on the main
+    /// actor's next turn.
+    ///
+    /// Commits made while a delivery is on its way to the main actor are seen together: the
+    /// subscriber gets the latest state, and ``Changes/previous`` is the state it saw last, so
+    /// ``Changes/ifChanged(_:_:)`` is exact. Called from the main actor, the first delivery
+    /// happens before this returns.
+    ///
+    /// ```swift
+    /// subscription = store.sinkStateOnMainActor { changes in
+    ///     changes.ifChanged(\.title) { title in self.navigationItem.title = title }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dropsFirst: Skip the delivery of the current state.
+    ///   - file: The file that subscribes.
+    ///   - line: The line that subscribes.
+    ///   - receive: Called on the main actor with each change.
+    /// - Returns: A subscription that stops the delivery when cancelled or released, or when
+    ///   the store is released.
+    public func sinkStateOnMainActor(
+        dropsFirst: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ receive: @escaping @MainActor (Changes<State>) -> Void
+    ) -> Subscription {
+        let deliver = _core.sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line) (main actor)")
+        return _core.own(observeOnMainActor(isolation: isolation, file: file, line: line) {
+            deliver { changes in MainActor.assumeIsolated { receive(changes) } }
+        })
+    }
+
+    /// Calls `receive` on `actor` with the current state (unless `dropsFirst`), then after
+    /// commits. Commits made while a delivery is on its way are seen together, as in
+    /// ``sinkStateOnMainActor(dropsFirst:isolation:file:line:_:)``.
+    ///
+    /// - Parameters:
+    ///   - actor: The actor whose executor runs `receive`.
+    ///   - dropsFirst: Skip the delivery of the current state.
+    ///   - file: The file that subscribes.
+    ///   - line: The line that subscribes.
+    ///   - receive: Called on `actor` with each change.
+    /// - Returns: A subscription that stops the delivery when cancelled or released, or when
+    ///   the store is released.
+    public func sinkState<A: Actor>(
+        on actor: A,
+        dropsFirst: Bool = false,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ receive: @escaping @Sendable (isolated A, Changes<State>) -> Void
+    ) -> Subscription {
+        let deliver = _core.sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line) (\(A.self))")
+        return _core.own(observe(on: actor, file: file, line: line) { actor in
+            deliver { changes in receive(actor, changes) }
+        })
+    }
+
+    /// Calls `receive` with each change and a running value that `accumulate` keeps up to date
+    /// from every change first (Verge's `scan`).
+    ///
+    /// ```swift
+    /// let subscription = store.sinkState(scan: 0, { total, changes in
+    ///     changes.ifChanged(\.count) { _ in total += 1 }
+    /// }) { changes, countChanges in
+    ///     print("count changed \(countChanges) times")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dropsFirst: Skip the delivery (but not the accumulation) of the current state.
+    ///   - initialValue: The running value before the first change.
+    ///   - accumulate: Updates the running value with a change.
+    ///   - file: The file that subscribes.
+    ///   - line: The line that subscribes.
+    ///   - receive: Called with each change and the running value after it.
+    /// - Returns: A subscription that stops the delivery when cancelled or released, or when
+    ///   the store is released.
+    public func sinkState<Accumulated>(
+        dropsFirst: Bool = false,
+        scan initialValue: Accumulated,
+        _ accumulate: @escaping @Sendable (inout Accumulated, Changes<State>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ receive: @escaping @Sendable (Changes<State>, Accumulated) -> Void
+    ) -> Subscription {
+        let running = _ReactionBox(initialValue)
+        let deliver = _core.sinkBody(dropsFirst: false, label: "\(file):\(line)")
+        let isFirst = _ReactionBox(true)
+        return _core.own(observe(file: file, line: line) {
+            deliver { changes in
+                accumulate(&running.value, changes)
+                let skip = dropsFirst && isFirst.value
+                isFirst.value = false
+                if !skip { receive(changes, running.value) }
+            }
+        })
+    }
+}
+
+extension _StoreCore {
+    /// A plain subscriber: a reaction on the committing thread.
+    func sink(
+        dropsFirst: Bool,
+        file: StaticString,
+        line: UInt,
+        _ receive: @escaping @Sendable (Changes<State>) -> Void
+    ) -> Subscription {
+        let deliver = sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line)")
+        return own(observe(file: file, line: line) { deliver(receive) })
+    }
+
+    /// The body of a subscriber's reaction: reads the published state (its one dependency) and
+    /// hands the change since its previous run to the function it is given, untracked and
+    /// owning nothing.
+    func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
+        let previous = _ReactionBox<_Snapshot<State>?>(nil)
+        return { [node, weak self] receive in
+            let snapshot = node.value
+            let old = previous.value
+            if let old, old.version >= snapshot.version { return }
+            previous.value = snapshot
+            if old == nil, dropsFirst { return }
+            if old != nil { self?.noteWake(.subscriber(label), snapshot.version) }
+            let changes = Changes(previous: old?.state, current: snapshot.state, version: snapshot.version, transaction: snapshot.transaction)
+            withoutOwner { untracked { receive(changes) } }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Ripple
+
+/// Everything a store is, without the store: subscriptions, derived values and dispatchers
+/// hold this, so none of them keeps a store alive.
+///
+/// The state lives in one core node, `node`, holding the latest published ``_Snapshot``.
+/// Every reader (subscribers, key-path slices, derived values) is a core node or reaction
+/// reading it, so glitch-freedom, ordering and lifetimes are the core's.
+///
+/// Commits are serialized by a *gate*: a thread owns it from the moment it reads the state to
+/// mutate until its write has been delivered to the synchronous subscribers, so that commits
+/// from many threads are applied and delivered one after the other, in the order they took the
+/// gate. Waiting threads wait on `lock`'s condition; no lock is held while the mutation (user
+/// code) or the delivery runs. A commit made on the owning thread while it delivers (from a
+/// subscriber) re-enters the gate: its write is queued by the core after the current round.
+final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
+    /// The published state. Writes of an older version count as equal and are dropped, so the
+    /// node only moves forward even when a commit made inside a `batch` is applied late.
+    let node: Stored<_Snapshot<State>>
+    let name: String
+    let middleware: [StoreMiddleware<State>]
+    let logger: (any StoreLogger)?
+    let derivesFields: ((inout State, Changes<State>) -> Void)?
+
+    private let lock = _Lock()
+    // Guarded by `lock`:
+    /// The latest committed snapshot, published or about to be.
+    private var latest: _Snapshot<State>
+    /// The thread that owns the gate (0: none) and how many commits it has in flight.
+    private var gateOwner: UInt = 0
+    private var gateDepth = 0
+    /// Set while the gate owner runs a mutation or middleware: a commit then is a mistake.
+    private var isMutating = false
+    private var slices: [AnyKeyPath: AnyObject] = [:]
+    private var endings: [Int: @Sendable () -> Void] = [:]
+    private var nextEndingID = 0
+    private var isEnded = false
+    /// What each commit woke, for the logger (only kept when there is one).
+    private var woken: [UInt64: [StoreLog.Wake]] = [:]
+
+    init(
+        initialState: State,
+        name: String,
+        middleware: [StoreMiddleware<State>],
+        logger: (any StoreLogger)?,
+        derivesFields: ((inout State, Changes<State>) -> Void)?
+    ) {
+        let snapshot = _Snapshot(state: initialState, version: 0, transaction: Transaction(name: "initial state"))
+        latest = snapshot
+        self.name = name
+        self.middleware = middleware
+        self.logger = logger
+        self.derivesFields = derivesFields
+        node = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+    }
+
+    /// The latest committed state, read without tracking.
+    var latestSnapshot: _Snapshot<State> {
+        lock.withLock { latest }
+    }
+
+    // MARK: Commit
+
+    func commit<Result, Failure: Error>(
+        _ transaction: Transaction,
+        _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let me = _currentThread()
+        let base = enterGate(me, transaction)
+        let start = logger == nil ? nil : ContinuousClock.now
+        var transaction = transaction
+        var state = base.state
+        let result: Result
+        do {
+            result = try mutation(&state, &transaction)
+        } catch {
+            leaveGate(me, mutated: true)
+            throw error
+        }
+        if let derivesFields {
+            derivesFields(&state, Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
+        }
+        for step in middleware {
+            step.apply(&state, base.state, &transaction)
+        }
+        guard state != base.state else {
+            leaveGate(me, mutated: true)
+            logger?.didCommit(StoreLog.Commit(store: name, transaction: transaction, version: base.version, changed: false, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
+            return result
+        }
+        let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
+        lock.withLock {
+            latest = snapshot
+            isMutating = false
+            if logger != nil { woken[snapshot.version] = [] }
+        }
+        // At once outside reactions; queued after the current round inside one (a commit from a
+        // subscriber), and the gate is released only once that write has been delivered.
+        writeInOrder { [node] in node.value = snapshot }
+        writeInOrder { [self] in
+            leaveGate(me, mutated: false)
+            if let logger {
+                let woken = lock.withLock { self.woken.removeValue(forKey: snapshot.version) ?? [] }
+                logger.didCommit(StoreLog.Commit(store: name, transaction: snapshot.transaction, version: snapshot.version, changed: true, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: woken))
+            }
+        }
+        return result
+    }
+
+    /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
+    /// returns the state to mutate.
+    private func enterGate(_ me: UInt, _ transaction: Transaction) -> _Snapshot<State> {
+        lock.lock()
+        if gateOwner == me, isMutating {
+            lock.unlock()
+            preconditionFailure("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns.")
+        }
+        while gateOwner != 0, gateOwner != me {
+            lock.wait()
+        }
+        gateOwner = me
+        gateDepth += 1
+        isMutating = true
+        let base = latest
+        lock.unlock()
+        return base
+    }
+
+    private func leaveGate(_ me: UInt, mutated: Bool) {
+        lock.withLock {
+            if mutated { isMutating = false }
+            gateDepth -= 1
+            if gateDepth == 0 {
+                gateOwner = 0
+                lock.broadcast()
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The core node holding the value at `keyPath`, cut off by equality: a reader of it runs
+    /// again only when that value changed. One per key path, kept for the store's life.
+    func slice<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>) -> Computed<Value> {
+        if let existing = lock.withLock({ slices[keyPath] }) {
+            return unsafeDowncast(existing, to: Computed<Value>.self)
+        }
+        let path = _KeyPath(keyPath: keyPath)
+        let created: Computed<Value>
+        if logger != nil {
+            let label = "\(keyPath)"
+            created = Computed(name: label, equals: ==) { [node, weak self] in
+                let snapshot = node.value
+                self?.noteWake(.derived(label), snapshot.version)
+                return snapshot.state[keyPath: path.keyPath]
+            }
+        } else {
+            created = Computed(name: "\(name)\(keyPath)", equals: ==) { [node] in node.value.state[keyPath: path.keyPath] }
+        }
+        let slice = lock.withLock { () -> AnyObject in
+            if let existing = slices[keyPath] { return existing }
+            slices[keyPath] = created
+            return created
+        }
+        return unsafeDowncast(slice, to: Computed<Value>.self)
+    }
+
+    // MARK: Lifetime
+
+    /// Registers what to do when the store is released; returns a key for ``forget(_:)``, or
+    /// `nil` (having run `ending`) when the store is already gone.
+    func onEnd(_ ending: @escaping @Sendable () -> Void) -> Int? {
+        let id = lock.withLock { () -> Int? in
+            if isEnded { return nil }
+            nextEndingID += 1
+            endings[nextEndingID] = ending
+            return nextEndingID
+        }
+        if id == nil { ending() }
+        return id
+    }
+
+    func forget(_ id: Int) {
+        let removed = lock.withLock { endings.removeValue(forKey: id) }
+        _ = removed  // released with the lock released
+    }
+
+    /// The store was released: ends every subscription and task it owns.
+    func end() {
+        let endings = lock.withLock { () -> [@Sendable () -> Void] in
+            isEnded = true
+            defer { self.endings = [:] }
+            return self.endings.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for ending in endings.reversed() { ending() }
+    }
+
+    /// Ties `subscription` to the store's life: it ends when the store is released, and the
+    /// returned subscription cancels it (and forgets it) when cancelled or released.
+    func own(_ subscription: Subscription, also ending: (@Sendable () -> Void)? = nil) -> Subscription {
+        let id = onEnd {
+            subscription.cancel()
+            ending?()
+        }
+        return Subscription { [weak self] in
+            subscription.cancel()
+            ending?()
+            if let id { self?.forget(id) }
+        }
+    }
+
+    // MARK: Logging
+
+    func noteWake(_ wake: StoreLog.Wake, _ version: UInt64) {
+        guard logger != nil else { return }
+        lock.withLock {
+            // Only while the commit is being delivered: a later lazy read woke nothing.
+            if woken[version] != nil { woken[version]!.append(wake) }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// What a commit tells about itself: its name, where it was made, and typed metadata.
+///
+/// Every commit carries one. The mutation may fill it in (the `commit { state, transaction in }`
+/// form), middleware may rewrite it, and subscribers (``Changes/transaction``) and loggers
+/// read it.
+///
+/// ```swift
+/// store.sinkState { changes in
+///     if changes.transaction[Origin.self] == "pull to refresh" { endRefreshing() }
+/// }
+/// ```
+public struct Transaction: Sendable, CustomStringConvertible {
+    /// The name given to `commit`, or `nil`.
+    public var name: String?
+    /// The file that made the commit.
+    public let file: StaticString
+    /// The line that made the commit.
+    public let line: UInt
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    /// Creates a transaction; stores create one for each commit.
+    ///
+    /// - Parameters:
+    ///   - name: The commit's name.
+    ///   - file: The file that made it.
+    ///   - line: The line that made it.
+    public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        self.name = name
+        self.file = file
+        self.line = line
+    }
+
+    /// The value stored for `key`, or the key's default value.
+    ///
+    /// - Complexity: O(1) on average.
+    public subscript<Key: TransactionKey>(key: Key.Type) -> Key.Value {
+        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+
+    /// The name, or the place the commit was made when it has none.
+    public var description: String {
+        name ?? "commit at \(file):\(line)"
+    }
+}
