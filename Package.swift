@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
-        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels"]),
+        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),

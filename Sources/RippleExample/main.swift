@@ -4,6 +4,7 @@
 // prints what it did, so the output reads as a log of the story.
 import Ripple
 import RippleModels
+import RippleStore
 
 final class LoginManager: Sendable {
     let isLoggedIn = Stored(false, name: "isLoggedIn")
@@ -116,3 +117,46 @@ header.unreadCount = 5
 header.unreadCount = 7
 header.unreadCount = 6
 updater.resume()
+
+// MARK: - A store (RippleStore): commits, Changes, derived values, fine-grained reads
+
+print("\n— a store")
+
+struct ChatState: Equatable, Sendable {
+    var draft = ""
+    var messages: [String] = []
+    var unread = 0
+}
+
+enum ChatActivity: Sendable { case didSend(String) }
+
+typealias ChatStore = Store<ChatState, ChatActivity>
+
+extension ChatStore {
+    func sendDraft() {
+        let text = commit("send draft") { state -> String in
+            let text = state.draft
+            state.messages.append(text)
+            state.draft = ""
+            return text
+        }
+        send(.didSend(text))
+    }
+}
+
+let chat = ChatStore(initialState: ChatState())
+let messageCount = chat.derived(from: \.messages) { $0.count }
+let chatSubscriptions = SubscriptionBag {
+    chat.sinkState(dropsFirst: true) { changes in
+        changes.ifChanged(\.messages) { print("  sinkState: \($0.count) message(s), after \(changes.transaction)") }
+    }
+    chat.sinkActivity { activity in print("  activity: \(activity)") }
+    // Reads `store.state.unread` only: a commit to the draft or the messages does not re-run it.
+    observe { print("  observe: unread = \(chat.state.unread)") }
+}
+
+chat.commit { $0.draft = "Hello" }   // nothing above reads the draft: nothing prints
+chat.sendDraft()
+chat.commit { $0.unread += 1 }
+print("  derived message count: \(messageCount.value)")
+_ = chatSubscriptions
