@@ -3,7 +3,7 @@
 ///
 /// Subscribers of a store (``Store/sinkState(dropsFirst:file:line:_:)``) and of a derived value
 /// receive one per commit. Read the current state through dynamic member lookup, and run
-/// work only for what changed with ``ifChanged(_:_:)``:
+/// work only for what changed with ``ifChanged(_:perform:)``:
 ///
 /// ```swift
 /// store.sinkState { changes in

@@ -1,9 +1,9 @@
 /// A value derived from a store's state, memoized: it is computed again only when its input
 /// changed, and its readers run again only when its output changed (Verge's `Derived`).
 ///
-/// A derived value is a core node (it wraps a ``Computed``): read ``value`` in a
-/// ``Computed``, an ``observe(file:line:_:)`` reaction, `withObservationTracking` or SwiftUI,
-/// or use any handler of the models layer on it (it is an ``ObservableValue``).
+/// A derived value is a core node (it wraps a `Computed`): read ``value`` in a
+/// `Computed`, an `observe { }` reaction, `withObservationTracking` or SwiftUI,
+/// or use any handler of the models layer on it (it is an `ObservableValue`).
 ///
 /// ```swift
 /// let count = store.derived(\.count)

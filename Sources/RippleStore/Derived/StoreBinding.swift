@@ -8,8 +8,8 @@
 /// name.update { $0 += "!" }   // one atomic commit
 /// ```
 ///
-/// A binding is a ``Readable`` core value and an ``ObservableValue``, so the models layer's
-/// handlers work on it; ``valueBinding`` gives a ``ValueBinding`` for APIs that take one.
+/// A binding is a `Readable` core value and an `ObservableValue`, so the models layer's
+/// handlers work on it; ``valueBinding`` gives a `ValueBinding` for APIs that take one.
 /// Project a binding to a member with dynamic member lookup: `profile.name`.
 @dynamicMemberLookup
 public final class StoreBinding<Value: Equatable & Sendable>: Readable, ObservableValue, @unchecked Sendable {
@@ -38,7 +38,7 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
         StoreBinding<Member>(source.child(keyPath))
     }
 
-    /// This binding as the models layer's ``ValueBinding``. Its `update` commits once, like
+    /// This binding as the models layer's `ValueBinding`. Its `update` commits once, like
     /// ``update(_:)``.
     public var valueBinding: ValueBinding<Value> {
         let source = source

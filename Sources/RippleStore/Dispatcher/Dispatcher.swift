@@ -5,7 +5,7 @@
 /// subscribers see, only the state at its scope:
 ///
 /// ```swift
-/// final class ProfileActions: Dispatcher<AppState, AppActivity, Profile> {
+/// final class ProfileActions: Dispatcher<AppState, AppActivity, Profile>, @unchecked Sendable {
 ///     func rename(_ name: String) { commit { $0.name = name } }   // $0 is the Profile
 /// }
 ///
@@ -40,7 +40,8 @@ open class Dispatcher<State: Equatable & Sendable, Activity: Sendable, Scope: Eq
         store.currentState[keyPath: scope.keyPath]
     }
 
-    /// Changes the scoped state in one commit of the store; see ``Store``'s `commit`.
+    /// Changes the scoped state in one commit of the store: atomic, ordered and delivered to
+    /// every subscriber of the store, like ``Store``'s `commit`.
     ///
     /// - Parameters:
     ///   - name: The commit's name.
@@ -103,7 +104,7 @@ extension Dispatcher where Scope == State {
     /// Creates a dispatcher for the whole state of `store`.
     ///
     /// ```swift
-    /// final class AppActions: Dispatcher<AppState, AppActivity, AppState> {
+    /// final class AppActions: Dispatcher<AppState, AppActivity, AppState>, @unchecked Sendable {
     ///     func increment() { commit { $0.count += 1 } }
     /// }
     /// let actions = AppActions(target: store)

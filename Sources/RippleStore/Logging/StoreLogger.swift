@@ -83,7 +83,8 @@ public enum StoreLog {
 ///
 /// ```swift
 /// let store = AppStore(initialState: AppState(), logger: PrintStoreLogger())
-/// // [AppStore] increment → version 1 in 0.000012 seconds, woke subscriber AppView.swift:12
+/// store.commit("increment") { $0.count += 1 }
+/// // [AppStore] increment → version 1 in … seconds, woke subscriber AppView.swift:12
 /// ```
 public struct PrintStoreLogger: StoreLogger {
     private let write: @Sendable (String) -> Void

@@ -1,7 +1,7 @@
 /// A store's state, read one key path at a time: each value read through it is tracked on its
 /// own.
 ///
-/// ``Store/state`` returns one. Inside a ``Computed``, an ``observe(file:line:_:)`` reaction,
+/// ``Store/state`` returns one. Inside a `Computed`, an `observe { }` reaction,
 /// `withObservationTracking` or a SwiftUI body, reading `store.state.count` makes the reader
 /// depend on `count` only: a commit that changes only `name` does not touch it.
 ///
@@ -14,7 +14,7 @@
 /// through their outermost `Equatable` value (`store.state.profile.name` tracks `profile`).
 ///
 /// - Complexity: A read looks its key path up in a dictionary (hashing the key path) and reads
-///   a ``Computed``: O(1) when nothing changed.
+///   a `Computed`: O(1) when nothing changed.
 @dynamicMemberLookup
 public struct TrackedState<Value: Sendable>: Sendable {
     let source: any _TrackedSource<Value>

@@ -6,7 +6,7 @@ extension Store {
     /// current delivery.
     ///
     /// ```swift
-    /// final class ChatStore: Store<ChatState, ChatActivity> {
+    /// final class ChatStore: Store<ChatState, ChatActivity>, @unchecked Sendable {
     ///     func sendMessage() {
     ///         commit { $0.draft = "" }
     ///         send(.didSendMessage)
@@ -35,7 +35,8 @@ extension Store {
     }
 
     /// The activities sent from now on, as an asynchronous sequence that ends when the store is
-    /// released. Each iteration sees every activity, in order.
+    /// released. Each access returns a new sequence, which sees every activity sent after the
+    /// access, in order.
     ///
     /// ```swift
     /// for await activity in store.activities { … }

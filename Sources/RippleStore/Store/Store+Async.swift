@@ -43,7 +43,7 @@ extension Store {
     /// cancelled first; with ``StoreTaskPolicy/enqueue``, the new one starts when it ended.
     ///
     /// ```swift
-    /// final class SearchStore: Store<SearchState, Never> {
+    /// final class SearchStore: Store<SearchState, Never>, @unchecked Sendable {
     ///     func search(_ query: String) {
     ///         commit { $0.query = query }
     ///         task("search") { [weak self] in

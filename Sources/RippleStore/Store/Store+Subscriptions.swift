@@ -34,7 +34,7 @@ extension Store {
     ///
     /// Commits made while a delivery is on its way to the main actor are seen together: the
     /// subscriber gets the latest state, and ``Changes/previous`` is the state it saw last, so
-    /// ``Changes/ifChanged(_:_:)`` is exact. Called from the main actor, the first delivery
+    /// ``Changes/ifChanged(_:perform:)`` is exact. Called from the main actor, the first delivery
     /// happens before this returns.
     ///
     /// ```swift
@@ -45,6 +45,8 @@ extension Store {
     ///
     /// - Parameters:
     ///   - dropsFirst: Skip the delivery of the current state.
+    ///   - isolation: The caller's actor, filled in by the compiler: from the main actor, the
+    ///     first delivery happens before this returns.
     ///   - file: The file that subscribes.
     ///   - line: The line that subscribes.
     ///   - receive: Called on the main actor with each change.

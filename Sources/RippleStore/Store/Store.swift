@@ -7,7 +7,7 @@
 /// struct AppState: Equatable { var name = ""; var count = 0 }
 /// enum AppActivity { case didSendMessage }
 ///
-/// final class AppStore: Store<AppState, AppActivity> {
+/// final class AppStore: Store<AppState, AppActivity>, @unchecked Sendable {
 ///     func increment() { commit { $0.count += 1 } }
 /// }
 ///
@@ -19,11 +19,16 @@
 /// let title = Computed { "\(store.state.name) (\(store.state.count))" } // tracks name and count
 /// ```
 ///
-/// A store is made of core nodes: its state is one ``Stored`` value, its key paths and derived
-/// values are ``Computed`` values, its subscribers are reactions. So every reader sees a
+/// Swift 6 asks a subclass of this `@unchecked Sendable` class to restate the conformance, as
+/// above. Without a subclass, extend a specialized store instead:
+/// `typealias AppStore = Store<AppState, AppActivity>` and
+/// `extension AppStore { func increment() { commit { $0.count += 1 } } }`.
+///
+/// A store is made of core nodes: its state is one `Stored` value, its key paths and derived
+/// values are `Computed` values, its subscribers are reactions. So every reader sees a
 /// consistent state and runs once per commit, and a store may be used from any thread.
 ///
-/// **Commits** (``commit(_:file:line:_:)-(_,_,_,(inout State) throws(Failure) -> Result)``) are
+/// **Commits** (`commit(_:file:line:_:)`) are
 /// applied one at a time, in the order they start, and each is delivered to the store's
 /// synchronous subscribers before the next one is applied: a commit from another thread waits
 /// for the current one's delivery. A commit made inside a subscriber is applied at once (it
@@ -76,7 +81,7 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     /// The store's name in logs and diagnostics.
     public var name: String { _core.name }
 
-    /// The state, read one key path at a time: `store.state.count` inside a ``Computed``, a
+    /// The state, read one key path at a time: `store.state.count` inside a `Computed`, a
     /// reaction or a SwiftUI body tracks `count` only.
     ///
     /// ```swift
@@ -109,7 +114,7 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     /// published or delivered.
     ///
     /// ```swift
-    /// final class AppStore: Store<AppState, Never> {
+    /// final class AppStore: Store<AppState, Never>, @unchecked Sendable {
     ///     func rename(_ name: String) throws {
     ///         try commit("rename") { state in
     ///             guard !name.isEmpty else { throw RenameError.empty }
@@ -140,7 +145,8 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     }
 
     /// Changes the state with `mutation`, which may also fill in the commit's ``Transaction``
-    /// (its name and typed metadata); see ``commit(_:file:line:_:)-(_,_,_,(inout State) throws(Failure) -> Result)``.
+    /// (its name and typed metadata); otherwise like the `commit(_:file:line:_:)` whose mutation
+    /// takes only the state.
     ///
     /// ```swift
     /// store.commit { state, transaction in
