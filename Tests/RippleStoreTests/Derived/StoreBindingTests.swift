@@ -98,4 +98,15 @@ struct StoreBindingTests {
         #expect(store.currentState.profile.first == "Ada")
         subscription.cancel()
     }
+
+    @Test("valueBinding's update is atomic under 8 threads (it commits once, like update)")
+    func valueBindingUpdateIsAtomic() {
+        let store = TDStore(initialState: TDState())
+        let count = store.binding(\.count).valueBinding
+        let perThread = 300
+        tdRunOnThreads(8) { _ in
+            for _ in 0..<perThread { count.update { $0 += 1 } }
+        }
+        #expect(store.currentState.count == 8 * perThread)
+    }
 }
