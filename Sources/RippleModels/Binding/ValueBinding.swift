@@ -49,7 +49,9 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     let readUpdates: @Sendable () -> Value
     let modify: @Sendable (@escaping (inout Value) -> Void) -> Void
 
-    init(
+    /// A binding from its three parts: `modify` must apply a transform atomically with respect
+    /// to the source's other writers (RippleStore's bindings commit it as one store commit).
+    package init(
         read: @escaping @Sendable () -> Value,
         readUpdates: @escaping @Sendable () -> Value,
         modify: @escaping @Sendable (@escaping (inout Value) -> Void) -> Void

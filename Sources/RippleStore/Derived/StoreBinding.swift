@@ -42,7 +42,9 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
     /// ``update(_:)``.
     public var valueBinding: ValueBinding<Value> {
         let source = source
-        return ValueBinding(get: { source.read() }, set: { newValue in source.modify { $0 = newValue } })
+        // Not `ValueBinding(get:set:)`: its `update` reads and writes in two steps, and only
+        // retries when the getter reads a `Stored` directly, so concurrent updates were lost.
+        return ValueBinding(read: { source.read() }, readUpdates: { source.read() }, modify: { transform in source.modify(transform) })
     }
 }
 

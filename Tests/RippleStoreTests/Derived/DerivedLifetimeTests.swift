@@ -1,0 +1,63 @@
+import RippleStore
+import Testing
+
+/// Issue 10: a derived value lives while observed, and does not keep its store alive.
+@Suite("Derived lifetime")
+struct DerivedLifetimeTests {
+    @Test("a derived value dropped by its creator keeps delivering while observed")
+    func livesWhileObserved() {
+        let store = TDStore(initialState: TDState())
+        let values = TDLog<Int>()
+        let subscription: Subscription = {
+            let doubled = store.derived { $0.count * 2 }
+            return doubled.sinkValue { values.append($0.current) }
+        }()
+        store.increment()
+        store.increment()
+        #expect(values.all == [0, 2, 4])
+        subscription.cancel()
+        store.increment()
+        #expect(values.all == [0, 2, 4])
+    }
+
+    @Test("a derived value read by a reaction keeps updating after its creator dropped it")
+    func livesWhileReadByAReaction() {
+        let store = TDStore(initialState: TDState())
+        let values = TDLog<Int>()
+        let subscription: Subscription = {
+            let sum = store.derived(from: \.a, \.b) { $0 + $1 }
+            return observe { values.append(sum.value) }
+        }()
+        store.commit { $0.a = 1 }
+        store.commit { $0.b = 2 }
+        #expect(values.all == [0, 1, 3])
+        subscription.cancel()
+    }
+
+    @Test("derived values and their subscriptions do not retain the store")
+    func doesNotRetainTheStore() {
+        weak var weakStore: TDStore?
+        var count: Derived<Int>?
+        var sum: Derived<Int>?
+        var title: Derived<String>?
+        var binding: StoreBinding<String>?
+        var subscription: Subscription?
+        do {
+            let store = TDStore(initialState: TDState())
+            weakStore = store
+            count = store.derived(\.count)
+            sum = store.derived(from: \.a, \.b) { $0 + $1 }
+            title = store.derived { "\($0.name)!" }
+            binding = store.binding(\.name)
+            subscription = count!.sinkValue { _ in }
+            store.increment()
+            _ = (sum!.value, title!.value, binding!.value)
+        }
+        #expect(weakStore == nil, "a derived value, a binding or a sinkValue subscription kept the store alive")
+        // They keep their last value.
+        #expect(count?.value == 1)
+        #expect(sum?.value == 0)
+        #expect(title?.value == "!")
+        _ = subscription
+    }
+}

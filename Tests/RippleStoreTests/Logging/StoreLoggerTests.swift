@@ -1,0 +1,131 @@
+import RippleStore
+import Testing
+
+/// Issue 10 item 10: a logger receives each commit and activity.
+@Suite("StoreLogger")
+struct StoreLoggerTests {
+    @Test("a commit is logged with its name, version, changed flag and what it woke")
+    func commitIsLogged() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let first = store.sinkState(file: "Logging", line: 1) { _ in }
+        let second = store.sinkState(file: "Logging", line: 2) { _ in }
+        let count = store.derived(\.count)
+        let reader = observe { _ = count.value }
+        #expect(logger.commits.isEmpty, "subscribing is not a commit")
+
+        store.increment()
+        let commits = logger.commits
+        #expect(commits.count == 1)
+        guard let commit = commits.first else { return }
+        #expect(commit.store == "td")
+        #expect(commit.transaction.name == "increment")
+        #expect(commit.version == 1)
+        #expect(commit.changed)
+        #expect(commit.duration >= .zero)
+        let subscribers = commit.woken.compactMap { wake -> String? in
+            if case .subscriber(let name) = wake { return name } else { return nil }
+        }
+        #expect(subscribers == ["Logging:1", "Logging:2"], "woken: \(commit.woken)")
+        let derived = commit.woken.compactMap { wake -> String? in
+            if case .derived(let name) = wake { return name } else { return nil }
+        }
+        #expect(derived.contains { $0.contains("count") }, "woken: \(commit.woken)")
+        _ = (first, second, reader)
+    }
+
+    @Test("each commit is logged once, in order, with its version")
+    func everyCommitLogged() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        store.increment()
+        store.rename("Ada")
+        store.commit("third") { $0.a = 1 }
+        #expect(logger.commits.map(\.version) == [1, 2, 3])
+        #expect(logger.commits.map(\.transaction.name) == ["increment", "rename", "third"])
+        #expect(logger.commits.allSatisfy { $0.changed })
+    }
+
+    @Test("a commit wakes only the subscribers that exist; a cancelled one is not listed")
+    func cancelledSubscriberNotWoken() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let kept = store.sinkState(file: "Logging", line: 1) { _ in }
+        let dropped = store.sinkState(file: "Logging", line: 2) { _ in }
+        dropped.cancel()
+        store.increment()
+        #expect(logger.commits.first?.woken == [.subscriber("Logging:1")])
+        _ = kept
+    }
+
+    @Test("a commit that changes nothing is logged as unchanged, waking no one")
+    func noChangeIsLoggedUnchanged() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let deliveries = TDCounter()
+        let subscription = store.sinkState(dropsFirst: true) { _ in deliveries.increment() }
+        store.increment()
+        store.commit("noop") { _ in }
+        store.commit("same") { $0.count = 1 }
+        let commits = logger.commits
+        #expect(commits.count == 3)
+        #expect(commits.map(\.changed) == [true, false, false])
+        #expect(commits.dropFirst().map(\.transaction.name) == ["noop", "same"])
+        #expect(commits.dropFirst().map(\.version) == [1, 1])
+        #expect(commits.dropFirst().allSatisfy { $0.woken.isEmpty })
+        #expect(deliveries.value == 1)
+        subscription.cancel()
+    }
+
+    @Test("each activity is logged with the store's name")
+    func activityIsLogged() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        store.send(.ping(3))
+        store.send(.pong)
+        #expect(logger.activities.map(\.store) == ["td", "td"])
+        #expect(logger.activities.map(\.activity) == ["ping(3)", "pong"])
+        #expect(logger.commits.isEmpty)
+    }
+
+    @Test("a store's default name is its type's")
+    func defaultName() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), logger: logger)
+        store.increment()
+        #expect(store.name == "TDStore")
+        #expect(logger.commits.first?.store == "TDStore")
+    }
+
+    @Test("PrintStoreLogger writes one line per commit and activity")
+    func printLogger() {
+        let lines = TDLog<String>()
+        let store = TDStore(initialState: TDState(), name: "td", logger: PrintStoreLogger { lines.append($0) })
+        let subscription = store.sinkState(file: "Logging", line: 7) { _ in }
+        store.increment()
+        store.commit("noop") { _ in }
+        store.send(.pong)
+        let all = lines.all
+        #expect(all.count == 3)
+        #expect(all.first?.hasPrefix("[td] increment → version 1 in ") == true)
+        #expect(all.first?.hasSuffix("woke subscriber Logging:7") == true)
+        #expect(all.dropFirst().first == "[td] noop: no change")
+        #expect(all.last == "[td] activity pong")
+        subscription.cancel()
+    }
+
+    @Test("commits from 2 threads are each logged once, versions 1...n")
+    func concurrentCommitsLogged() {
+        let logger = TDLogger()
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let subscription = store.sinkState(file: "Logging", line: 1) { _ in }
+        tdRunOnThreads(2) { _ in
+            for _ in 0..<200 { store.increment() }
+        }
+        let commits = logger.commits
+        #expect(commits.count == 400)
+        #expect(commits.map(\.version).sorted() == Array(1...400))
+        #expect(commits.allSatisfy { $0.woken == [.subscriber("Logging:1")] })
+        subscription.cancel()
+    }
+}
