@@ -49,9 +49,7 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     let readUpdates: @Sendable () -> Value
     let modify: @Sendable (@escaping (inout Value) -> Void) -> Void
 
-    /// A binding from its three parts: `modify` must apply a transform atomically with respect
-    /// to the source's other writers (RippleStore's bindings commit it as one store commit).
-    package init(
+    init(
         read: @escaping @Sendable () -> Value,
         readUpdates: @escaping @Sendable () -> Value,
         modify: @escaping @Sendable (@escaping (inout Value) -> Void) -> Void
@@ -81,6 +79,30 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
 
     /// Creates a binding to a stored value. Read-modify-writes through it (`+=`, appends)
     /// are applied atomically with `Stored.update(_:)`.
+    /// Creates a binding to storage that applies changes itself: every write and every
+    /// ``update(_:)`` goes through `update`, which must apply the transform atomically with
+    /// respect to the storage's other writers (a store's `commit`, a lock).
+    ///
+    /// Use it for storage with its own read-modify-write, where ``init(get:set:)``'s separate
+    /// read and write could let a concurrent write in between:
+    ///
+    /// ```swift
+    /// let count = ValueBinding(get: { store.state.count }, update: { transform in
+    ///     store.commit { transform(&$0.count) }
+    /// })
+    /// count.update { $0 += 1 }   // one commit
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - get: Reads the value. Reads inside it are tracked like any binding's.
+    ///   - update: Applies a transform to the stored value, atomically.
+    public init(
+        get: @escaping @Sendable () -> Value,
+        update: @escaping @Sendable (_ transform: @escaping (inout Value) -> Void) -> Void
+    ) {
+        self.init(read: get, readUpdates: get, modify: update)
+    }
+
     public init(_ stored: Stored<Value>) where Value: Sendable {
         self.init(
             read: { stored.value },

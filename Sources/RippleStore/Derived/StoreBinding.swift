@@ -44,7 +44,7 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
         let source = source
         // Not `ValueBinding(get:set:)`: its `update` reads and writes in two steps, and only
         // retries when the getter reads a `Stored` directly, so concurrent updates were lost.
-        return ValueBinding(read: { source.read() }, readUpdates: { source.read() }, modify: { transform in source.modify(transform) })
+        return ValueBinding(get: { source.read() }, update: { transform in source.modify(transform) })
     }
 }
 
