@@ -69,7 +69,7 @@ struct StoreAsyncSequenceTests {
         let perThread = 200
         do {
             let shared = store!
-            tdRunOnThreads(2) { _ in
+            runOnThreads(2) { _ in
                 for _ in 0..<perThread { shared.increment() }
             }
         }

@@ -65,7 +65,7 @@ struct DerivedCombinedTests {
         let deliveries = TDLog<(Int, Int)>()
         let subscription = pair.sinkValue { changes in deliveries.append(changes.current) }
         let perThread = 300
-        tdRunOnThreads(2) { _ in
+        runOnThreads(2) { _ in
             for _ in 0..<perThread {
                 store.commit { $0.a += 1; $0.b += 1 }
             }

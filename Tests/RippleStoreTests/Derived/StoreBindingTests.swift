@@ -49,7 +49,7 @@ struct StoreBindingTests {
         let store = TDStore(initialState: TDState())
         let count = store.binding(\.count)
         let perThread = 500
-        tdRunOnThreads(8) { _ in
+        runOnThreads(8) { _ in
             for _ in 0..<perThread { count.update { $0 += 1 } }
         }
         #expect(store.currentState.count == 8 * perThread)
@@ -104,7 +104,7 @@ struct StoreBindingTests {
         let store = TDStore(initialState: TDState())
         let count = store.binding(\.count).valueBinding
         let perThread = 300
-        tdRunOnThreads(8) { _ in
+        runOnThreads(8) { _ in
             for _ in 0..<perThread { count.update { $0 += 1 } }
         }
         #expect(store.currentState.count == 8 * perThread)

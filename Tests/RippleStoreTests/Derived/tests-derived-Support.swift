@@ -63,42 +63,7 @@ final class TDLog<Element>: @unchecked Sendable {
     func removeAll() { lock.withLock { storage.removeAll() } }
 }
 
-/// A one-shot count-down latch between threads (no polling, no timeouts).
-final class TDLatch: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var remaining: Int
 
-    init(_ count: Int) { remaining = count }
-
-    func arrive() {
-        condition.lock()
-        remaining -= 1
-        if remaining <= 0 { condition.broadcast() }
-        condition.unlock()
-    }
-
-    func wait() {
-        condition.lock()
-        while remaining > 0 { condition.wait() }
-        condition.unlock()
-    }
-}
-
-/// Runs `body(index)` on `count` threads that all start together; returns when all ended.
-func tdRunOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let started = TDLatch(count)
-    let finished = TDLatch(count)
-    for index in 0..<count {
-        let thread = Thread {
-            started.arrive()
-            started.wait()
-            body(index)
-            finished.arrive()
-        }
-        thread.start()
-    }
-    finished.wait()
-}
 
 /// A signal an async test awaits and a task (or thread) sends: an `AsyncStream` with one
 /// buffered element per `signal()`.

@@ -119,7 +119,7 @@ struct StoreLoggerTests {
         let logger = TDLogger()
         let store = TDStore(initialState: TDState(), name: "td", logger: logger)
         let subscription = store.sinkState(file: "Logging", line: 1) { _ in }
-        tdRunOnThreads(2) { _ in
+        runOnThreads(2) { _ in
             for _ in 0..<200 { store.increment() }
         }
         let commits = logger.commits

@@ -69,7 +69,7 @@ struct DerivedFieldsTests {
         let subscription = store.sinkState { changes in
             if changes.current.total != changes.current.todos.count { stale.increment() }
         }
-        tdRunOnThreads(2) { thread in
+        runOnThreads(2) { thread in
             for _ in 0..<200 { store.commit { $0.todos.append(thread == 0) } }
         }
         #expect(store.currentState.total == 400)

@@ -163,7 +163,7 @@ struct FineGrainedReadTests {
             _ = store.state.name
         }
         let perThread = 200
-        tdRunOnThreads(2) { thread in
+        runOnThreads(2) { thread in
             for i in 0..<perThread {
                 if thread == 0 { store.increment() } else { store.rename("n\(i)") }
             }

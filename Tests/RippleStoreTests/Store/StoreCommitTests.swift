@@ -28,7 +28,7 @@ struct StoreCommitTests {
         let store = AppStore(initialState: AppState())
         let threads = 8, perThread = 500
         let results = Recorder<Int>()
-        coreRunOnThreads(threads) { _ in
+        runOnThreads(threads) { _ in
             for _ in 0..<perThread {
                 let value = store.commit { state -> Int in
                     state.count += 1
@@ -75,7 +75,7 @@ struct StoreCommitTests {
         #expect(store.currentState == AppState(name: "before", count: 1))
 
         // The store is usable afterwards, also from another thread (the failed commit let go of it).
-        coreRunOnThreads(1) { _ in store.commit { $0.count += 1 } }
+        runOnThreads(1) { _ in store.commit { $0.count += 1 } }
         #expect(store.currentState.count == 2)
         #expect(store.version == 1)
         #expect(deliveries.values == [1])

@@ -132,7 +132,7 @@ struct StoreLifetimeTests {
             let store = Slot(AppStore(initialState: AppState()))
             let seen = Recorder<UInt64>()
             let token = Slot(store.value!.sinkState { seen.append($0.version) })
-            coreRunOnThreads(2) { thread in
+            runOnThreads(2) { thread in
                 if thread == 0 {
                     store.value!.increment()
                     store.value = nil

@@ -31,7 +31,7 @@ struct StoreOrderingTests {
                 deliveries.append(CoreDelivery(subscriber: name, version: changes.version, state: changes.current, previous: changes.previous))
             }
         }
-        coreRunOnThreads(threads) { thread in
+        runOnThreads(threads) { thread in
             for index in 0..<perThread {
                 store.commit("thread") { state in
                     state.count += 1
@@ -156,7 +156,7 @@ struct StoreOrderingTests {
             seen.append(CoreDelivery(subscriber: "watch", version: changes.version, state: changes.current, previous: changes.previous))
             events.append((false, "watch@\(changes.version)"))
         }
-        coreRunOnThreads(threads) { _ in
+        runOnThreads(threads) { _ in
             for _ in 0..<perThread {
                 store.commit("thread") { $0.count += 1 }
             }

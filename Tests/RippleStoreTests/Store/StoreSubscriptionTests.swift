@@ -116,7 +116,7 @@ struct StoreSubscriptionTests {
 
         // The main actor is busy with this test while another thread commits three times: the
         // commits return without waiting for the main actor, so nothing is delivered yet.
-        coreRunOnThreads(1) { _ in
+        runOnThreads(1) { _ in
             store.increment()
             store.commit { $0.name = "elsewhere" }
             store.increment()

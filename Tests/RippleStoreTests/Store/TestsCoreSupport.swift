@@ -4,43 +4,6 @@ import RippleStore
 // Support for the commit, ordering, lifetime and model tests (helper "tests-core"). Every name
 // here starts with `Core` so that other test files of the target can declare their own.
 
-/// Counts threads down to zero; `wait()` returns once all have arrived.
-final class CoreLatch: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var remaining: Int
-
-    init(_ count: Int) { remaining = count }
-
-    func arrive() {
-        condition.lock()
-        remaining -= 1
-        if remaining == 0 { condition.broadcast() }
-        condition.unlock()
-    }
-
-    func wait() {
-        condition.lock()
-        while remaining > 0 { condition.wait() }
-        condition.unlock()
-    }
-}
-
-/// Runs `body(thread)` on `count` new threads started together (each waits until all exist,
-/// so that they overlap) and returns once all of them have finished.
-func coreRunOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let started = CoreLatch(count)
-    let finished = CoreLatch(count)
-    for index in 0..<count {
-        Thread.detachNewThread {
-            started.arrive()
-            started.wait()
-            body(index)
-            finished.arrive()
-        }
-    }
-    finished.wait()
-}
-
 /// A deterministic linear congruential generator (Knuth's MMIX constants), so that the
 /// randomized tests replay exactly.
 struct CoreLCG: RandomNumberGenerator {
