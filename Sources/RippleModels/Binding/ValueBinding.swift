@@ -84,7 +84,9 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     /// respect to the storage's other writers (a store's `commit`, a lock).
     ///
     /// Use it for storage with its own read-modify-write, where ``init(get:set:)``'s separate
-    /// read and write could let a concurrent write in between:
+    /// read and write could let a concurrent write in between. A compound assignment through
+    /// such a binding (`binding.value += 1`) still reads, then writes through `update`: from
+    /// several threads, use ``update(_:)``, which is atomic.
     ///
     /// ```swift
     /// let count = ValueBinding(get: { store.state.count }, update: { transform in

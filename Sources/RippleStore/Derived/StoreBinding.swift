@@ -20,9 +20,22 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
     }
 
     /// The current value; setting it commits the new value to the store.
+    ///
+    /// A compound assignment (`count.value += 1`, `items.value.append(x)`) is one commit,
+    /// atomic with respect to every other commit to the store: other threads' commits wait
+    /// until the assignment ends. The assignment's own expression must not commit to the store.
     public var value: Value {
         get { source.read() }
         set { source.modify { $0 = newValue } }
+        _modify {
+            let open = source.open()
+            var copy = open.value
+            var isFinished = false
+            defer { if !isFinished { open.abandon() } }
+            yield &copy
+            isFinished = true
+            open.close(copy)
+        }
     }
 
     /// Changes the value in place, in one commit: atomic with respect to every other commit
@@ -39,7 +52,9 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
     }
 
     /// This binding as the models layer's `ValueBinding`. Its `update` commits once, like
-    /// ``update(_:)``.
+    /// ``update(_:)``; a compound assignment through it (`valueBinding.value += 1`) reads,
+    /// then commits, so from several threads use `update` (or this binding's own `+=`, which
+    /// is one commit).
     public var valueBinding: ValueBinding<Value> {
         let source = source
         // Not `ValueBinding(get:set:)`: its `update` reads and writes in two steps, and only
@@ -53,7 +68,16 @@ protocol _WritableSource<Value>: Sendable {
     associatedtype Value: Equatable & Sendable
     func read() -> Value
     func modify(_ transform: (inout Value) -> Void)
+    /// Opens a commit for a compound assignment: the value to change, and how to end it.
+    func open() -> _OpenModify<Value>
     func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member>
+}
+
+/// A compound assignment's open commit: the value it started from, and its two endings.
+struct _OpenModify<Value> {
+    let value: Value
+    let close: (Value) -> Void
+    let abandon: () -> Void
 }
 
 /// A writable key path the store keeps in `@Sendable` closures (see ``_KeyPath``).
@@ -76,6 +100,20 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
         core.commit(Transaction(name: "binding \(path.keyPath)", file: file, line: line)) { state, _ in
             transform(&state[keyPath: path.keyPath])
         }
+    }
+
+    func open() -> _OpenModify<Value> {
+        let open = core.openCommit(Transaction(name: "binding \(path.keyPath)", file: file, line: line))
+        let path = path
+        return _OpenModify(
+            value: open.base.state[keyPath: path.keyPath],
+            close: { [core] value in
+                var state = open.base.state
+                state[keyPath: path.keyPath] = value
+                core.close(open, with: state)
+            },
+            abandon: { [core] in core.abandon(open) }
+        )
     }
 
     func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member> {

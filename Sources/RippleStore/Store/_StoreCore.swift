@@ -65,18 +65,49 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         _ transaction: Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let me = _currentThread()
-        let base = enterGate(me, transaction)
-        let start = logger == nil ? nil : ContinuousClock.now
-        var transaction = transaction
-        var state = base.state
+        var open = openCommit(transaction)
+        var state = open.base.state
         let result: Result
         do {
-            result = try mutation(&state, &transaction)
+            result = try mutation(&state, &open.transaction)
         } catch {
-            leaveGate(me, mutated: true)
+            abandon(open)
             throw error
         }
+        close(open, with: state)
+        return result
+    }
+
+    /// A commit between the moment it took the gate and its mutation's end: ``commit(_:_:)`` in
+    /// two halves, for a compound assignment (`binding.value += 1`), whose `_modify` accessor
+    /// yields once and cannot run inside a closure.
+    struct OpenCommit {
+        let thread: UInt
+        let base: _Snapshot<State>
+        var transaction: Transaction
+        let start: ContinuousClock.Instant?
+    }
+
+    /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
+    func openCommit(_ transaction: Transaction) -> OpenCommit {
+        let me = _currentThread()
+        let base = enterGate(me, transaction)
+        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now)
+    }
+
+    /// Ends a commit whose mutation failed: nothing changes.
+    func abandon(_ open: OpenCommit) {
+        leaveGate(open.thread, mutated: true)
+    }
+
+    /// Ends a commit with the state its mutation left: derived fields and middleware, then,
+    /// if the state changed, publishes it.
+    func close(_ open: OpenCommit, with mutated: State) {
+        let me = open.thread
+        let base = open.base
+        let start = open.start
+        var transaction = open.transaction
+        var state = mutated
         if let derivesFields {
             derivesFields(&state, Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
         }
@@ -86,7 +117,7 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         guard state != base.state else {
             leaveGate(me, mutated: true)
             logger?.didCommit(StoreLog.Commit(store: name, transaction: transaction, version: base.version, changed: false, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
-            return result
+            return
         }
         let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
         lock.withLock {
@@ -104,7 +135,6 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
                 logger.didCommit(StoreLog.Commit(store: name, transaction: snapshot.transaction, version: snapshot.version, changed: true, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: woken))
             }
         }
-        return result
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and

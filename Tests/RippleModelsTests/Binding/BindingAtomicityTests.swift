@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 import Ripple
 @testable import RippleModels
@@ -7,6 +8,7 @@ import Ripple
 /// write at once (issue: a binding's `+= 1` from 8 threads × 20 000 ended at 45 341).
 @Suite("Atomic read-modify-writes through bindings and models")
 struct BindingAtomicityTests {
+    typealias NSLockLike = NSLock
     static let threads = 8
     static let iterations = 1_000
     static var expected: Int { threads * iterations }
@@ -27,6 +29,36 @@ struct BindingAtomicityTests {
             for _ in 0..<Self.iterations { model.count += 1 }
         }
         #expect(model.count == Self.expected)
+    }
+
+    /// Storage with its own atomic read-modify-write (a lock here, a store's commit in
+    /// RippleStore): `init(get:update:)` sends every write and update through it.
+    final class LockedInt: @unchecked Sendable {
+        private let lock = NSLockLike()
+        private var storage = 0
+        let updates = Log<Int>()
+        var value: Int { lock.withLock { storage } }
+        func update(_ transform: (inout Int) -> Void) {
+            let result = lock.withLock { () -> Int in
+                transform(&storage)
+                return storage
+            }
+            updates.append(result)
+        }
+    }
+
+    @Test("a binding made with get:update: from many threads")
+    func getUpdateBinding() {
+        let box = LockedInt()
+        let binding = ValueBinding(get: { box.value }, update: { transform in box.update(transform) })
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for _ in 0..<Self.iterations {
+                binding.update { $0 += 1 }
+                if thread.isMultiple(of: 2) { binding.value = 0 }
+            }
+        }
+        // Every `update` and every write went through the storage's own update, once.
+        #expect(box.updates.count == Self.expected + Self.expected / 2)
     }
 
     @Test("a binding to a Stored: += and update from many threads")
