@@ -163,6 +163,13 @@ func runAll() {
             }
         }
     }
+    let measuresStore = config.filter == nil || config.filter == "store"
+    var storeRows: [StoreBench.Row] = []
+    if measuresStore {
+        log("measuring the store…")
+        storeRows = StoreBench.run(failures: &failures)
+        for failure in failures where failure.hasPrefix("store") { print("ASSERT FAILED: \(failure)") }
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -211,6 +218,10 @@ func runAll() {
     }
     if measuresScale {
         printScale(scaleRows)
+    }
+    if measuresStore {
+        print("")
+        StoreBench.print(storeRows)
     }
     print("")
     if failures.isEmpty {
