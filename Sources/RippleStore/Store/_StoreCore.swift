@@ -143,7 +143,8 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         lock.lock()
         if gateOwner == me, isMutating {
             lock.unlock()
-            preconditionFailure("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns.")
+            // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
+            fatalError("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns.")
         }
         while gateOwner != 0, gateOwner != me {
             lock.wait()

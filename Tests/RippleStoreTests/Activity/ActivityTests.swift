@@ -22,6 +22,7 @@ struct ActivityTests {
         store.send(.pong)
         #expect(first.count == 3)
         #expect(second.count == 4)
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("an activity is not state: it changes no version and reaches no state subscriber")

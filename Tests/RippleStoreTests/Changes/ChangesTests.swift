@@ -153,6 +153,6 @@ struct ChangesTests {
         #expect(values.map(\.previous) == [nil, AppState(), AppState(name: "Ada")])
         #expect(values.map { $0.takeIfChanged(\.name) } == ["", "Ada", nil])
         #expect(values.map { $0.takeIfChanged(\.count) } == [0, nil, 1])
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 }

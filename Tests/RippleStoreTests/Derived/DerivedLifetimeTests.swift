@@ -58,6 +58,6 @@ struct DerivedLifetimeTests {
         #expect(count?.value == 1)
         #expect(sum?.value == 0)
         #expect(title?.value == "!")
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 }

@@ -41,7 +41,7 @@ struct DerivedManySelectorsTests {
         store.commit { $0.values[7] = 2; $0.values[999] = 3 }
         #expect(ran.all.sorted() == [7, 500, 999])
         #expect(readersRan.all.sorted() == [7, 500, 999])
-        _ = readers
+        withExtendedLifetime(readers) {}
     }
 
     @Test("1000 derived selectors on dictionary keys: a commit touching one key runs one closure")

@@ -19,7 +19,7 @@ struct DerivedModelsHandlersTests {
         store.increment()
         #expect(news.all == [1, 2])
         #expect(pairs.all == ["0->1", "1->2"])
-        _ = subscriptions
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("didChange(withCurrent:) starts with the current value")

@@ -169,7 +169,7 @@ struct DerivedSelectorTests {
         #expect(initials.all == ["", "A", "G"])
         #expect(first.value == "Grace")
         #expect(profile.value == TDProfile(first: "Grace", last: "Lovelace"))
-        _ = (firstReader, initialReader)
+        withExtendedLifetime((firstReader, initialReader)) {}
     }
 
     @Test("sinkValue delivers the current value, then each change, with previous and a delivery count")

@@ -131,7 +131,7 @@ struct DispatcherTests {
         #expect(counterRuns.value == 1)
         whole.increment()
         #expect(counterRuns.value == 2)
-        _ = (subscription, counterReader)
+        withExtendedLifetime((subscription, counterReader)) {}
     }
 
     @Test("a scoped sinkState ends when the store is released; the dispatcher holds its store")
@@ -146,6 +146,6 @@ struct DispatcherTests {
         settings = nil
         #expect(weakStore == nil, "a scoped subscription kept the store alive")
         #expect(deliveries.value == 1)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 }

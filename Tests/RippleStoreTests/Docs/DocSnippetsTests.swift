@@ -147,7 +147,7 @@ extension DocSnippets.FullStore {
         #expect(count.value == 1)
         #expect(title.value == " (1)")
         #expect(names.values == [""])   // the increment changed no name
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test func gettingStarted() throws {
@@ -204,7 +204,7 @@ extension DocSnippets.FullStore {
         let counter = S.CounterStore(initialState: S.CounterState())
         counter.increment()
         #expect(counter.currentState.count == 1)
-        _ = (activities, subscription, badge, observer)
+        withExtendedLifetime((activities, subscription, badge, observer)) {}
     }
 
     @Test func theStoreCommits() throws {
@@ -232,7 +232,7 @@ extension DocSnippets.FullStore {
             if let isLoading = changes.takeIfChanged(\.isLoading) { seen.append("loading \(isLoading)") }
             if changes.hasChanges(\.profile) { seen.append("profile") }
             let profile: Changes<S.Profile> = changes.map(\.profile)
-            _ = profile
+            withExtendedLifetime(profile) {}
         }
         #expect(seen.values == ["count 0", "Ada ", "3 letters", "loading true", "profile"])
 
@@ -248,7 +248,7 @@ extension DocSnippets.FullStore {
         let counter = S.FullCounterStore(initialState: S.FullState())
         counter.add()
         #expect(counter.currentState.count == 1)
-        _ = (originLog, subscription, total)
+        withExtendedLifetime((originLog, subscription, total)) {}
     }
 
     @Test func theStoreReadsAndDerivedValues() {
@@ -293,7 +293,7 @@ extension DocSnippets.FullStore {
         #expect(initials.value == "B")
         #expect(nameLength.value == 2)
         #expect(name.value == "Bo")
-        _ = (log, subscription, observer, pairLog)
+        withExtendedLifetime((log, subscription, observer, pairLog)) {}
     }
 
     @Test func theStoreFieldsMiddlewareActivitiesDispatchers() {
@@ -326,7 +326,7 @@ extension DocSnippets.FullStore {
         let whole = Dispatcher<S.FullState, S.AppActivity, S.FullState>(target: store)
         whole.commit { $0.count = 7 }
         #expect(store.currentState.count == 7)
-        _ = (sounds, profileLog)
+        withExtendedLifetime((sounds, profileLog)) {}
     }
 
     @Test func theStoreAsyncAndLogging() async {

@@ -31,7 +31,7 @@ struct StoreLoggerTests {
             if case .derived(let name) = wake { return name } else { return nil }
         }
         #expect(derived.contains { $0.contains("count") }, "woken: \(commit.woken)")
-        _ = (first, second, reader)
+        withExtendedLifetime((first, second, reader)) {}
     }
 
     @Test("each commit is logged once, in order, with its version")
@@ -55,7 +55,7 @@ struct StoreLoggerTests {
         dropped.cancel()
         store.increment()
         #expect(logger.commits.first?.woken == [.subscriber("Logging:1")])
-        _ = kept
+        withExtendedLifetime(kept) {}
     }
 
     @Test("a commit that changes nothing is logged as unchanged, waking no one")

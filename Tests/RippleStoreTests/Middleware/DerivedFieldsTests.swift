@@ -46,7 +46,7 @@ struct DerivedFieldsTests {
         #expect(stale.all == [], "a subscriber saw a stale derived field")
         #expect(store.currentState.remaining == 0)
         #expect(store.currentState.total == 0)
-        _ = (subscription, reader, readerRuns)
+        withExtendedLifetime((subscription, reader, readerRuns)) {}
     }
 
     @Test("derived fields run only when the commit changed what they depend on, with the right previous state")

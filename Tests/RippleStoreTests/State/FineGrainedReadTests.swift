@@ -171,6 +171,6 @@ struct FineGrainedReadTests {
         #expect(countRuns.value == perThread + 1)
         #expect(nameRuns.value == perThread + 1)
         #expect(counts.all == Array(0...perThread))
-        _ = (countReader, nameReader)
+        withExtendedLifetime((countReader, nameReader)) {}
     }
 }

@@ -79,7 +79,7 @@ struct StoreCommitTests {
         #expect(store.currentState.count == 2)
         #expect(store.version == 1)
         #expect(deliveries.values == [1])
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("a commit that changes nothing emits nothing")
@@ -99,7 +99,7 @@ struct StoreCommitTests {
         store.commit { $0.count = 4 }
         #expect(store.version == 1)
         #expect(deliveries.values == [0, 1])
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("commit names and typed transaction metadata reach subscribers")
@@ -130,7 +130,7 @@ struct StoreCommitTests {
         #expect(values[1].attempt == 0)
         #expect(values[1].line == namedLine)
         #expect(values[2].name == "set inside")
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("a reference-type state is rejected with a message saying why")
@@ -140,7 +140,7 @@ struct StoreCommitTests {
                 static func == (lhs: ClassState, rhs: ClassState) -> Bool { lhs === rhs }
             }
             let store = Store<ClassState, Never>(initialState: ClassState())
-            _ = store
+            withExtendedLifetime(store) {}
         })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("ClassState"))

@@ -15,7 +15,7 @@ struct StoreLifetimeTests {
             let probe = CoreProbe()
             weakProbe = probe
             token = store.sinkState { changes in
-                _ = probe
+                withExtendedLifetime(probe) {}
                 seen.append(changes.version)
             }
         }
@@ -26,7 +26,7 @@ struct StoreLifetimeTests {
         store.increment()
         #expect(seen.values == [0, 1])
         #expect(weakProbe == nil, "the subscriber's closure outlived its token")
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the tokens of every subscription form release their subscription")
@@ -41,7 +41,7 @@ struct StoreLifetimeTests {
         tokens.removeAll()
         store.increment()
         #expect(seen.values == ["plain@0", "scan@0"])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("a token does not keep the store alive")
@@ -80,11 +80,11 @@ struct StoreLifetimeTests {
             weakProbe = probe
             weakScanProbe = scanProbe
             tokens.append(store.sinkState { changes in
-                _ = probe
+                withExtendedLifetime(probe) {}
                 seen.append(changes.version)
             })
             tokens.append(store.sinkState(scan: 0, { total, _ in
-                _ = scanProbe
+                withExtendedLifetime(scanProbe) {}
                 total += 1
             }) { _, _ in })
             store.increment()
@@ -109,7 +109,7 @@ struct StoreLifetimeTests {
             let probe = CoreProbe()
             weakProbe = probe
             token = store.sinkStateOnMainActor { changes in
-                _ = probe
+                withExtendedLifetime(probe) {}
                 seen.append(changes.version)
             }
             store.increment()
@@ -119,7 +119,7 @@ struct StoreLifetimeTests {
         #expect(seen == [0, 1])
         #expect(weakProbe == nil, "the main-actor sink's closure outlived the store")
         token = nil
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the store released on one thread while its token is released on another")

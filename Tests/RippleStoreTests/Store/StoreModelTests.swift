@@ -93,6 +93,6 @@ struct StoreModelTests {
         #expect(names.values == model.names)
         #expect(transactionNames.values == model.transactionNames)
         #expect(model.version > 100)  // the sequence did change the state often
-        _ = (all, nameWatcher, chainer)
+        withExtendedLifetime((all, nameWatcher, chainer)) {}
     }
 }

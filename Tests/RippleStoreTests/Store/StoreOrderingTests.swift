@@ -51,7 +51,7 @@ struct StoreOrderingTests {
         // Deliveries are not interleaved across versions: every subscriber gets version n before
         // anyone gets version n + 1.
         #expect(zip(all, all.dropFirst()).allSatisfy { $1.version >= $0.version })
-        _ = subscriptions
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("a commit made inside a subscriber is delivered to everyone after the current delivery")
@@ -91,7 +91,7 @@ struct StoreOrderingTests {
             #expect(mine.last?.state == AppState(name: "A", count: 1))
             #expect(mine.last?.previous == AppState(count: 1))
         }
-        _ = subscriptions
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("two subscribers that each commit, and a cascade: delivered in order, never nested, nothing lost")
@@ -134,7 +134,7 @@ struct StoreOrderingTests {
             AppState(name: "A", count: 11, items: [Item(title: "B")]),
         ])
         #expect(store.currentState == statesA.last)
-        _ = (a, b)
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test("commits from many threads while a subscriber commits back: one order for everyone, never nested")
@@ -184,6 +184,6 @@ struct StoreOrderingTests {
                 #expect(after.state.count == before.state.count + 1)
             }
         }
-        _ = (echoer, watcher)
+        withExtendedLifetime((echoer, watcher)) {}
     }
 }

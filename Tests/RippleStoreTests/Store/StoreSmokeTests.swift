@@ -55,7 +55,7 @@ typealias NSLockLike = NSLock
         #expect(names.values == ["", "Ada"])
         #expect(titles.values == [" (0)", " (1)", "Ada (1)"])
         #expect(runs.values == [" (0)", " (1)", "Ada (1)"])
-        _ = (subscription, observer)
+        withExtendedLifetime((subscription, observer)) {}
     }
 
     @Test func derivedClosureAndKeyPathOverloads() {

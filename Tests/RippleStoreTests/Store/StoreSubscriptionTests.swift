@@ -27,7 +27,7 @@ struct StoreSubscriptionTests {
         #expect(seen.values.map(\.version) == [1, 2, 3])
         #expect(seen.values.map(\.previous) == [nil, AppState(count: 5), AppState(name: "Ada", count: 5)])
         #expect(seen.values.last?.state == AppState(name: "Ada", count: 6))
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("dropsFirst skips the current state only")
@@ -41,7 +41,7 @@ struct StoreSubscriptionTests {
         store.increment()
         // The first delivered change still knows the state it replaces.
         #expect(seen.values == [CoreDelivery(subscriber: "s", version: 1, state: AppState(count: 2), previous: AppState(count: 1))])
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("the scan form keeps a running value, accumulated from every change")
@@ -68,7 +68,7 @@ struct StoreSubscriptionTests {
         #expect(dropped.values.isEmpty)
         store.increment()
         #expect(dropped.values == ["v4:[2, 3]"])
-        _ = (subscription, second)
+        withExtendedLifetime((subscription, second)) {}
     }
 
     @Test("cancel() stops deliveries at once")
@@ -97,7 +97,7 @@ struct StoreSubscriptionTests {
         #expect(seen == [0, 1])
         store.commit { $0.name = "main" }
         #expect(seen == [0, 1, 2])
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("sinkStateOnMainActor delivers a commit from another thread later, on the main actor, coalesced")
@@ -128,7 +128,7 @@ struct StoreSubscriptionTests {
         // One delivery with the latest state; `previous` is the state this subscriber saw last.
         #expect(seen.map(\.version) == [0, 1, 4])
         #expect(seen.last?.previous == AppState(count: 1))
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("sinkState(on:) delivers on the actor, in order, ending with the latest state")
@@ -152,6 +152,6 @@ struct StoreSubscriptionTests {
         // `previous` is always the state delivered before.
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $1.version > $0.version && $1.previous == $0.state })
         #expect(seen.allSatisfy { UInt64($0.state.count) == $0.version })
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 }
