@@ -18,6 +18,7 @@ let package = Package(
             dependencies: [
                 "CMallocInfo",
                 .product(name: "Ripple", package: "Ripple"),
+                .product(name: "RippleStore", package: "Ripple"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: [
