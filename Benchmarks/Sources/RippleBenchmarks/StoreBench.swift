@@ -626,14 +626,19 @@ enum StoreBench {
 
 // MARK: Printing
 
+/// A store cell: median (min), and for a baseline, how many times its time Ripple's takes
+/// (`Ripple 243x`: Ripple is 243 times slower; `Ripple 0.50x`: twice as fast).
 func storeCell(_ storeCell: StoreBench.Cell, base: Double?) -> String {
-    cell(storeCell.outcome, base: base)
+    guard case .measured(let stats) = storeCell.outcome else { return cell(storeCell.outcome, base: nil) }
+    let text = "\(format(stats.median)) (\(format(stats.min)))"
+    guard let base, stats.median > 0 else { return text }
+    return "\(text) Ripple \(ratio(base, stats.median))"
 }
 
 func printStore(_ rows: [StoreBench.Row]) {
     let columns = StoreBench.Column.allCases.filter { column in rows.contains { $0.cells[column] != nil } }
-    print("Store (issue 10): median (min) ns per commit, delivery included; ratio = column ÷ Ripple median (lower is faster).")
-    print("Each commit runs: the closures that ran per commit (subscribers, selectors or readers) and how many of them found a change.")
+    print("Store (issue 10): median (min) ns per commit, delivery included; \"Ripple Nx\" = Ripple's median ÷ this column's (above 1: Ripple is slower).")
+    print("runs per commit: the closures that ran per commit (subscribers, selectors or readers), and how many of them found a change.")
     let headers = ["benchmark"] + columns.map(\.title)
     var lines: [[String]] = []
     var ranLines: [[String]] = []
