@@ -1,208 +1,662 @@
-import Dispatch
 import Foundation
 import RippleStore
 
-// The store section (issue 10): `--filter store`, or every run without a filter. Each row is
-// timed next to two baselines measured in the same run:
-// - "locked struct": a struct behind a lock, mutated by hand, subscribers called by hand with
-//   (old, new) and left to compare what they care about (the least a hand-written store does);
-// - "Verge-style": the same, where every subscriber runs on every commit and compares its
-//   field (what Verge's `sinkState` + `ifChanged` costs).
+// The store benchmarks of issue 10: RippleStore's commits, subscribers, derived selectors,
+// fine-grained readers and concurrent commits, each next to the same work done by two local
+// baselines measured in the same run:
+//
+// - `LockedStruct`: a plain struct behind a mutex, updated by hand, and the subscribers that
+//   care about the change called by hand (the floor: no comparison, no bookkeeping).
+// - `VergeStyleStore`: a store as Verge builds one: a commit mutates the state under a mutex
+//   and hands (previous, current) to every subscriber, each of which compares what it needs
+//   (`ifChanged`) or runs its selector and compares the output, on every commit.
+//
+// Times are nanoseconds per commit (delivery included). Each benchmark also counts the
+// closures that ran per commit and asserts the counts (in quick mode too).
+
+// MARK: Local baselines
+
+/// A pthread mutex (the baselines' lock; Ripple uses its own).
+final class BenchMutex: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// The state every store benchmark commits to.
+struct BenchState: Equatable, Sendable {
+    var count = 0
+    var name = ""
+    var values: [Int] = []
+}
+
+/// What a Verge-style subscriber receives: the state before and after the commit.
+struct BenchChanges<State> {
+    let previous: State
+    let current: State
+    let version: UInt64
+
+    @inline(__always)
+    func ifChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>, _ perform: (Value) -> Void) {
+        let value = current[keyPath: keyPath]
+        if previous[keyPath: keyPath] != value { perform(value) }
+    }
+}
+
+/// A Verge-style store: every commit reaches every subscriber, which compares what it needs.
+/// Commits are serialized by one mutex held across the mutation and the delivery, so that
+/// deliveries are in commit order (Verge serializes its emitter's deliveries likewise).
+final class VergeStyleStore<State: Sendable>: @unchecked Sendable {
+    private let gate = BenchMutex()
+    private var state: State
+    private var version: UInt64 = 0
+    private var subscribers: [(BenchChanges<State>) -> Void] = []
+
+    init(_ state: State) { self.state = state }
+
+    func sink(_ subscriber: @escaping (BenchChanges<State>) -> Void) {
+        gate.lock()
+        subscribers.append(subscriber)
+        gate.unlock()
+    }
+
+    var current: State {
+        gate.lock()
+        defer { gate.unlock() }
+        return state
+    }
+
+    func commit(_ mutation: (inout State) -> Void) {
+        gate.lock()
+        let previous = state
+        mutation(&state)
+        version += 1
+        let changes = BenchChanges(previous: previous, current: state, version: version)
+        for subscriber in subscribers { subscriber(changes) }
+        gate.unlock()
+    }
+}
+
+/// The floor: a struct behind a mutex; the code that changes a field calls by hand the
+/// subscribers of that field (under the mutex, so that concurrent commits deliver in order).
+final class LockedStruct: @unchecked Sendable {
+    private let mutex = BenchMutex()
+    private var state: BenchState
+    /// Subscribers of `count` (called on every change of it).
+    var countSubscribers: [(Int) -> Void] = []
+    /// Subscribers of `name` (never called here: no benchmark changes the name).
+    var nameSubscribers: [(String) -> Void] = []
+    /// One subscriber per element of `values`.
+    var valueSubscribers: [(Int) -> Void] = []
+
+    init(_ state: BenchState) { self.state = state }
+
+    var current: BenchState {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return state
+    }
+
+    func incrementCount() {
+        mutex.lock()
+        state.count += 1
+        let count = state.count
+        for subscriber in countSubscribers { subscriber(count) }
+        mutex.unlock()
+    }
+
+    func incrementValue(at index: Int) {
+        mutex.lock()
+        state.values[index] += 1
+        let value = state.values[index]
+        valueSubscribers[index](value)
+        mutex.unlock()
+    }
+}
+
+/// A value a `@Sendable` closure updates (from one thread at a time in these benchmarks).
+final class Recorder: @unchecked Sendable {
+    var values: [Int] = []
+}
+
+/// A key path handed to `@Sendable` closures (key paths are immutable).
+struct SendableKeyPath<Root, Value>: @unchecked Sendable {
+    let keyPath: KeyPath<Root, Value>
+}
+
+// MARK: The rows
+
 enum StoreBench {
-    struct State: Equatable, Sendable {
-        var count = 0
-        var name = ""
-        var values = [Int](repeating: 0, count: 1_000)
+    /// The columns of the store table.
+    enum Column: CaseIterable {
+        case ripple, rippleDerived, locked, verge
+
+        var title: String {
+            switch self {
+            case .ripple: "Ripple"
+            case .rippleDerived: "Ripple, derived sinks"
+            case .locked: "locked struct"
+            case .verge: "Verge-style"
+            }
+        }
+
+        /// The `--columns` words that select it.
+        var keys: Set<String> {
+            switch self {
+            case .ripple, .rippleDerived: ["ripple"]
+            case .locked: ["locked", "floor"]
+            case .verge: ["verge"]
+            }
+        }
+    }
+
+    /// One cell: the time per commit, and what ran per commit.
+    struct Cell {
+        var outcome: Outcome
+        var ran = ""
     }
 
     struct Row {
         let name: String
-        let ripple: Double
-        let locked: Double
-        let verge: Double
-        let note: String
+        var cells: [Column: Cell] = [:]
+        var failures: [String] = []
     }
 
-    /// A struct behind a lock with hand-called subscribers.
-    final class LockedStore: @unchecked Sendable {
-        private let lock = NSLock()
-        private var state = State()
-        var subscribers: [(State, State) -> Void] = []
+    typealias Run = () throws -> (Stats, String)
 
-        func commit(_ mutation: (inout State) -> Void) {
-            lock.lock()
-            let old = state
-            mutation(&state)
-            let new = state
-            lock.unlock()
-            if old == new { return }
-            for subscriber in subscribers { subscriber(old, new) }
-        }
-
-        var count: Int { lock.withLock { state.count } }
+    struct Benchmark {
+        let name: String
+        let columns: [Column: Run]
     }
 
-    /// Median nanoseconds per operation over `samples` runs of `operations` calls of `body`.
-    static func measure(operations: Int, _ body: () -> Void) -> Double {
-        var samples: [Double] = []
-        for _ in 0..<(config.quick ? 3 : 11) {
-            let t0 = now()
-            for _ in 0..<operations { body() }
-            samples.append(Double(now() - t0) / Double(operations))
-        }
-        return Stats(samples: samples).median
+    static let subscriberCounts = [0, 10, 1000]
+    static let width = 1000
+
+    static var benchmarks: [Benchmark] {
+        subscriberCounts.map { n in
+            Benchmark(name: "store commit, \(n) subscribers", columns: [
+                .ripple: { try commitRipple(subscribers: n, derivedSinks: false) },
+                .rippleDerived: { try commitRipple(subscribers: n, derivedSinks: true) },
+                .locked: { try commitLocked(subscribers: n) },
+                .verge: { try commitVerge(subscribers: n) },
+            ])
+        } + [
+            Benchmark(name: "store \(width) derived selectors", columns: [
+                .ripple: derivedRipple, .locked: derivedLocked, .verge: derivedVerge,
+            ]),
+            Benchmark(name: "store \(width) fine-grained readers", columns: [
+                .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
+            ]),
+            Benchmark(name: "store commits from 2 threads", columns: [
+                .ripple: threadsRipple, .locked: threadsLocked, .verge: threadsVerge,
+            ]),
+        ]
     }
 
-    static func run(failures: inout [String]) -> [Row] {
+    /// Whether `--filter` selects any store row.
+    static var isSelected: Bool {
+        guard let filter = config.filter else { return true }
+        return benchmarks.contains { $0.name.localizedCaseInsensitiveContains(filter) }
+    }
+
+    static func measure() -> [Row] {
         var rows: [Row] = []
-        let commits = config.quick ? 2_000 : 20_000
-
-        // 1. Commit throughput with 0, 10 and 1000 subscribers that each read a field the
-        //    commit does not change (plus, for 10 and 1000, one that reads `count`).
-        for subscriberCount in [0, 10, 1_000] {
-            let store = Store<State, Never>(initialState: State())
-            let delivered = Counter()
-            var subscriptions: [Subscription] = []
-            for index in 0..<subscriberCount {
-                if index == 0 {
-                    subscriptions.append(store.sinkState(dropsFirst: true) { changes in
-                        changes.ifChanged(\.count) { _ in delivered.n += 1 }
-                    })
-                } else {
-                    subscriptions.append(store.derived(\.name).sinkValue(dropsFirst: true) { _ in delivered.n += 1 })
+        for benchmark in benchmarks {
+            if let filter = config.filter, !benchmark.name.localizedCaseInsensitiveContains(filter) { continue }
+            var row = Row(name: benchmark.name)
+            for column in Column.allCases {
+                guard let run = benchmark.columns[column] else { continue }
+                if let columns = config.columns, columns.isDisjoint(with: column.keys) { continue }
+                let t0 = now()
+                do {
+                    let (stats, ran) = try run()
+                    row.cells[column] = Cell(outcome: .measured(stats), ran: ran)
+                } catch {
+                    let message = "\(benchmark.name) (\(column.title)): \(error)"
+                    row.cells[column] = Cell(outcome: .failed(message))
+                    row.failures.append(message)
                 }
+                log("  \(benchmark.name) / \(column.title): \(storeCell(row.cells[column]!, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]")
             }
-            let ripple = measure(operations: commits / max(1, subscriberCount / 100)) { store.commit { $0.count += 1 } }
-            if subscriberCount > 0, delivered.n != store.currentState.count {
-                failures.append("store commit, \(subscriberCount) subscribers: the count subscriber ran \(delivered.n) times for \(store.currentState.count) commits")
-            }
-            let locked = LockedStore()
-            let lockedRuns = Counter()
-            if subscriberCount > 0 {
-                locked.subscribers.append { old, new in if old.count != new.count { lockedRuns.n += 1 } }
-                for _ in 1..<subscriberCount { locked.subscribers.append { old, new in if old.name != new.name { lockedRuns.n += 1 } } }
-            }
-            let lockedNs = measure(operations: commits / max(1, subscriberCount / 100)) { locked.commit { $0.count += 1 } }
-            let verge = LockedStore()
-            for _ in 0..<subscriberCount {
-                verge.subscribers.append { old, new in blackHole(Changes(previous: old, current: new).hasChanges(\.name)) }
-            }
-            let vergeNs = measure(operations: commits / max(1, subscriberCount / 100)) { verge.commit { $0.count += 1 } }
-            rows.append(Row(name: "commit, \(subscriberCount) subscribers", ripple: ripple, locked: lockedNs, verge: vergeNs, note: "ns/commit"))
-            withExtendedLifetime(subscriptions) {}
-        }
-
-        // 2. 1000 derived selectors on distinct key paths; a commit touches one of them.
-        do {
-            let store = Store<State, Never>(initialState: State())
-            let runs = Counter()
-            let selectors = (0..<1_000).map { index in
-                store.derived(from: \State.values[index]) { value -> Int in
-                    runs.n += 1
-                    return value * 2
-                }
-            }
-            var subscriptions = selectors.map { $0.sinkValue(dropsFirst: true) { _ in } }
-            defer { subscriptions.removeAll() }
-            runs.n = 0
-            let rounds = config.quick ? 200 : 2_000
-            var next = 0
-            let ripple = measure(operations: rounds) {
-                next += 1
-                store.commit { $0.values[7] = next }
-            }
-            let perCommit = Double(runs.n) / Double(store.version)
-            if perCommit != 1 {
-                failures.append("store 1000 derived: \(format(perCommit)) selector closures re-ran per commit touching one (expected 1)")
-            }
-            let verge = LockedStore()
-            let vergeRuns = Counter()
-            for index in 0..<1_000 {
-                verge.subscribers.append { old, new in
-                    // Verge's derived: each selector reads its input on every commit and compares.
-                    if old.values[index] != new.values[index] { vergeRuns.n += 1; blackHole(new.values[index] * 2) }
-                }
-            }
-            let vergeNs = measure(operations: rounds) { next += 1; verge.commit { $0.values[7] = next } }
-            let locked = LockedStore()
-            locked.subscribers.append { _, new in blackHole(new.values[7] * 2) }
-            let lockedNs = measure(operations: rounds) { next += 1; locked.commit { $0.values[7] = next } }
-            rows.append(Row(name: "1000 derived, commit touches 1", ripple: ripple, locked: lockedNs, verge: vergeNs, note: "ns/commit; \(format(perCommit)) closure re-run per commit"))
-        }
-
-        // 3. 1000 fine-grained readers of distinct key paths; a commit touches one.
-        do {
-            let store = Store<State, Never>(initialState: State())
-            let runs = Counter()
-            // `store.state.values[i]` would read through `values` (the outermost Equatable
-            // member); a reader of one element reads its key path's node.
-            let slices = (0..<1_000).map { index in store.derived(\State.values[index]) }
-            let subscriptions = slices.map { slice in observe { blackHole(slice.value); runs.n += 1 } }
-            // `blackHole` does not keep a value alive in release builds (its unused argument is
-            // optimized away): the subscriptions are kept alive explicitly.
-            defer { withExtendedLifetime(subscriptions) {} }
-            runs.n = 0
-            let rounds = config.quick ? 200 : 2_000
-            var next = 0
-            let ripple = measure(operations: rounds) { next += 1; store.commit { $0.values[3] = next } }
-            let perCommit = Double(runs.n) / Double(store.version)
-            if perCommit != 1 {
-                failures.append("store 1000 readers: \(format(perCommit)) readers re-ran per commit touching one (expected 1)")
-            }
-            let verge = LockedStore()
-            for index in 0..<1_000 {
-                verge.subscribers.append { old, new in if old.values[index] != new.values[index] { blackHole(new.values[index]) } }
-            }
-            let vergeNs = measure(operations: rounds) { next += 1; verge.commit { $0.values[3] = next } }
-            let locked = LockedStore()
-            locked.subscribers.append { _, new in blackHole(new.values[3]) }
-            let lockedNs = measure(operations: rounds) { next += 1; locked.commit { $0.values[3] = next } }
-            rows.append(Row(name: "1000 readers, commit touches 1", ripple: ripple, locked: lockedNs, verge: vergeNs, note: "ns/commit; \(format(perCommit)) reader re-run per commit"))
-        }
-
-        // 4. Concurrent commits from 2 threads, one subscriber checking the order.
-        do {
-            let total = config.quick ? 20_000 : 200_000
-            let store = Store<State, Never>(initialState: State())
-            let outOfOrder = Counter()
-            let lastSeen = Counter()
-            let subscription = store.sinkState(dropsFirst: true) { changes in
-                if changes.version != UInt64(lastSeen.n + 1) { outOfOrder.n += 1 }
-                lastSeen.n = Int(changes.version)
-            }
-            let ripple = twoThreads(total) { store.commit { $0.count += 1 } }
-            if store.currentState.count != total || lastSeen.n != total || outOfOrder.n != 0 {
-                failures.append("store concurrent commits: count \(store.currentState.count), delivered up to \(lastSeen.n), \(outOfOrder.n) out of order, for \(total) commits")
-            }
-            let locked = LockedStore()
-            locked.subscribers.append { _, new in blackHole(new.count) }
-            let lockedNs = twoThreads(total) { locked.commit { $0.count += 1 } }
-            rows.append(Row(name: "2 threads committing", ripple: ripple, locked: lockedNs, verge: .nan, note: "ns/commit, all delivered in order"))
-            withExtendedLifetime(subscription) {}
+            rows.append(row)
         }
         return rows
     }
 
-    /// Nanoseconds per operation of `total` calls of `body` split over two threads.
-    static func twoThreads(_ total: Int, _ body: @escaping @Sendable () -> Void) -> Double {
-        let group = DispatchGroup()
-        let t0 = now()
-        for _ in 0..<2 {
-            group.enter()
-            Thread.detachNewThread {
-                for _ in 0..<(total / 2) { body() }
-                group.leave()
-            }
+    // MARK: Sampling
+
+    /// Commits per sample: `full` in a full run, a tenth of it in a quick one.
+    static func perSample(_ full: Int) -> Int { config.quick ? max(full / 10, 1) : full }
+
+    /// Samples of `commits` calls of `commit` (after a warm-up of a tenth of that), in
+    /// nanoseconds per commit. `commit` gets the number of the commit (from 0, counting the
+    /// warm-up); `check` runs after each sample with the number of commits made so far.
+    static func sampleCommits(_ commits: Int, _ commit: (Int) -> Void, check: (Int) throws -> Void) throws -> Stats {
+        var made = 0
+        for _ in 0..<max(commits / 10, 1) { commit(made); made += 1 }
+        try check(made)
+        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+            let start = now()
+            for _ in 0..<commits { commit(made); made += 1 }
+            let elapsed = now() - start
+            try check(made)
+            return elapsed
         }
-        group.wait()
-        return Double(now() - t0) / Double(total)
+        // sample() reports milliseconds per sample: make it nanoseconds per commit.
+        stats.samples = stats.samples.map { $0 * 1e6 / Double(commits) }
+        return stats
     }
 
-    static func print(_ rows: [Row]) {
-        Swift.print("Store (RippleStore; median ns per commit; ratio = baseline / Ripple, below 1 means the baseline is faster):")
-        for row in rows {
-            let verge = row.verge.isNaN ? "" : ", Verge-style \(format(row.verge)) (\(format(row.verge / row.ripple))×)"
-            Swift.print("  \(row.name): Ripple \(format(row.ripple)), locked struct \(format(row.locked)) (\(format(row.locked / row.ripple))×)\(verge) — \(row.note)")
+    // MARK: 1. Commit throughput with 0, 10 and 1000 subscribers
+
+    // n subscribers: n - 1 use ifChanged(\.name), which no commit changes, and one uses
+    // ifChanged(\.count), which every commit changes.
+
+    static func commitRipple(subscribers n: Int, derivedSinks: Bool) throws -> (Stats, String) {
+        let name = "store commit, \(n) subscribers (Ripple\(derivedSinks ? ", derived sinks" : ""))"
+        let store = Store<BenchState, Never>(initialState: BenchState())
+        let lastCount = Counter()
+        let countRuns = Counter()
+        let nameRuns = Counter()
+        let subscriberRuns = Counter()
+        var subscriptions: [Subscription] = []
+        if n > 0 {
+            if derivedSinks {
+                // Ripple's key-path subscribers: store.derived(\.name) is one node shared by
+                // every subscriber of \.name; a commit that leaves the name alone runs none.
+                subscriptions.append(store.derived(\.count).sinkValue(dropsFirst: true) { changes in
+                    subscriberRuns.n += 1
+                    countRuns.n += 1
+                    lastCount.n = changes.current
+                })
+                for _ in 1..<n {
+                    subscriptions.append(store.derived(\.name).sinkValue(dropsFirst: true) { _ in
+                        subscriberRuns.n += 1
+                        nameRuns.n += 1
+                    })
+                }
+            } else {
+                subscriptions.append(store.sinkState(dropsFirst: true) { changes in
+                    subscriberRuns.n += 1
+                    changes.ifChanged(\.count) { count in
+                        countRuns.n += 1
+                        lastCount.n = count
+                    }
+                })
+                for _ in 1..<n {
+                    subscriptions.append(store.sinkState(dropsFirst: true) { changes in
+                        subscriberRuns.n += 1
+                        changes.ifChanged(\.name) { _ in nameRuns.n += 1 }
+                    })
+                }
+            }
         }
+        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
+            store.commit { $0.count += 1 }
+        }, check: { made in
+            let count = store.currentState.count
+            try expect(count == made, name, "count == \(count) after \(made) commits")
+            if n > 0 {
+                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n), after \(made) commits")
+                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes, expected 0")
+            }
+        })
+        let ran = n == 0 ? "-" : "\(format(Double(subscriberRuns.n) / Double(countRuns.n))) subscribers, 1 did work"
+        withExtendedLifetime(subscriptions) {}
+        return (stats, ran)
+    }
+
+    static func commitLocked(subscribers n: Int) throws -> (Stats, String) {
+        let name = "store commit, \(n) subscribers (locked struct)"
+        let store = LockedStruct(BenchState())
+        let lastCount = Counter()
+        let countRuns = Counter()
+        let nameRuns = Counter()
+        if n > 0 {
+            store.countSubscribers.append { count in
+                countRuns.n += 1
+                lastCount.n = count
+            }
+            for _ in 1..<n { store.nameSubscribers.append { _ in nameRuns.n += 1 } }
+        }
+        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
+            store.incrementCount()
+        }, check: { made in
+            let count = store.current.count
+            try expect(count == made, name, "count == \(count) after \(made) commits")
+            if n > 0 {
+                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
+                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
+            }
+        })
+        return (stats, n == 0 ? "-" : "1 subscriber")
+    }
+
+    static func commitVerge(subscribers n: Int) throws -> (Stats, String) {
+        let name = "store commit, \(n) subscribers (Verge-style)"
+        let store = VergeStyleStore(BenchState())
+        let lastCount = Counter()
+        let countRuns = Counter()
+        let nameRuns = Counter()
+        let subscriberRuns = Counter()
+        if n > 0 {
+            store.sink { changes in
+                subscriberRuns.n += 1
+                changes.ifChanged(\.count) { count in
+                    countRuns.n += 1
+                    lastCount.n = count
+                }
+            }
+            for _ in 1..<n {
+                store.sink { changes in
+                    subscriberRuns.n += 1
+                    changes.ifChanged(\.name) { _ in nameRuns.n += 1 }
+                }
+            }
+        }
+        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
+            store.commit { $0.count += 1 }
+        }, check: { made in
+            let count = store.current.count
+            try expect(count == made, name, "count == \(count) after \(made) commits")
+            if n > 0 {
+                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
+                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
+            }
+        })
+        let ran = n == 0 ? "-" : "\(format(Double(subscriberRuns.n) / Double(countRuns.n))) subscribers, 1 did work"
+        return (stats, ran)
+    }
+
+    // MARK: 2. 1000 derived selectors, a commit touches one field
+
+    // Selector i derives values[i] * 2 and has one subscriber; commit k increments
+    // values[k % 1000]. Counted: selector closures run, subscribers called.
+
+    static var initialValues: BenchState { BenchState(values: Array(repeating: 0, count: width)) }
+
+    static func derivedRipple() throws -> (Stats, String) {
+        let name = "store \(width) derived selectors (Ripple)"
+        let store = Store<BenchState, Never>(initialState: initialValues)
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        var deriveds: [Derived<Int>] = []
+        var subscriptions: [Subscription] = []
+        for i in 0..<width {
+            let derived = store.derived(from: \BenchState.values[i]) { value in
+                selectorRuns.n += 1
+                return value &* 2
+            }
+            subscriptions.append(derived.sinkValue(dropsFirst: true) { _ in deliveries.n += 1 })
+            deriveds.append(derived)
+        }
+        try expect(selectorRuns.n == width, name, "\(selectorRuns.n) selector runs to build, expected \(width)")
+        selectorRuns.n = 0
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.commit { $0.values[k % width] += 1 }
+        }, check: { made in
+            try expect(selectorRuns.n == made, name, "\(selectorRuns.n) selector runs in \(made) commits, expected 1 per commit")
+            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits, expected 1 per commit")
+            let expected = 2 * ((made - 1) / width + 1)
+            try expect(deriveds[0].value == expected, name, "selector 0 == \(deriveds[0].value), expected \(expected)")
+        })
+        withExtendedLifetime((deriveds, subscriptions)) {}
+        return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selector")
+    }
+
+    static func derivedLocked() throws -> (Stats, String) {
+        let name = "store \(width) derived selectors (locked struct)"
+        let store = LockedStruct(initialValues)
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        let outputs = Recorder()
+        outputs.values = Array(repeating: 0, count: width)
+        for i in 0..<width {
+            store.valueSubscribers.append { value in
+                selectorRuns.n += 1
+                let output = value &* 2
+                if output != outputs.values[i] {
+                    outputs.values[i] = output
+                    deliveries.n += 1
+                }
+            }
+        }
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.incrementValue(at: k % width)
+        }, check: { made in
+            try expect(selectorRuns.n == made, name, "\(selectorRuns.n) selector runs in \(made) commits")
+            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
+        })
+        return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selector")
+    }
+
+    static func derivedVerge() throws -> (Stats, String) {
+        let name = "store \(width) derived selectors (Verge-style)"
+        let store = VergeStyleStore(initialValues)
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        let outputs = Recorder()
+        outputs.values = Array(repeating: 0, count: width)
+        // Verge's derived(.map { $0.values[i] * 2 }): the selector (a closure, no key path)
+        // runs on every commit, its output is compared with the previous one, and the derived
+        // value's subscriber is called if it changed.
+        for i in 0..<width {
+            store.sink { changes in
+                selectorRuns.n += 1
+                let output = changes.current.values[i] &* 2
+                if output != outputs.values[i] {
+                    outputs.values[i] = output
+                    deliveries.n += 1
+                }
+            }
+        }
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.commit { $0.values[k % width] += 1 }
+        }, check: { made in
+            try expect(selectorRuns.n == made * width, name, "\(selectorRuns.n) selector runs in \(made) commits, expected \(width) per commit")
+            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
+        })
+        return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selectors")
+    }
+
+    // MARK: 3. 1000 fine-grained readers of distinct key paths, a commit touches one
+
+    static func readersRipple() throws -> (Stats, String) {
+        let name = "store \(width) fine-grained readers (Ripple)"
+        let store = Store<BenchState, Never>(initialState: initialValues)
+        let readerRuns = Counter()
+        var subscriptions: [Subscription] = []
+        for i in 0..<width {
+            let path = SendableKeyPath(keyPath: \BenchState.values[i])
+            subscriptions.append(observe {
+                let value = store.state[dynamicMember: path.keyPath]
+                readerRuns.n += 1
+                blackHole(value)
+            })
+        }
+        try expect(readerRuns.n == width, name, "\(readerRuns.n) reader runs to build, expected \(width)")
+        readerRuns.n = 0
+        var commits = 0
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.commit { $0.values[k % width] += 1 }
+        }, check: { made in
+            commits = made
+            try expect(readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits, expected 1 per commit")
+        })
+        withExtendedLifetime(subscriptions) {}
+        return (stats, "\(format(Double(readerRuns.n) / Double(commits))) reader")
+    }
+
+    static func readersLocked() throws -> (Stats, String) {
+        let name = "store \(width) fine-grained readers (locked struct)"
+        let store = LockedStruct(initialValues)
+        let readerRuns = Counter()
+        for _ in 0..<width {
+            store.valueSubscribers.append { value in
+                readerRuns.n += 1
+                blackHole(value)
+            }
+        }
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.incrementValue(at: k % width)
+        }, check: { made in
+            try expect(readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits")
+        })
+        return (stats, "1 reader")
+    }
+
+    static func readersVerge() throws -> (Stats, String) {
+        let name = "store \(width) fine-grained readers (Verge-style)"
+        let store = VergeStyleStore(initialValues)
+        let readerRuns = Counter()
+        let work = Counter()
+        for i in 0..<width {
+            let path = \BenchState.values[i]
+            store.sink { changes in
+                readerRuns.n += 1
+                changes.ifChanged(path) { value in
+                    work.n += 1
+                    blackHole(value)
+                }
+            }
+        }
+        let stats = try sampleCommits(perSample(2_000), { k in
+            store.commit { $0.values[k % width] += 1 }
+        }, check: { made in
+            try expect(readerRuns.n == made * width, name, "\(readerRuns.n) reader runs in \(made) commits, expected \(width) per commit")
+            try expect(work.n == made, name, "\(work.n) readers saw a change in \(made) commits, expected 1 per commit")
+        })
+        return (stats, "\(format(Double(readerRuns.n) / Double(work.n))) readers, 1 did work")
+    }
+
+    // MARK: 4. Concurrent commits from 2 threads
+
+    // Two threads commit count += 1, N / 2 times each, released together; one subscriber
+    // records every count it is delivered. Asserted: the final count is N more, and the
+    // subscriber saw every count, in order.
+
+    static func threadCommits() -> Int { config.quick ? 2_000 : 20_000 }
+
+    /// Runs `commit` `total / 2` times on each of two threads started together; returns the
+    /// nanoseconds from their release to the end of both.
+    static func onTwoThreads(_ total: Int, _ commit: @escaping @Sendable () -> Void) -> UInt64 {
+        let ready = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                ready.signal()
+                go.wait()
+                for _ in 0..<(total / 2) { commit() }
+                finished.signal()
+            }.start()
+        }
+        ready.wait()
+        ready.wait()
+        let start = now()
+        go.signal()
+        go.signal()
+        finished.wait()
+        finished.wait()
+        return now() - start
+    }
+
+    static func sampleThreads(_ name: String, count: @escaping () -> Int, recorder: Recorder, _ commit: @escaping @Sendable () -> Void) throws -> Stats {
+        let total = threadCommits()
+        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+            let before = count()
+            recorder.values.removeAll(keepingCapacity: true)
+            let elapsed = onTwoThreads(total, commit)
+            let after = count()
+            try expect(after == before + total, name, "count == \(after) after \(total) commits from \(before)")
+            try expect(recorder.values.count == total, name, "the subscriber saw \(recorder.values.count) commits of \(total)")
+            for (i, value) in recorder.values.enumerated() where value != before + i + 1 {
+                try expect(false, name, "delivery \(i) was count \(value), expected \(before + i + 1) (out of order)")
+            }
+            return elapsed
+        }
+        stats.samples = stats.samples.map { $0 * 1e6 / Double(total) }
+        return stats
+    }
+
+    static func threadsRipple() throws -> (Stats, String) {
+        let store = Store<BenchState, Never>(initialState: BenchState())
+        let recorder = Recorder()
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            recorder.values.append(changes.count)
+        }
+        let stats = try sampleThreads("store commits from 2 threads (Ripple)", count: { store.currentState.count }, recorder: recorder) {
+            store.commit { $0.count += 1 }
+        }
+        withExtendedLifetime(subscription) {}
+        return (stats, "1 subscriber")
+    }
+
+    static func threadsLocked() throws -> (Stats, String) {
+        let store = LockedStruct(BenchState())
+        let recorder = Recorder()
+        store.countSubscribers.append { count in recorder.values.append(count) }
+        let stats = try sampleThreads("store commits from 2 threads (locked struct)", count: { store.current.count }, recorder: recorder) {
+            store.incrementCount()
+        }
+        return (stats, "1 subscriber")
+    }
+
+    static func threadsVerge() throws -> (Stats, String) {
+        let store = VergeStyleStore(BenchState())
+        let recorder = Recorder()
+        store.sink { changes in recorder.values.append(changes.current.count) }
+        let stats = try sampleThreads("store commits from 2 threads (Verge-style)", count: { store.current.count }, recorder: recorder) {
+            store.commit { $0.count += 1 }
+        }
+        return (stats, "1 subscriber")
+    }
+}
+
+// MARK: Printing
+
+/// A store cell: median (min), and for a baseline, how many times its time Ripple's takes
+/// (`Ripple 243x`: Ripple is 243 times slower; `Ripple 0.50x`: twice as fast).
+func storeCell(_ storeCell: StoreBench.Cell, base: Double?) -> String {
+    guard case .measured(let stats) = storeCell.outcome else { return cell(storeCell.outcome, base: nil) }
+    let text = "\(format(stats.median)) (\(format(stats.min)))"
+    guard let base, stats.median > 0 else { return text }
+    return "\(text) Ripple \(ratio(base, stats.median))"
+}
+
+func printStore(_ rows: [StoreBench.Row]) {
+    let columns = StoreBench.Column.allCases.filter { column in rows.contains { $0.cells[column] != nil } }
+    print("Store (issue 10): median (min) ns per commit, delivery included; \"Ripple Nx\" = Ripple's median ÷ this column's (above 1: Ripple is slower).")
+    print("runs per commit: the closures that ran per commit (subscribers, selectors or readers), and how many of them found a change.")
+    let headers = ["benchmark"] + columns.map(\.title)
+    var lines: [[String]] = []
+    var ranLines: [[String]] = []
+    for row in rows {
+        var base: Double?
+        if case .measured(let stats)? = row.cells[.ripple]?.outcome { base = stats.median }
+        lines.append([row.name] + columns.map { column in
+            guard let cell = row.cells[column] else { return "n/a" }
+            return storeCell(cell, base: column == .ripple ? nil : base)
+        })
+        ranLines.append(["  runs per commit"] + columns.map { row.cells[$0]?.ran ?? "" })
+    }
+    var widths = headers.map(\.count)
+    for line in lines + ranLines { for (i, text) in line.enumerated() { widths[i] = max(widths[i], text.count) } }
+    print(zip(headers, widths).map { pad($0, $1) }.joined(separator: " | "))
+    print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-"))
+    for (line, ran) in zip(lines, ranLines) {
+        print(zip(line, widths).map { pad($0, $1) }.joined(separator: " | "))
+        print(zip(ran, widths).map { pad($0, $1) }.joined(separator: " | "))
     }
 }

@@ -163,12 +163,14 @@ func runAll() {
             }
         }
     }
-    let measuresStore = config.filter == nil || config.filter == "store"
+    // The store rows (issue 10): with no filter, or a filter that names one ("store" names all).
     var storeRows: [StoreBench.Row] = []
-    if measuresStore {
-        log("measuring the store…")
-        storeRows = StoreBench.run(failures: &failures)
-        for failure in failures where failure.hasPrefix("store") { print("ASSERT FAILED: \(failure)") }
+    if StoreBench.isSelected {
+        storeRows = StoreBench.measure()
+        for failure in storeRows.flatMap(\.failures) {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
     }
     let total = Double(now() - started) / 1e9
 
@@ -183,6 +185,7 @@ func runAll() {
         ? "QUICK run (--quick): kairo samples of \(config.kairoRepeat) × iter(), ≤\(config.samples) samples; cellx \(config.cellxBuilds) builds per sample; dynamic \(config.dynamicWarmups) warm-up + \(config.dynamicRuns) run. Not comparable with the JS numbers."
         : "Full run: kairo samples of 500 × iter() after 3 warm-up iter(), Ripple/floor ≤10 samples (≤\(Int(config.fastBudget)) s), Observation/OpenCombine samples of 100 × iter() scaled × 5, ≤10 samples within \(Int(config.slowBudget)) s (at least \(config.minimumSamples)); molBench 10 000 iter() per sample; cellx: sum of 10 builds+updates per sample, \(config.cellxSamples) samples; dynamic: \(config.dynamicWarmups) warm-up runs (fewer, at least 1, past \(Int(config.dynamicWarmupBudget)) s), then ≤\(config.dynamicRuns) timed runs (≤\(Int(config.fastBudget)) s, at least \(config.minimumSamples))."
     print("")
+    if !rows.isEmpty {
     print("Ripple benchmarks: median (min) ms per sample; ratio = column ÷ Ripple median (lower is faster).")
     print(mode)
     print("alien-signals: the best median of alien-signals 3.1.2 / 3.2.1 in SPEC.md (node 20, same machine class).")
@@ -195,6 +198,7 @@ func runAll() {
         print(zip(texts, widths).map { pad($0, $1) }.joined(separator: " | "))
     }
     print("")
+    }
     if measuresMemory {
     print("Bytes per node (glibc mallinfo2 uordblks, \(Memory.nodeCount) nodes kept alive):")
     print("  Stored<Int>:                                   \(format(memory.stored))")
@@ -219,9 +223,9 @@ func runAll() {
     if measuresScale {
         printScale(scaleRows)
     }
-    if measuresStore {
+    if !storeRows.isEmpty {
         print("")
-        StoreBench.print(storeRows)
+        printStore(storeRows)
     }
     print("")
     if failures.isEmpty {
