@@ -77,8 +77,6 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
         }
     }
 
-    /// Creates a binding to a stored value. Read-modify-writes through it (`+=`, appends)
-    /// are applied atomically with `Stored.update(_:)`.
     /// Creates a binding to storage that applies changes itself: every write and every
     /// ``update(_:)`` goes through `update`, which must apply the transform atomically with
     /// respect to the storage's other writers (a store's `commit`, a lock).
@@ -105,6 +103,8 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
         self.init(read: get, readUpdates: get, modify: update)
     }
 
+    /// Creates a binding to a stored value. Read-modify-writes through it (`+=`, appends)
+    /// are applied atomically with `Stored.update(_:)`.
     public init(_ stored: Stored<Value>) where Value: Sendable {
         self.init(
             read: { stored.value },
