@@ -96,14 +96,19 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
         core.slice(path.keyPath).value
     }
 
+    /// The commits this binding makes.
+    private var transaction: Transaction {
+        Transaction(name: "binding \(path.keyPath)", file: file, line: line)
+    }
+
     func modify(_ transform: (inout Value) -> Void) {
-        core.commit(Transaction(name: "binding \(path.keyPath)", file: file, line: line)) { state, _ in
+        core.commit(transaction) { state, _ in
             transform(&state[keyPath: path.keyPath])
         }
     }
 
     func open() -> _OpenModify<Value> {
-        let open = core.openCommit(Transaction(name: "binding \(path.keyPath)", file: file, line: line))
+        let open = core.openCommit(transaction)
         let path = path
         return _OpenModify(
             value: open.base.state[keyPath: path.keyPath],

@@ -13,7 +13,7 @@ final class _StoreTasks: @unchecked Sendable {
     private var nextID: UInt64 = 0
     private var isEnded = false
 
-    func attach(to core: some _EndNotifying) {
+    func attach<State>(to core: _StoreCore<State>) {
         _ = core.onEnd { [self] in cancelAll() }
     }
 
@@ -94,10 +94,3 @@ struct _TaskKey: Hashable, @unchecked Sendable {
         self.base = AnyHashable(base)
     }
 }
-
-/// Something that tells when its store is released.
-protocol _EndNotifying: AnyObject, Sendable {
-    func onEnd(_ ending: @escaping @Sendable () -> Void) -> Int?
-}
-
-extension _StoreCore: _EndNotifying {}
