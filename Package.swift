@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleModels", targets: ["RippleModels"]),
         .library(name: "RippleStore", targets: ["RippleStore"]),
+        .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
     dependencies: includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [],
@@ -39,11 +40,13 @@ let package = Package(
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
+        .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),
         .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleStoreTests", dependencies: ["RippleStore"]),
+        .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
     ] + (includeMacros ? macroTargets : [])
 )
 

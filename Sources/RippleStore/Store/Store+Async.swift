@@ -1,22 +1,19 @@
 extension Store {
     /// The state now and after every commit that changed it, as an asynchronous sequence that
-    /// ends when the store is released.
+    /// ends when the store is released; `store.states.number` emits `number` now and after
+    /// every commit that changed it.
     ///
-    /// Every commit is buffered, so an iteration sees each state, in commit order, however
+    /// Every value is buffered, so an iteration sees each state, in commit order, however
     /// slowly it runs.
     ///
     /// ```swift
     /// for await state in store.states {
     ///     render(state)
     /// }
+    /// for await count in store.states.count { badge.text = "\(count)" }
     /// ```
-    public var states: AsyncStream<State> {
-        let (stream, continuation) = AsyncStream.makeStream(of: State.self)
-        let subscription = _core.own(_core.sink(dropsFirst: false, file: #fileID, line: #line) { continuation.yield($0.current) }) {
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in subscription.cancel() }
-        return stream
+    public var states: StateStream<State> {
+        StateStream(source: _WholeStateSource(core: _core))
     }
 
     /// The changes of every commit from now on (the first one holding the current state), as an

@@ -59,19 +59,35 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
         middleware: [StoreMiddleware<State>] = [],
         logger: (any StoreLogger)? = nil
     ) {
-        let name = name ?? String(describing: Self.self)
+        _core = Self._makeCore(initialState: initialState, name: name ?? String(describing: Self.self), middleware: middleware, logger: logger)
+        _tasks.attach(to: _core)
+    }
+
+    /// Creates a store around a core made by ``_makeCore(initialState:name:middleware:logger:)``
+    /// (a reducer store makes its core first, to give it to its action queue).
+    init(_core core: _StoreCore<State>) {
+        _core = core
+        _tasks.attach(to: _core)
+    }
+
+    /// A store's core, after checking that the state is a value type.
+    static func _makeCore(
+        initialState: State,
+        name: String,
+        middleware: [StoreMiddleware<State>],
+        logger: (any StoreLogger)?
+    ) -> _StoreCore<State> {
         // `fatalError`, not `precondition`: optimized builds drop a precondition's message.
         if State.self is AnyObject.Type {
             fatalError("RippleStore: \(name)'s state type \(State.self) is a class. A store's state must be a value type (a struct or an enum): a store publishes a new value on every commit and tells changes apart by comparing the old value with the new one, which a shared instance cannot do.")
         }
-        _core = _StoreCore(
+        return _StoreCore(
             initialState: initialState,
             name: name,
             middleware: middleware,
             logger: logger,
             derivesFields: _derivedFieldsUpdate(for: State.self)
         )
-        _tasks.attach(to: _core)
     }
 
     deinit {

@@ -157,6 +157,11 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         return base
     }
 
+    /// Whether thread `me` owns the gate: it is committing or delivering a commit.
+    func isGateOwner(_ me: UInt) -> Bool {
+        lock.withLock { gateOwner == me }
+    }
+
     private func leaveGate(_ me: UInt, mutated: Bool) {
         lock.withLock {
             if mutated { isMutating = false }

@@ -16,6 +16,15 @@ public struct Transaction: Sendable, CustomStringConvertible {
     public let file: StaticString
     /// The line that made the commit.
     public let line: UInt
+    /// The action a reducer store reduced in this commit (``ReducerStore/send(_:file:line:)``),
+    /// or `nil` for a commit made with `commit`.
+    ///
+    /// ```swift
+    /// store.sinkState { changes in
+    ///     if case .loaded? = changes.transaction.action as? Counter.Action { hideSpinner() }
+    /// }
+    /// ```
+    public var action: (any Sendable)?
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
     /// Creates a transaction; stores create one for each commit.
@@ -40,6 +49,8 @@ public struct Transaction: Sendable, CustomStringConvertible {
 
     /// The name, or the place the commit was made when it has none.
     public var description: String {
-        name ?? "commit at \(file):\(line)"
+        if let name { return name }
+        if let action { return "send(\(action))" }
+        return "commit at \(file):\(line)"
     }
 }

@@ -1,0 +1,30 @@
+/// Sends actions from an effect's asynchronous work to its store.
+///
+/// ``Effect/run(priority:operation:catch:)`` gives one to its operation:
+///
+/// ```swift
+/// .run { send in
+///     await send(.loaded(try await api.fetch()))
+/// }
+/// ```
+///
+/// An action sent after the effect was cancelled (or its store released) is dropped.
+public struct Send<Action: Sendable>: Sendable {
+    let deliver: @Sendable (Action) -> Void
+
+    /// Creates a `Send` that gives every action to `deliver`, for testing code that takes one.
+    ///
+    /// - Parameter deliver: Receives each action.
+    public init(_ deliver: @escaping @Sendable (Action) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Sends `action` to the store, unless the calling task was cancelled.
+    ///
+    /// The action is queued: it is reduced after the actions sent before it. On a store safe
+    /// from any thread, the calling task reduces it at once when no other thread is reducing.
+    public func callAsFunction(_ action: Action) async {
+        guard !Task.isCancelled else { return }
+        deliver(action)
+    }
+}

@@ -1,0 +1,252 @@
+import Ripple
+
+extension Effect {
+    /// Whether starting this effect finishes at once: it only sends, cancels or combines such
+    /// effects.
+    var _isImmediate: Bool {
+        switch operation {
+        case .none, .send, .cancel: true
+        case .concat(let effects), .merge(let effects): effects.allSatisfy(\._isImmediate)
+        case .cancellable(_, _, let effect): effect._isImmediate
+        case .run, .create, .debounce, .throttle: false
+        }
+    }
+}
+
+extension _ReducerEngine {
+    /// Starts `effect` under the cancellation `ids` around it. What it sends at once goes to
+    /// `followUps`; its asynchronous work starts in tasks.
+    func start(_ effect: Effect<Action>, ids: [_TaskKey], followUps: inout [Action]) {
+        switch effect.operation {
+        case .none:
+            return
+        case .send(let action):
+            followUps.append(action)
+        case .merge(let effects):
+            for effect in effects { start(effect, ids: ids, followUps: &followUps) }
+        case .concat(let effects):
+            var index = effects.startIndex
+            while index < effects.endIndex, effects[index]._isImmediate {
+                start(effects[index], ids: ids, followUps: &followUps)
+                index += 1
+            }
+            if index < effects.endIndex {
+                let rest = Effect<Action>(.concat(Array(effects[index...])))
+                spawn(ids: ids, priority: nil) { engine in await engine.run(rest, ids: ids) }
+            }
+        case .run(let priority, let operation, let handler):
+            spawn(ids: ids, priority: priority) { engine in await engine.perform(operation, handler) }
+        case .create(let body):
+            create(body, ids: ids, onEnd: nil)
+        case .cancellable(let id, let cancelInFlight, let effect):
+            if cancelInFlight { cancel(id) }
+            start(effect, ids: ids + [id], followUps: &followUps)
+        case .cancel(let id):
+            cancel(id)
+        case .debounce(let id, let duration, let effect):
+            cancel(id)
+            let deadline = clock.now() + duration
+            let inner = ids + [id]
+            spawn(ids: inner, priority: nil) { engine in
+                do { try await engine.clock.sleepUntil(deadline) } catch { return }
+                await engine.run(effect, ids: inner)
+            }
+        case .throttle(let id, let duration, let latest, let effect):
+            if throttle(id, duration, latest: latest, effect, ids: ids) {
+                start(effect, ids: ids + [id], followUps: &followUps)
+            }
+        }
+    }
+
+    /// Runs `effect` to its end inside an effect task (a `concat`'s later steps, a debounced or
+    /// throttled effect): what it sends is queued like any effect action.
+    func run(_ effect: Effect<Action>, ids: [_TaskKey]) async {
+        switch effect.operation {
+        case .none:
+            return
+        case .send(let action):
+            if !Task.isCancelled { sendFromEffect(action) }
+        case .merge(let effects):
+            await withTaskGroup(of: Void.self) { group in
+                for effect in effects {
+                    group.addTask { await self.run(effect, ids: ids) }
+                }
+            }
+        case .concat(let effects):
+            for effect in effects {
+                if Task.isCancelled { return }
+                await run(effect, ids: ids)
+            }
+        case .run(_, let operation, let handler):
+            await perform(operation, handler)
+        case .create(let body):
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                create(body, ids: ids) { ended.resume() }
+            }
+        case .cancellable(let id, let cancelInFlight, let effect):
+            if cancelInFlight { cancel(id) }
+            // Its own task, so that cancelling `id` stops it and not the steps around it.
+            let inner = ids + [id]
+            await spawn(ids: inner, priority: nil) { engine in await engine.run(effect, ids: inner) }?.value
+        case .cancel(let id):
+            cancel(id)
+        case .debounce(let id, let duration, let effect):
+            cancel(id)
+            let deadline = clock.now() + duration
+            let inner = ids + [id]
+            await spawn(ids: inner, priority: nil) { engine in
+                do { try await engine.clock.sleepUntil(deadline) } catch { return }
+                await engine.run(effect, ids: inner)
+            }?.value
+        case .throttle(let id, let duration, let latest, let effect):
+            if throttle(id, duration, latest: latest, effect, ids: ids) {
+                await run(effect, ids: ids + [id])
+            }
+        }
+    }
+
+    /// Runs a `run` effect's operation; its error goes to its handler or is reported.
+    func perform(
+        _ operation: @Sendable (Send<Action>) async throws -> Void,
+        _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+    ) async {
+        let send = Send<Action> { [weak self] action in self?.sendFromEffect(action) }
+        do {
+            try await operation(send)
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            if let handler {
+                await handler(error, send)
+            } else {
+                reportError(error)
+            }
+        }
+    }
+
+    /// Starts `body` in a task registered under `ids` (and its own number); returns the task,
+    /// or `nil` when the store has ended.
+    @discardableResult
+    func spawn(
+        ids: [_TaskKey],
+        priority: TaskPriority?,
+        _ body: @escaping @Sendable (_ReducerEngine) async -> Void
+    ) -> Task<Void, Never>? {
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            return nil
+        }
+        nextEffect += 1
+        let number = nextEffect
+        // Created with the lock held so that it is registered before it can end; creating a
+        // task runs none of its code.
+        let task = Task(priority: priority) { [weak self] in
+            guard let self else { return }
+            await body(self)
+            self.finished(number)
+        }
+        register(number, Running(ids: ids, isTask: true, cancel: { task.cancel() }))
+        lock.unlock()
+        return task
+    }
+
+    /// Starts a `create` effect: `body` gets a continuation registered under `ids`; `onEnd`
+    /// runs when it ends.
+    func create(_ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?) {
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            onEnd?()
+            return
+        }
+        nextEffect += 1
+        let number = nextEffect
+        let continuation = EffectContinuation<Action>(
+            deliver: { [weak self] action in self?.sendFromEffect(action) },
+            ended: { [weak self] in self?.finished(number) }
+        )
+        register(number, Running(ids: ids, isTask: false, cancel: { continuation.terminate() }))
+        lock.unlock()
+        if let onEnd { continuation.onTermination(onEnd) }
+        body(continuation)
+    }
+
+    /// Records a running effect (lock held).
+    private func register(_ number: UInt64, _ effect: Running) {
+        running[number] = effect
+        for id in effect.ids {
+            runningByID[id, default: []].insert(number)
+        }
+    }
+
+    /// Forgets an effect that ended.
+    func finished(_ number: UInt64) {
+        lock.withLock {
+            guard let effect = running.removeValue(forKey: number) else { return }
+            for id in effect.ids {
+                runningByID[id]?.remove(number)
+                if runningByID[id]?.isEmpty == true { runningByID[id] = nil }
+            }
+        }
+    }
+
+    /// Cancels every effect running under `id` (and forgets a throttle's held effect).
+    func cancel(_ id: _TaskKey) {
+        let cancels = lock.withLock { () -> [@Sendable () -> Void] in
+            throttles[id] = nil
+            guard let numbers = runningByID.removeValue(forKey: id) else { return [] }
+            var cancels: [@Sendable () -> Void] = []
+            for number in numbers {
+                guard let effect = running.removeValue(forKey: number) else { continue }
+                for other in effect.ids where other != id {
+                    runningByID[other]?.remove(number)
+                    if runningByID[other]?.isEmpty == true { runningByID[other] = nil }
+                }
+                cancels.append(effect.cancel)
+            }
+            return cancels
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    /// Decides a throttled effect: `true` to start it now (which opens a window); otherwise it
+    /// is held (or dropped) until the window closes.
+    func throttle(_ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]) -> Bool {
+        let now = clock.now()
+        let (startNow, waitUntil) = lock.withLock { () -> (Bool, Duration?) in
+            if var window = throttles[id], now < window.windowEnd {
+                let wasHolding = window.held != nil
+                if latest || !wasHolding { window.held = effect }
+                throttles[id] = window
+                return (false, wasHolding ? nil : window.windowEnd)
+            }
+            throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids)
+            return (true, nil)
+        }
+        if let waitUntil {
+            let inner = ids + [id]
+            spawn(ids: inner, priority: nil) { engine in
+                do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
+                await engine.closeWindow(id, duration)
+            }
+        }
+        return startNow
+    }
+
+    /// A throttle window closed: starts the held effect, which opens the next window.
+    private func closeWindow(_ id: _TaskKey, _ duration: Duration) async {
+        let now = clock.now()
+        let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
+            guard var window = throttles[id], let effect = window.held else { return nil }
+            window.held = nil
+            window.windowEnd = now + duration
+            throttles[id] = window
+            return (effect, window.ids)
+        }
+        if let (effect, ids) = held {
+            await run(effect, ids: ids + [id])
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import Ripple
+
+/// What a reducer-driven store is, without the store: the action queue and the effects it
+/// runs. Effects hold it weakly, so they never keep a store alive.
+///
+/// **The queue.** `send` appends the action; the first thread that finds no one reducing
+/// becomes the *drainer* and reduces queued actions, one at a time, in order, until the queue
+/// is empty. An action sent on the drainer's own thread (from a subscriber, during a commit's
+/// delivery) is appended and returns at once: it is never reduced re-entrantly. A caller on
+/// another thread waits until its action (and what its effects sent synchronously) has been
+/// reduced, so the state after `send` returns always reflects it. Actions from asynchronous
+/// effects do not wait. On a main-actor store, effect actions are reduced by a job on the
+/// main actor instead of on the effect's thread.
+///
+/// **Effects** run in tasks (or, for `create`, under a continuation) registered by a serial
+/// number and by every cancellation id around them, so `cancel(id:)` and the store's end reach
+/// them all. No user code runs while `lock` is held.
+package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
+    typealias State = R.State
+    typealias Action = R.Action
+
+    struct Entry {
+        let action: Action
+        /// The number of the caller's `send` waiting for it; 0 when no one waits.
+        let ticket: UInt64
+        let file: StaticString
+        let line: UInt
+    }
+
+    struct Running {
+        let ids: [_TaskKey]
+        /// A task (not a `create` continuation, which runs only when its source calls it).
+        let isTask: Bool
+        let cancel: @Sendable () -> Void
+    }
+
+    struct Throttle {
+        var windowEnd: Duration
+        var held: Effect<Action>?
+        var ids: [_TaskKey]
+    }
+
+    let reducer: R
+    let core: _StoreCore<State>
+    let clock: _ElapsedClock
+    let onMainActor: Bool
+    let reportError: @Sendable (any Error) -> Void
+    /// Set by a test store before anything runs: effect actions go to it instead of the queue.
+    let intercept: (@Sendable (Action) -> Void)?
+
+    let lock = _Lock()
+    // Guarded by `lock`. The queue:
+    private var queue: [Entry] = []
+    private var head = 0
+    private var drainer: UInt = 0
+    private var issued: UInt64 = 0
+    private var completed: UInt64 = 0
+    private var waiters = 0
+    private var mainDrainScheduled = false
+    var isEnded = false
+    // The effects:
+    var running: [UInt64: Running] = [:]
+    var runningByID: [_TaskKey: Set<UInt64>] = [:]
+    var throttles: [_TaskKey: Throttle] = [:]
+    var nextEffect: UInt64 = 0
+
+    init(
+        reducer: R,
+        core: _StoreCore<State>,
+        clock: _ElapsedClock,
+        onMainActor: Bool,
+        reportError: @escaping @Sendable (any Error) -> Void,
+        intercept: (@Sendable (Action) -> Void)?
+    ) {
+        self.reducer = reducer
+        self.core = core
+        self.clock = clock
+        self.onMainActor = onMainActor
+        self.reportError = reportError
+        self.intercept = intercept
+    }
+
+    // MARK: Sending
+
+    /// Queues `action` from a caller, and reduces the queue if no one is; returns when the
+    /// action has been reduced, except on the drainer's own thread.
+    func send(_ action: Action, file: StaticString, line: UInt) {
+        let me = _currentThread()
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            return
+        }
+        if drainer == me {
+            append(Entry(action: action, ticket: 0, file: file, line: line))
+            lock.unlock()
+            return
+        }
+        issued += 1
+        let ticket = issued
+        append(Entry(action: action, ticket: ticket, file: file, line: line))
+        if drainer == 0 {
+            drainer = me
+            lock.unlock()
+            drain(me)
+            return
+        }
+        lock.unlock()
+        // A thread delivering a commit to this store (a subscriber of a direct `commit`) holds
+        // the store's gate, which the drainer needs: waiting would deadlock, so it only queues.
+        if core.isGateOwner(me) { return }
+        lock.lock()
+        waiters += 1
+        while completed < ticket {
+            lock.wait()
+        }
+        waiters -= 1
+        lock.unlock()
+    }
+
+    /// Queues `action` from an effect; reduces the queue at once if no one is (on a
+    /// main-actor store, schedules that on the main actor).
+    func sendFromEffect(_ action: Action) {
+        if let intercept {
+            intercept(action)
+            return
+        }
+        let me = _currentThread()
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            return
+        }
+        append(Entry(action: action, ticket: 0, file: #fileID, line: #line))
+        if drainer != 0 {
+            lock.unlock()
+            return
+        }
+        if onMainActor {
+            let schedule = !mainDrainScheduled
+            mainDrainScheduled = true
+            lock.unlock()
+            if schedule {
+                Task { @MainActor [weak self] in self?.drainOnMainActor() }
+            }
+            return
+        }
+        drainer = me
+        lock.unlock()
+        drain(me)
+    }
+
+    @MainActor
+    private func drainOnMainActor() {
+        let me = _currentThread()
+        lock.lock()
+        mainDrainScheduled = false
+        guard drainer == 0 else {
+            lock.unlock()
+            return
+        }
+        drainer = me
+        lock.unlock()
+        drain(me)
+    }
+
+    /// Appends an entry (lock held).
+    private func append(_ entry: Entry) {
+        if head > 64, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        queue.append(entry)
+    }
+
+    /// Reduces queued actions until the queue is empty; `me` is the drainer.
+    private func drain(_ me: UInt) {
+        while true {
+            lock.lock()
+            guard head < queue.count, !isEnded else {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+                drainer = 0
+                completed = issued
+                if waiters > 0 { lock.broadcast() }
+                lock.unlock()
+                return
+            }
+            let entry = queue[head]
+            head += 1
+            lock.unlock()
+
+            var followUps = reduce(entry)
+
+            if let intercept, !followUps.isEmpty {
+                // A test store asserts these with `receive`.
+                for action in followUps { intercept(action) }
+                followUps = []
+            }
+            lock.lock()
+            if !followUps.isEmpty {
+                // Reduced next, before anything queued, as part of the same send.
+                let entries = followUps.map { Entry(action: $0, ticket: entry.ticket, file: entry.file, line: entry.line) }
+                if head >= entries.count {
+                    // Reuse reduced slots.
+                    head -= entries.count
+                    queue.replaceSubrange(head..<(head + entries.count), with: entries)
+                } else {
+                    queue.insert(contentsOf: entries, at: head)
+                }
+            }
+            if entry.ticket > completed, head >= queue.count || queue[head].ticket != entry.ticket {
+                completed = entry.ticket
+                if waiters > 0 { lock.broadcast() }
+            }
+            lock.unlock()
+        }
+    }
+
+    /// Reduces one action in a commit and starts its effect; returns the actions the effect
+    /// sent synchronously.
+    private func reduce(_ entry: Entry) -> [Action] {
+        var transaction = Transaction(file: entry.file, line: entry.line)
+        transaction.action = entry.action
+        let reducer = reducer
+        let effect = core.commit(transaction) { state, _ in
+            reducer.reduce(into: &state, action: entry.action)
+        }
+        var followUps: [Action] = []
+        start(effect, ids: [], followUps: &followUps)
+        return followUps
+    }
+
+    // MARK: Lifetime
+
+    /// Cancels every effect and clears the queue; with `ending`, for good.
+    package func stop(ending: Bool) {
+        let cancels = lock.withLock { () -> [@Sendable () -> Void] in
+            if ending { isEnded = true }
+            queue.removeAll()
+            head = 0
+            completed = issued
+            if waiters > 0 { lock.broadcast() }
+            throttles = [:]
+            runningByID = [:]
+            defer { running = [:] }
+            return running.values.map(\.cancel)
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    /// Starts the reducer's global inputs.
+    func bind() {
+        var followUps: [Action] = []
+        start(reducer.bind(), ids: [], followUps: &followUps)
+        for action in followUps { sendFromEffect(action) }
+    }
+
+    /// How many effects are running (tasks and `create` continuations), for test stores.
+    package var runningEffectCount: Int {
+        lock.withLock { running.count }
+    }
+
+    /// How many effect tasks are running (not counting `create` continuations), for test
+    /// stores.
+    package var runningTaskCount: Int {
+        lock.withLock { running.values.count(where: \.isTask) }
+    }
+}
+
+/// A clock reduced to what effects need, measured from the moment the store was created.
+struct _ElapsedClock: Sendable {
+    let now: @Sendable () -> Duration
+    let sleepUntil: @Sendable (Duration) async throws -> Void
+
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let start = clock.now
+        now = { start.duration(to: clock.now) }
+        sleepUntil = { offset in try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+    }
+}
