@@ -1,0 +1,161 @@
+import Testing
+import RippleStore
+@testable import RippleTesting
+
+@Suite struct TestStoreTests {
+    @Test func sendAssertsTheExactStateChange() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await store.send(.increment) { $0.number = 1 }
+        await store.send(.decrement) { $0.number = 0 }
+        #expect(store.state.number == 0)
+        await store.finish()
+    }
+
+    @Test func anUnassertedChangeFails() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await withKnownIssue {
+            await store.send(.increment)
+        }
+        await withKnownIssue {
+            await store.send(.increment) { $0.number = 5 }
+        }
+        await store.finish()
+    }
+
+    @Test func synchronousEffectActionsAreReceivedInOrder() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await store.send(.twice)
+        #expect(store.receivedActions == [.increment, .increment])
+        await store.receive(.increment) { $0.number = 1 }
+        await store.receive(.increment) { $0.number = 2 }
+        await store.finish()
+    }
+
+    @Test func asynchronousEffectActionsAreReceived() async {
+        let store = TestStore(reducer: Counter(fetch: { 7 }), initialState: Counter.State())
+        await store.send(.load)
+        await store.receive(.loaded(7)) { $0.number = 7 }
+        await store.finish()
+    }
+
+    @Test func receivingTheWrongActionFails() async {
+        let store = TestStore(reducer: Counter(fetch: { 7 }), initialState: Counter.State())
+        await store.send(.load)
+        await withKnownIssue {
+            await store.receive(.loaded(8)) { $0.number = 7 }
+        }
+        await store.finish()
+    }
+
+    @Test func receivingWhenNothingComesFails() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await store.send(.increment) { $0.number = 1 }
+        await withKnownIssue {
+            await store.receive(.increment)
+        }
+        await store.finish()
+    }
+
+    @Test func sendingWithUnreceivedActionsFails() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await store.send(.twice)
+        await withKnownIssue {
+            await store.send(.decrement) { $0.number = -1 }
+        }
+        await store.finish()
+    }
+
+    @Test func unreceivedActionsFailAtTheEnd() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State())
+        await store.send(.twice)
+        await withKnownIssue {
+            await store.finish()
+        }
+    }
+
+    @Test func unreceivedActionsFailWhenTheStoreIsReleasedWithoutFinish() async {
+        await withKnownIssue {
+            let store = TestStore(reducer: Counter(), initialState: Counter.State())
+            await store.send(.twice)
+        }
+    }
+
+    @Test func effectsStillRunningFailAtTheEnd() async {
+        let clock = TestClock()
+        let store = TestStore(reducer: Scripted { _ in
+            .run { send in
+                try await clock.sleep(for: .seconds(1))
+                await send(.log("late"))
+            }
+        }, initialState: Scripted.State(), clock: clock)
+        await store.send(.start(0))
+        await withKnownIssue {
+            await store.finish()
+        }
+    }
+
+    @Test func skippingInFlightEffectsEndsCleanly() async {
+        let clock = TestClock()
+        let store = TestStore(reducer: Scripted { _ in
+            .run { send in
+                try await clock.sleep(for: .seconds(1))
+                await send(.log("late"))
+            }
+        }, initialState: Scripted.State(), clock: clock)
+        await store.send(.start(0))
+        await store.skipInFlightEffects()
+        await store.finish()
+    }
+
+    @Test func timeIsDrivenByTheTestClock() async {
+        let clock = TestClock()
+        let store = TestStore(reducer: Scripted { _ in
+            .run { send in
+                try await clock.sleep(for: .seconds(10))
+                await send(.log("after 10 s"))
+            }
+        }, initialState: Scripted.State(), clock: clock)
+        await store.send(.start(0))
+        await store.advance(by: .seconds(9))
+        #expect(store.receivedActions.isEmpty)
+        await store.advance(by: .seconds(1))
+        await store.receive(.log("after 10 s")) { $0.log = ["after 10 s"] }
+        await store.finish()
+    }
+
+    @Test func nonExhaustiveStoresCheckOnlyWhatIsAsserted() async {
+        let store = TestStore(reducer: Counter(fetch: { 3 }), initialState: Counter.State(), exhaustivity: .off)
+        await store.send(.twice)
+        // The two increments are reduced as a real store would, before the next step.
+        await store.send(.increment) { $0.number = 3 }
+        await store.send(.load)
+        await store.receive(.loaded(3))
+        await store.send(.twice)
+        await store.finish()
+        #expect(store.state.number == 3)
+    }
+
+    @Test func nonExhaustiveAssertionsStillFailOnAWrongValue() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State(), exhaustivity: .off)
+        await withKnownIssue {
+            await store.send(.increment) { $0.number = 2 }
+        }
+        await store.finish()
+    }
+
+    @Test func unhandledEffectErrorsFailTheTest() async {
+        let store = TestStore(reducer: Counter(fetch: { throw TestingFailure() }), initialState: Counter.State())
+        await withKnownIssue {
+            await store.send(.load)
+            await store.finish()
+        }
+    }
+
+    @Test func theDifferenceNamesTheChangedLines() {
+        let difference = _stateDifference(Counter.State(number: 1), Counter.State(number: 2))
+        #expect(difference.contains("− "))
+        #expect(difference.contains("1"))
+        #expect(difference.contains("+ "))
+        #expect(difference.contains("2"))
+    }
+}
