@@ -2,6 +2,7 @@
 //
 // A tip is shown to users who are logged in and have not clicked it yet. Each reaction
 // prints what it did, so the output reads as a log of the story.
+import Dispatch
 import Ripple
 import RippleModels
 import RippleStore
@@ -160,3 +161,35 @@ chat.sendDraft()
 chat.commit { $0.unread += 1 }
 print("  derived message count: \(messageCount.value)")
 _ = chatSubscriptions
+
+// MARK: - A reducer (RippleStore): actions, effects, the same state container
+
+print("\n— a reducer-driven store")
+
+struct Counter: Reducer {
+    struct State: Equatable { var number = 0 }
+    enum Action { case increment, decrement, twice, load, loaded(Int) }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .increment: state.number += 1; return .none
+        case .decrement: state.number -= 1; return .none
+        case .twice: return .concat(.send(.increment), .send(.increment))
+        case .load: return .run { send in await send(.loaded(100)) }.cancellable(id: "load")
+        case .loaded(let n): state.number = n; return .none
+        }
+    }
+}
+
+let counter = ReducerStore(reducer: Counter(), initialState: Counter.State())
+let loaded = DispatchSemaphore(value: 0)
+let counterSubscription = counter.sinkState(dropsFirst: true) { changes in
+    changes.ifChanged(\.number) { print("  number: \($0), after \(changes.transaction)") }
+    if changes.current.number == 100 { loaded.signal() }
+}
+counter.send(.increment)
+counter.send(.twice)                    // both increments are reduced before send returns
+print("  after send(.twice): \(counter.currentState.number)")
+counter.send(.load)                     // the effect sends .loaded(100) from its task
+loaded.wait()
+withExtendedLifetime(counterSubscription) {}
