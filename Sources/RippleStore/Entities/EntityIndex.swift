@@ -50,17 +50,12 @@ struct _AnyKeyPath: @unchecked Sendable {
 
 /// The indexes `type` declares, if it is an ``IndexedEntity``.
 func _declaredIndexes<Entity: Identifiable & Equatable & Sendable>(of type: Entity.Type) -> [EntityIndex<Entity>] where Entity.ID: Sendable {
-    guard let declaring = type as? any _DeclaresIndexes.Type else { return [] }
-    return declaring._anyIndexes as? [EntityIndex<Entity>] ?? []
+    guard let declaring = type as? any IndexedEntity.Type else { return [] }
+    return _indexes(of: declaring) as? [EntityIndex<Entity>] ?? []
 }
 
-/// ``IndexedEntity`` without its `Self` requirement, to find its indexes from a generic table.
-protocol _DeclaresIndexes {
-    static var _anyIndexes: Any { get }
-}
-
-extension IndexedEntity {
-    static var _anyIndexes: Any { indexes }
+private func _indexes<Declaring: IndexedEntity>(of type: Declaring.Type) -> Any {
+    type.indexes
 }
 
 /// An index's data inside a table: a value, changed along with the table.

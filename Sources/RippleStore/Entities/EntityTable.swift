@@ -243,7 +243,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 }
 
 extension EntityTable: Equatable {
-    /// Whether both hold equal entities in the same insertion order.
+    /// Whether both hold equal entities in the same insertion order (however they got there).
     ///
     /// - Complexity: O(k log₃₂ n) for k differing entities when one was made from the other by
     ///   changes (a store compares its state on every commit); O(n) otherwise.
@@ -252,9 +252,11 @@ extension EntityTable: Equatable {
         guard lhs.count == rhs.count else { return false }
         var equal = true
         rhs.storage.diff(from: lhs.storage) { _, before, after in
-            if equal, before != after { equal = false }
+            if equal, before?.entity != after?.entity { equal = false }
         }
-        return equal
+        guard equal else { return false }
+        // The same entities: the same order too? (Shared chunks: yes, without looking.)
+        return lhs.insertionOrder.isIdentical(to: rhs.insertionOrder) || lhs.ids == rhs.ids
     }
 }
 

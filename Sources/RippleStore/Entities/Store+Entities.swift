@@ -1,6 +1,11 @@
 import Ripple
 
 extension Store {
+    /// The per-entity registry of `table`, if anything observed one of its entities.
+    func _entityObservers<Entity>(_ table: KeyPath<State, EntityTable<Entity>>) -> _EntityObservers<State, Entity>? {
+        _core.existingRegistry(table)
+    }
+
     /// The entity with `id` in the table at `table`, as a derived value: `nil` until it is
     /// inserted and again after it is deleted, and its readers run again only when that entity
     /// changed.
@@ -35,6 +40,8 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
     private let lock = _Lock()
     private var nodes: [Entity.ID: _WeakEntityNode<Entity>] = [:]
     private var sweepAt = 64
+    /// How many observed ids the last publish looked up (tests check it does not scan).
+    private(set) var lastLookups = 0
 
     init(path: _KeyPath<State, EntityTable<Entity>>) {
         self.path = path
@@ -65,7 +72,10 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
         after.storage.diff(from: before.storage) { id, old, new in
             if old?.entity != new?.entity { changed.append((id, new?.entity)) }
         }
-        let writes = lock.withLock { changed.compactMap { id, entity in nodes[id]?.node.map { ($0, entity) } } }
+        let writes = lock.withLock {
+            lastLookups = changed.count
+            return changed.compactMap { id, entity in nodes[id]?.node.map { ($0, entity) } }
+        }
         for (node, entity) in writes { node.value = entity }
     }
 }

@@ -67,6 +67,11 @@ struct _SortedChunks<Element: Comparable> {
         }
     }
 
+    /// Whether both share every chunk: then they are equal without looking further.
+    func isIdentical(to other: _SortedChunks) -> Bool {
+        chunks.count == other.chunks.count && zip(chunks, other.chunks).allSatisfy { $0 === $1 }
+    }
+
     /// The elements in order.
     var elements: [Element] {
         var result: [Element] = []

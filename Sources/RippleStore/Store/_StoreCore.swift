@@ -235,6 +235,10 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         return created
     }
 
+    func existingRegistry<Registry: AnyObject>(_ key: AnyKeyPath) -> Registry? {
+        lock.withLock { entityRegistries[key] as? Registry }
+    }
+
     // MARK: Lifetime
 
     /// Registers what to do when the store is released; returns a key for ``forget(_:)``, or
