@@ -162,6 +162,60 @@ public struct EntityRelationship<Database: EntityDatabase>: Sendable {
     }
 }
 
+extension EntityRelationship {
+    /// The entities of `source` always refer to one entity of `target`, through the id at
+    /// `foreignKey` (a todo that must belong to a list).
+    ///
+    /// ```swift
+    /// .reference(from: \.todos, by: \.listID, to: \.lists, onDelete: .cascade)
+    /// ```
+    ///
+    /// - Precondition: `rule` is `.leave` or `.cascade`: a reference that is not optional
+    ///   cannot be nullified. With `.cascade`, the source entity declares
+    ///   `.grouped(by: foreignKey)` in its ``IndexedEntity/indexes``.
+    public static func reference<Source, Target>(
+        from source: any WritableKeyPath<Database, EntityTable<Source>> & Sendable,
+        by foreignKey: any KeyPath<Source, Target.ID> & Sendable,
+        to target: any WritableKeyPath<Database, EntityTable<Target>> & Sendable,
+        onDelete rule: DeleteRule
+    ) -> EntityRelationship {
+        if rule == .nullify {
+            fatalError("RippleStore: the relationship \(source).\(foreignKey) → \(target) cannot nullify: \(foreignKey) is not optional. Make it optional, or choose .cascade or .leave.")
+        }
+        let paths = _RequiredRelationshipPaths(source: source, foreignKey: foreignKey, target: target)
+        return EntityRelationship(
+            source: _AnyKeyPath(keyPath: source),
+            target: _AnyKeyPath(keyPath: target),
+            check: { database, entity in
+                guard let entity = entity as? Source else { return nil }
+                let targetID = entity[keyPath: paths.foreignKey]
+                guard database[keyPath: paths.target][targetID] == nil else { return nil }
+                return .missingReference(
+                    table: EntityTable<Source>.name, id: "\(entity.id)", foreignKey: "\(paths.foreignKey)",
+                    target: EntityTable<Target>.name, targetID: "\(targetID)"
+                )
+            },
+            applyDelete: { database, deletedID in
+                guard rule == .cascade, let targetID = deletedID.base as? Target.ID else { return }
+                let table = database[keyPath: paths.source]
+                guard table.hasGroupedIndex(paths.foreignKey) else {
+                    fatalError("RippleStore: the relationship \(paths.source).\(paths.foreignKey) → \(paths.target) deletes with .cascade, which needs a grouping index over \(paths.foreignKey): add .grouped(by: \(paths.foreignKey)) to \(Source.self)'s IndexedEntity indexes.")
+                }
+                for id in table.ids(where: paths.foreignKey, equals: targetID) {
+                    database.delete(id, from: paths.source)
+                }
+            }
+        )
+    }
+}
+
+/// The key paths of a relationship whose reference is required, sendable.
+struct _RequiredRelationshipPaths<Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
+    let source: WritableKeyPath<Database, EntityTable<Source>>
+    let foreignKey: KeyPath<Source, Target.ID>
+    let target: WritableKeyPath<Database, EntityTable<Target>>
+}
+
 /// The key paths of a relationship, sendable (key paths are immutable).
 struct _RelationshipPaths<Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
     let source: WritableKeyPath<Database, EntityTable<Source>>
