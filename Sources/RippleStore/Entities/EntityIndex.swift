@@ -59,6 +59,7 @@ private func _indexes<Declaring: IndexedEntity>(of type: Declaring.Type) -> Any 
 }
 
 /// An index's data inside a table: a value, changed along with the table.
+@usableFromInline
 protocol _EntityIndexStorage<Entity>: Sendable {
     associatedtype Entity: Identifiable & Equatable & Sendable where Entity.ID: Sendable
     var keyPath: AnyKeyPath { get }

@@ -34,10 +34,10 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// An entity's identifier.
     public typealias ID = Entity.ID
 
-    var storage = _HashTrie<ID, _EntityRow<Entity>>()
-    var insertionOrder = _SortedChunks<_OrderedEntry<UInt64, ID>>()
-    var indexes: [any _EntityIndexStorage<Entity>]
-    var nextSequence: UInt64 = 0
+    @usableFromInline var storage = _HashTrie<ID, _EntityRow<Entity>>()
+    @usableFromInline var insertionOrder = _SortedChunks<_OrderedEntry<UInt64, ID>>()
+    @usableFromInline var indexes: [any _EntityIndexStorage<Entity>]
+    @usableFromInline var nextSequence: UInt64 = 0
 
     /// Creates an empty table, with the indexes `Entity` declares (``IndexedEntity``).
     public init() {
@@ -55,20 +55,20 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     // MARK: Reading
 
     /// The number of entities.
-    public var count: Int { storage.count }
+    @inlinable public var count: Int { storage.count }
 
     /// Whether the table is empty.
-    public var isEmpty: Bool { storage.count == 0 }
+    @inlinable public var isEmpty: Bool { storage.count == 0 }
 
     /// The entity with `id`, or `nil`.
     ///
     /// - Complexity: O(log₃₂ n).
-    public subscript(id: ID) -> Entity? {
+    @inlinable public subscript(id: ID) -> Entity? {
         storage[id]?.entity
     }
 
     /// Whether an entity has `id`.
-    public func contains(_ id: ID) -> Bool {
+    @inlinable public func contains(_ id: ID) -> Bool {
         storage[id] != nil
     }
 
@@ -100,7 +100,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// - Throws: ``EntityError/duplicateID(table:id:)`` when an entity already has its id (use
     ///   ``upsert(_:)`` to insert or replace).
     /// - Complexity: O(log n) per index, plus O(log₃₂ n).
-    public mutating func insert(_ entity: Entity) throws(EntityError) {
+    @inlinable public mutating func insert(_ entity: Entity) throws(EntityError) {
         guard storage[entity.id] == nil else {
             throw .duplicateID(table: Self.name, id: "\(entity.id)")
         }
@@ -119,7 +119,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// insertion order). Replacing with an equal value changes nothing.
     ///
     /// - Returns: Whether the entity was inserted (not replaced).
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func upsert(_ entity: Entity) -> Bool {
         if let row = storage[entity.id] {
             replace(row, with: entity)
@@ -140,7 +140,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// Replaces the entity with `entity`'s id. An equal value changes nothing.
     ///
     /// - Throws: ``EntityError/missingEntity(table:id:)`` when there is none.
-    public mutating func update(_ entity: Entity) throws(EntityError) {
+    @inlinable public mutating func update(_ entity: Entity) throws(EntityError) {
         guard let row = storage[entity.id] else {
             throw .missingEntity(table: Self.name, id: "\(entity.id)")
         }
@@ -155,7 +155,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// - Throws: ``EntityError/missingEntity(table:id:)`` when there is none, and
     ///   ``EntityError/idChanged(table:id:)`` when `transform` changes the id.
-    public mutating func update(_ id: ID, _ transform: (inout Entity) throws -> Void) throws {
+    @inlinable public mutating func update(_ id: ID, _ transform: (inout Entity) throws -> Void) throws {
         guard let row = storage[id] else {
             throw EntityError.missingEntity(table: Self.name, id: "\(id)")
         }
@@ -171,14 +171,9 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// In a ``EntityDatabase``, delete through the database (``EntityDatabase/delete(_:from:)``)
     /// so that its relationships' delete rules apply.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func delete(_ id: ID) -> Entity? {
-        guard let row = storage.removeValue(forKey: id) else { return nil }
-        insertionOrder.remove(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: id))
-        for index in indexes.indices {
-            indexes[index].remove(row.entity, sequence: row.sequence)
-        }
-        return row.entity
+        remove(id)
     }
 
     /// Removes the entities with the given ids that exist.
@@ -205,7 +200,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// - Complexity: O(k log₃₂ n) for k changed entities when this table was made from `old`
     ///   by changes (as in a store's consecutive states); O(n) when the two share nothing.
-    public func changes(since old: EntityTable) -> EntityChanges<ID> {
+    @inlinable public func changes(since old: EntityTable) -> EntityChanges<ID> {
         var changes = EntityChanges<ID>()
         storage.diff(from: old.storage) { id, before, after in
             switch (before, after) {
@@ -221,24 +216,47 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 
     // MARK: Internals
 
-    static var name: String { "EntityTable<\(Entity.self)>" }
+    @usableFromInline static var name: String { "EntityTable<\(Entity.self)>" }
 
-    private mutating func add(_ entity: Entity) {
+    @inlinable
+    mutating func add(_ entity: Entity) {
         nextSequence += 1
         let row = _EntityRow(entity: entity, sequence: nextSequence)
         storage.updateValue(row, forKey: entity.id)
         insertionOrder.insert(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: entity.id))
-        for index in indexes.indices {
-            indexes[index].insert(entity, sequence: row.sequence)
-        }
+        if !indexes.isEmpty { indexInsert(entity, sequence: row.sequence) }
     }
 
-    private mutating func replace(_ row: _EntityRow<Entity>, with entity: Entity) {
+    @inlinable
+    mutating func replace(_ row: _EntityRow<Entity>, with entity: Entity) {
         guard entity != row.entity else { return }
         storage.updateValue(_EntityRow(entity: entity, sequence: row.sequence), forKey: entity.id)
-        for index in indexes.indices {
-            indexes[index].replace(row.entity, with: entity, sequence: row.sequence)
-        }
+        if !indexes.isEmpty { indexReplace(row.entity, with: entity, sequence: row.sequence) }
+    }
+
+    @inlinable
+    mutating func remove(_ id: ID) -> Entity? {
+        guard let row = storage.removeValue(forKey: id) else { return nil }
+        insertionOrder.remove(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: id))
+        if !indexes.isEmpty { indexRemove(row.entity, sequence: row.sequence) }
+        return row.entity
+    }
+
+    // The indexes' updates are not inlined: they go through the index's protocol anyway.
+
+    @usableFromInline
+    mutating func indexInsert(_ entity: Entity, sequence: UInt64) {
+        for index in indexes.indices { indexes[index].insert(entity, sequence: sequence) }
+    }
+
+    @usableFromInline
+    mutating func indexReplace(_ old: Entity, with new: Entity, sequence: UInt64) {
+        for index in indexes.indices { indexes[index].replace(old, with: new, sequence: sequence) }
+    }
+
+    @usableFromInline
+    mutating func indexRemove(_ entity: Entity, sequence: UInt64) {
+        for index in indexes.indices { indexes[index].remove(entity, sequence: sequence) }
     }
 }
 
@@ -247,7 +265,7 @@ extension EntityTable: Equatable {
     ///
     /// - Complexity: O(k log₃₂ n) for k differing entities when one was made from the other by
     ///   changes (a store compares its state on every commit); O(n) otherwise.
-    public static func == (lhs: EntityTable, rhs: EntityTable) -> Bool {
+    @inlinable public static func == (lhs: EntityTable, rhs: EntityTable) -> Bool {
         if lhs.storage.isIdentical(to: rhs.storage) { return true }
         guard lhs.count == rhs.count else { return false }
         var equal = true
@@ -298,21 +316,38 @@ extension EntityTable: Codable where Entity: Codable {
 }
 
 /// An entity and its place in the insertion order.
+@usableFromInline
 struct _EntityRow<Entity: Equatable & Sendable>: Equatable, Sendable {
-    let entity: Entity
-    let sequence: UInt64
+    @usableFromInline let entity: Entity
+    @usableFromInline let sequence: UInt64
+
+    @inlinable
+    init(entity: Entity, sequence: UInt64) {
+        self.entity = entity
+        self.sequence = sequence
+    }
 }
 
 /// An entry of an ordered list: ordered by key, then by insertion.
+@usableFromInline
 struct _OrderedEntry<Key: Comparable, ID>: Comparable {
-    let key: Key
-    let sequence: UInt64
-    let id: ID
+    @usableFromInline let key: Key
+    @usableFromInline let sequence: UInt64
+    @usableFromInline let id: ID
 
+    @inlinable
+    init(key: Key, sequence: UInt64, id: ID) {
+        self.key = key
+        self.sequence = sequence
+        self.id = id
+    }
+
+    @inlinable
     static func < (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
         lhs.key < rhs.key || (lhs.key == rhs.key && lhs.sequence < rhs.sequence)
     }
 
+    @inlinable
     static func == (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.key == rhs.key
     }

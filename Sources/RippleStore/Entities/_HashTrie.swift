@@ -9,16 +9,19 @@
 ///
 /// Mutating methods copy a node only when it is shared, so many changes in one commit copy each
 /// node at most once.
+@usableFromInline
 struct _HashTrie<Key: Hashable, Value> {
-    private(set) var root: _TrieNode<Key, Value>
-    private(set) var count: Int
+    @usableFromInline var root: _TrieNode<Key, Value>
+    @usableFromInline var count: Int
 
+    @inlinable
     init() {
         root = _TrieNode()
         count = 0
     }
 
     /// - Complexity: O(log₃₂ n).
+    @inlinable
     subscript(key: Key) -> Value? {
         root.find(key, _hash(key), 0)
     }
@@ -26,6 +29,7 @@ struct _HashTrie<Key: Hashable, Value> {
     /// Sets `value` for `key`; returns the value it replaced.
     ///
     /// - Complexity: O(log₃₂ n), plus copying the shared nodes on the path.
+    @inlinable
     @discardableResult
     mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
@@ -37,6 +41,7 @@ struct _HashTrie<Key: Hashable, Value> {
     /// Removes `key`; returns its value.
     ///
     /// - Complexity: O(log₃₂ n), plus copying the shared nodes on the path.
+    @inlinable
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
         let hash = _hash(key)
@@ -47,16 +52,19 @@ struct _HashTrie<Key: Hashable, Value> {
         return old
     }
 
+    @inlinable
     mutating func removeAll() {
         self = _HashTrie()
     }
 
     /// Calls `body` with every entry, in no particular order.
+    @inlinable
     func forEach(_ body: (Key, Value) throws -> Void) rethrows {
         try root.forEach(body)
     }
 
     /// Whether both share the same root: then they are equal without looking further.
+    @inlinable
     func isIdentical(to other: _HashTrie) -> Bool {
         root === other.root
     }
@@ -67,12 +75,13 @@ struct _HashTrie<Key: Hashable, Value> {
     ///
     /// - Complexity: O(k log₃₂ n) for k changed entries when `self` was made from `old` by
     ///   changes; O(n) when they share nothing.
+    @inlinable
     func diff(from old: _HashTrie, _ body: (Key, Value?, Value?) -> Void) {
         _TrieNode.diff(old.root, root, 0, body)
     }
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 func _hash<Key: Hashable>(_ key: Key) -> UInt {
     UInt(bitPattern: key.hashValue)
 }
@@ -80,15 +89,18 @@ func _hash<Key: Hashable>(_ key: Key) -> UInt {
 /// A trie node: up to 32 slots, each empty, one entry (`dataMap`) or a child (`nodeMap`),
 /// stored compactly in slot order. Below the last level of hash bits, a node holds colliding
 /// keys in a plain list.
+@usableFromInline
 final class _TrieNode<Key: Hashable, Value> {
-    var dataMap: UInt32 = 0
-    var nodeMap: UInt32 = 0
-    var keys: [Key] = []
-    var values: [Value] = []
-    var children: [_TrieNode] = []
+    @usableFromInline var dataMap: UInt32 = 0
+    @usableFromInline var nodeMap: UInt32 = 0
+    @usableFromInline var keys: [Key] = []
+    @usableFromInline var values: [Value] = []
+    @usableFromInline var children: [_TrieNode] = []
 
+    @inlinable
     init() {}
 
+    @inlinable
     func copy() -> _TrieNode {
         let node = _TrieNode()
         node.dataMap = dataMap
@@ -100,21 +112,25 @@ final class _TrieNode<Key: Hashable, Value> {
     }
 
     /// Whether this node is a collision list (no hash bits left).
+    @inlinable
     @inline(__always)
     static func isCollision(_ shift: Int) -> Bool { shift >= UInt.bitWidth }
 
+    @inlinable
     @inline(__always)
     static func bit(_ hash: UInt, _ shift: Int) -> UInt32 {
         1 << UInt32(truncatingIfNeeded: (hash >> UInt(shift)) & 31)
     }
 
+    @inlinable
     @inline(__always)
     static func index(_ map: UInt32, _ bit: UInt32) -> Int {
         (map & (bit &- 1)).nonzeroBitCount
     }
 
-    var isEmpty: Bool { keys.isEmpty && children.isEmpty }
+    @inlinable var isEmpty: Bool { keys.isEmpty && children.isEmpty }
 
+    @inlinable
     func find(_ key: Key, _ hash: UInt, _ shift: Int) -> Value? {
         var node = self
         var shift = shift
@@ -135,6 +151,7 @@ final class _TrieNode<Key: Hashable, Value> {
     }
 
     /// Inserts or replaces (self is uniquely referenced); returns the replaced value.
+    @inlinable
     func insert(_ key: Key, _ value: Value, _ hash: UInt, _ shift: Int) -> Value? {
         if Self.isCollision(shift) {
             if let index = keys.firstIndex(of: key) {
@@ -176,6 +193,7 @@ final class _TrieNode<Key: Hashable, Value> {
     }
 
     /// A node holding two entries whose hashes agree below `shift`.
+    @inlinable
     static func pair(_ key1: Key, _ value1: Value, _ hash1: UInt, _ key2: Key, _ value2: Value, _ hash2: UInt, _ shift: Int) -> _TrieNode {
         let node = _TrieNode()
         if isCollision(shift) {
@@ -197,6 +215,7 @@ final class _TrieNode<Key: Hashable, Value> {
     }
 
     /// Removes a key known to be present (self is uniquely referenced); returns its value.
+    @inlinable
     func remove(_ key: Key, _ hash: UInt, _ shift: Int) -> Value? {
         if Self.isCollision(shift) {
             guard let index = keys.firstIndex(of: key) else { return nil }
@@ -230,27 +249,13 @@ final class _TrieNode<Key: Hashable, Value> {
         return old
     }
 
+    @inlinable
     func forEach(_ body: (Key, Value) throws -> Void) rethrows {
         for index in keys.indices { try body(keys[index], values[index]) }
         for child in children { try child.forEach(body) }
     }
 
-    /// The entries under a slot: its entry, or its child's entries.
-    private enum Slot {
-        case empty
-        case entry(Key, Value)
-        case node(_TrieNode)
-    }
-
-    private func slot(_ bit: UInt32) -> Slot {
-        if dataMap & bit != 0 {
-            let index = Self.index(dataMap, bit)
-            return .entry(keys[index], values[index])
-        }
-        if nodeMap & bit != 0 { return .node(children[Self.index(nodeMap, bit)]) }
-        return .empty
-    }
-
+    @inlinable
     static func diff(_ old: _TrieNode, _ new: _TrieNode, _ shift: Int, _ body: (Key, Value?, Value?) -> Void) {
         if old === new { return }
         if isCollision(shift) {
@@ -271,38 +276,51 @@ final class _TrieNode<Key: Hashable, Value> {
         while remaining != 0 {
             let bit = remaining & (~remaining &+ 1)
             remaining &= remaining &- 1
-            switch (old.slot(bit), new.slot(bit)) {
-            case (.empty, .empty):
-                break
-            case (.empty, .entry(let key, let value)):
-                body(key, nil, value)
-            case (.empty, .node(let node)):
-                node.forEach { body($0, nil, $1) }
-            case (.entry(let key, let value), .empty):
-                body(key, value, nil)
-            case (.node(let node), .empty):
-                node.forEach { body($0, $1, nil) }
-            case (.entry(let oldKey, let oldValue), .entry(let newKey, let newValue)):
-                if oldKey == newKey {
-                    body(oldKey, oldValue, newValue)
+            let oldIsEntry = old.dataMap & bit != 0
+            let newIsEntry = new.dataMap & bit != 0
+            let oldIsNode = old.nodeMap & bit != 0
+            let newIsNode = new.nodeMap & bit != 0
+            if oldIsEntry {
+                let index = Self.index(old.dataMap, bit)
+                let key = old.keys[index]
+                let value = old.values[index]
+                if newIsEntry {
+                    let newIndex = Self.index(new.dataMap, bit)
+                    let newKey = new.keys[newIndex]
+                    if key == newKey {
+                        body(key, value, new.values[newIndex])
+                    } else {
+                        body(key, value, nil)
+                        body(newKey, nil, new.values[newIndex])
+                    }
+                } else if newIsNode {
+                    let node = new.children[Self.index(new.nodeMap, bit)]
+                    body(key, value, node.find(key, _hash(key), shift + 5))
+                    node.forEach { otherKey, otherValue in
+                        if otherKey != key { body(otherKey, nil, otherValue) }
+                    }
                 } else {
-                    body(oldKey, oldValue, nil)
-                    body(newKey, nil, newValue)
+                    body(key, value, nil)
                 }
-            case (.entry(let key, let value), .node(let node)):
-                let found = node.find(key, _hash(key), shift + 5)
-                body(key, value, found)
-                node.forEach { otherKey, otherValue in
-                    if otherKey != key { body(otherKey, nil, otherValue) }
+            } else if oldIsNode {
+                let oldNode = old.children[Self.index(old.nodeMap, bit)]
+                if newIsEntry {
+                    let newIndex = Self.index(new.dataMap, bit)
+                    let key = new.keys[newIndex]
+                    body(key, oldNode.find(key, _hash(key), shift + 5), new.values[newIndex])
+                    oldNode.forEach { otherKey, otherValue in
+                        if otherKey != key { body(otherKey, otherValue, nil) }
+                    }
+                } else if newIsNode {
+                    diff(oldNode, new.children[Self.index(new.nodeMap, bit)], shift + 5, body)
+                } else {
+                    oldNode.forEach { body($0, $1, nil) }
                 }
-            case (.node(let node), .entry(let key, let value)):
-                let found = node.find(key, _hash(key), shift + 5)
-                body(key, found, value)
-                node.forEach { otherKey, otherValue in
-                    if otherKey != key { body(otherKey, otherValue, nil) }
-                }
-            case (.node(let oldNode), .node(let newNode)):
-                diff(oldNode, newNode, shift + 5, body)
+            } else if newIsEntry {
+                let newIndex = Self.index(new.dataMap, bit)
+                body(new.keys[newIndex], nil, new.values[newIndex])
+            } else if newIsNode {
+                new.children[Self.index(new.nodeMap, bit)].forEach { body($0, nil, $1) }
             }
         }
     }

@@ -1,15 +1,18 @@
 /// A sorted list kept in chunks of at most 512 elements: inserting or removing one element
 /// moves at most a chunk, and a copy shares every chunk it did not change, so an ordered index
 /// of 100 000 entities is updated incrementally inside each commit (no re-sort, no full copy).
+@usableFromInline
 struct _SortedChunks<Element: Comparable> {
-    private(set) var chunks: [_Chunk<Element>] = []
-    private(set) var count = 0
+    @usableFromInline var chunks: [_Chunk<Element>] = []
+    @usableFromInline var count = 0
 
+    @inlinable
     static var maximumChunk: Int { 512 }
 
     /// The index of the first chunk whose last element is not less than `element`, or the last
     /// chunk when every element is less.
-    private func chunkIndex(for element: Element) -> Int {
+    @inlinable
+    func chunkIndex(for element: Element) -> Int {
         var low = 0
         var high = chunks.count - 1
         while low < high {
@@ -24,6 +27,7 @@ struct _SortedChunks<Element: Comparable> {
     }
 
     /// - Complexity: O(log n + 512).
+    @inlinable
     mutating func insert(_ element: Element) {
         count += 1
         if chunks.isEmpty {
@@ -44,6 +48,7 @@ struct _SortedChunks<Element: Comparable> {
     /// Removes `element`; returns whether it was there.
     ///
     /// - Complexity: O(log n + 512).
+    @inlinable
     @discardableResult
     mutating func remove(_ element: Element) -> Bool {
         guard !chunks.isEmpty else { return false }
@@ -61,6 +66,7 @@ struct _SortedChunks<Element: Comparable> {
     }
 
     /// Calls `body` with every element, in order, until it returns `false`.
+    @inlinable
     func forEach(_ body: (Element) throws -> Bool) rethrows {
         for chunk in chunks {
             for item in chunk.items where try !body(item) { return }
@@ -68,11 +74,13 @@ struct _SortedChunks<Element: Comparable> {
     }
 
     /// Whether both share every chunk: then they are equal without looking further.
+    @inlinable
     func isIdentical(to other: _SortedChunks) -> Bool {
         chunks.count == other.chunks.count && zip(chunks, other.chunks).allSatisfy { $0 === $1 }
     }
 
     /// The elements in order.
+    @inlinable
     var elements: [Element] {
         var result: [Element] = []
         result.reserveCapacity(count)
@@ -82,14 +90,17 @@ struct _SortedChunks<Element: Comparable> {
 }
 
 /// A chunk of a ``_SortedChunks``, shared between copies until one of them changes it.
+@usableFromInline
 final class _Chunk<Element: Comparable> {
-    var items: [Element]
+    @usableFromInline var items: [Element]
 
+    @inlinable
     init(_ items: [Element]) {
         self.items = items
     }
 
     /// The first position whose element is not less than `element`.
+    @inlinable
     func insertionIndex(of element: Element) -> Int {
         var low = 0
         var high = items.count
