@@ -172,6 +172,17 @@ func runAll() {
             failures.append(failure)
         }
     }
+    // The entity rows (issue 12): with no filter, or --filter entities.
+    var entityReport: EntityBench.Report?
+    if EntityBench.isSelected {
+        log("measuring entities…")
+        let report = EntityBench.measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        entityReport = report
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -226,6 +237,10 @@ func runAll() {
     if !storeRows.isEmpty {
         print("")
         printStore(storeRows)
+    }
+    if let entityReport {
+        print("")
+        printEntities(entityReport)
     }
     print("")
     if failures.isEmpty {

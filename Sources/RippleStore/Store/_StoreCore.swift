@@ -35,6 +35,11 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
     private var isEnded = false
+    /// Run with the previous and the new state in the batch that publishes each commit (entity
+    /// observers), so what they write is consistent with the state.
+    private var publishHooks: [@Sendable (State, State) -> Void] = []
+    /// The per-entity observers of each table, by key path (``_EntityObservers``).
+    var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
     private var woken: [UInt64: [StoreLog.Wake]] = [:]
 
@@ -120,14 +125,23 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
             return
         }
         let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
-        lock.withLock {
+        let hooks = lock.withLock { () -> [@Sendable (State, State) -> Void] in
             latest = snapshot
             isMutating = false
             if logger != nil { woken[snapshot.version] = [] }
+            return publishHooks
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        writeInOrder { [node] in node.value = snapshot }
+        if hooks.isEmpty {
+            writeInOrder { [node] in node.value = snapshot }
+        } else {
+            let previous = base.state
+            writeInOrder { [node] in
+                node.value = snapshot
+                for hook in hooks { hook(previous, snapshot.state) }
+            }
+        }
         writeInOrder { [self] in
             leaveGate(me, mutated: false)
             if let logger {
@@ -199,6 +213,30 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
             return created
         }
         return unsafeDowncast(slice, to: Computed<Value>.self)
+    }
+
+    /// Adds a hook run in the batch that publishes each commit, with the previous and the new
+    /// state (lock not held).
+    func addPublishHook(_ hook: @escaping @Sendable (State, State) -> Void) {
+        lock.withLock { publishHooks.append(hook) }
+    }
+
+    /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
+    func registry<Registry: AnyObject>(_ key: AnyKeyPath, make: () -> Registry, hook: @escaping @Sendable (Registry) -> @Sendable (State, State) -> Void) -> Registry {
+        lock.lock()
+        if let existing = entityRegistries[key] {
+            lock.unlock()
+            return unsafeDowncast(existing, to: Registry.self)
+        }
+        let created = make()
+        entityRegistries[key] = created
+        publishHooks.append(hook(created))
+        lock.unlock()
+        return created
+    }
+
+    func existingRegistry<Registry: AnyObject>(_ key: AnyKeyPath) -> Registry? {
+        lock.withLock { entityRegistries[key] as? Registry }
     }
 
     // MARK: Lifetime

@@ -1,0 +1,213 @@
+/// An entity type that declares indexes for its tables: every ``EntityTable`` of it keeps them
+/// up to date inside each commit.
+///
+/// ```swift
+/// extension Todo: IndexedEntity {
+///     static var indexes: [EntityIndex<Todo>] {
+///         [.ordered(by: \.title), .grouped(by: \.listID)]
+///     }
+/// }
+///
+/// let byTitle = state.todos.sorted(by: \.title)              // ordered index
+/// let inList = state.todos.entities(where: \.listID, equals: list.id)   // grouping index
+/// ```
+///
+/// Indexes are declared on the type, not on a table, so a decoded table has them too.
+public protocol IndexedEntity: Identifiable, Equatable, Sendable where ID: Sendable {
+    /// The indexes every table of this type keeps.
+    static var indexes: [EntityIndex<Self>] { get }
+}
+
+/// An index an ``IndexedEntity`` declares: ordered by a key, or grouping ids by a key.
+public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable where Entity.ID: Sendable {
+    let path: _AnyKeyPath
+    let makeStorage: @Sendable () -> any _EntityIndexStorage<Entity>
+
+    /// An index listing the entities ordered by the value at `keyPath` (equal keys in insertion
+    /// order), for ``EntityTable/sorted(by:)``.
+    ///
+    /// - Complexity: Each insert, update of the key, or delete costs O(log n) plus a move
+    ///   within a chunk of at most 512 entries.
+    public static func ordered<Key: Comparable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
+        let path = _KeyPath(keyPath: keyPath)
+        return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _OrderedIndexStorage<Entity, Key>(path: path) }
+    }
+
+    /// An index grouping the entities by the value at `keyPath` (todos by list id), for
+    /// ``EntityTable/entities(where:equals:)`` and relationships' delete rules.
+    ///
+    /// - Complexity: Each insert, update of the key, or delete costs O(log₃₂ n).
+    public static func grouped<Key: Hashable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
+        let path = _KeyPath(keyPath: keyPath)
+        return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _GroupedIndexStorage<Entity, Key>(path: path) }
+    }
+}
+
+/// A key path of any type, sendable (key paths are immutable).
+struct _AnyKeyPath: @unchecked Sendable {
+    let keyPath: AnyKeyPath
+}
+
+/// The indexes `type` declares, if it is an ``IndexedEntity``.
+func _declaredIndexes<Entity: Identifiable & Equatable & Sendable>(of type: Entity.Type) -> [EntityIndex<Entity>] where Entity.ID: Sendable {
+    guard let declaring = type as? any IndexedEntity.Type else { return [] }
+    return _indexes(of: declaring) as? [EntityIndex<Entity>] ?? []
+}
+
+private func _indexes<Declaring: IndexedEntity>(of type: Declaring.Type) -> Any {
+    type.indexes
+}
+
+/// An index's data inside a table: a value, changed along with the table.
+@usableFromInline
+protocol _EntityIndexStorage<Entity>: Sendable {
+    associatedtype Entity: Identifiable & Equatable & Sendable where Entity.ID: Sendable
+    var keyPath: AnyKeyPath { get }
+    mutating func insert(_ entity: Entity, sequence: UInt64)
+    mutating func remove(_ entity: Entity, sequence: UInt64)
+    mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64)
+}
+
+/// An ordered index: (key, insertion) → id, in sorted chunks.
+struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Comparable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
+    let path: _KeyPath<Entity, Key>
+    var entries = _SortedChunks<_OrderedEntry<Key, Entity.ID>>()
+
+    var keyPath: AnyKeyPath { path.keyPath }
+
+    mutating func insert(_ entity: Entity, sequence: UInt64) {
+        entries.insert(_OrderedEntry(key: entity[keyPath: path.keyPath], sequence: sequence, id: entity.id))
+    }
+
+    mutating func remove(_ entity: Entity, sequence: UInt64) {
+        entries.remove(_OrderedEntry(key: entity[keyPath: path.keyPath], sequence: sequence, id: entity.id))
+    }
+
+    mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64) {
+        let oldKey = old[keyPath: path.keyPath]
+        let newKey = new[keyPath: path.keyPath]
+        guard oldKey != newKey else { return }
+        entries.remove(_OrderedEntry(key: oldKey, sequence: sequence, id: old.id))
+        entries.insert(_OrderedEntry(key: newKey, sequence: sequence, id: new.id))
+    }
+}
+
+/// A grouping index: key → (id → insertion), in hash tries.
+struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
+    let path: _KeyPath<Entity, Key>
+    var groups = _HashTrie<Key, _HashTrie<Entity.ID, UInt64>>()
+
+    var keyPath: AnyKeyPath { path.keyPath }
+
+    mutating func insert(_ entity: Entity, sequence: UInt64) {
+        add(entity.id, sequence, to: entity[keyPath: path.keyPath])
+    }
+
+    mutating func remove(_ entity: Entity, sequence: UInt64) {
+        drop(entity.id, from: entity[keyPath: path.keyPath])
+    }
+
+    mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64) {
+        let oldKey = old[keyPath: path.keyPath]
+        let newKey = new[keyPath: path.keyPath]
+        guard oldKey != newKey else { return }
+        drop(old.id, from: oldKey)
+        add(new.id, sequence, to: newKey)
+    }
+
+    private mutating func add(_ id: Entity.ID, _ sequence: UInt64, to key: Key) {
+        var members = groups.removeValue(forKey: key) ?? _HashTrie()
+        members.updateValue(sequence, forKey: id)
+        groups.updateValue(members, forKey: key)
+    }
+
+    private mutating func drop(_ id: Entity.ID, from key: Key) {
+        guard var members = groups.removeValue(forKey: key) else { return }
+        members.removeValue(forKey: id)
+        if members.count > 0 { groups.updateValue(members, forKey: key) }
+    }
+
+    /// The ids in the group, in insertion order.
+    func ids(for key: Key) -> [Entity.ID] {
+        guard let members = groups[key] else { return [] }
+        var list: [(UInt64, Entity.ID)] = []
+        list.reserveCapacity(members.count)
+        members.forEach { id, sequence in list.append((sequence, id)) }
+        list.sort { $0.0 < $1.0 }
+        return list.map(\.1)
+    }
+
+    func count(for key: Key) -> Int {
+        groups[key]?.count ?? 0
+    }
+}
+
+extension EntityTable {
+    /// The entities ordered by the value at `keyPath` (equal values in insertion order), from
+    /// the ordered index `Entity` declares over it.
+    ///
+    /// - Complexity: O(n log₃₂ n); no sorting.
+    /// - Precondition: `Entity` declares `.ordered(by: keyPath)` in its ``IndexedEntity/indexes``.
+    public func sorted<Key: Comparable & Sendable>(by keyPath: KeyPath<Entity, Key>) -> [Entity] {
+        ids(sortedBy: keyPath).compactMap { storage[$0]?.entity }
+    }
+
+    /// The ids ordered by the value at `keyPath`, from the ordered index over it.
+    ///
+    /// - Complexity: O(n).
+    /// - Precondition: `Entity` declares `.ordered(by: keyPath)`.
+    public func ids<Key: Comparable & Sendable>(sortedBy keyPath: KeyPath<Entity, Key>) -> [ID] {
+        orderedIndex(keyPath).entries.elements.map(\.id)
+    }
+
+    /// The entities whose value at `keyPath` equals `key`, in insertion order, from the grouping
+    /// index over it.
+    ///
+    /// ```swift
+    /// let groceries = state.todos.entities(where: \.listID, equals: groceriesID)
+    /// ```
+    ///
+    /// - Complexity: O(k log k) for k entities in the group.
+    /// - Precondition: `Entity` declares `.grouped(by: keyPath)`.
+    public func entities<Key: Hashable & Sendable>(where keyPath: KeyPath<Entity, Key>, equals key: Key) -> [Entity] {
+        ids(where: keyPath, equals: key).compactMap { storage[$0]?.entity }
+    }
+
+    /// The ids whose value at `keyPath` equals `key`, in insertion order.
+    ///
+    /// - Precondition: `Entity` declares `.grouped(by: keyPath)`.
+    public func ids<Key: Hashable & Sendable>(where keyPath: KeyPath<Entity, Key>, equals key: Key) -> [ID] {
+        groupedIndex(keyPath).ids(for: key)
+    }
+
+    /// How many entities have `key` at `keyPath`.
+    ///
+    /// - Complexity: O(1) after the lookup.
+    /// - Precondition: `Entity` declares `.grouped(by: keyPath)`.
+    public func count<Key: Hashable & Sendable>(where keyPath: KeyPath<Entity, Key>, equals key: Key) -> Int {
+        groupedIndex(keyPath).count(for: key)
+    }
+
+    /// Whether `Entity` declares a grouping index over `keyPath`.
+    func hasGroupedIndex(_ keyPath: AnyKeyPath) -> Bool {
+        indexes.contains { $0.keyPath == keyPath && $0 is any _GroupedIndexMarker }
+    }
+
+    private func orderedIndex<Key: Comparable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _OrderedIndexStorage<Entity, Key> {
+        for index in indexes where index.keyPath == keyPath {
+            if let ordered = index as? _OrderedIndexStorage<Entity, Key> { return ordered }
+        }
+        fatalError("RippleStore: \(Self.name) has no ordered index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.ordered(by: \(keyPath))] } }.")
+    }
+
+    private func groupedIndex<Key: Hashable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _GroupedIndexStorage<Entity, Key> {
+        for index in indexes where index.keyPath == keyPath {
+            if let grouped = index as? _GroupedIndexStorage<Entity, Key> { return grouped }
+        }
+        fatalError("RippleStore: \(Self.name) has no grouping index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.grouped(by: \(keyPath))] } }.")
+    }
+}
+
+/// Marks grouping indexes, whatever their key type.
+protocol _GroupedIndexMarker {}
+extension _GroupedIndexStorage: _GroupedIndexMarker {}

@@ -1,0 +1,116 @@
+/// A sorted list kept in chunks of at most 512 elements: inserting or removing one element
+/// moves at most a chunk, and a copy shares every chunk it did not change, so an ordered index
+/// of 100 000 entities is updated incrementally inside each commit (no re-sort, no full copy).
+@usableFromInline
+struct _SortedChunks<Element: Comparable> {
+    @usableFromInline var chunks: [_Chunk<Element>] = []
+    @usableFromInline var count = 0
+
+    @inlinable
+    static var maximumChunk: Int { 512 }
+
+    /// The index of the first chunk whose last element is not less than `element`, or the last
+    /// chunk when every element is less.
+    @inlinable
+    func chunkIndex(for element: Element) -> Int {
+        var low = 0
+        var high = chunks.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if chunks[middle].items[chunks[middle].items.count - 1] < element {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// - Complexity: O(log n + 512).
+    @inlinable
+    mutating func insert(_ element: Element) {
+        count += 1
+        if chunks.isEmpty {
+            chunks.append(_Chunk([element]))
+            return
+        }
+        let index = chunkIndex(for: element)
+        if !isKnownUniquelyReferenced(&chunks[index]) { chunks[index] = _Chunk(chunks[index].items) }
+        let chunk = chunks[index]
+        chunk.items.insert(element, at: chunk.insertionIndex(of: element))
+        if chunk.items.count > Self.maximumChunk {
+            let upper = _Chunk(Array(chunk.items[(Self.maximumChunk / 2)...]))
+            chunk.items.removeSubrange((Self.maximumChunk / 2)...)
+            chunks.insert(upper, at: index + 1)
+        }
+    }
+
+    /// Removes `element`; returns whether it was there.
+    ///
+    /// - Complexity: O(log n + 512).
+    @inlinable
+    @discardableResult
+    mutating func remove(_ element: Element) -> Bool {
+        guard !chunks.isEmpty else { return false }
+        let index = chunkIndex(for: element)
+        let position = chunks[index].insertionIndex(of: element)
+        guard position < chunks[index].items.count, chunks[index].items[position] == element else { return false }
+        count -= 1
+        if chunks[index].items.count == 1 {
+            chunks.remove(at: index)
+            return true
+        }
+        if !isKnownUniquelyReferenced(&chunks[index]) { chunks[index] = _Chunk(chunks[index].items) }
+        chunks[index].items.remove(at: position)
+        return true
+    }
+
+    /// Calls `body` with every element, in order, until it returns `false`.
+    @inlinable
+    func forEach(_ body: (Element) throws -> Bool) rethrows {
+        for chunk in chunks {
+            for item in chunk.items where try !body(item) { return }
+        }
+    }
+
+    /// Whether both share every chunk: then they are equal without looking further.
+    @inlinable
+    func isIdentical(to other: _SortedChunks) -> Bool {
+        chunks.count == other.chunks.count && zip(chunks, other.chunks).allSatisfy { $0 === $1 }
+    }
+
+    /// The elements in order.
+    @inlinable
+    var elements: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        for chunk in chunks { result.append(contentsOf: chunk.items) }
+        return result
+    }
+}
+
+/// A chunk of a ``_SortedChunks``, shared between copies until one of them changes it.
+@usableFromInline
+final class _Chunk<Element: Comparable> {
+    @usableFromInline var items: [Element]
+
+    @inlinable
+    init(_ items: [Element]) {
+        self.items = items
+    }
+
+    /// The first position whose element is not less than `element`.
+    @inlinable
+    func insertionIndex(of element: Element) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle] < element { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+extension _Chunk: @unchecked Sendable where Element: Sendable {}
+extension _SortedChunks: Sendable where Element: Sendable {}

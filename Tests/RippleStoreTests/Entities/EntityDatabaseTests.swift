@@ -1,0 +1,97 @@
+import Testing
+import Foundation
+@testable import RippleStore
+
+@Suite struct EntityDatabaseTests {
+    private func filled() throws -> ENDatabase {
+        var database = ENDatabase()
+        try database.insert(ENTodoList(id: 1, name: "Groceries"), into: \.lists)
+        try database.insert(ENTodoList(id: 2, name: "Work"), into: \.lists)
+        try database.insert(ENTodo(id: 10, title: "Milk", listID: 1), into: \.todos)
+        try database.insert(ENTodo(id: 11, title: "Bread", listID: 1), into: \.todos)
+        try database.insert(ENTodo(id: 20, title: "Report", listID: 2), into: \.todos)
+        try database.insert(ENTag(id: "dairy", todoID: 10), into: \.tags)
+        try database.insert(ENNote(id: 1, todoID: 11), into: \.notes)
+        return database
+    }
+
+    @Test func aReferenceToAMissingEntityIsATypedError() throws {
+        var database = try filled()
+        let before = database
+        #expect(throws: EntityError.missingReference(table: "EntityTable<ENTodo>", id: "30", foreignKey: "\\ENTodo.listID", target: "EntityTable<ENTodoList>", targetID: "9")) {
+            try database.insert(ENTodo(id: 30, title: "Orphan", listID: 9), into: \.todos)
+        }
+        #expect(throws: EntityError.self) {
+            try database.update(10, in: \.todos) { $0.listID = 9 }
+        }
+        #expect(throws: EntityError.self) {
+            try database.upsert(ENTodo(id: 10, title: "Milk", listID: 9), into: \.todos)
+        }
+        #expect(database == before)
+        // No reference at all is fine.
+        try database.insert(ENTodo(id: 31, title: "Loose", listID: nil), into: \.todos)
+    }
+
+    @Test func aFailedCommitLeavesTheStoreUnchanged() throws {
+        let store = Store<ENState, Never>(initialState: ENState(database: try filled()))
+        let before = store.currentState
+        #expect(throws: EntityError.self) {
+            try store.commit { state in
+                state.database.delete(2, from: \.lists)
+                try state.database.insert(ENTodo(id: 30, title: "Orphan", listID: 9), into: \.todos)
+            }
+        }
+        #expect(store.currentState == before)
+    }
+
+    @Test func cascadeNullifyAndLeaveApplyInTheSameChange() throws {
+        var database = try filled()
+        let deleted = database.delete(1, from: \.lists)
+        #expect(deleted?.name == "Groceries")
+        // Cascade: the list's todos are gone.
+        #expect(database.todos.ids == [20])
+        // Through them, nullify: the tag stays, without its todo.
+        #expect(database.tags["dairy"]?.todoID == nil)
+        // And leave: the note keeps the id of a todo that no longer exists.
+        #expect(database.notes[1]?.todoID == 11)
+        #expect(database.lists.ids == [2])
+        #expect(database.delete(1, from: \.lists) == nil)
+    }
+
+    @Test func aStoreCommitPublishesTheWholeCascadeOnce() throws {
+        let store = Store<ENState, Never>(initialState: ENState(database: try filled()))
+        let recorded = ENBox<[EntityChanges<Int>]>([])
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            recorded.update { $0.append(changes.entityChanges(\.database.todos)) }
+        }
+        withExtendedLifetime(subscription) {
+            _ = store.commit { $0.database.delete(1, from: \.lists) }
+        }
+        #expect(recorded.value == [EntityChanges(deleted: [10, 11])])
+    }
+
+    @Test func aDeleteRuleWithoutAGroupingIndexStopsWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            struct Owner: Identifiable, Equatable, Sendable { var id: Int }
+            struct Pet: Identifiable, Equatable, Sendable { var id: Int; var ownerID: Int? }
+            struct Database: EntityDatabase {
+                var owners = EntityTable<Owner>()
+                var pets = EntityTable<Pet>()
+                static var relationships: [EntityRelationship<Database>] {
+                    [.reference(from: \.pets, by: \.ownerID, to: \.owners, onDelete: .cascade)]
+                }
+            }
+            var database = Database()
+            try? database.insert(Owner(id: 1), into: \.owners)
+            database.delete(1, from: \.owners)
+        }
+    }
+
+    @Test func aDatabaseIsCodable() throws {
+        let database = try filled()
+        let data = try JSONEncoder().encode(database)
+        let decoded = try JSONDecoder().decode(ENDatabase.self, from: data)
+        #expect(decoded == database)
+        #expect(decoded.todos.ids(where: \.listID, equals: 1) == [10, 11])
+    }
+}
