@@ -3,8 +3,8 @@
 ///
 /// A reducer returns an effect with every action. The store reduces the action first (the
 /// state after `send` returns reflects it), then starts the effect. Effects are values: build
-/// them with the static functions below and combine them with ``concat(_:)-(Effect...)``,
-/// ``merge(_:)-(Effect...)``, ``cancellable(id:cancelInFlight:)``, ``debounce(id:for:)`` and
+/// them with the static functions below and combine them with `concat`,
+/// `merge`, ``cancellable(id:cancelInFlight:)``, ``debounce(id:for:)`` and
 /// ``throttle(id:for:latest:)``.
 ///
 /// ```swift
@@ -22,8 +22,8 @@
 /// }
 /// ```
 ///
-/// Actions an effect sends synchronously (``send(_:)``, and ``concat(_:)-(Effect...)`` or
-/// ``merge(_:)-(Effect...)`` of those) are reduced right after the action that returned the
+/// Actions an effect sends synchronously (``send(_:)``, and `concat` or
+/// `merge` of those) are reduced right after the action that returned the
 /// effect, before any other queued action; actions sent from asynchronous work are queued
 /// like any other. An effect sends nothing once it has been cancelled, even if its work goes on.
 /// Debounce and throttle wait on the store's clock, so tests drive them with a test clock.

@@ -1,4 +1,4 @@
-/// Lists effects for ``Effect/concat(_:)-(()->[Effect])`` and ``Effect/merge(_:)-(()->[Effect])``,
+/// Lists effects for `Effect.concat { }` and `Effect.merge { }`,
 /// with `if`, `switch`, optionals and `for` loops.
 ///
 /// ```swift
