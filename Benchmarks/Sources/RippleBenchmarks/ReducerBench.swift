@@ -357,7 +357,12 @@ enum ReducerBench {
             let subscription = store.sinkState(dropsFirst: true) { changes in check.record(changes.count) }
             return ({ store.send(.add(sender: $0, sequence: $1)) }, { store.currentState }, check, subscription)
         }
-        return (stats, "1 subscriber")
+        return (stats, "1 subscriber, \(totalTime(stats)) in all")
+    }
+
+    /// The median time of a whole sample of `threadActions`.
+    static func totalTime(_ stats: Stats) -> String {
+        "\(format(stats.median * Double(threadActions) / 1e6)) ms"
     }
 
     static func threadsLocked() throws -> (Stats, String) {
@@ -365,7 +370,7 @@ enum ReducerBench {
             let store = LockedReducer()
             return ({ store.send(.add(sender: $0, sequence: $1)) }, { store.current }, nil, store)
         }
-        return (stats, "-")
+        return (stats, "\(totalTime(stats)) in all")
     }
 
     static func threadsCommit() throws -> (Stats, String) {
@@ -375,7 +380,7 @@ enum ReducerBench {
             let subscription = store.sinkState(dropsFirst: true) { changes in check.record(changes.count) }
             return ({ sender, sequence in store.commit { $0.add(sender: sender, sequence: sequence) } }, { store.currentState }, check, subscription)
         }
-        return (stats, "1 subscriber")
+        return (stats, "1 subscriber, \(totalTime(stats)) in all")
     }
 
     // MARK: 3. Effect round trips
