@@ -172,6 +172,15 @@ func runAll() {
             failures.append(failure)
         }
     }
+    // The reducer rows (issue 11): with no filter, or a filter that names one ("reducer" names all).
+    var reducerRows: [ReducerBench.Row] = []
+    if ReducerBench.isSelected {
+        reducerRows = ReducerBench.measure()
+        for failure in reducerRows.flatMap(\.failures) {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+    }
     // The entity rows (issue 12): with no filter, or --filter entities.
     var entityReport: EntityBench.Report?
     if EntityBench.isSelected {
@@ -238,6 +247,10 @@ func runAll() {
         print("")
         printStore(storeRows)
     }
+    if !reducerRows.isEmpty {
+        print("")
+        printReducer(reducerRows)
+    }
     if let entityReport {
         print("")
         printEntities(entityReport)
@@ -301,12 +314,15 @@ if let child = config.scaleChild {
 }
 
 // Deep graphs (cellx 2500, the 500-layer dynamic graph, Combine chains) recurse deeply when
-// they are built, updated or released: run everything on a thread with a large stack.
-let done = DispatchSemaphore(value: 0)
+// they are built, updated or released: run everything on a thread with a large stack. The main
+// thread runs its run loop meanwhile, which serves the main queue, so that the ViewStore rows
+// run main-actor code (and their effects' main-actor jobs) on the main thread. (Not
+// `dispatchMain()`: it ends the main thread, and a `DispatchQueue.main.sync` block then runs on
+// the calling thread.) The suite's thread ends the process.
 let thread = Thread {
     runAll()
-    done.signal()
+    exit(0)
 }
 thread.stackSize = 1 << 29
 thread.start()
-done.wait()
+while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
