@@ -1,5 +1,5 @@
 import Testing
-import RippleStore
+@testable import RippleStore
 
 /// A reducer with global inputs: a core node, an event and an async sequence.
 struct RDSettings: Reducer {
@@ -146,5 +146,34 @@ struct RDSettings: Reducer {
         #expect(await numbers.next() == 0)
         store = nil
         #expect(await numbers.next() == nil)
+    }
+}
+
+@Suite struct StateStreamSubscriptionTests {
+    @Test func aKeyPathStreamSeesChangesMadeBetweenTheAccessAndTheIteration() async {
+        let store = ReducerStore(reducer: RDCounter(), initialState: RDCounter.State())
+        let numbers = store.states.number
+        store.send(.increment)
+        store.send(.increment)
+        var iterator = numbers.makeAsyncIterator()
+        #expect(await iterator.next() == 0)
+        #expect(await iterator.next() == 1)
+        #expect(await iterator.next() == 2)
+    }
+
+    @Test func aDroppedStreamUnsubscribes() {
+        let store = Store<RDCounter.State, Never>(initialState: RDCounter.State())
+        weak var whole: _SubscribedStream<RDCounter.State>?
+        weak var part: _SubscribedStream<Int>?
+        do {
+            let states = store.states
+            let numbers = states.number
+            whole = states.subscribed
+            part = numbers.subscribed
+            #expect(whole != nil && part != nil)
+        }
+        // Released, which cancelled their subscriptions.
+        #expect(whole == nil)
+        #expect(part == nil)
     }
 }
