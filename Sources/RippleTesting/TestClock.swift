@@ -4,7 +4,7 @@ import Ripple
 /// timers, timeouts) is tested without sleeping.
 ///
 /// Give it to the code under test (a ``TestStore``, a `ReducerStore`, a `Tentative`), then
-/// move time with ``advance(by:)`` or ``run()``: every sleeper whose deadline is reached is
+/// move time with ``advance(by:)`` or ``run(limit:)``: every sleeper whose deadline is reached is
 /// woken, in deadline order, and given the chance to run before time moves on.
 ///
 /// ```swift

@@ -66,6 +66,10 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///   - initialState: The state before the first step.
     ///   - clock: The clock debounce, throttle and the reducer's own waits use.
     ///   - exhaustivity: How strictly to check.
+    ///   - fileID: The file of the call, where a failure is reported.
+    ///   - filePath: The path of that file.
+    ///   - line: The line of the call.
+    ///   - column: The column of the call.
     public init(
         reducer: R,
         initialState: R.State,
@@ -134,6 +138,14 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     /// Fails the test when the state differs, or when actions effects sent are still waiting
     /// to be received (exhaustive mode). Then lets the action's effects run until they end or
     /// wait on the clock.
+    ///
+    /// - Parameters:
+    ///   - action: The action to reduce.
+    ///   - assert: Changes the expected state.
+    ///   - fileID: The file of the call, where a failure is reported.
+    ///   - filePath: The path of that file.
+    ///   - line: The line of the call.
+    ///   - column: The column of the call.
     public func send(
         _ action: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
@@ -169,6 +181,14 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     /// With ``Exhaustivity/off``, actions before the first equal one are reduced without
     /// checks. Fails when no such action arrives before every effect has ended or waits on the
     /// clock.
+    ///
+    /// - Parameters:
+    ///   - expected: The action an effect must have sent next.
+    ///   - assert: Changes the expected state.
+    ///   - fileID: The file of the call, where a failure is reported.
+    ///   - filePath: The path of that file.
+    ///   - line: The line of the call.
+    ///   - column: The column of the call.
     public func receive(
         _ expected: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
@@ -191,6 +211,14 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///     $0.error = "offline"
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - matches: Whether an action is the one expected.
+    ///   - assert: Changes the expected state.
+    ///   - fileID: The file of the call, where a failure is reported.
+    ///   - filePath: The path of that file.
+    ///   - line: The line of the call.
+    ///   - column: The column of the call.
     public func receive(
         where matches: (R.Action) -> Bool,
         assert: ((inout R.State) throws -> Void)? = nil,
@@ -239,6 +267,12 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     /// Ends the test's use of the store: lets effects run until they end or wait on the clock,
     /// then fails the test (exhaustive mode) for each action effects sent that was not
     /// received and for effects still running; finally cancels every effect.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file of the call, where a failure is reported.
+    ///   - filePath: The path of that file.
+    ///   - line: The line of the call.
+    ///   - column: The column of the call.
     public func finish(
         fileID: String = #fileID,
         filePath: String = #filePath,

@@ -169,7 +169,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 
     /// Removes the entity with `id`; returns it, or `nil` when there was none.
     ///
-    /// In a ``EntityDatabase``, delete through the database (``EntityDatabase/delete(_:from:)``)
+    /// In a ``EntityDatabase``, delete through the database (`database.delete(id, from: \.table)`)
     /// so that its relationships' delete rules apply.
     @inlinable @discardableResult
     public mutating func delete(_ id: ID) -> Entity? {
