@@ -44,13 +44,7 @@ extension _ReducerEngine {
         case .cancel(let id):
             cancel(id)
         case .debounce(let id, let duration, let effect):
-            cancel(id)
-            let deadline = clock.now() + duration
-            let inner = ids + [id]
-            spawn(ids: inner, priority: nil) { engine in
-                do { try await engine.clock.sleepUntil(deadline) } catch { return }
-                await engine.run(effect, ids: inner)
-            }
+            debounce(id, duration, effect, ids: ids)
         case .throttle(let id, let duration, let latest, let effect):
             if throttle(id, duration, latest: latest, effect, ids: ids) {
                 start(effect, ids: ids + [id], followUps: &followUps)
@@ -91,17 +85,24 @@ extension _ReducerEngine {
         case .cancel(let id):
             cancel(id)
         case .debounce(let id, let duration, let effect):
-            cancel(id)
-            let deadline = clock.now() + duration
-            let inner = ids + [id]
-            await spawn(ids: inner, priority: nil) { engine in
-                do { try await engine.clock.sleepUntil(deadline) } catch { return }
-                await engine.run(effect, ids: inner)
-            }?.value
+            await debounce(id, duration, effect, ids: ids)?.value
         case .throttle(let id, let duration, let latest, let effect):
             if throttle(id, duration, latest: latest, effect, ids: ids) {
                 await run(effect, ids: ids + [id])
             }
+        }
+    }
+
+    /// Cancels what runs under `id`, then starts `effect` after `duration` in a task under
+    /// `id`; returns the task.
+    @discardableResult
+    func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<Void, Never>? {
+        cancel(id)
+        let deadline = clock.now() + duration
+        let inner = ids + [id]
+        return spawn(ids: inner, priority: nil) { engine in
+            do { try await engine.clock.sleepUntil(deadline) } catch { return }
+            await engine.run(effect, ids: inner)
         }
     }
 
