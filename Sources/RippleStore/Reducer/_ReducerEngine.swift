@@ -1,4 +1,11 @@
 import Ripple
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a reducer-driven store is, without the store: the action queue and the effects it
 /// runs. Effects hold it weakly, so they never keep a store alive.
@@ -110,6 +117,15 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         // the store's gate, which the drainer needs: waiting would deadlock, so it only queues.
         if core.isGateOwner(me) { return }
         lock.lock()
+        // The drainer usually reduces it within microseconds: check a few times, yielding the
+        // processor, before sleeping on the condition (a sleep and a wake-up cost more).
+        var spins = 0
+        while completed < ticket, spins < 64 {
+            lock.unlock()
+            sched_yield()
+            spins += 1
+            lock.lock()
+        }
         waiters += 1
         while completed < ticket {
             lock.wait()
