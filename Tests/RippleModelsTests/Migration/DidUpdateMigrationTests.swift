@@ -78,3 +78,58 @@ import Testing
         #expect(seen.all == [4])
     }
 }
+
+@Suite struct DidUpdateHandlerSpellingTests {
+    struct Size: Equatable, Sendable { var width = 0.0; var height = 0.0 }
+
+    @Test func theFullHandlerTellsTheCurrentCallApart() {
+        let count = Stored(1)
+        let updates = Log<String>()
+        let changes = Log<String>()
+        let observers = [
+            count.didUpdate(withCurrent: true) { old, new, isCurrent in updates.append("\(old)→\(new) \(isCurrent)") },
+            count.didChange(withCurrent: true) { old, new, isCurrent in changes.append("\(old)→\(new) \(isCurrent)") },
+        ]
+        withExtendedLifetime(observers) {
+            count.value = 2
+            count.value = 2
+        }
+        #expect(updates.all == ["1→1 true", "1→2 false", "2→2 false"])
+        #expect(changes.all == ["1→1 true", "1→2 false"])
+    }
+
+    @Test func theHandlerLabel() {
+        let count = Stored(1)
+        let seen = Log<Int>()
+        let observers = [
+            count.didUpdate(handler: { seen.append($0) }),
+            count.didChange(withCurrent: false, handler: { seen.append($0 * 10) }),
+            count.didChange(handler: { _, new, _ in seen.append(new * 100) }),
+        ]
+        withExtendedLifetime(observers) { count.value = 2 }
+        #expect(Set(seen.all) == [2, 20, 200])
+    }
+
+    @Test func comparingAKeyPathIntoAnOptional() {
+        let frame = Stored<Size?>(nil)
+        let seen = Log<Double?>()
+        let observer = frame.didChange(comparing: \Size.width) { seen.append($0?.width) }
+        withExtendedLifetime(observer) {
+            frame.value = Size(width: 1)
+            frame.value = Size(width: 1, height: 9)   // same width: quiet
+            frame.value = nil
+        }
+        #expect(seen.all == [1, nil])
+    }
+
+    @Test func comparingAnArrayOfKeyPaths() {
+        let size = Stored(Size())
+        let seen = Log<String>()
+        let observer = size.didChange(comparing: [\Size.width, \Size.height]) { old, new in seen.append("\(old.width),\(old.height)→\(new.width),\(new.height)") }
+        withExtendedLifetime(observer) {
+            size.value.width = 1
+            size.value.height = 2
+        }
+        #expect(seen.all == ["0.0,0.0→1.0,0.0", "1.0,0.0→1.0,2.0"])
+    }
+}
