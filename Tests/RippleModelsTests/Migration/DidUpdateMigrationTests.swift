@@ -133,3 +133,63 @@ import Testing
         #expect(seen.all == ["0.0,0.0→1.0,0.0", "1.0,0.0→1.0,2.0"])
     }
 }
+
+@Suite struct DidUpdateCollectingAndProxyTests {
+    final class Model: ObservableModel, @unchecked Sendable {
+        @Observed var count = 0
+        @Observed var name = ""
+        @Observed var street = ""
+    }
+
+    @Test func collectingObserversWithABuilderAndInASet() {
+        let model = Model()
+        let seen = Log<String>()
+        var observers: [Subscription] = []
+        observers.add {
+            model.bindings.count.didChange { seen.append("count \($0)") }
+            model.bindings.name.didChange { seen.append("name \($0)") }
+        }
+        var set: Set<Subscription> = []
+        model.bindings.count.didUpdate { seen.append("set \($0)") }.add(to: &set)
+        set.add { model.bindings.name.didUpdate { seen.append("set name \($0)") } }
+        model.count = 1
+        model.name = "a"
+        #expect(observers.count == 2)
+        #expect(set.count == 2)
+        #expect(Set(seen.all) == ["count 1", "name a", "set 1", "set name a"])
+        observers.removeAll()
+        set.removeAll()
+        model.count = 2
+        #expect(seen.all.count == 4)
+    }
+
+    final class NameView: @unchecked Sendable {
+        @ExternallyUpdating var name: String
+        init(name: ValueBinding<String>) { _name = ExternallyUpdating(valueProxy: name) }
+    }
+
+    @Test func externallyUpdatingAsAPropertyWrapper() {
+        let model = Model()
+        let view = NameView(name: model.bindings.name)
+        let heard = Log<String>()
+        let observer = view.$name.didChange { heard.append($0) }
+        withExtendedLifetime(observer) {
+            view.name = "typed"          // own write: not echoed
+            model.name = "elsewhere"     // heard
+        }
+        #expect(view.name == "elsewhere")
+        #expect(heard.all == ["elsewhere"])
+    }
+
+    @Test func compoundOfFourAndAConstant() {
+        let model = Model()
+        let all = compound(model.bindings.count, model.bindings.name, model.bindings.street, ReadOnlyBinding(always: "NL"))
+        let seen = Log<String>()
+        let observer = all.didUpdate { count, name, street, country in seen.append("\(count) \(name) \(street) \(country)") }
+        withExtendedLifetime(observer) {
+            model.street = "Main"
+        }
+        #expect(seen.all == ["0  Main NL"])
+        #expect(ReadOnlyBinding(always: 3).value == 3)
+    }
+}
