@@ -101,3 +101,30 @@ import Testing
         #expect(runs.all == [2, 1])
     }
 }
+
+@Suite struct YoyoUpdaterTargetTests {
+    final class HeaderView: @unchecked Sendable {
+        let updater = Updater()
+        let isTipHidden: Stored<Bool>
+        let log: Log<Bool>
+        init(isTipHidden: Stored<Bool>, log: Log<Bool>) {
+            self.isTipHidden = isTipHidden
+            self.log = log
+            updater.keepUpToDate(dependencies: [isTipHidden], updater: self, HeaderView.updateTip)
+        }
+        func updateTip() { log.append(isTipHidden.value) }
+    }
+
+    @Test func aMethodOnAWeaklyHeldTarget() {
+        let isTipHidden = Stored(false)
+        let log = Log<Bool>()
+        var view: HeaderView? = HeaderView(isTipHidden: isTipHidden, log: log)
+        isTipHidden.value = true
+        #expect(log.all == [false, true])
+        weak let weakView = view
+        view = nil
+        #expect(weakView == nil)       // the updater did not retain it
+        isTipHidden.value = false
+        #expect(log.all == [false, true])
+    }
+}
