@@ -128,3 +128,20 @@ import Testing
         #expect(log.all == [false, true])
     }
 }
+
+@Suite struct YoyoManyInputsTests {
+    @Test func aComputedWithSevenAndWithTenInputs() {
+        let inputs = (0..<10).map { Stored($0) }
+        let seven = Computed(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6]) { a, b, c, d, e, f, g in
+            a + b + c + d + e + f + g
+        }
+        let ten = Computed(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6], inputs[7], inputs[8], inputs[9]) { a, b, c, d, e, f, g, h, i, j in
+            "\(a + b + c + d + e + f + g + h + i + j)"
+        }
+        #expect(seven.value == 21)
+        #expect(ten.value == "45")
+        inputs[9].value = 100
+        #expect(seven.value == 21)
+        #expect(ten.value == "136")
+    }
+}
