@@ -28,7 +28,7 @@ extension ObservableValue where Self: Sendable {
         _observeUpdates(withCurrent: withCurrent) { old, new in handler(old ?? new, new, old == nil) }
     }
 
-    /// ``didUpdate(withCurrent:_:)-(((Value)->Void))`` spelled with DidUpdate's `handler:` label.
+    /// `didUpdate(withCurrent:_:)` spelled with DidUpdate's `handler:` label.
     @_disfavoredOverload
     public func didUpdate(withCurrent: Bool = false, handler: @escaping @Sendable (Value) -> Void) -> Subscription {
         didUpdate(withCurrent: withCurrent, handler)
@@ -155,7 +155,7 @@ extension ObservableValue where Self: Sendable, Value: Equatable {
         }
     }
 
-    /// ``didChange(withCurrent:_:)-(((Value)->Void))`` spelled with DidUpdate's `handler:` label.
+    /// `didChange(withCurrent:_:)` spelled with DidUpdate's `handler:` label.
     @_disfavoredOverload
     public func didChange(withCurrent: Bool = false, handler: @escaping @Sendable (Value) -> Void) -> Subscription {
         didChange(withCurrent: withCurrent, handler)
