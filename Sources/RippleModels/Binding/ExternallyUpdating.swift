@@ -18,6 +18,17 @@ import Ripple
 ///     func userTyped(_ text: String) { name.value = text }   // not echoed to the label
 /// }
 /// ```
+///
+/// It is also a property wrapper, as DidUpdate's was: `$name` observes it.
+///
+/// ```swift
+/// final class NameView {
+///     @ExternallyUpdating var name: String
+///     init(name: ValueBinding<String>) { _name = ExternallyUpdating(valueProxy: name) }
+///     func bind(label: Label) -> Subscription { $name.didChange { label.text = $0 } }
+/// }
+/// ```
+@propertyWrapper
 public struct ExternallyUpdating<Value: Sendable>: ObservableValue, Sendable {
     /// The handle's last own write: a serial number, and the value written.
     private struct OwnWrite: Sendable {
@@ -34,6 +45,22 @@ public struct ExternallyUpdating<Value: Sendable>: ObservableValue, Sendable {
     public init(_ binding: ValueBinding<Value>) {
         self.binding = binding
     }
+
+    /// Creates a handle on `valueProxy` (DidUpdate's spelling), for `_name = …` in an
+    /// initializer.
+    public init(valueProxy: ValueBinding<Value>) {
+        self.init(valueProxy)
+    }
+
+    /// The value, as a property wrapper: reading it reads the binding, writing it writes
+    /// through without echoing to this handle's handlers.
+    public var wrappedValue: Value {
+        get { value }
+        nonmutating set { value = newValue }
+    }
+
+    /// The handle itself, to observe: `$name.didChange { }`.
+    public var projectedValue: ExternallyUpdating<Value> { self }
 
     /// The current value. Writes made through this property are not echoed to handlers
     /// attached to this handle; handlers attached elsewhere hear them as usual.

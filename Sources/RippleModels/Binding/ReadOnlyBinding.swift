@@ -26,6 +26,16 @@ public struct ReadOnlyBinding<Value>: ObservableValue, Sendable {
         self.init(read: { source.value }, readUpdates: { source._readForUpdate() })
     }
 
+    /// A binding that always holds `value` (DidUpdate's constant read-only proxy): for a view
+    /// that takes a binding, fed a fixed value.
+    ///
+    /// ```swift
+    /// let title = ReadOnlyBinding(always: "Settings")
+    /// ```
+    public init(always value: Value) where Value: Sendable {
+        self.init(get: { value })
+    }
+
     /// Creates a read-only view from a getter; reads inside it are tracked.
     public init(get: @escaping @Sendable () -> Value) {
         self.init(read: get, readUpdates: get)

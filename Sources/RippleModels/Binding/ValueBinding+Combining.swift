@@ -28,6 +28,23 @@ public func compound<A, B, C>(
     )
 }
 
+/// A read-only view of four values together; it updates when any of them does.
+///
+/// ```swift
+/// let address = compound($form.street, $form.city, $form.zip, $form.country)
+/// ```
+public func compound<A, B, C, D>(
+    _ a: some ObservableValue<A> & Sendable,
+    _ b: some ObservableValue<B> & Sendable,
+    _ c: some ObservableValue<C> & Sendable,
+    _ d: some ObservableValue<D> & Sendable
+) -> ReadOnlyBinding<(A, B, C, D)> {
+    ReadOnlyBinding(
+        read: { (a.value, b.value, c.value, d.value) },
+        readUpdates: { (a._readForUpdate(), b._readForUpdate(), c._readForUpdate(), d._readForUpdate()) }
+    )
+}
+
 /// A view that is `true` when every one of `values` is `true`.
 ///
 /// ```swift

@@ -43,6 +43,16 @@ public struct Observed<Value: Sendable>: Sendable {
         storage = Stored(wrappedValue, equals: nil)
     }
 
+    /// Creates an optional property that starts as `nil`: `@Observed var selection: Item?`,
+    /// with no `= nil` to write.
+    public init<Wrapped>() where Value == Wrapped? {
+        storage = Stored(nil, equals: _equality(for: Value.self))
+    }
+
+    private init(value: Value) {
+        storage = Stored(value, equals: _equality(for: Value.self))
+    }
+
     /// Not available: an `@Observed` property must belong to a class.
     @available(*, unavailable, message: "@Observed can only be applied to properties of classes")
     public var wrappedValue: Value {
@@ -69,6 +79,29 @@ public struct Observed<Value: Sendable>: Sendable {
         }
     }
 
+    /// The property, to observe: `model.$frame.didChange { }`, `model.$frame.size.width`
+    /// (DidUpdate's projected value).
+    ///
+    /// ```swift
+    /// let observer = model.$frame.didChange(comparing: \.size.width) { old, new in relayout() }
+    /// ```
+    ///
+    /// It is read-only: write the property itself, or through `model.bindings.frame`, so that
+    /// its `didSet` runs. It holds the property's storage, not the model.
+    public static subscript<Model: AnyObject>(
+        _enclosingInstance model: Model,
+        projected projectedPath: KeyPath<Model, ReadOnlyBinding<Value>>,
+        storage storagePath: ReferenceWritableKeyPath<Model, Self>
+    ) -> ReadOnlyBinding<Value> {
+        ValueBinding(model[keyPath: storagePath].storage).readOnly
+    }
+
+    /// Never read directly: Swift reaches the property through the enclosing instance.
+    @available(*, unavailable, message: "$property can only be used on properties of classes")
+    public var projectedValue: ReadOnlyBinding<Value> {
+        fatalError("$property can only be used on properties of classes")
+    }
+
     private func read() -> Value {
         if _ReadMode.readsEveryUpdate { _ = storage.writeCount }
         return storage.value
@@ -76,5 +109,17 @@ public struct Observed<Value: Sendable>: Sendable {
 
     private func write(_ newValue: Value) {
         storage.value = newValue
+    }
+}
+
+extension Observed: Codable where Value: Codable {
+    /// Decodes the value, so that a model with `@Observed` properties can be `Codable`.
+    public init(from decoder: any Decoder) throws {
+        self.init(value: try Value(from: decoder))
+    }
+
+    /// Encodes the current value.
+    public func encode(to encoder: any Encoder) throws {
+        try storage.value.encode(to: encoder)
     }
 }

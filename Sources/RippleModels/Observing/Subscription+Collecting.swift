@@ -17,6 +17,41 @@ extension Subscription {
     }
 }
 
+extension Subscription {
+    /// Adds the subscription to a set (DidUpdate's `add(to: &observers)` with a set): it lives
+    /// as long as the set holds it.
+    ///
+    /// ```swift
+    /// var observers: Set<Subscription> = []
+    /// $model.count.didChange { print($0) }.add(to: &observers)
+    /// ```
+    public func add(to observers: inout Set<Subscription>) {
+        observers.insert(self)
+    }
+}
+
+extension Array where Element == Subscription {
+    /// Appends the subscriptions a result builder lists (DidUpdate's `observers.add { … }`).
+    ///
+    /// ```swift
+    /// var observers: [Subscription] = []
+    /// observers.add {
+    ///     $model.count.didChange { countLabel.text = "\($0)" }
+    ///     $model.name.didUpdate { nameLabel.text = $0 }
+    /// }
+    /// ```
+    public mutating func add(@SubscriptionBuilder _ subscriptions: () -> [Subscription]) {
+        append(contentsOf: subscriptions())
+    }
+}
+
+extension Set where Element == Subscription {
+    /// Inserts the subscriptions a result builder lists.
+    public mutating func add(@SubscriptionBuilder _ subscriptions: () -> [Subscription]) {
+        formUnion(subscriptions())
+    }
+}
+
 extension SubscriptionBag {
     /// Creates a bag holding every subscription the builder lists.
     ///

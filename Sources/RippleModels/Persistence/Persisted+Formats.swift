@@ -77,6 +77,18 @@ extension Persisted where Value: Codable {
     }
 }
 
+extension Persisted {
+    /// Creates an optional value persisted under `key` as JSON data, `nil` while the store has
+    /// none: `@Persisted("token") var token: String?`, with no default to spell out.
+    ///
+    /// - Parameters:
+    ///   - key: The key in `store`.
+    ///   - store: Where the value is kept.
+    public convenience init<Wrapped: Codable & Sendable>(_ key: String, store: any KeyValueStore = .userDefaults) where Value == Wrapped? {
+        self.init(key: key, default: nil, store: store, coding: .json(key: key), migrate: nil)
+    }
+}
+
 extension Persisted where Value: RawRepresentable, Value.RawValue: PropertyListValue {
     /// Creates a value persisted under `key` as its raw value, like `@AppStorage`:
     /// `Persisted("theme", default: Theme.light)` stores `"light"`.

@@ -56,7 +56,6 @@ import Ripple
 public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendable {
     private let handle: _PersistedHandle<Value>
     private let defaultValue: Value
-    private let isEqual: (@Sendable (Value, Value) -> Bool)?
 
     init(
         key: String,
@@ -67,23 +66,24 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
     ) {
         handle = _PersistedHandle(key: key, store: store, coding: coding, migrate: migrate)
         self.defaultValue = defaultValue
-        isEqual = _equality(for: Value.self)
     }
 
     /// The current value: the last one written (through any `Persisted` for this key), else
-    /// the stored one, else the default. Assigning a different value saves it.
+    /// the stored one, else the default. Assigning saves it (an equal value too: `didUpdate`
+    /// hears every write, as for `Stored`).
     ///
     /// Inside a reaction the write is queued after the current round, like a `Stored` write.
     public var value: Value {
         get { handle.entry.read() ?? defaultValue }
         set {
-            let handle = handle, isEqual = isEqual, defaultValue = defaultValue
+            let handle = handle
             writeInOrder {
                 let entry = handle.entry
                 // Loads first, if needed: a stored value that does not decode is reported
                 // before this write replaces it.
-                let current = entry.peek()
-                if let isEqual, isEqual(current ?? defaultValue, newValue) { return }
+                _ = entry.peek()
+                // Every write counts, as for `Stored` and model properties: `didUpdate` hears a
+                // write of an equal value, `didChange` does not.
                 entry.written.value = newValue
             }
         }

@@ -43,6 +43,10 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// never replaces a newer one.
     private var notedWrites = 0
     private var isSaveScheduled = false
+    /// The last value noted for saving, to skip saving a write of an equal value (the write
+    /// still notifies: `didUpdate` hears it).
+    private var lastNoted: Value?
+    private let isEqual = _equality(for: Value.self)
 
     private enum LoadState {
         case notLoaded
@@ -145,9 +149,20 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// Records `value`, committed as write number `write`, for the next save, and schedules
     /// one unless one is scheduled.
     private func note(_ value: Value, write: Int) {
+        // An equal value is not saved again. Compared outside the lock (`==` is user code).
+        let previous = lock.withLock { () -> Value? in
+            if let lastNoted { return lastNoted }
+            if case .loaded(let stored) = loadState { return stored }
+            return nil
+        }
+        if let isEqual, let previous, isEqual(previous, value) {
+            lock.withLock { notedWrites = max(notedWrites, write) }
+            return
+        }
         let schedule = lock.withLock { () -> Bool in
             guard write > notedWrites else { return false }
             notedWrites = write
+            lastNoted = value
             pending = value
             if case .loaded = loadState { loadState = .superseded }
             guard !isSaveScheduled else { return false }

@@ -23,18 +23,38 @@ public final class Connectable<Value: Sendable>: Readable, ObservableValue, Send
 
     /// Creates a value connected to the constant `value`.
     public convenience init(_ value: Value) {
-        self.init(source: .constant(value))
+        self.init(source: .constant(value), equals: _equality(for: Value.self))
+    }
+
+    /// Creates a value connected to the constant `value`, whose readers run again only when
+    /// `isEqual` says the value changed (Yoyo's `changePredicate:`).
+    ///
+    /// - Parameters:
+    ///   - value: The first value.
+    ///   - isEqual: When two values count as the same; `nil`: every change of the source or
+    ///     connection notifies.
+    public convenience init(_ value: Value, equals isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        self.init(source: .constant(value), equals: isEqual)
     }
 
     /// Creates a value connected to `node`.
     public convenience init(connectedTo node: some ObservableValue<Value> & Sendable) {
-        self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }))
+        self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }), equals: _equality(for: Value.self))
     }
 
-    private init(source initial: Source) {
+    /// Creates a value connected to `node`, with its own equality (Yoyo's `changePredicate:`).
+    ///
+    /// - Parameters:
+    ///   - node: The first source.
+    ///   - isEqual: When two values count as the same; `nil`: every change notifies.
+    public convenience init(connectedTo node: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }), equals: isEqual)
+    }
+
+    private init(source initial: Source, equals isEqual: (@Sendable (Value, Value) -> Bool)?) {
         let source = Stored(initial, equals: nil)
         self.source = source
-        current = Computed(name: "Connectable", equals: _equality(for: Value.self)) {
+        current = Computed(name: "Connectable", equals: isEqual) {
             switch source.value {
             case .node(let read, _): read()
             case .constant(let value): value

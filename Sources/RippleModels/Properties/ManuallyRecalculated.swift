@@ -16,9 +16,27 @@ public final class ManuallyRecalculated<Value: Sendable>: Readable, ObservableVa
     private let storage: Stored<Value>
 
     /// Creates the value and calculates it once. Reads inside `calculate` are not tracked.
-    public init(_ calculate: @escaping @Sendable () -> Value) {
+    public convenience init(_ calculate: @escaping @Sendable () -> Value) {
+        self.init(comparingWith: _equality(for: Value.self), calculate)
+    }
+
+    /// Creates the value with its own equality (Yoyo's `changePredicate:`): a recalculation
+    /// reaches the readers only when `isEqual` says the value changed.
+    ///
+    /// ```swift
+    /// let total = ManuallyRecalculated(equals: { abs($0 - $1) < 0.01 }) { cart.total() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isEqual: When two values count as the same; `nil`: every recalculation notifies.
+    ///   - calculate: Computes the value; called now and by ``recalculate()``, untracked.
+    public convenience init(equals isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value) {
+        self.init(comparingWith: isEqual, calculate)
+    }
+
+    private init(comparingWith isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value) {
         self.calculate = calculate
-        storage = Stored(untracked(calculate), equals: _equality(for: Value.self))
+        storage = Stored(untracked(calculate), equals: isEqual)
     }
 
     /// The value as of the last ``recalculate()``.

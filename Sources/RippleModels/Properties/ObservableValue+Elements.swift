@@ -16,7 +16,27 @@ extension ObservableValue where Self: Sendable, Value: Collection {
     /// - Parameter select: Reads what to follow in one element; its reads are tracked.
     /// - Complexity: Each change re-reads `select` for every element: O(*n*).
     public func observingElements<Part>(_ select: @escaping @Sendable (Value.Element) -> Part) -> Computed<Value> {
-        Computed(name: "observingElements", equals: nil) {
+        observingElements(equals: nil, select)
+    }
+
+    /// ``observingElements(_:)-((Value.Element)->Part)`` with an equality for the collection
+    /// (Yoyo's `changePredicate:`): a change reaches the readers only when `isEqual` says the
+    /// collection changed.
+    ///
+    /// ```swift
+    /// let list = todos.observingElements(equals: { $0.count == $1.count }) { $0.isDone.value }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isEqual: When two collections count as the same; `nil` (the default of the other
+    ///     forms): every change of the collection or of an element notifies.
+    ///   - select: Reads what to follow in one element; its reads are tracked.
+    /// - Complexity: Each change re-reads `select` for every element: O(*n*).
+    public func observingElements<Part>(
+        equals isEqual: (@Sendable (Value, Value) -> Bool)?,
+        _ select: @escaping @Sendable (Value.Element) -> Part
+    ) -> Computed<Value> {
+        Computed(name: "observingElements", equals: isEqual) {
             let elements = self.value
             for element in elements { _ = select(element) }
             return elements

@@ -20,6 +20,23 @@ extension ObservableValue where Self: Sendable {
         Computed(equals: _equality(for: Inner.Value.self)) { select(self.value).value }
     }
 
+    /// ``flatMap(_:)->Computed<Inner.Value>`` with its own equality (Yoyo's
+    /// `changePredicate:`): its readers run again only when `isEqual` says the value changed.
+    ///
+    /// ```swift
+    /// let name = selected.flatMap(equals: { $0.lowercased() == $1.lowercased() }) { $0.name }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isEqual: When two values count as the same; `nil`: every change notifies.
+    ///   - select: Picks the inner node out of the value.
+    public func flatMap<Inner: ObservableValue & Sendable>(
+        equals isEqual: (@Sendable (Inner.Value, Inner.Value) -> Bool)?,
+        _ select: @escaping @Sendable (Value) -> Inner
+    ) -> Computed<Inner.Value> {
+        Computed(equals: isEqual) { select(self.value).value }
+    }
+
     /// A value that follows an optional node held inside this value, `nil` while there is
     /// none (Yoyo's `MultilevelOptionalProperty`).
     ///

@@ -102,6 +102,42 @@ public final class Updater: Sendable {
         }
     }
 
+    /// Calls `method` on `target` now and after every change of `dependencies`, holding the
+    /// target weakly (Yoyo's `keepUpToDate(dependencies:updater:)`): a view controller that
+    /// keeps itself up to date with its own method is not retained by its updater.
+    ///
+    /// ```swift
+    /// final class HeaderView: @unchecked Sendable {
+    ///     let updater = Updater()
+    ///     init(viewModel: HeaderViewModel) {
+    ///         updater.keepUpToDate(dependencies: [viewModel.isTipHidden], updater: self, HeaderView.updateTip)
+    ///     }
+    ///     func updateTip() { tipView.isHidden = viewModel.isTipHidden.value }
+    /// }
+    /// ```
+    ///
+    /// Once the target is released, the reaction does nothing (and ends with the updater).
+    ///
+    /// - Parameters:
+    ///   - dependencies: The values whose changes call the method.
+    ///   - target: The object whose method is called; held weakly.
+    ///   - method: The method, unapplied (`HeaderView.updateTip`). Untracked.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    /// - Returns: The reaction's subscription; the updater also holds it.
+    @discardableResult
+    public func keepUpToDate<Target: AnyObject & Sendable>(
+        dependencies: [any ObservableValue & Sendable],
+        updater target: Target,
+        _ method: @escaping @Sendable (Target) -> () -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Subscription {
+        keepUpToDate(dependencies: dependencies, file: file, line: line) { [weak target] in
+            if let target { method(target)() }
+        }
+    }
+
     /// Calls `handler` with the previous and the current value: first with `nil` and the
     /// current value, then on every change (Yoyo's `onTransition`).
     ///
