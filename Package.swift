@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "RippleModels", targets: ["RippleModels"]),
         .library(name: "RippleStore", targets: ["RippleStore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleBindings", targets: ["RippleBindings"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
     dependencies: includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [],
@@ -41,12 +42,14 @@ let package = Package(
         .target(name: "RippleModels", dependencies: ["Ripple"]),
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),
+        .target(name: "RippleBindings", dependencies: ["Ripple", "RippleModels"]),
         .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleStoreTests", dependencies: ["RippleStore"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
+        .testTarget(name: "RippleBindingsTests", dependencies: ["RippleBindings", "RippleTesting"]),
     ] + (includeMacros ? macroTargets : [])
 )
 

@@ -31,3 +31,10 @@ extension _Graph {
 
 }
 
+
+/// Whether the calling code runs on the main actor's executor, as the main-actor API decides
+/// it (see `_Graph.isOnMainThread()`): for the upper layers' main-actor schedulers, which run
+/// at once when this is true.
+package func _isRunningOnMainActor() -> Bool {
+    _graph.isOnMainThread()
+}

@@ -1,0 +1,172 @@
+import Ripple
+import RippleModels
+
+/// An array that reports what changed, element by element: the insertions, removals, moves
+/// and updates a table or collection view animates (Fisticuffs' observable arrays).
+///
+/// Edit it with its methods, or several edits at once with ``edit(_:)``; read it with
+/// ``value`` (tracked, like a `Stored`) and follow its changes with
+/// ``didChangeElements(withCurrent:_:)``:
+///
+/// ```swift
+/// let days = ObservableArray(["Monday", "Tuesday"])
+/// let subscription = days.didChangeElements { changes, days in
+///     print(changes)                     // -[] +[0] ↕[] ~[]
+/// }
+/// days.insert("Sunday", at: 0)
+/// ```
+///
+/// The elements need not be `Identifiable` or `Equatable`: the array gives each element a
+/// hidden identity when it is inserted and keeps it through moves and updates, so changes are
+/// exact even for equal elements. Edits made in one ``edit(_:)``, in one `batch`, or inside
+/// a reaction's round reach a handler as one ``ListChanges``.
+///
+/// Every index is checked: one out of range stops the program with a message that names the
+/// call, the index and the valid range.
+public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable {
+    private let storage: Stored<_ArrayStorage<Element>>
+    private let willChangeHandlers = _HandlerList<(old: [Element], new: [Element])>()
+
+    /// Creates an array holding `elements`.
+    public init(_ elements: [Element] = [], name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        storage = Stored(_ArrayStorage(elements), name: name, file: file, line: line)
+    }
+
+    /// The elements. Reading them inside a derivation or reaction tracks the array;
+    /// assigning replaces every element (see ``ArrayEdit/replaceAll(with:)-([Element])``).
+    public var value: [Element] {
+        get { storage.value.elements }
+        set { edit { $0.replaceAll(with: newValue) } }
+    }
+
+    /// The number of elements (tracked).
+    public var count: Int { storage.value.elements.count }
+
+    /// The element at `index` (tracked); assigning it reports an update of that element.
+    public subscript(index: Int) -> Element {
+        get {
+            let elements = value
+            guard elements.indices.contains(index) else {
+                preconditionFailure("ObservableArray subscript: index \(index) is out of range 0..<\(elements.count).")
+            }
+            return elements[index]
+        }
+        set { edit { $0[index] = newValue } }
+    }
+
+    /// Applies `body`'s edits as one change: handlers get one ``ListChanges`` for all of them.
+    ///
+    /// `body` may run more than once (again when another thread's edit lands while it runs,
+    /// and once more to compute the value before-change handlers get): it should only edit.
+    ///
+    /// - Complexity: O(*n*) for the copy of the array, plus each edit's own cost.
+    public func edit(_ body: @escaping (inout ArrayEdit<Element>) -> Void) {
+        if !willChangeHandlers.isEmpty {
+            var preview = ArrayEdit(untracked { storage.value })
+            let old = preview.elements
+            body(&preview)
+            willChangeHandlers.call((old, preview.elements))
+        }
+        storage.update { current in
+            var edit = ArrayEdit(current)
+            body(&edit)
+            current = edit.storage
+        }
+    }
+
+    /// Adds `element` at the end.
+    public func append(_ element: Element) { edit { $0.append(element) } }
+
+    /// Adds `elements` at the end.
+    public func append(contentsOf elements: [Element]) { edit { $0.append(contentsOf: elements) } }
+
+    /// Inserts `element` at `index`.
+    public func insert(_ element: Element, at index: Int) { edit { $0.insert(element, at: index) } }
+
+    /// Removes the element at `index`.
+    public func remove(at index: Int) { edit { $0.remove(at: index) } }
+
+    /// Removes the elements that satisfy `shouldBeRemoved`.
+    public func removeAll(where shouldBeRemoved: @escaping @Sendable (Element) -> Bool) {
+        edit { $0.removeAll(where: shouldBeRemoved) }
+    }
+
+    /// Removes every element.
+    public func removeAll() { edit { $0.removeAll() } }
+
+    /// Moves the element at `source` so that it ends at `destination`.
+    public func move(from source: Int, to destination: Int) { edit { $0.move(from: source, to: destination) } }
+
+    /// Calls `handler` with what changed and the new elements after every change: once per
+    /// ``edit(_:)``, `batch` or round of reactions, whatever the number of edits in it.
+    ///
+    /// ```swift
+    /// let subscription = rows.didChangeElements { changes, rows in
+    ///     tableView.performBatchUpdates { apply(changes) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - withCurrent: Also call `handler` at once, with every element reported inserted.
+    ///   - handler: Called with the changes and the elements after them. It runs untracked,
+    ///     after the graph's lock is released, like every handler.
+    /// - Returns: A subscription that stops the handler when cancelled or released.
+    /// - Complexity: Each change costs one diff by identity: O(*n* + *k* log *k*).
+    public func didChangeElements(
+        withCurrent: Bool = false,
+        _ handler: @escaping @Sendable (_ changes: ListChanges, _ elements: [Element]) -> Void
+    ) -> Subscription {
+        let seen = _Box<_ArrayStorage<Element>?>(nil)
+        let storage = self.storage
+        return withoutOwner {
+            observe {
+                let current = storage.value
+                let previous = seen.exchange(current)
+                let changes: ListChanges
+                if let previous {
+                    changes = current.changes(since: previous)
+                    if changes.isEmpty { return }
+                } else if withCurrent {
+                    changes = .replacingAll(oldCount: 0, newCount: current.elements.count)
+                } else {
+                    return
+                }
+                withoutOwner { untracked { handler(changes, current.elements) } }
+            }
+        }
+    }
+
+    /// Calls `handler` with the elements before and after each edit, before it is applied:
+    /// on the editing thread, while the graph still shows the old elements (Fisticuffs'
+    /// `.beforeChange` subscriptions).
+    ///
+    /// - Returns: A subscription that removes the handler when cancelled or released.
+    public func willChange(_ handler: @escaping @Sendable (_ old: [Element], _ new: [Element]) -> Void) -> Subscription {
+        willChangeHandlers.add { handler($0.old, $0.new) }
+    }
+
+    /// A two-way binding to the elements; a write through it replaces every element.
+    public var binding: ValueBinding<[Element]> {
+        ValueBinding(get: { self.value }, set: { self.value = $0 })
+    }
+}
+
+/// A value behind a lock, for a reaction's memory between runs.
+final class _Box<Value>: @unchecked Sendable {
+    private let lock = _Lock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    func exchange(_ new: Value) -> Value {
+        lock.withLock {
+            defer { stored = new }
+            return stored
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Ripple
+import RippleModels
+
+extension ObservableValue where Self: Sendable {
+    /// Calls `handler` with what changed, element by element, after every change of an array
+    /// of `Identifiable` elements: a `Stored<[Row]>`, a model's array property, a `Computed`.
+    ///
+    /// Elements are matched by `id`; one whose content differs is reported updated.
+    ///
+    /// ```swift
+    /// let rows = Stored<[Row]>([])
+    /// let subscription = rows.didChangeElements { changes, rows in
+    ///     tableView.performBatchUpdates { apply(changes) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - withCurrent: Also call `handler` at once, with every element reported inserted.
+    ///   - handler: Called with the changes and the elements after them.
+    /// - Returns: A subscription that stops the handler when cancelled or released.
+    /// - Complexity: Each change costs one diff: O(*n* + *m* + *k* log *k*).
+    public func didChangeElements<Element: Identifiable & Equatable & Sendable>(
+        withCurrent: Bool = false,
+        _ handler: @escaping @Sendable (_ changes: ListChanges, _ elements: [Element]) -> Void
+    ) -> Subscription where Value == [Element] {
+        _didChangeElements(withCurrent: withCurrent, isUpdated: { $0 != $1 }, handler)
+    }
+
+    /// ``didChangeElements(withCurrent:_:)-5hfsd`` for elements that are not `Equatable`: an
+    /// element present before and after is never reported updated.
+    public func didChangeElements<Element: Identifiable & Sendable>(
+        withCurrent: Bool = false,
+        _ handler: @escaping @Sendable (_ changes: ListChanges, _ elements: [Element]) -> Void
+    ) -> Subscription where Value == [Element] {
+        _didChangeElements(withCurrent: withCurrent, isUpdated: nil, handler)
+    }
+
+    private func _didChangeElements<Element: Identifiable & Sendable>(
+        withCurrent: Bool,
+        isUpdated: (@Sendable (Element, Element) -> Bool)?,
+        _ handler: @escaping @Sendable (ListChanges, [Element]) -> Void
+    ) -> Subscription where Value == [Element] {
+        let seen = _Box<[Element]?>(nil)
+        return withoutOwner {
+            observe {
+                let current = self.value
+                let previous = seen.exchange(current)
+                let changes: ListChanges
+                if let previous {
+                    changes = ListChanges(from: previous, to: current, id: \.id, isUpdated: isUpdated)
+                    if changes.isEmpty { return }
+                } else if withCurrent {
+                    changes = .replacingAll(oldCount: 0, newCount: current.count)
+                } else {
+                    return
+                }
+                withoutOwner { untracked { handler(changes, current) } }
+            }
+        }
+    }
+}

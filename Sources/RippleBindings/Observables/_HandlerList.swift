@@ -1,0 +1,27 @@
+import Ripple
+
+/// Handlers called in the order they were added, outside the lock, from a snapshot: one that
+/// is removed while a call is in progress may still get that call.
+final class _HandlerList<Argument>: @unchecked Sendable {
+    private let lock = _Lock()
+    private var handlers: [(id: UInt64, handler: @Sendable (Argument) -> Void)] = []
+    private var nextID: UInt64 = 0
+
+    func add(_ handler: @escaping @Sendable (Argument) -> Void) -> Subscription {
+        let id = lock.withLock { () -> UInt64 in
+            nextID &+= 1
+            handlers.append((nextID, handler))
+            return nextID
+        }
+        return Subscription { [weak self] in
+            self?.lock.withLock { self?.handlers.removeAll { $0.id == id } }
+        }
+    }
+
+    var isEmpty: Bool { lock.withLock { handlers.isEmpty } }
+
+    func call(_ argument: Argument) {
+        let snapshot = lock.withLock { handlers }
+        for entry in snapshot { entry.handler(argument) }
+    }
+}

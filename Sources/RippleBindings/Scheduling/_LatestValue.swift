@@ -1,0 +1,57 @@
+import Ripple
+
+/// Hands the newest of a stream of values to a scheduler: a value that arrives while an
+/// older one waits for the scheduler replaces it, so the target never sees an older value
+/// after a newer one, and never more jobs queued than one.
+///
+/// A pure state machine: each input returns what the caller must do after unlocking.
+struct _LatestValueState<Value> {
+    private var pending: Value?
+    private var isScheduled = false
+
+    enum Action { case none, schedule }
+
+    /// A new value: schedule a drain unless one is already on its way.
+    mutating func offer(_ value: Value) -> Action {
+        pending = value
+        if isScheduled { return .none }
+        isScheduled = true
+        return .schedule
+    }
+
+    /// The drain runs: the value to apply, if one is still waiting.
+    mutating func take() -> Value? {
+        isScheduled = false
+        defer { pending = nil }
+        return pending
+    }
+}
+
+/// ``_LatestValueState`` behind a lock, with a scheduler and an `apply` function.
+final class _LatestValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = _Lock()
+    private var state = _LatestValueState<Value>()
+    private let scheduler: BindingScheduler
+    private let apply: @Sendable (Value) -> Void
+
+    init(scheduler: BindingScheduler, apply: @escaping @Sendable (Value) -> Void) {
+        self.scheduler = scheduler
+        self.apply = apply
+    }
+
+    /// Applies `value` at once when the scheduler runs here, otherwise hands it over.
+    func send(_ value: Value) {
+        if scheduler.runsAtOnce() {
+            // Whatever still waits is older: drop it, then apply this one.
+            _ = lock.withLock { state.take() }
+            apply(value)
+            return
+        }
+        let action = lock.withLock { state.offer(value) }
+        if case .schedule = action {
+            scheduler.enqueue { [self] in
+                if let latest = lock.withLock({ state.take() }) { apply(latest) }
+            }
+        }
+    }
+}
