@@ -163,6 +163,10 @@ final class _Box<Value>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.withLock { body(&stored) }
+    }
+
     func exchange(_ new: Value) -> Value {
         lock.withLock {
             defer { stored = new }

@@ -1,0 +1,50 @@
+/// The update from `old` to `new`: sections matched by id, then the items of each section
+/// present in both matched by id.
+///
+/// - Complexity: O(*n* + *m* + *k* log *k*) over sections and items.
+func _listUpdate<SectionID: Hashable, Item: Identifiable>(
+    from old: [ListSection<SectionID, Item>],
+    to new: [ListSection<SectionID, Item>],
+    isUpdated: ((Item, Item) -> Bool)?
+) -> ListUpdate {
+    var update = ListUpdate()
+    update.sections = ListChanges(from: old, to: new, id: \.id, isUpdated: nil)
+    // Match sections in order, as the section diff does (repeated ids in order).
+    var oldByID = [SectionID: [Int]](minimumCapacity: old.count)
+    for index in old.indices.reversed() { oldByID[old[index].id, default: []].append(index) }
+    for (newSection, section) in new.enumerated() {
+        guard let oldSection = oldByID[section.id]?.popLast() else { continue }
+        let before = old[oldSection].items
+        let after = section.items
+        // The common case: a section that did not change at all.
+        if before.count == after.count, isUpdated == nil, before.indices.allSatisfy({ before[$0].id == after[$0].id }) { continue }
+        let changes = ListChanges(from: before, to: after, id: \.id, isUpdated: isUpdated)
+        if changes.isEmpty { continue }
+        update.itemDeletions += changes.deletions.map { ListIndex(section: oldSection, item: $0) }
+        update.itemInsertions += changes.insertions.map { ListIndex(section: newSection, item: $0) }
+        update.itemUpdates += changes.updates.map { ListIndex(section: oldSection, item: $0) }
+        update.itemMoves += changes.moves.map {
+            ListUpdate.Move(from: ListIndex(section: oldSection, item: $0.from), to: ListIndex(section: newSection, item: $0.to))
+        }
+    }
+    update.itemDeletions.sort()
+    update.itemInsertions.sort()
+    update.itemUpdates.sort()
+    return update
+}
+
+/// The ids of the items in `old` that are nowhere in `new`.
+func _removedIDs<SectionID: Hashable, Item: Identifiable>(
+    from old: [ListSection<SectionID, Item>],
+    to new: [ListSection<SectionID, Item>],
+    changes: ListUpdate
+) -> Set<Item.ID> {
+    guard !changes.itemDeletions.isEmpty || !changes.sections.deletions.isEmpty || !changes.itemMoves.isEmpty || !changes.sections.moves.isEmpty || !changes.itemInsertions.isEmpty else {
+        return []
+    }
+    var remaining = Set<Item.ID>()
+    for section in new { for item in section.items { remaining.insert(item.id) } }
+    var removed = Set<Item.ID>()
+    for section in old { for item in section.items where !remaining.contains(item.id) { removed.insert(item.id) } }
+    return removed
+}
