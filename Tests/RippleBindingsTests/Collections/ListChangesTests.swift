@@ -61,6 +61,8 @@ import Testing
         let applied = try #require(applyAsTableView(changes, to: old, reading: new), "changes broke a batch-update rule: \(changes)")
         #expect(applied == new, "seed \(seed): \(changes)")
 
+        #expect(applySteps(changes.steps(oldCount: old.count), to: old, reading: new) == new, "seed \(seed): \(changes)")
+
         // Minimal: kept elements that are neither moved nor deleted form a longest increasing run.
         let oldIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
         let kept = new.compactMap { row in oldIndex[row.id] }
@@ -81,4 +83,27 @@ import Testing
         let changes = ListChanges(from: old, to: new)
         #expect(try #require(applyAsTableView(changes, to: old, reading: new)) == new)
     }
+}
+
+/// Applies steps one after the other, as `NSTableView` does between `beginUpdates` and
+/// `endUpdates`; reloads read the new list.
+func applySteps<Element>(_ steps: [ListChanges.Step], to old: [Element], reading new: [Element]) -> [Element]? {
+    var list = old
+    for step in steps {
+        switch step {
+        case .delete(let i):
+            guard list.indices.contains(i) else { return nil }
+            list.remove(at: i)
+        case .insert(let i):
+            guard (0...list.count).contains(i), new.indices.contains(i) else { return nil }
+            list.insert(new[i], at: i)
+        case .move(let from, let to):
+            guard list.indices.contains(from), list.indices.contains(to) else { return nil }
+            list.insert(list.remove(at: from), at: to)
+        case .reload(let i):
+            guard list.indices.contains(i), new.indices.contains(i) else { return nil }
+            list[i] = new[i]
+        }
+    }
+    return list
 }
