@@ -19,6 +19,7 @@ let package = Package(
                 "CMallocInfo",
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleStore", package: "Ripple"),
+                .product(name: "RippleBindings", package: "Ripple"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: [

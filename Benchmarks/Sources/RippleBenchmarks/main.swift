@@ -192,6 +192,17 @@ func runAll() {
         }
         entityReport = report
     }
+    // The bindings rows (issue 13): with no filter, or --filter bindings.
+    var bindingsReport: BindingsBench.Report?
+    if BindingsBench.isSelected {
+        log("measuring bindings…")
+        let report = BindingsBench.measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        bindingsReport = report
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -254,6 +265,10 @@ func runAll() {
     if let entityReport {
         print("")
         printEntities(entityReport)
+    }
+    if let bindingsReport {
+        print("")
+        printBindings(bindingsReport)
     }
     print("")
     if failures.isEmpty {

@@ -22,14 +22,13 @@ extension ListChanges {
     ///   are in both: one hash-table pass over each list and a longest-increasing-run search
     ///   over the kept elements (no O(*n*·*m*) comparison). For 10 000 elements with 1 %
     ///   inserted, deleted and moved, see the Benchmarks README.
+    @inlinable
     public init<Element, ID: Hashable>(
-        from old: some RandomAccessCollection<Element>,
-        to new: some RandomAccessCollection<Element>,
+        from old: [Element],
+        to new: [Element],
         id: (Element) -> ID,
         isUpdated: ((Element, Element) -> Bool)? = nil
     ) {
-        let old = ContiguousArray(old)
-        let new = ContiguousArray(new)
         self = _diff(oldCount: old.count, newCount: new.count, oldID: { id(old[$0]) }, newID: { id(new[$0]) }) { i, j in
             isUpdated?(old[i], new[j]) ?? false
         }
@@ -39,20 +38,23 @@ extension ListChanges {
     /// element whose content differs as updated.
     ///
     /// - Complexity: O(*n* + *m* + *k* log *k*); see ``init(from:to:id:isUpdated:)``.
-    public init<Element: Identifiable & Equatable>(from old: some RandomAccessCollection<Element>, to new: some RandomAccessCollection<Element>) {
-        self.init(from: old, to: new, id: \.id, isUpdated: !=)
+    @inlinable
+    public init<Element: Identifiable & Equatable>(from old: [Element], to new: [Element]) {
+        self.init(from: old, to: new, id: { $0.id }, isUpdated: { $0 != $1 })
     }
 
     /// The changes from `old` to `new`, matching elements by their `id` (no updates: the
     /// elements are not `Equatable`).
     ///
     /// - Complexity: O(*n* + *m* + *k* log *k*); see ``init(from:to:id:isUpdated:)``.
-    public init<Element: Identifiable>(from old: some RandomAccessCollection<Element>, to new: some RandomAccessCollection<Element>) {
-        self.init(from: old, to: new, id: \.id, isUpdated: nil)
+    @inlinable
+    public init<Element: Identifiable>(from old: [Element], to new: [Element]) {
+        self.init(from: old, to: new, id: { $0.id }, isUpdated: nil)
     }
 }
 
 /// The keyed diff behind every `ListChanges` initializer, over indices.
+@inlinable
 func _diff<ID: Hashable>(
     oldCount: Int,
     newCount: Int,
@@ -60,6 +62,49 @@ func _diff<ID: Hashable>(
     newID: (Int) -> ID,
     isUpdated: (Int, Int) -> Bool
 ) -> ListChanges {
+    // The common prefix and suffix (the whole list but one item, for a single change) are
+    // compared by id, without hashing.
+    var prefix = 0
+    var updates: [Int] = []
+    while prefix < oldCount, prefix < newCount, oldID(prefix) == newID(prefix) {
+        if isUpdated(prefix, prefix) { updates.append(prefix) }
+        prefix += 1
+    }
+    var suffix = 0
+    var suffixUpdates: [Int] = []
+    while suffix < oldCount - prefix, suffix < newCount - prefix, oldID(oldCount - 1 - suffix) == newID(newCount - 1 - suffix) {
+        if isUpdated(oldCount - 1 - suffix, newCount - 1 - suffix) { suffixUpdates.append(oldCount - 1 - suffix) }
+        suffix += 1
+    }
+    var changes = _diffMiddle(
+        oldCount: oldCount - prefix - suffix,
+        newCount: newCount - prefix - suffix,
+        oldID: { oldID(prefix + $0) },
+        newID: { newID(prefix + $0) },
+        isUpdated: { isUpdated(prefix + $0, prefix + $1) }
+    )
+    if prefix > 0 {
+        changes.deletions = changes.deletions.map { $0 + prefix }
+        changes.insertions = changes.insertions.map { $0 + prefix }
+        changes.updates = changes.updates.map { $0 + prefix }
+        changes.moves = changes.moves.map { ListChanges.Move(from: $0.from + prefix, to: $0.to + prefix) }
+    }
+    if !updates.isEmpty || !suffixUpdates.isEmpty {
+        changes.updates = updates + changes.updates + suffixUpdates.reversed()
+    }
+    return changes
+}
+
+/// The keyed diff of two lists with no common prefix or suffix to skip.
+@inlinable
+func _diffMiddle<ID: Hashable>(
+    oldCount: Int,
+    newCount: Int,
+    oldID: (Int) -> ID,
+    newID: (Int) -> ID,
+    isUpdated: (Int, Int) -> Bool
+) -> ListChanges {
+    if oldCount == 0 || newCount == 0 { return .replacingAll(oldCount: oldCount, newCount: newCount) }
     // Where each id first occurs in `old`, and the next old index with the same id: repeated
     // ids are matched in order.
     var firstOld = [ID: Int](minimumCapacity: oldCount)
@@ -119,6 +164,7 @@ func _diff<ID: Hashable>(
 /// on one longest strictly increasing run of the non-negative values (patience sorting).
 ///
 /// - Complexity: O(*n* + *k* log *k*) for *k* non-negative values.
+@inlinable
 func _longestIncreasingRun(_ sequence: [Int], count: Int) -> [Bool] {
     var onRun = [Bool](repeating: false, count: sequence.count)
     guard count > 0 else { return onRun }

@@ -47,7 +47,7 @@ extension ObservableValue where Self: Sendable {
                 let previous = seen.exchange(current)
                 let changes: ListChanges
                 if let previous {
-                    changes = ListChanges(from: previous, to: current, id: \.id, isUpdated: isUpdated)
+                    changes = ListChanges(from: previous, to: current, id: { $0.id }, isUpdated: isUpdated)
                     if changes.isEmpty { return }
                 } else if withCurrent {
                     changes = .replacingAll(oldCount: 0, newCount: current.count)

@@ -8,7 +8,7 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
     isUpdated: ((Item, Item) -> Bool)?
 ) -> ListUpdate {
     var update = ListUpdate()
-    update.sections = ListChanges(from: old, to: new, id: \.id, isUpdated: nil)
+    update.sections = ListChanges(from: old, to: new, id: { $0.id }, isUpdated: nil)
     // Match sections in order, as the section diff does (repeated ids in order).
     var oldByID = [SectionID: [Int]](minimumCapacity: old.count)
     for index in old.indices.reversed() { oldByID[old[index].id, default: []].append(index) }
@@ -18,7 +18,7 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
         let after = section.items
         // The common case: a section that did not change at all.
         if before.count == after.count, isUpdated == nil, before.indices.allSatisfy({ before[$0].id == after[$0].id }) { continue }
-        let changes = ListChanges(from: before, to: after, id: \.id, isUpdated: isUpdated)
+        let changes = ListChanges(from: before, to: after, id: { $0.id }, isUpdated: isUpdated)
         if changes.isEmpty { continue }
         update.itemDeletions += changes.deletions.map { ListIndex(section: oldSection, item: $0) }
         update.itemInsertions += changes.insertions.map { ListIndex(section: newSection, item: $0) }
@@ -33,18 +33,20 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
     return update
 }
 
-/// The ids of the items in `old` that are nowhere in `new`.
+/// The ids of the items in `old` that are nowhere in `new`: those the update deletes (alone or
+/// with their section) and does not insert again (an item that changed section).
+///
+/// - Complexity: O(*d* + *i*) in the items deleted and inserted.
 func _removedIDs<SectionID: Hashable, Item: Identifiable>(
     from old: [ListSection<SectionID, Item>],
     to new: [ListSection<SectionID, Item>],
     changes: ListUpdate
 ) -> Set<Item.ID> {
-    guard !changes.itemDeletions.isEmpty || !changes.sections.deletions.isEmpty || !changes.itemMoves.isEmpty || !changes.sections.moves.isEmpty || !changes.itemInsertions.isEmpty else {
-        return []
-    }
-    var remaining = Set<Item.ID>()
-    for section in new { for item in section.items { remaining.insert(item.id) } }
     var removed = Set<Item.ID>()
-    for section in old { for item in section.items where !remaining.contains(item.id) { removed.insert(item.id) } }
+    for index in changes.itemDeletions { removed.insert(old[index.section].items[index.item].id) }
+    for section in changes.sections.deletions { for item in old[section].items { removed.insert(item.id) } }
+    if removed.isEmpty { return removed }
+    for index in changes.itemInsertions { removed.remove(new[index.section].items[index.item].id) }
+    for section in changes.sections.insertions { for item in new[section].items { removed.remove(item.id) } }
     return removed
 }
