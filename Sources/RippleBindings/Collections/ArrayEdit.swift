@@ -91,7 +91,7 @@ public struct ArrayEdit<Element> {
     }
 
     /// Replaces every element with `elements`: all are reported removed and the new ones
-    /// inserted. For `Identifiable` elements, ``replaceAll(with:)`` keeps the identity of
+    /// inserted. For `Identifiable` elements, `replaceAll(with:)` keeps the identity of
     /// elements present in both.
     public mutating func replaceAll(with elements: [Element]) {
         removeAll()

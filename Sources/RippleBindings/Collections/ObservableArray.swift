@@ -28,12 +28,18 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     private let willChangeHandlers = _HandlerList<(old: [Element], new: [Element])>()
 
     /// Creates an array holding `elements`.
+    ///
+    /// - Parameters:
+    ///   - elements: The initial elements.
+    ///   - name: A name used in diagnostics.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public init(_ elements: [Element] = [], name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         storage = Stored(_ArrayStorage(elements), name: name, file: file, line: line)
     }
 
     /// The elements. Reading them inside a derivation or reaction tracks the array;
-    /// assigning replaces every element (see ``ArrayEdit/replaceAll(with:)-([Element])``).
+    /// assigning replaces every element (see `ArrayEdit.replaceAll(with:)`).
     public var value: [Element] {
         get { storage.value.elements }
         set { edit { $0.replaceAll(with: newValue) } }

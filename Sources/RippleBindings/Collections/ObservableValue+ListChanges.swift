@@ -26,7 +26,7 @@ extension ObservableValue where Self: Sendable {
         _didChangeElements(withCurrent: withCurrent, isUpdated: { $0 != $1 }, handler)
     }
 
-    /// ``didChangeElements(withCurrent:_:)-5hfsd`` for elements that are not `Equatable`: an
+    /// `didChangeElements(withCurrent:_:)` for elements that are not `Equatable`: an
     /// element present before and after is never reported updated.
     public func didChangeElements<Element: Identifiable & Sendable>(
         withCurrent: Bool = false,

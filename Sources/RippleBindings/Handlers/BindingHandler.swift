@@ -9,8 +9,8 @@
 ///     .debounce(for: .milliseconds(300)))
 /// ```
 ///
-/// - ``transform(_:)``: one way, model to control.
-/// - ``transform(_:reverse:)``: both ways; `reverse` need not be an exact inverse (a two-way
+/// - `transform(_:)`: one way, model to control.
+/// - `transform(_:reverse:)`: both ways; `reverse` need not be an exact inverse (a two-way
 ///   binding never echoes a user's edit back to the control, see ``TwoWayBindableProperty``).
 /// - ``throttle(for:clock:)`` and ``debounce(for:clock:)``: pace the user's edits on their
 ///   way to the model; values from the model are never delayed.

@@ -31,7 +31,10 @@ public final class ChangeSignal: Sendable {
 
     /// Creates a signal.
     ///
-    /// - Parameter name: A name used in diagnostics.
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         version = Stored(0, name: name, file: file, line: line)
     }

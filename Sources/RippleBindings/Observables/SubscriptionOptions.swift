@@ -1,4 +1,4 @@
-/// How ``RippleModels/ObservableValue/subscribe(_:_:)`` calls its handler (Fisticuffs'
+/// How `subscribe(_:_:)` calls its handler (Fisticuffs'
 /// `SubscriptionOptions`).
 public struct SubscriptionOptions: Sendable, Hashable {
     /// Also call the handler at once, with `nil` as the old value and the current one as the

@@ -23,7 +23,7 @@ import RippleModels
 /// The value is memoized and evaluated lazily, like a `Computed`'s, and changes (and
 /// notifies) only when the getter's result differs, for `Equatable` values. Assigning it
 /// calls the ``willChange(_:)`` handlers with the current and the assigned value, on the
-/// assigning thread, then calls the setter. It is an ``ObservableValue``, so it has the
+/// assigning thread, then calls the setter. It is an `ObservableValue`, so it has the
 /// `didChange` handlers and binds to controls, two-way through ``binding``.
 public final class WritableComputed<Value: Sendable>: ObservableValue, Sendable {
     private let computed: Computed<Value>

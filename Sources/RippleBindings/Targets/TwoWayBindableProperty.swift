@@ -103,7 +103,7 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     /// field.bind(price, .transform({ "\($0)" }, reverse: { Double($0) ?? 0 }).debounce(for: .milliseconds(300)))
     /// ```
     ///
-    /// - Precondition: `handler` is two-way (made with ``BindingHandler/transform(_:reverse:)``
+    /// - Precondition: `handler` is two-way (made with `transform(_:reverse:)`
     ///   or ``BindingHandler/identity``): the user's edits must have a way back to the model.
     ///   To only show a value, use ``bindOneWay(_:_:)``.
     @discardableResult
