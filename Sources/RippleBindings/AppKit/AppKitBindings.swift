@@ -38,7 +38,7 @@ func _associated<T: AnyObject>(_ owner: AnyObject, _ key: StaticString, _ make: 
 final class _ActionTarget: NSObject {
     let handler: @MainActor () -> Void
     init(_ handler: @escaping @MainActor () -> Void) { self.handler = handler }
-    @objc func perform(_ sender: Any?) { handler() }
+    @objc func invoke(_ sender: Any?) { handler() }
 }
 
 /// A one-way property of an AppKit view, applied on the main actor.
@@ -73,7 +73,7 @@ func _twoWayProperty<Control: NSControl, Value: Sendable>(
         let target = _ActionTarget { [weak property] in property?.userDidEdit() }
         objc_setAssociatedObject(control, UnsafeRawPointer(key.utf8Start).advanced(by: 1), target, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         control.target = target
-        control.action = #selector(_ActionTarget.perform(_:))
+        control.action = #selector(_ActionTarget.invoke(_:))
         return property
     }
 }
@@ -118,7 +118,7 @@ extension AppKitBindings where Base: NSButton {
             let target = _ActionTarget { event.send() }
             objc_setAssociatedObject(base, UnsafeRawPointer(("ripple.NSButton.target" as StaticString).utf8Start), target, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
             base.target = target
-            base.action = #selector(_ActionTarget.perform(_:))
+            base.action = #selector(_ActionTarget.invoke(_:))
             return event
         }
     }

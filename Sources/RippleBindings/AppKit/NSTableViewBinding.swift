@@ -15,7 +15,9 @@ import Ripple
 /// }
 /// ```
 ///
-/// The table view keeps the binding. Make the list with the `.mainActor` scheduler.
+/// The table view keeps the binding. Make the list with the `.mainActor` scheduler: with
+/// another, a change made off the main thread would reach the table view off the main actor,
+/// which stops the program. Only the list's first section is shown.
 @MainActor
 public final class NSTableViewBinding<Item: Identifiable & Sendable>: NSObject, NSTableViewDataSource, NSTableViewDelegate
 where Item.ID: Sendable {
@@ -43,6 +45,7 @@ where Item.ID: Sendable {
             selection: { [weak self] selected in MainActor.assumeIsolated { self?.select(selected) } }
         )
         tableView.reloadData()
+        select(list.selectedIndices)
     }
 
     private var rowCount: Int { list.numberOfSections == 0 ? 0 : list.numberOfItems(inSection: 0) }
@@ -51,11 +54,14 @@ where Item.ID: Sendable {
         guard let tableView else { return }
         guard update.sections.isEmpty else { return tableView.reloadData() }
         let changes = ListChanges(
-            deletions: update.itemDeletions.map(\.item),
-            insertions: update.itemInsertions.map(\.item),
-            moves: update.itemMoves.map { ListChanges.Move(from: $0.from.item, to: $0.to.item) },
-            updates: update.itemUpdates.map(\.item)
+            deletions: update.itemDeletions.filter { $0.section == 0 }.map(\.item),
+            insertions: update.itemInsertions.filter { $0.section == 0 }.map(\.item),
+            moves: update.itemMoves.filter { $0.from.section == 0 }.map { ListChanges.Move(from: $0.from.item, to: $0.to.item) },
+            updates: update.itemUpdates.filter { $0.section == 0 }.map(\.item)
         )
+        // Removing selected rows posts selection changes: they are not the user's.
+        isSyncingSelection = true
+        defer { isSyncingSelection = false }
         let oldCount = tableView.numberOfRows
         var reloads = IndexSet()
         tableView.beginUpdates()
@@ -74,10 +80,11 @@ where Item.ID: Sendable {
     }
 
     private func select(_ selected: [ListIndex]) {
-        guard let tableView else { return }
+        guard let tableView, list._state.value.selection != nil else { return }
+        let wasSyncing = isSyncingSelection
         isSyncingSelection = true
-        defer { isSyncingSelection = false }
-        tableView.selectRowIndexes(IndexSet(selected.map(\.item)), byExtendingSelection: false)
+        defer { isSyncingSelection = wasSyncing }
+        tableView.selectRowIndexes(IndexSet(selected.filter { $0.section == 0 }.map(\.item)), byExtendingSelection: false)
     }
 
     /// The number of rows of the list.

@@ -26,7 +26,10 @@ extension ListIndex {
 /// ```
 ///
 /// The table view keeps the binding (you need not): it lives as long as the table view.
-/// Make the list with the `.mainActor` scheduler.
+/// Make the list with the `.mainActor` scheduler: with another, a change made off the main
+/// thread would reach the table view off the main actor, which stops the program.
+/// Multiple selection is turned on when the list's selection is a set of ids; with no
+/// selection bound, the binding leaves the table view's selection alone.
 @MainActor
 public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
     UITableViewDataSource, UITableViewDelegate where Item.ID: Sendable
@@ -35,6 +38,7 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
     public let list: ListDataSource<SectionID, Item>
     private let makeCell: @MainActor (UITableView, IndexPath, Item) -> UITableViewCell
     private weak var tableView: UITableView?
+    private var isCommittingEdit = false
 
     /// Shows `list` in `tableView`, with cells from `cell`.
     public init(
@@ -48,7 +52,7 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
         super.init()
         tableView.dataSource = self
         tableView.delegate = self
-        tableView.allowsMultipleSelection = true
+        if case .multiple = list._state.value.selection { tableView.allowsMultipleSelection = true }
         objc_setAssociatedObject(tableView, UnsafeRawPointer(("ripple.UITableView.binding" as StaticString).utf8Start), self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         list.connect(
             update: { [weak self] update in MainActor.assumeIsolated { self?.apply(update) } },
@@ -60,6 +64,9 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
 
     private func apply(_ update: ListUpdate) {
         guard let tableView else { return }
+        // Before its first layout (or off screen) a table view may read the new counts as its
+        // "before" counts: reload instead of animating.
+        guard tableView.window != nil else { return tableView.reloadData() }
         tableView.performBatchUpdates {
             tableView.deleteSections(IndexSet(update.sections.deletions), with: .automatic)
             tableView.insertSections(IndexSet(update.sections.insertions), with: .automatic)
@@ -72,7 +79,7 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
     }
 
     private func select(_ selected: [ListIndex]) {
-        guard let tableView else { return }
+        guard let tableView, !isCommittingEdit, list._state.value.selection != nil else { return }
         let wanted = Set(selected.map(\.indexPath))
         for indexPath in tableView.indexPathsForSelectedRows ?? [] where !wanted.contains(indexPath) {
             tableView.deselectRow(at: indexPath, animated: true)
@@ -96,8 +103,20 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
     /// Rows move when the list allows moving.
     public func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool { list.allowsMoving }
 
-    /// Rows are deleted when the list allows deletion.
-    public func tableView(_ tableView: UITableView, canEditRowAt indexPath: IndexPath) -> Bool { list.allowsDeletion }
+    /// Rows are editable when the list allows deletion or moving.
+    public func tableView(_ tableView: UITableView, canEditRowAt indexPath: IndexPath) -> Bool {
+        list.allowsDeletion || list.allowsMoving
+    }
+
+    /// Rows can be deleted only when the list allows deletion.
+    public func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle {
+        list.allowsDeletion ? .delete : .none
+    }
+
+    /// Rows indent in editing mode only when they can be deleted.
+    public func tableView(_ tableView: UITableView, shouldIndentWhileEditingRowAt indexPath: IndexPath) -> Bool {
+        list.allowsDeletion
+    }
 
     /// Writes the user's move to the list's source.
     public func tableView(_ tableView: UITableView, moveRowAt source: IndexPath, to destination: IndexPath) {
@@ -106,9 +125,13 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
 
     /// Writes the user's deletion to the list's source.
     public func tableView(_ tableView: UITableView, commit style: UITableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
-        guard style == .delete else { return }
+        guard style == .delete, list.allowsDeletion else { return }
+        // The selection changes with the deletion: show it once the row is gone.
+        isCommittingEdit = true
         list.userDidDelete(at: ListIndex(indexPath))
         tableView.deleteRows(at: [indexPath], with: .automatic)
+        isCommittingEdit = false
+        select(list.selectedIndices)
     }
 
     /// Refuses items the list cannot select.
@@ -130,7 +153,9 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
 /// A `UICollectionView`'s data source and delegate over a ``ListDataSource``: items from the
 /// list, animated batch updates, selection, and the user's moves.
 ///
-/// The collection view keeps the binding. Make the list with the `.mainActor` scheduler.
+/// The collection view keeps the binding. Make the list with the `.mainActor` scheduler: with
+/// another, a change made off the main thread would reach the collection view off the main
+/// actor, which stops the program.
 @MainActor
 public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
     UICollectionViewDataSource, UICollectionViewDelegate where Item.ID: Sendable
@@ -152,17 +177,19 @@ public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: I
         super.init()
         collectionView.dataSource = self
         collectionView.delegate = self
-        collectionView.allowsMultipleSelection = true
+        if case .multiple = list._state.value.selection { collectionView.allowsMultipleSelection = true }
         objc_setAssociatedObject(collectionView, UnsafeRawPointer(("ripple.UICollectionView.binding" as StaticString).utf8Start), self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         list.connect(
             update: { [weak self] update in MainActor.assumeIsolated { self?.apply(update) } },
             selection: { [weak self] selected in MainActor.assumeIsolated { self?.select(selected) } }
         )
         collectionView.reloadData()
+        select(list.selectedIndices)
     }
 
     private func apply(_ update: ListUpdate) {
         guard let collectionView else { return }
+        guard collectionView.window != nil else { return collectionView.reloadData() }
         collectionView.performBatchUpdates {
             collectionView.deleteSections(IndexSet(update.sections.deletions))
             collectionView.insertSections(IndexSet(update.sections.insertions))
@@ -175,7 +202,7 @@ public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: I
     }
 
     private func select(_ selected: [ListIndex]) {
-        guard let collectionView else { return }
+        guard let collectionView, list._state.value.selection != nil else { return }
         let wanted = Set(selected.map(\.indexPath))
         for indexPath in collectionView.indexPathsForSelectedItems ?? [] where !wanted.contains(indexPath) {
             collectionView.deselectItem(at: indexPath, animated: true)
