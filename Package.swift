@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),
         .target(name: "RippleBindings", dependencies: ["Ripple", "RippleModels"]),
-        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore"]),
+        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleBindings"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),

@@ -4,6 +4,7 @@
 // prints what it did, so the output reads as a log of the story.
 import Dispatch
 import Ripple
+import RippleBindings
 import RippleModels
 import RippleStore
 
@@ -193,3 +194,38 @@ print("  after send(.twice): \(counter.currentState.number)")
 counter.send(.load)                     // the effect sends .loaded(100) from its task
 loaded.wait()
 withExtendedLifetime(counterSubscription) {}
+
+// RippleBindings: a label bound to the tip, a text field bound two ways, and a table view's data
+// source. The "controls" here only print what they are told; on iOS they are UIKit's, through
+// `label.ripple.text`.
+print("\n— bindings: a label, a text field, a list")
+
+final class PrintingControl: @unchecked Sendable {
+    let name: String
+    var text = "" { didSet { print("  \(name) shows \"\(text)\"") } }
+    init(_ name: String) { self.name = name }
+}
+
+let tipLabel = PrintingControl("tip label")
+let tipText = BindableProperty(tipLabel) { label, text in label.text = text }
+tipText.bind(tipManager.isTipHidden, .transform { $0 ? "" : "Tap here to learn more" })
+loginManager.logOut()
+loginManager.logIn()
+
+let priceField = PrintingControl("price field")
+let price = Stored(1.0)
+let priceText = TwoWayBindableProperty(priceField, get: { $0.text }, set: { $0.text = $1 })
+priceText.bind(price, .transform({ "\($0)" }, reverse: { Double($0) ?? 0 }))
+priceField.text = "1.50"                // the user types…
+priceText.userDidEdit()                 // …the field reports it: the model gets 1.5, the text stays
+print("  price: \(price.value)")
+
+struct Day: Identifiable, Equatable, Sendable {
+    var id: String { name }
+    var name: String
+}
+let days = Stored(["Monday", "Tuesday"].map { Day(name: $0) })
+let dayList = ListDataSource(items: days)
+dayList.connect { update in print("  table view applies: \(update)") }
+days.value.insert(Day(name: "Sunday"), at: 0)
+days.value.swapAt(1, 2)
