@@ -11,7 +11,7 @@ import Ripple
 /// - ``mainActor``: on the main actor; *at once* when the change was made there (no hop, so a
 ///   control shows the new value before the code that made the change returns), otherwise
 ///   from a main-actor task;
-/// - ``on(_:)``: on an actor, from a task;
+/// - ``on(_:)-(Actor)``: on an actor, from a task; ``on(_:)-(TaskExecutor)``: on a task executor;
 /// - ``init(_:)``: through your own function (a dispatch queue, a run loop).
 ///
 /// ```swift
@@ -21,14 +21,14 @@ import Ripple
 /// ```
 ///
 /// When values arrive faster than the scheduler runs them, a binding applies only the newest
-/// one: a control shows the latest state, never an older value after a newer one. The jobs of
-/// one scheduler must therefore run one at a time (a serial queue, an actor, the main actor).
+/// one: a control shows the latest state, never an older value after a newer one. A binding
+/// has at most one job on its scheduler at a time, and that job applies values one after the
+/// other, so even a scheduler that runs jobs concurrently never applies two at once.
 public struct BindingScheduler: Sendable {
     let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
     let runsAtOnce: @Sendable () -> Bool
 
-    /// A scheduler that hands each job to `schedule`, which must run the jobs it is given one
-    /// at a time, in order (a serial dispatch queue, a run loop).
+    /// A scheduler that hands each job to `schedule` (a dispatch queue, a run loop).
     ///
     /// ```swift
     /// let queue = DispatchQueue(label: "render")
@@ -75,6 +75,18 @@ public struct BindingScheduler: Sendable {
     public static func on(_ actor: some Actor) -> BindingScheduler {
         BindingScheduler(
             enqueue: { job in Task { await _run(job, on: actor) } },
+            runsAtOnce: { false }
+        )
+    }
+
+    /// Applies values on `executor`, from a task that prefers it.
+    ///
+    /// The executor may run jobs concurrently: a binding still applies its values one after
+    /// the other, the newest last.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public static func on(_ executor: any TaskExecutor) -> BindingScheduler {
+        BindingScheduler(
+            enqueue: { job in Task(executorPreference: executor) { job() } },
             runsAtOnce: { false }
         )
     }

@@ -19,11 +19,22 @@ struct _LatestValueState<Value> {
         return .schedule
     }
 
-    /// The drain runs: the value to apply, if one is still waiting.
-    mutating func take() -> Value? {
-        isScheduled = false
-        defer { pending = nil }
-        return pending
+    /// The value to apply at once (the scheduler runs here): what still waits is older and is
+    /// dropped; a drain on its way will find nothing.
+    mutating func dropPending() {
+        pending = nil
+    }
+
+    /// The drain takes the value waiting; `nil` ends the drain, and the next value schedules a
+    /// new one. A drain applies values one after the other, so applies never overlap, even
+    /// on a scheduler that runs jobs concurrently.
+    mutating func takeForDrain() -> Value? {
+        guard let value = pending else {
+            isScheduled = false
+            return nil
+        }
+        pending = nil
+        return value
     }
 }
 
@@ -43,14 +54,14 @@ final class _LatestValue<Value: Sendable>: @unchecked Sendable {
     func send(_ value: Value) {
         if scheduler.runsAtOnce() {
             // Whatever still waits is older: drop it, then apply this one.
-            _ = lock.withLock { state.take() }
+            lock.withLock { state.dropPending() }
             apply(value)
             return
         }
         let action = lock.withLock { state.offer(value) }
         if case .schedule = action {
             scheduler.enqueue { [self] in
-                if let latest = lock.withLock({ state.take() }) { apply(latest) }
+                while let latest = lock.withLock({ state.takeForDrain() }) { apply(latest) }
             }
         }
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Ripple
 import RippleBindings
 import RippleModels
@@ -54,3 +55,33 @@ import Testing
 }
 
 actor Renderer {}
+
+/// A task executor that runs jobs concurrently on a dispatch queue.
+final class ConcurrentExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "ConcurrentExecutor", attributes: .concurrent)
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+@Suite struct TaskExecutorSchedulerTests {
+    @Test("on a concurrent task executor, applies never overlap and the newest value is applied last")
+    func concurrentExecutor() async {
+        let active = Locked(0)
+        let overlapped = Locked(false)
+        let seen = Locked<[Int]>([])
+        let property = BindableProperty<Int>(on: .on(ConcurrentExecutor())) { value in
+            if active.mutate({ $0 += 1; return $0 }) > 1 { overlapped.value = true }
+            seen.mutate { $0.append(value) }
+            active.mutate { $0 -= 1 }
+            return true
+        }
+        let count = Stored(0)
+        property.bind(count)
+        for i in 1...500 { count.value = i }
+        #expect(await eventually(1_000_000) { seen.value.last == 500 })
+        #expect(!overlapped.value)
+        #expect(seen.value == seen.value.sorted())
+    }
+}
