@@ -36,21 +36,9 @@ enum BindingsBench {
         mutating func check(_ condition: Bool, _ message: String) { if !condition { failures.append("bindings: \(message)") } }
     }
 
-    /// A deterministic generator (SplitMix64).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `count` items, and a copy with 1 % deleted, 1 % moved and 1 % inserted.
     static func arrays(count: Int) -> (old: [BenchRow], new: [BenchRow]) {
-        var generator = Generator(state: 42)
+        var generator = SplitMix64(seed: 42)
         let old = (0..<count).map { BenchRow(id: $0, title: "row \($0)") }
         var new = old
         let onePercent = count / 100

@@ -122,24 +122,15 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
         withCurrent: Bool = false,
         _ handler: @escaping @Sendable (_ changes: ListChanges, _ elements: [Element]) -> Void
     ) -> Subscription {
-        let seen = _Box<_ArrayStorage<Element>?>(nil)
         let storage = self.storage
-        return withoutOwner {
-            observe {
-                let current = storage.value
-                let previous = seen.exchange(current)
-                let changes: ListChanges
-                if let previous {
-                    changes = current.changes(since: previous)
-                    if changes.isEmpty { return }
-                } else if withCurrent {
-                    changes = .replacingAll(oldCount: 0, newCount: current.elements.count)
-                } else {
-                    return
-                }
-                withoutOwner { untracked { handler(changes, current.elements) } }
-            }
-        }
+        return _observeListChanges(
+            read: { storage.value },
+            changes: { $1.changes(since: $0) },
+            count: { $0.elements.count },
+            elements: { $0.elements },
+            withCurrent: withCurrent,
+            handler
+        )
     }
 
     /// Calls `handler` with the elements before and after each edit, before it is applied:

@@ -40,22 +40,42 @@ extension ObservableValue where Self: Sendable {
         isUpdated: (@Sendable (Element, Element) -> Bool)?,
         _ handler: @escaping @Sendable (ListChanges, [Element]) -> Void
     ) -> Subscription where Value == [Element] {
-        let seen = _Box<[Element]?>(nil)
-        return withoutOwner {
-            observe {
-                let current = self.value
-                let previous = seen.exchange(current)
-                let changes: ListChanges
-                if let previous {
-                    changes = ListChanges(from: previous, to: current, id: { $0.id }, isUpdated: isUpdated)
-                    if changes.isEmpty { return }
-                } else if withCurrent {
-                    changes = .replacingAll(oldCount: 0, newCount: current.count)
-                } else {
-                    return
-                }
-                withoutOwner { untracked { handler(changes, current) } }
+        _observeListChanges(
+            read: { self.value },
+            changes: { ListChanges(from: $0, to: $1, id: { $0.id }, isUpdated: isUpdated) },
+            count: { $0.count },
+            elements: { $0 },
+            withCurrent: withCurrent,
+            handler
+        )
+    }
+}
+
+/// The reaction behind every `didChangeElements`: it reads a version of a list, and calls
+/// `handler` with the changes from the version it saw last (all inserted, on its first run,
+/// when `withCurrent` is set).
+func _observeListChanges<Version: Sendable, Element>(
+    read: @escaping @Sendable () -> Version,
+    changes: @escaping @Sendable (_ old: Version, _ new: Version) -> ListChanges,
+    count: @escaping @Sendable (Version) -> Int,
+    elements: @escaping @Sendable (Version) -> [Element],
+    withCurrent: Bool,
+    _ handler: @escaping @Sendable (ListChanges, [Element]) -> Void
+) -> Subscription {
+    let seen = _Box<Version?>(nil)
+    return withoutOwner {
+        observe {
+            let current = read()
+            let found: ListChanges
+            if let previous = seen.exchange(current) {
+                found = changes(previous, current)
+                if found.isEmpty { return }
+            } else if withCurrent {
+                found = .replacingAll(oldCount: 0, newCount: count(current))
+            } else {
+                return
             }
+            withoutOwner { untracked { handler(found, elements(current)) } }
         }
     }
 }
