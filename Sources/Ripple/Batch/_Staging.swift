@@ -216,6 +216,7 @@ extension _ThreadContext {
                 }
                 graph.stagingThreads -= 1
                 staging.commitAll(context)
+                if graph.isTracing { graph.recordTrace(.batchEnd, self) }
             }
             // The values this batch read-modify-wrote are released to other writers only now,
             // once its writes are applied.

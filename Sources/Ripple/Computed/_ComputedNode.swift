@@ -24,6 +24,8 @@ final class _ComputedNode<Value>: _Node {
         }
     }
 
+    override func _traceValue() -> Any? { cached }
+
     override func _evaluate() -> Bool {
         let newValue = derive()
         if let isEqual, let old = cached, isEqual(old, newValue) { return false }

@@ -51,6 +51,14 @@ package final class _Graph: @unchecked Sendable {
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
     @usableFromInline @exclusivity(unchecked) var readsHidden = 0
+    /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
+    /// records no trace (one load, under a lock the caller already holds).
+    @usableFromInline @exclusivity(unchecked) var tracingCount = 0
+    /// The values each reaction that records why it runs saw at its last run, by source (see
+    /// `whyDidThisRun()`); and the changes that started its current run.
+    @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]
+    @exclusivity(unchecked) var whyBaselines: [ObjectIdentifier: [(source: Unmanaged<_Node>, version: Int)]] = [:]
+    @exclusivity(unchecked) var whyChanges: [ObjectIdentifier: (name: String?, changes: [_PendingSourceChange])] = [:]
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000
@@ -90,11 +98,13 @@ package final class _Graph: @unchecked Sendable {
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         let work = observationWork
         if !work.isEmpty { observationWork = [] }
+        let tracing = tracingCount != 0
         lock.unlock()
         if !work.isEmpty {
             let context = _ThreadContext.current
             for item in work { item.perform(context) }
         }
+        if tracing { _ThreadContext.current.deliverTraces() }
         _releaseLater(released)
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}

@@ -93,6 +93,10 @@ public class _Node {
         fatalError("Ripple internal error: _evaluate on \(kind)")
     }
 
+    /// The node's current value, for traces (lock held; copying it runs no user code): the
+    /// stored or cached value, or `nil` for reactions and computed values never evaluated.
+    func _traceValue() -> Any? { nil }
+
     /// Called with the lock held for a queued Observation notice: the subject to tell, if this
     /// node's value changed (the caller tells it once the lock is released). Stored values
     /// override it.

@@ -74,6 +74,17 @@ package final class _ThreadContext {
     /// Observation tracking is in force, so reads must not register with Observation there.
     @exclusivity(unchecked) var hidesReads = 0
 
+    /// Trace events recorded on this thread under the lock, delivered once it is released.
+    var pendingTraces: [_PendingTrace] = []
+    /// True while this thread calls its tracers (events they cause are delivered after).
+    var isDeliveringTraces = false
+    /// The tracers of the `withTracer` scopes open on this thread.
+    var scopedTracers: [any GraphTracer] = []
+    /// The reactions run inside each `traceCommit` open on this thread.
+    var wokeReactions: [[String]] = []
+    /// This thread's number in traces (0 until it traces something).
+    var traceThreadNumber = 0
+
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.

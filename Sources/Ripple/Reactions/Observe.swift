@@ -229,7 +229,7 @@ private func _run<A: Actor>(_ job: @Sendable () -> Void, on actor: isolated A) {
 
 /// Attaches a new reaction to the current owner and runs it for the first time.
 func _startReaction(_ node: _ReactionNode) -> Subscription {
-    let subscription = Subscription { node.cancel() }
+    let subscription = Subscription(reaction: node)
     let context = _ThreadContext.current
     if let owner = context.owner, !owner._adopt(subscription) {
         // The owner is being cancelled: the child never starts.
@@ -238,4 +238,27 @@ func _startReaction(_ node: _ReactionNode) -> Subscription {
     }
     _graph.delivering(context) { node.run(context) }
     return subscription
+}
+
+/// ``observe(file:line:_:)`` with a name: traces and diagnostics name the reaction by it, and
+/// it keeps what it needs to say why it runs (``whyDidThisRun()``, and
+/// ``whyDidThisRun(named:)`` from outside it).
+///
+/// ```swift
+/// let render = observe(named: "render") { tipView.isHidden = isTipHidden.value }
+/// ```
+///
+/// - Parameters:
+///   - name: The reaction's name.
+///   - file: The file that creates it.
+///   - line: The line that creates it.
+///   - body: The reaction.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observe(
+    named name: String,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @Sendable () -> Void
+) -> Subscription {
+    _startReaction(_ReactionNode(origin: _Origin(name: name, fileID: file, line: line), body: body))
 }

@@ -60,32 +60,67 @@ extension Readable where Self: Sendable {
 }
 
 extension Readable where Self: Sendable, Value: Sendable {
-    /// The value now, then each new value, as an asynchronous sequence.
+    /// The value now, then each new value, as an asynchronous sequence that keeps only the
+    /// newest value the consumer has not taken yet: what a UI wants.
     ///
-    /// The sequence is fed by a reaction: it yields the value each time that reaction runs,
-    /// that is once per write (or per ``batch(_:)``) that changed it. Two things follow:
-    /// - Values are buffered without limit until the consumer takes them: a slow consumer of a
-    ///   value written in a tight loop holds every value in memory. Drop intermediate values
-    ///   yourself (or read ``Readable/value`` when you need only the latest).
-    /// - Writes from several threads that land before the reaction runs are delivered as one
-    ///   change: the sequence sees the latest value, not each intermediate one. Values are
-    ///   never reordered.
-    ///
-    /// Ending the iteration (or dropping the sequence) cancels the underlying reaction.
-    ///
-    /// - Complexity: O(1) per change, plus the memory of every value not yet consumed.
+    /// The same as ``values(buffering:)`` with ``ValuesBuffering/latest``. A consumer that
+    /// must see every value asks for ``ValuesBuffering/unbounded`` or
+    /// ``ValuesBuffering/newest(_:)``.
     ///
     /// ```swift
     /// for await count in counter.values {
-    ///     print(count)
+    ///     render(count)              // a slow render skips to the newest count
     /// }
     /// ```
+    ///
+    /// - Complexity: O(1) per change, and the memory of one value.
     public var values: AsyncStream<Value> {
-        AsyncStream { continuation in
+        values(buffering: .latest)
+    }
+
+    /// The value now, then each new value, as an asynchronous sequence, buffered as `buffering`
+    /// says while the consumer has not taken them.
+    ///
+    /// The sequence is fed by a reaction: it yields the value each time that reaction runs,
+    /// that is once per write (or per ``batch(_:)``) that changed it. Writes from several
+    /// threads that land before the reaction runs are delivered as one change: the sequence
+    /// sees the latest value, not each intermediate one. Values are never reordered.
+    ///
+    /// ```swift
+    /// for await event in log.values(buffering: .unbounded) {
+    ///     write(event)               // every value, however slow the writer
+    /// }
+    /// ```
+    ///
+    /// Ending the iteration (or dropping the sequence) cancels the underlying reaction.
+    ///
+    /// - Parameter buffering: What to keep while the consumer is behind.
+    /// - Complexity: O(1) per change, plus the memory of the values kept.
+    public func values(buffering: ValuesBuffering) -> AsyncStream<Value> {
+        let policy: AsyncStream<Value>.Continuation.BufferingPolicy
+        switch buffering {
+        case .latest: policy = .bufferingNewest(1)
+        case .newest(let count):
+            guard count > 0 else { _rippleFailure("values(buffering: .newest(\(count))): the buffer must hold at least one value.") }
+            policy = .bufferingNewest(count)
+        case .unbounded: policy = .unbounded
+        }
+        return AsyncStream(bufferingPolicy: policy) { continuation in
             let subscription = observe { continuation.yield(self.value) }
             continuation.onTermination = { _ in subscription.cancel() }
         }
     }
+}
+
+/// What a ``Readable/values(buffering:)`` sequence keeps while its consumer is behind.
+public enum ValuesBuffering: Sendable, Hashable {
+    /// Only the newest value: a consumer that falls behind skips to it (the default).
+    case latest
+    /// The newest `count` values: a consumer that falls behind by more loses the oldest.
+    case newest(Int)
+    /// Every value, without limit: a slow consumer of a value written in a tight loop holds
+    /// every value in memory.
+    case unbounded
 }
 
 /// Calls `action` once, the first time `condition` becomes true (at once if it already is),

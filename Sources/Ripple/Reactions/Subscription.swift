@@ -13,7 +13,20 @@ public final class Subscription: Sendable, Hashable {
 
     private final class _State: @unchecked Sendable {
         var onCancel: (@Sendable () -> Void)?
+        /// The reaction, for a reaction's subscription (lock held to touch).
+        var reaction: _Node?
         init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    }
+
+    /// A reaction's subscription, which cancels it.
+    init(reaction: _ReactionNode) {
+        state = _State { reaction.cancel() }
+        state.reaction = reaction
+    }
+
+    /// The reaction behind this subscription, while it is not cancelled.
+    var _reactionNode: _Node? {
+        _graph.withLock { state.onCancel == nil ? nil : state.reaction }
     }
 
     /// Creates a subscription that calls `onCancel` once, on the first ``cancel()`` or when released.
@@ -46,6 +59,7 @@ public final class Subscription: Sendable, Hashable {
         let (onCancel, insideDerivation) = _graph.withLock {
             let taken = state.onCancel
             state.onCancel = nil
+            if state.reaction != nil { _graph.keepUntilUnlock(state.reaction.take() as Any) }
             return (taken, _graph.evaluatingRef != nil)
         }
         guard let onCancel else { return }

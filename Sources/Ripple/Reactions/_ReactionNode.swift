@@ -17,11 +17,15 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     @exclusivity(unchecked) private var isScheduled = false
     @exclusivity(unchecked) private var rerunRequested = false
     @exclusivity(unchecked) private var cancelRequested = false
-    @exclusivity(unchecked) private var hasRun = false
+    @exclusivity(unchecked) private(set) var hasRun = false
     /// Bound to the main actor: a run triggered on the main thread runs there at once, in
     /// its round, instead of being sent to the executor (see `runScheduledLocked`). Next to
     /// the flags above, in their padding.
     private let runsOnMainActor: Bool
+    /// Keeps the values of its sources at each run, so that its next run can say which
+    /// changed and how (see `whyDidThisRun()`): named reactions, and any reaction once it
+    /// asked. In the padding too.
+    @exclusivity(unchecked) var recordsWhy: Bool
     /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
     /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
     /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
@@ -39,6 +43,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         self.body = body
         self.schedule = schedule
         self.runsOnMainActor = runsOnMainActor
+        recordsWhy = origin.name != nil
         super.init(kind: .reaction, origin: origin)
     }
 
@@ -121,6 +126,8 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
             if !self.children.isEmpty { swap(&children, &self.children) }
             let insideDerivation = graph.evaluatingRef != nil
+            let records = graph.isTracing || recordsWhy
+            if records { recordRunStart(graph) }
             graph.beginTracking(self)
             graph.unlock()
 
@@ -143,6 +150,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
             graph.lock.lock()
             graph.endTracking(self)
+            if records { recordRunEnd(graph, context) }
             hasRun = true
             if cancelRequested { break }
             if rerunRequested {
@@ -203,6 +211,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     private func disposeLocked() -> Disposal {
         markDisposed()
+        if !_graph.whySnapshots.isEmpty || !_graph.whyChanges.isEmpty || !_graph.whyBaselines.isEmpty { forgetWhy(_graph) }
         let taken = Disposal(
             cleanups: cleanups,
             children: children,

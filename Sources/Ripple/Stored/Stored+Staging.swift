@@ -13,6 +13,9 @@ extension Stored {
         let slot = _beginStaging(context) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
+        if slot != .notInBatch, graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+            _recordWrite(old: _value, new: newValue.unsafelyUnwrapped, context)
+        }
         switch slot {
         case .own:
             swap(&_stagedValue, &newValue)
@@ -47,7 +50,10 @@ extension Stored {
                 }
                 if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
                 // The first write of this value in the batch.
-                if !staging.isActive { graph.stagingThreads += 1 }
+                if !staging.isActive {
+                    graph.stagingThreads += 1
+                    if graph.isTracing { graph.recordTrace(.batchStart, context) }
+                }
                 staging.append(self, commit: commit)
                 _stagedCount += 1
                 guard _stagedOwner == nil else { return .apart }

@@ -211,6 +211,7 @@ public final class Stored<Value>: _Node, Readable {
         _stampVersion()
         var replaced = newValue
         swap(&_value, &replaced)
+        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) { _recordWrite(old: replaced, new: _value, context) }
         _commitWrite(context)
         return replaced
     }
@@ -278,6 +279,16 @@ public final class Stored<Value>: _Node, Readable {
             context._withUnsafeGuaranteedRef { graph.deliver($0) }
         }
     }
+
+    /// Records a write for the tracers (lock held).
+    @usableFromInline
+    func _recordWrite(old: Any, new: Any, _ context: Unmanaged<_ThreadContext>) {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            context._withUnsafeGuaranteedRef { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
+        }
+    }
+
+    override func _traceValue() -> Any? { _value }
 
     /// The subject to tell of a change (queued by every write once a top-level read armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {

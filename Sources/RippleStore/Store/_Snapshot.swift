@@ -36,3 +36,8 @@ func _currentThread() -> UInt {
     UInt(pthread_self())
     #endif
 }
+
+/// A snapshot as traces show it: its state.
+extension _Snapshot: CustomStringConvertible {
+    var description: String { String(describing: state) }
+}

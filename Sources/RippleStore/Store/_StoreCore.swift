@@ -70,17 +70,20 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         _ transaction: Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var open = openCommit(transaction)
-        var state = open.base.state
-        let result: Result
-        do {
-            result = try mutation(&state, &open.transaction)
-        } catch {
-            abandon(open)
-            throw error
+        // Tracers hear of the commit, with the reactions it woke (nothing to do without one).
+        try traceCommit(of: name, transaction: transaction.description) { () throws(Failure) -> Result in
+            var open = openCommit(transaction)
+            var state = open.base.state
+            let result: Result
+            do throws(Failure) {
+                result = try mutation(&state, &open.transaction)
+            } catch {
+                abandon(open)
+                throw error
+            }
+            close(open, with: state)
+            return result
         }
-        close(open, with: state)
-        return result
     }
 
     /// A commit between the moment it took the gate and its mutation's end: ``commit(_:_:)`` in

@@ -108,7 +108,7 @@ final class ManualClock: Clock, @unchecked Sendable {
 
 /// Waits, without sleeping, until `node` takes a value satisfying `predicate`.
 func firstValue<Value: Sendable>(of node: some Readable<Value> & Sendable, where predicate: @Sendable (Value) -> Bool) async -> Value? {
-    for await value in node.values where predicate(value) {
+    for await value in node.values(buffering: .unbounded) where predicate(value) {
         return value
     }
     return nil

@@ -1,0 +1,78 @@
+/// Receives the graph's ``TraceEvent``s: install one process-wide with
+/// ``installTracer(_:)``, or for the work of one scope with ``withTracer(_:_:)``.
+///
+/// `record` is called on the thread that did the work, with no lock held, in order. It must
+/// not read or write Ripple values (it would record its own work); what it gets is text.
+///
+/// ```swift
+/// struct PrintTracer: GraphTracer {
+///     func record(_ event: TraceEvent) { print("[\(event.thread)] \(event)") }
+/// }
+/// let tracing = installTracer(PrintTracer())
+/// ```
+public protocol GraphTracer: Sendable {
+    /// Called for each event.
+    func record(_ event: TraceEvent)
+}
+
+/// A tracer that keeps every event, for tests and for printing a trace.
+///
+/// ```swift
+/// let recorder = TraceRecorder()
+/// withTracer(recorder) { isLoggedIn.value = true }
+/// print(recorder.lines.joined(separator: "\n"))
+/// ```
+public final class TraceRecorder: GraphTracer, @unchecked Sendable {
+    private let lock = _Lock()
+    private var recorded: [TraceEvent] = []
+
+    /// Creates an empty recorder.
+    public init() {}
+
+    /// Keeps `event`.
+    public func record(_ event: TraceEvent) {
+        lock.withLock { recorded.append(event) }
+    }
+
+    /// The events so far, in order.
+    public var events: [TraceEvent] { lock.withLock { recorded } }
+
+    /// The events so far as lines (``TraceEvent/description``).
+    public var lines: [String] { events.map(\.description) }
+
+    /// Forgets the events so far.
+    public func removeAll() {
+        lock.withLock { recorded.removeAll() }
+    }
+}
+
+/// Installs `tracer` for the whole process: it receives every event on every thread until
+/// the returned subscription is cancelled or released.
+///
+/// With no tracer installed, tracing costs nothing measurable (see the Benchmarks README):
+/// the graph checks one flag it already holds the lock for.
+///
+/// - Returns: A subscription that uninstalls the tracer when cancelled or released.
+public func installTracer(_ tracer: some GraphTracer) -> Subscription {
+    let id = _graph.installTracer(tracer)
+    return Subscription { _graph.uninstallTracer(id) }
+}
+
+/// Runs `body` with `tracer` receiving the events of the work done on this thread inside it
+/// (the writes, the evaluations and the reactions they run here), in addition to the
+/// process-wide tracers.
+///
+/// ```swift
+/// let recorder = TraceRecorder()
+/// withTracer(recorder) { loginManager.logIn() }
+/// ```
+public func withTracer<R>(_ tracer: some GraphTracer, _ body: () throws -> R) rethrows -> R {
+    let context = _ThreadContext.current
+    context.scopedTracers.append(tracer)
+    _graph.withLock { _graph.tracingCount += 1 }
+    defer {
+        _graph.withLock { _graph.tracingCount -= 1 }
+        context.scopedTracers.removeLast()
+    }
+    return try body()
+}

@@ -1,0 +1,62 @@
+/// What a reaction keeps to say why it runs (see `whyDidThisRun()`), all under the lock.
+///
+/// At the start of a run, the reaction notes the version of each source it read last time (its
+/// baseline). A source whose version differs has changed since then: at once for a stored
+/// value, and for a computed value once it was brought up to date (the run's own read does
+/// that). So the changes are complete at the end of the run, and at any moment during it for
+/// the sources the run has read so far.
+extension _ReactionNode {
+    /// Notes the versions of the sources of the last run (lock held).
+    func recordRunStart(_ graph: _Graph) {
+        guard hasRun else {
+            graph.whyBaselines[ObjectIdentifier(self)] = []
+            return
+        }
+        var baseline: [(source: Unmanaged<_Node>, version: Int)] = []
+        baseline.reserveCapacity(sources.count)
+        for index in 0..<sources.count { baseline.append((sources[index].ref, sources[index].version)) }
+        graph.whyBaselines[ObjectIdentifier(self)] = baseline
+    }
+
+    /// The sources that changed since the last run, as far as known now (lock held, during or
+    /// at the end of a run: the baseline's sources are alive until the run's edges are
+    /// released).
+    func changesSinceLastRun(_ graph: _Graph) -> [_PendingSourceChange] {
+        guard let baseline = graph.whyBaselines[ObjectIdentifier(self)] else { return [] }
+        let seen = graph.whySnapshots[ObjectIdentifier(self)]
+        var changes: [_PendingSourceChange] = []
+        for (ref, version) in baseline {
+            let source = ref.takeUnretainedValue()
+            guard source.version != version else { continue }
+            changes.append(_PendingSourceChange(source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue()))
+        }
+        return changes
+    }
+
+    /// Ends a run's record (lock held, after its tracking ended): keeps its changes for
+    /// `whyDidThisRun(named:)`, tells the tracers, and keeps the values of the sources it read
+    /// for the next run.
+    func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext) {
+        let changes = changesSinceLastRun(graph)
+        graph.whyBaselines[ObjectIdentifier(self)] = nil
+        graph.whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
+        if graph.isTracing {
+            graph.recordTrace(.reactionRun(node: traceName, changes: changes), context)
+            if !context.wokeReactions.isEmpty { context.wokeReactions[context.wokeReactions.count - 1].append(traceName) }
+        }
+        var values: [ObjectIdentifier: Any] = [:]
+        values.reserveCapacity(sources.count)
+        for index in 0..<sources.count {
+            let source = sources[index].node
+            if let value = source._traceValue() { values[ObjectIdentifier(source)] = value }
+        }
+        graph.whySnapshots[ObjectIdentifier(self)] = values
+    }
+
+    /// Drops what this reaction kept (lock held, on disposal).
+    func forgetWhy(_ graph: _Graph) {
+        graph.whySnapshots[ObjectIdentifier(self)] = nil
+        graph.whyChanges[ObjectIdentifier(self)] = nil
+        graph.whyBaselines[ObjectIdentifier(self)] = nil
+    }
+}

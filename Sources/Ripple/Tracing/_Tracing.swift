@@ -1,0 +1,161 @@
+/// An event recorded while the graph's lock is held: labels and values, not yet text. It is
+/// turned into a ``TraceEvent`` (which calls the values' `description`, user code) once the
+/// lock is released, on the same thread.
+enum _PendingTrace {
+    case write(node: String, old: Any, new: Any)
+    case evaluation(node: String, changed: Bool)
+    case reactionRun(node: String, changes: [_PendingSourceChange])
+    case batchStart
+    case batchEnd
+    case commit(store: String, transaction: String, woke: [String])
+}
+
+/// A changed source of a reaction, with the values as they were recorded.
+struct _PendingSourceChange {
+    let source: String
+    let old: Any?
+    let new: Any?
+
+    var formatted: SourceChange {
+        SourceChange(source: source, oldValue: old.map(_describe), newValue: new.map(_describe))
+    }
+}
+
+/// A value as text: its `description` when it has one.
+func _describe(_ value: Any) -> String {
+    if let value = value as? any CustomStringConvertible { return value.description }
+    return String(describing: value)
+}
+
+/// The process-wide tracers, behind a lock of their own (never held while one is called).
+final class _TracerRegistry: @unchecked Sendable {
+    private let lock = _Lock()
+    private var tracers: [(id: UInt64, tracer: any GraphTracer)] = []
+    private var nextID: UInt64 = 0
+
+    func add(_ tracer: any GraphTracer) -> UInt64 {
+        lock.withLock {
+            nextID &+= 1
+            tracers.append((nextID, tracer))
+            return nextID
+        }
+    }
+
+    func remove(_ id: UInt64) -> Bool {
+        lock.withLock {
+            guard let index = tracers.firstIndex(where: { $0.id == id }) else { return false }
+            tracers.remove(at: index)
+            return true
+        }
+    }
+
+    var all: [any GraphTracer] { lock.withLock { tracers.map(\.tracer) } }
+
+    private var threadCount = 0
+
+    /// A number for a thread that traces something for the first time.
+    func nextThreadNumber() -> Int {
+        lock.withLock {
+            threadCount += 1
+            return threadCount
+        }
+    }
+}
+
+let _tracers = _TracerRegistry()
+
+extension _Graph {
+    /// Installs a process-wide tracer; returns its id.
+    func installTracer(_ tracer: any GraphTracer) -> UInt64 {
+        let id = _tracers.add(tracer)
+        withLock { tracingCount += 1 }
+        return id
+    }
+
+    /// Uninstalls the tracer `id` (once).
+    func uninstallTracer(_ id: UInt64) {
+        guard _tracers.remove(id) else { return }
+        withLock { tracingCount -= 1 }
+    }
+
+    /// Whether any tracer is installed (lock held).
+    @inline(__always)
+    var isTracing: Bool { tracingCount != 0 }
+
+    /// Records an event for the calling thread's tracers (lock held); they receive it once
+    /// the outermost lock is released.
+    func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext) {
+        context.pendingTraces.append(event)
+        // An entry sends the next release down the path that delivers the events.
+        if context.pendingTraces.count == 1 { releasedUnderLock.append(_tombstone.retain()) }
+    }
+
+    /// Records an event on the calling thread (lock held).
+    func recordTrace(_ event: _PendingTrace) {
+        recordTrace(event, _ThreadContext.current)
+    }
+}
+
+extension _ThreadContext {
+    /// Delivers the events recorded on this thread to the tracers (lock released).
+    func deliverTraces() {
+        guard !pendingTraces.isEmpty, !isDeliveringTraces else { return }
+        isDeliveringTraces = true
+        defer { isDeliveringTraces = false }
+        let thread = traceThreadName
+        let scoped = scopedTracers
+        let global = _tracers.all
+        while !pendingTraces.isEmpty {
+            let batch = pendingTraces
+            pendingTraces = []
+            for pending in batch {
+                let event = pending.event(thread: thread)
+                for tracer in global { tracer.record(event) }
+                for tracer in scoped { tracer.record(event) }
+            }
+        }
+    }
+
+    /// The thread, as events name it: `main`, or `thread N` (numbered in the order threads
+    /// first traced something).
+    var traceThreadName: String {
+        if _isOnMainActor() || isProcessMainThread { return "main" }
+        if traceThreadNumber == 0 { traceThreadNumber = _tracers.nextThreadNumber() }
+        return "thread \(traceThreadNumber)"
+    }
+}
+
+extension _PendingTrace {
+    func event(thread: String) -> TraceEvent {
+        switch self {
+        case .write(let node, let old, let new):
+            TraceEvent(kind: .write(old: _describe(old), new: _describe(new)), node: node, thread: thread)
+        case .evaluation(let node, let changed):
+            TraceEvent(kind: .evaluation(changed: changed), node: node, thread: thread)
+        case .reactionRun(let node, let changes):
+            TraceEvent(kind: .reactionRun(changes: changes.map(\.formatted)), node: node, thread: thread)
+        case .batchStart:
+            TraceEvent(kind: .batchStart, node: "batch", thread: thread)
+        case .batchEnd:
+            TraceEvent(kind: .batchEnd, node: "batch", thread: thread)
+        case .commit(let store, let transaction, let woke):
+            TraceEvent(kind: .commit(transaction: transaction, woke: woke), node: store, thread: thread)
+        }
+    }
+}
+
+extension _Node {
+    /// The node as traces name it: `'name'`, or its kind and where it was created.
+    var traceName: String {
+        if let name = origin.name { return "'\(name)'" }
+        let kindName: String
+        switch kind {
+        case .stored: kindName = "Stored"
+        case .computed: kindName = "Computed"
+        case .reaction: kindName = "reaction"
+        case .watcher: kindName = "watcher"
+        }
+        let file = "\(origin.fileID)".split(separator: "/").last.map(String.init) ?? "\(origin.fileID)"
+        return "\(kindName)@\(file):\(origin.line)"
+    }
+}
