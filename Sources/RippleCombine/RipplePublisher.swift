@@ -1,0 +1,52 @@
+import Ripple
+
+/// A Combine publisher of a Ripple source: a value (its current value, then each change), a
+/// store's states or changes, an event's or a store's activities.
+///
+/// Each subscriber gets a reaction (or event subscription) of its own, started by its first
+/// demand and ended when it cancels. It never fails.
+///
+/// ```swift
+/// let count = Stored(0)
+/// let cancellable = count.publisher
+///     .map { "\($0) items" }
+///     .sink { print($0) }          // prints "0 items", then one line per change
+/// ```
+///
+/// While a subscriber has no demand left, a publisher of values keeps the newest value only
+/// (a UI wants the latest state), and a publisher of events, changes and activities keeps
+/// every one, in order, until it is requested.
+public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
+    /// Never fails.
+    public typealias Failure = Never
+
+    /// What the publisher keeps for a subscriber with no demand left.
+    enum Buffering: Sendable {
+        case newest
+        case all
+    }
+
+    let buffering: Buffering
+    let start: @Sendable (_ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
+
+    /// Creates a publisher of what `start` sends: it is called at a subscriber's first demand
+    /// with the function that sends a value, and returns the subscription to cancel when the
+    /// subscriber cancels.
+    ///
+    /// - Parameters:
+    ///   - keepsEveryValue: Whether a subscriber with no demand left gets every value later
+    ///     (events) or only the newest (states).
+    ///   - start: Starts sending.
+    public init(
+        keepsEveryValue: Bool = false,
+        start: @escaping @Sendable (_ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
+    ) {
+        buffering = keepsEveryValue ? .all : .newest
+        self.start = start
+    }
+
+    /// Attaches `subscriber`.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        subscriber.receive(subscription: _PublisherSubscription(subscriber, buffering: buffering, start: start))
+    }
+}
