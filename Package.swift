@@ -8,6 +8,11 @@ import PackageDescription
 // the sanitizer runs.
 let includeMacros = Context.environment["RIPPLE_WITHOUT_MACROS"] == nil
 
+// The documentation plugin (`swift package generate-documentation`) is declared only when
+// RIPPLE_DOCS is set (to anything), so `swift test` and the package's users never resolve it:
+// `RIPPLE_DOCS=1 swift package generate-documentation --target Ripple`, or `.ci/check-docs`.
+let includeDocs = Context.environment["RIPPLE_DOCS"] != nil
+
 let macroTargets: [Target] = [
     .macro(name: "RippleMacrosPlugin", dependencies: [
         .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -36,7 +41,8 @@ let package = Package(
         .library(name: "RippleBindings", targets: ["RippleBindings"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
-    dependencies: includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [],
+    dependencies: (includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [])
+        + (includeDocs ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
         .target(name: "Ripple"),
         .target(name: "RippleModels", dependencies: ["Ripple"]),

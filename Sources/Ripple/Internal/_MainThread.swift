@@ -28,9 +28,7 @@ extension _Graph {
         return _isOnMainActor() || _ThreadContext.current.isProcessMainThread
         #endif
     }
-
 }
-
 
 /// Whether the calling code runs on the main actor's executor, as the main-actor API decides
 /// it (see `_Graph.isOnMainThread()`): for the upper layers' main-actor schedulers, which run

@@ -100,7 +100,7 @@ public struct ArrayEdit<Element> {
 
     private func check(_ index: Int, in range: Range<Int>, _ call: String) {
         guard range.contains(index) else {
-            preconditionFailure("ObservableArray \(call): index \(index) is out of range \(range.lowerBound)..<\(range.upperBound) (the array has \(count) elements).")
+            _bindingsFailure("ObservableArray \(call): index \(index) is out of range \(range.lowerBound)..<\(range.upperBound) (the array has \(count) elements).")
         }
     }
 }

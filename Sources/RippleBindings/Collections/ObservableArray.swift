@@ -53,7 +53,7 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
         get {
             let elements = value
             guard elements.indices.contains(index) else {
-                preconditionFailure("ObservableArray subscript: index \(index) is out of range 0..<\(elements.count).")
+                _bindingsFailure("ObservableArray subscript: index \(index) is out of range 0..<\(elements.count).")
             }
             return elements[index]
         }

@@ -37,7 +37,7 @@ extension BindingHandler {
 
     private func paced<C: Clock<Duration>>(_ mode: _PacerState<PropertyValue>.Mode, interval: Duration, clock: C) -> BindingHandler {
         guard interval >= .zero else {
-            preconditionFailure("BindingHandler.\(mode)(for: \(interval)): the interval cannot be negative.")
+            _bindingsFailure("BindingHandler.\(mode)(for: \(interval)): the interval cannot be negative.")
         }
         var push: _MakePush<DataValue, PropertyValue>?
         if let make = makePush {

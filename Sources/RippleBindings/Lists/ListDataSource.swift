@@ -191,7 +191,7 @@ public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifi
     public func numberOfItems(inSection section: Int) -> Int {
         let displayed = _state.value.displayed
         guard displayed.indices.contains(section) else {
-            preconditionFailure("ListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections.")
+            _bindingsFailure("ListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections.")
         }
         return displayed[section].items.count
     }
@@ -202,7 +202,7 @@ public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifi
     public func item(at index: ListIndex) -> Item {
         let displayed = _state.value.displayed
         guard displayed.indices.contains(index.section), displayed[index.section].items.indices.contains(index.item) else {
-            preconditionFailure("ListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items.")
+            _bindingsFailure("ListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items.")
         }
         return displayed[index.section].items[index.item]
     }
@@ -211,7 +211,7 @@ public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifi
     public func sectionID(at section: Int) -> SectionID {
         let displayed = _state.value.displayed
         guard displayed.indices.contains(section) else {
-            preconditionFailure("ListDataSource.sectionID(at: \(section)): the list has \(displayed.count) sections.")
+            _bindingsFailure("ListDataSource.sectionID(at: \(section)): the list has \(displayed.count) sections.")
         }
         return displayed[section].id
     }

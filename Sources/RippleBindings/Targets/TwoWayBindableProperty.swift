@@ -109,7 +109,7 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     @discardableResult
     public func bind<Data>(_ binding: ValueBinding<Data>, _ handler: BindingHandler<Data, Value>) -> Subscription {
         guard let makePush = handler.makePush else {
-            preconditionFailure(
+            _bindingsFailure(
                 "TwoWayBindableProperty.bind(_:_:): the handler has no reverse transform, so the user's edits of this control could not reach the model. Use .transform(_:reverse:), or bindOneWay(_:_:) to only show the value."
             )
         }

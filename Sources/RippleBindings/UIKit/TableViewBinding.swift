@@ -32,8 +32,7 @@ extension ListIndex {
 /// selection bound, the binding leaves the table view's selection alone.
 @MainActor
 public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
-    UITableViewDataSource, UITableViewDelegate where Item.ID: Sendable
-{
+    UITableViewDataSource, UITableViewDelegate where Item.ID: Sendable {
     /// The list shown.
     public let list: ListDataSource<SectionID, Item>
     private let makeCell: @MainActor (UITableView, IndexPath, Item) -> UITableViewCell
@@ -158,8 +157,7 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
 /// actor, which stops the program.
 @MainActor
 public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
-    UICollectionViewDataSource, UICollectionViewDelegate where Item.ID: Sendable
-{
+    UICollectionViewDataSource, UICollectionViewDelegate where Item.ID: Sendable {
     /// The list shown.
     public let list: ListDataSource<SectionID, Item>
     private let makeCell: @MainActor (UICollectionView, IndexPath, Item) -> UICollectionViewCell

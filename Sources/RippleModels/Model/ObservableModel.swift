@@ -24,7 +24,8 @@ import Observation
 /// mutable state is all `@Observed` can therefore be shared across threads: declare it
 /// `@unchecked Sendable`, as above. Otherwise keep it on one actor. A `@MainActor` model
 /// needs neither: it is `Sendable` as it is, and derives values and reacts with
-/// `MainActorComputed(owner:)` and `observeOnMainActor(owner:)` (see <doc:BuildAViewModel>).
+/// `MainActorComputed(owner:)` and `observeOnMainActor(owner:)` (see the article "Build a
+/// view model" in RippleModels' documentation).
 ///
 /// A model is also `Observable` (Apple's Observation framework), so SwiftUI takes it as it takes
 /// an `@Observable` class: a view whose body reads `model.name` is updated when the name

@@ -19,7 +19,7 @@ extension ObservableValue where Self: Sendable, Value: Collection {
         observingElements(equals: nil, select)
     }
 
-    /// ``observingElements(_:)-((Value.Element)->Part)`` with an equality for the collection
+    /// ``ObservableValue/observingElements(_:)-2d4ti`` with an equality for the collection
     /// (Yoyo's `changePredicate:`): a change reaches the readers only when `isEqual` says the
     /// collection changed.
     ///

@@ -63,8 +63,6 @@ final class TDLog<Element>: @unchecked Sendable {
     func removeAll() { lock.withLock { storage.removeAll() } }
 }
 
-
-
 /// A signal an async test awaits and a task (or thread) sends: an `AsyncStream` with one
 /// buffered element per `signal()`.
 final class TDSignal: Sendable {

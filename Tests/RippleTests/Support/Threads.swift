@@ -51,4 +51,3 @@ enum Thread {
         pthread_detach(thread)
     }
 }
-
