@@ -39,9 +39,16 @@ let package = Package(
         .library(name: "RippleStore", targets: ["RippleStore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .library(name: "RippleBindings", targets: ["RippleBindings"]),
+        .library(name: "RippleCombine", targets: ["RippleCombine"]),
+        .library(name: "RippleLogging", targets: ["RippleLogging"]),
         .executable(name: "RippleExample", targets: ["RippleExample"]),
     ] + (includeMacros ? [.library(name: "RippleMacros", targets: ["RippleMacros"])] : []),
-    dependencies: (includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [])
+    dependencies: [
+        // The optional products' dependencies: OpenCombine for RippleCombine off Apple
+        // platforms, swift-log for RippleLogging.
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ] + (includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [])
         + (includeDocs ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
         .target(name: "Ripple"),
@@ -49,6 +56,12 @@ let package = Package(
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),
         .target(name: "RippleBindings", dependencies: ["Ripple", "RippleModels"]),
+        // Combine on Apple platforms, OpenCombine (the same API) elsewhere.
+        .target(name: "RippleCombine", dependencies: [
+            "Ripple", "RippleModels", "RippleStore",
+            .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+        ]),
+        .target(name: "RippleLogging", dependencies: ["Ripple", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleBindings"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
@@ -56,6 +69,8 @@ let package = Package(
         .testTarget(name: "RippleStoreTests", dependencies: ["RippleStore"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
         .testTarget(name: "RippleBindingsTests", dependencies: ["RippleBindings", "RippleTesting"]),
+        .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine"]),
+        .testTarget(name: "RippleLoggingTests", dependencies: ["RippleLogging", "RippleStore"]),
     ] + (includeMacros ? macroTargets : [])
 )
 

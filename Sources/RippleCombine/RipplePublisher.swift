@@ -47,6 +47,6 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
 
     /// Attaches `subscriber`.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: _PublisherSubscription(subscriber, buffering: buffering, start: start))
+        subscriber.receive(subscription: _PublisherSubscription(AnySubscriber(subscriber), buffering: buffering, start: start))
     }
 }

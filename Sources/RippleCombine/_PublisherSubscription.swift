@@ -3,20 +3,20 @@ import Ripple
 /// One subscriber's subscription to a ``RipplePublisher``: demand, the values waiting for it,
 /// and the Ripple subscription that feeds it. A pure state machine behind a lock decides what
 /// to send; values are sent with the lock released.
-final class _PublisherSubscription<S: Subscriber>: Combine.Subscription, @unchecked Sendable where S.Input: Sendable, S.Failure == Never {
+final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unchecked Sendable {
     private let lock = _Lock()
-    private var subscriber: S?
+    private var subscriber: AnySubscriber<Input, Never>?
     private var demand = Subscribers.Demand.none
-    private var waiting: [S.Input] = []
+    private var waiting: [Input] = []
     private var isSending = false
     private var source: Ripple.Subscription?
-    private var start: (@Sendable (@escaping @Sendable (S.Input) -> Void) -> Ripple.Subscription)?
-    private let buffering: RipplePublisher<S.Input>.Buffering
+    private var start: (@Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription)?
+    private let buffering: RipplePublisher<Input>.Buffering
 
     init(
-        _ subscriber: S,
-        buffering: RipplePublisher<S.Input>.Buffering,
-        start: @escaping @Sendable (@escaping @Sendable (S.Input) -> Void) -> Ripple.Subscription
+        _ subscriber: AnySubscriber<Input, Never>,
+        buffering: RipplePublisher<Input>.Buffering,
+        start: @escaping @Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription
     ) {
         self.subscriber = subscriber
         self.buffering = buffering
@@ -27,7 +27,7 @@ final class _PublisherSubscription<S: Subscriber>: Combine.Subscription, @unchec
 
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        let starting = lock.withLock { () -> (@Sendable (@escaping @Sendable (S.Input) -> Void) -> Ripple.Subscription)? in
+        let starting = lock.withLock { () -> (@Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription)? in
             guard subscriber != nil else { return nil }
             demand += more
             defer { start = nil }
@@ -46,7 +46,7 @@ final class _PublisherSubscription<S: Subscriber>: Combine.Subscription, @unchec
     }
 
     /// A value from the source: waits for demand, then is sent.
-    private func offer(_ value: S.Input) {
+    private func offer(_ value: Input) {
         lock.withLock {
             guard subscriber != nil else { return }
             switch buffering {
@@ -61,7 +61,7 @@ final class _PublisherSubscription<S: Subscriber>: Combine.Subscription, @unchec
     /// (a subscriber's `receive` may request more, or cancel).
     private func drain() {
         while true {
-            let next = lock.withLock { () -> (S, S.Input)? in
+            let next = lock.withLock { () -> (AnySubscriber<Input, Never>, Input)? in
                 guard !isSending, let subscriber, demand > .none, !waiting.isEmpty else { return nil }
                 isSending = true
                 demand -= 1
