@@ -14,7 +14,7 @@ extension Store {
         RipplePublisher { send in self.sinkState { send($0.current) } }
     }
 
-    /// A publisher of each commit's ``Changes`` (the first one holds the current state): ask
+    /// A publisher of each commit's `Changes` (the first one holds the current state): ask
     /// it what changed with `ifChanged`. A subscriber with no demand left gets every one later.
     ///
     /// ```swift

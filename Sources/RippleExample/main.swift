@@ -229,3 +229,26 @@ let dayList = ListDataSource(items: days)
 dayList.connect { update in print("  table view applies: \(update)") }
 days.value.insert(Day(name: "Sunday"), at: 0)
 days.value.swapAt(1, 2)
+
+// Tracing: the login-tip story once more, with a tracer that prints each event, and the
+// questions a developer asks when a view updates too often.
+print("\n— tracing the login tip")
+let tracedLogin = LoginManager()
+let tracedTips = TipManager(loginManager: tracedLogin)
+let tracedView = TipView()
+let render = observe(named: "render tip") {
+    tracedView.isHidden = tracedTips.isTipHidden.value
+}
+let traceLog = TraceRecorder()
+withTracer(traceLog) {
+    tracedLogin.logIn()
+    tracedTips.clickTip()
+    batch {
+        tracedLogin.logOut()
+        tracedTips.hasClickedTip.value = false
+    }
+}
+for line in traceLog.lines { print("  \(line)") }
+print("  why did 'render tip' last run? \(whyDidThisRun(named: "render tip") ?? [])")
+print(tracedTips.isTipHidden.dependencies.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+withExtendedLifetime(render) {}

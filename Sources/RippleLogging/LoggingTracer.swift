@@ -1,7 +1,7 @@
 import Logging
 import Ripple
 
-/// A tracer that writes the graph's ``Ripple/TraceEvent``s to a swift-log `Logger`, each kind
+/// A tracer that writes the graph's `TraceEvent`s to a swift-log `Logger`, each kind
 /// of event at its own level, optionally only for the nodes you name.
 ///
 /// ```swift

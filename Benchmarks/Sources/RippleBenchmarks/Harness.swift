@@ -13,6 +13,9 @@ struct Config: Sendable {
     var quick = false
     /// `--strict`: a failed assert stops the program (`preconditionFailure`) instead of being reported.
     var strict = false
+    /// `--tracer`: a process-wide tracer that counts the events is installed for the whole run
+    /// (issue 15: what tracing costs, next to a run without it).
+    var tracer = false
     /// `--filter TEXT`: run only the benchmarks whose name contains TEXT (and the memory and
     /// write-cost section only if TEXT is "memory", the scale section only if it is "scale").
     var filter: String?
@@ -49,6 +52,7 @@ struct Config: Sendable {
             switch arguments[index] {
             case "--quick": config.quick = true
             case "--strict": config.strict = true
+            case "--tracer": config.tracer = true
             case "--filter":
                 index += 1
                 if index < arguments.count { config.filter = arguments[index] }
@@ -65,7 +69,7 @@ struct Config: Sendable {
                 config.scaleChild = (arguments[index + 1], count)
                 index += 2
             case "-h", "--help":
-                print("usage: RippleBenchmarks [--quick] [--strict] [--filter TEXT] [--columns ripple,floor,observation,opencombine,locked,verge,reducerstore,viewstore,commit]")
+                print("usage: RippleBenchmarks [--quick] [--strict] [--tracer] [--filter TEXT] [--columns ripple,floor,observation,opencombine,locked,verge,reducerstore,viewstore,commit]")
                 exit(0)
             default:
                 print("unknown argument \(arguments[index]); try --help")

@@ -1,4 +1,5 @@
 import Foundation
+import Ripple
 
 // Ripple's benchmark suite: the graphs of /work/shared/benchmarks/SPEC.md (the public
 // js-reactivity-benchmark suite) in Ripple, by hand (the floor), on Observation and on
@@ -277,6 +278,7 @@ func runAll() {
         print("\(failures.count) benchmark(s) failed an assert:")
         for failure in failures { print("  ASSERT FAILED: \(failure)") }
     }
+    if config.tracer { print("Tracer installed (--tracer): \(countingTracer.events) events recorded.") }
     print("Total time: \(format(total)) s")
     // A failed assert is a Ripple bug: make CI notice.
     if !failures.isEmpty { exit(1) }
@@ -307,6 +309,24 @@ func printScale(_ rows: [Scale.Row]) {
 }
 
 config = Config.parse(CommandLine.arguments)
+
+/// Counts the events it receives, and nothing else: the cost of tracing itself.
+final class CountingTracer: GraphTracer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func record(_ event: TraceEvent) {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var events: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+let countingTracer = CountingTracer()
+let installedTracer: Subscription? = config.tracer ? installTracer(countingTracer) : nil
 
 // A scale child (see `Scale`) runs its one scenario, prints its line and exits. It runs on a
 // thread with an ordinary 8 MiB stack, so that a graph whose first read nests deeper than that
