@@ -145,7 +145,10 @@ func runAll() {
         rows.append((benchmark.name, cells, []))
     }
 
-    let measuresMemory = config.filter == nil || config.filter == "memory"
+    // With a tracer installed (--tracer), only the core table: the other sections write whole
+    // store states, and formatting 100 000 entities per commit is what a tracer then costs.
+    let sectionsSelected = !config.tracer
+    let measuresMemory = sectionsSelected && (config.filter == nil || config.filter == "memory")
     var memory = Memory.Report()
     var costs = Memory.Costs()
     if measuresMemory {
@@ -153,7 +156,7 @@ func runAll() {
         memory = Memory.measure()
         costs = Memory.costs()
     }
-    let measuresScale = config.filter == nil || config.filter == "scale"
+    let measuresScale = sectionsSelected && (config.filter == nil || config.filter == "scale")
     var scaleRows: [Scale.Row] = []
     if measuresScale {
         scaleRows = Scale.measure()
@@ -166,7 +169,7 @@ func runAll() {
     }
     // The store rows (issue 10): with no filter, or a filter that names one ("store" names all).
     var storeRows: [StoreBench.Row] = []
-    if StoreBench.isSelected {
+    if sectionsSelected, StoreBench.isSelected {
         storeRows = StoreBench.measure()
         for failure in storeRows.flatMap(\.failures) {
             print("ASSERT FAILED: \(failure)")
@@ -175,7 +178,7 @@ func runAll() {
     }
     // The reducer rows (issue 11): with no filter, or a filter that names one ("reducer" names all).
     var reducerRows: [ReducerBench.Row] = []
-    if ReducerBench.isSelected {
+    if sectionsSelected, ReducerBench.isSelected {
         reducerRows = ReducerBench.measure()
         for failure in reducerRows.flatMap(\.failures) {
             print("ASSERT FAILED: \(failure)")
@@ -184,7 +187,7 @@ func runAll() {
     }
     // The entity rows (issue 12): with no filter, or --filter entities.
     var entityReport: EntityBench.Report?
-    if EntityBench.isSelected {
+    if sectionsSelected, EntityBench.isSelected {
         log("measuring entities…")
         let report = EntityBench.measure()
         for failure in report.failures {
@@ -195,7 +198,7 @@ func runAll() {
     }
     // The bindings rows (issue 13): with no filter, or --filter bindings.
     var bindingsReport: BindingsBench.Report?
-    if BindingsBench.isSelected {
+    if sectionsSelected, BindingsBench.isSelected {
         log("measuring bindings…")
         let report = BindingsBench.measure()
         for failure in report.failures {

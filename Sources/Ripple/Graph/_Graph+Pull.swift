@@ -119,7 +119,7 @@ extension _Graph {
         node.hasValue = true
         markVerified(node)
         if changed { node.version &+= 1 }
-        if tracingCount != 0 { recordTrace(.evaluation(node: node.traceName, changed: changed)) }
+        if tracingCount != 0 { traceEvaluation(of: node, changed: changed) }
     }
 
     /// Nested refreshes the reading thread runs before the next one moves to a fresh stack:

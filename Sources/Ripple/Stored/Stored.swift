@@ -281,8 +281,8 @@ public final class Stored<Value>: _Node, Readable {
     }
 
     /// Records a write for the tracers (lock held).
-    @usableFromInline
-    func _recordWrite(old: Any, new: Any, _ context: Unmanaged<_ThreadContext>) {
+    @usableFromInline @inline(never)
+    func _recordWrite(old: Value, new: Value, _ context: Unmanaged<_ThreadContext>) {
         graphRef._withUnsafeGuaranteedRef { graph in
             context._withUnsafeGuaranteedRef { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
         }

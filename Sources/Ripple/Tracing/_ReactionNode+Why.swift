@@ -7,6 +7,7 @@
 /// the sources the run has read so far.
 extension _ReactionNode {
     /// Notes the versions of the sources of the last run (lock held).
+    @inline(never)
     func recordRunStart(_ graph: _Graph) {
         guard hasRun else {
             graph.whyBaselines[ObjectIdentifier(self)] = []
@@ -36,6 +37,7 @@ extension _ReactionNode {
     /// Ends a run's record (lock held, after its tracking ended): keeps its changes for
     /// `whyDidThisRun(named:)`, tells the tracers, and keeps the values of the sources it read
     /// for the next run.
+    @inline(never)
     func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext) {
         let changes = changesSinceLastRun(graph)
         graph.whyBaselines[ObjectIdentifier(self)] = nil

@@ -82,8 +82,15 @@ extension _Graph {
     @inline(__always)
     var isTracing: Bool { tracingCount != 0 }
 
+    /// Records an evaluation (lock held): kept out of line, off the evaluation's path.
+    @inline(never)
+    func traceEvaluation(of node: _Node, changed: Bool) {
+        recordTrace(.evaluation(node: node.traceName, changed: changed))
+    }
+
     /// Records an event for the calling thread's tracers (lock held); they receive it once
     /// the outermost lock is released.
+    @inline(never)
     func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext) {
         context.pendingTraces.append(event)
         // An entry sends the next release down the path that delivers the events.
