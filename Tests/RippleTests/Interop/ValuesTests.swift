@@ -3,10 +3,12 @@ import Testing
 
 @Suite("Value streams")
 struct ValuesTests {
-    @Test("values yields the current value first, then each change")
+    // `values` keeps only the newest value a slow consumer has not taken (see
+    // ValuesBufferingTests); an unbounded stream keeps each change.
+    @Test("an unbounded values stream yields the current value first, then each change")
     func currentThenChanges() async {
         let value = Stored(1)
-        var iterator = value.values.makeAsyncIterator()
+        var iterator = value.values(buffering: .unbounded).makeAsyncIterator()
         #expect(await iterator.next() == 1)
         value.value = 2
         value.value = 2
@@ -19,7 +21,7 @@ struct ValuesTests {
     func computedStream() async {
         let value = Stored(1)
         let parity = Computed { value.value % 2 }
-        var iterator = parity.values.makeAsyncIterator()
+        var iterator = parity.values(buffering: .unbounded).makeAsyncIterator()
         #expect(await iterator.next() == 1)
         value.value = 3
         value.value = 4
