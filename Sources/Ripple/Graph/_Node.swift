@@ -104,14 +104,17 @@ public class _Node {
 
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {
-        let kindName: String
+        "\(kindName) \(origin)"
+    }
+
+    /// The node's kind, as diagnostics and traces name it.
+    final var kindName: String {
         switch kind {
-        case .stored: kindName = "Stored"
-        case .computed: kindName = "Computed"
-        case .reaction: kindName = "reaction"
-        case .watcher: kindName = "watcher"
+        case .stored: "Stored"
+        case .computed: "Computed"
+        case .reaction: "reaction"
+        case .watcher: "watcher"
         }
-        return "\(kindName) \(origin)"
     }
 }
 

@@ -155,13 +155,6 @@ extension _Node {
     /// The node as traces name it: `'name'`, or its kind and where it was created.
     var traceName: String {
         if let name = origin.name { return "'\(name)'" }
-        let kindName: String
-        switch kind {
-        case .stored: kindName = "Stored"
-        case .computed: kindName = "Computed"
-        case .reaction: kindName = "reaction"
-        case .watcher: kindName = "watcher"
-        }
         let file = "\(origin.fileID)".split(separator: "/").last.map(String.init) ?? "\(origin.fileID)"
         return "\(kindName)@\(file):\(origin.line)"
     }
