@@ -59,6 +59,7 @@ extension _Graph {
     /// Stale computed sources are brought up to date first, depth first, with an explicit
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _Node) -> Bool {
+        assertLockHeld()
         let base = walk.count
         walk.append(_WalkFrame(ref: .passUnretained(root), index: 0))
         while true {
@@ -105,6 +106,7 @@ extension _Graph {
 
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
     func recompute(_ node: _Node) {
+        assertLockHeld()
         node.isEvaluating = true
         // Unmanaged throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = evaluatingRef

@@ -2,6 +2,7 @@ extension _Graph {
     /// Marks everything live downstream of `source` stale and queues the reactions it reaches.
     /// Stops at nodes already stale: what lies beyond them is already marked.
     func propagate(from source: _Node, into context: _ThreadContext) {
+        assertLockHeld()
         let base = scratch.count
         scratch.append(.passUnretained(source))
         while scratch.count > base {

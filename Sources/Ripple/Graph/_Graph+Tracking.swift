@@ -54,12 +54,14 @@ extension _Graph {
     /// Starts a tracked evaluation of `target`.
     @inline(__always)
     func beginTracking(_ target: _Node) {
+        assertLockHeld()
         target.trackCount = 0
         target.evaluationID = makeID()
     }
 
     /// Ends a tracked evaluation: drops the sources that were not read again.
     func endTracking(_ target: _Node) {
+        assertLockHeld()
         target.evaluationID = 0
         let kept = target.trackCount
         let count = target.sources.count
@@ -80,29 +82,6 @@ extension _Graph {
         #endif
     }
 
-    #if RIPPLE_INVARIANTS
-    /// Debug builds: each edge of a live node has its own link among its source's observers, at
-    /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
-    func checkEdges(of target: _Node) {
-        guard isLive(target) else { return }
-        for index in 0..<target.sources.count {
-            checkLink(of: target, edge: target.sources[index], at: index)
-        }
-        for index in 0..<target.replacedSources.count {
-            checkLink(of: target, edge: target.replacedSources[index], at: ~index)
-        }
-    }
-
-    private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
-        let source = edge.node
-        guard edge.slot >= source.observerHead, edge.slot < source.observers.count,
-              source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
-              source.observers[edge.slot].edge == position
-        else {
-            _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)")
-        }
-    }
-    #endif
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
     /// sources. Returns the slot of the new link, for the observer's edge.
@@ -111,6 +90,7 @@ extension _Graph {
     ///   only edge: 0).
     @discardableResult
     func subscribe(_ observer: _Node, to source: _Node, edge: Int = 0) -> Int {
+        assertLockHeld()
         let slot = addObserver(observer, to: source, edge: edge)
         guard source.kind == .computed, source.observerCount == 1 else { return slot }
         let base = scratch.count
@@ -131,6 +111,7 @@ extension _Graph {
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
     func unsubscribe(_ observer: _Node, from source: _Node, slot: Int) {
+        assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
         guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
@@ -242,6 +223,7 @@ extension _Graph {
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _Node) -> _Buffer<_Edge> {
+        assertLockHeld()
         node.trackCount = 0
         // Unlinked in place (see `endTracking`), then taken.
         for index in 0..<node.sources.count {

@@ -74,6 +74,7 @@ package final class _Graph: @unchecked Sendable {
     /// Drops `ref` once the lock is released (lock held).
     @inline(__always)
     func releaseAfterUnlock(_ ref: Unmanaged<_Node>) {
+        assertLockHeld()
         releasedUnderLock.append(ref)
     }
 
@@ -115,6 +116,7 @@ package final class _Graph: @unchecked Sendable {
     /// takes to its owner (see `_OwnedDerivation`).
     @usableFromInline
     func keepUntilUnlock(_ value: Any) {
+        assertLockHeld()
         // An entry in `releasedUnderLock` sends `unlock` down the path that drains both.
         if releasedValues.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
         releasedValues.append(value)

@@ -92,6 +92,7 @@ extension _Graph {
     /// the outermost lock is released.
     @inline(never)
     func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext) {
+        assertLockHeld()
         context.pendingTraces.append(event)
         // An entry sends the next release down the path that delivers the events.
         if context.pendingTraces.count == 1 { releasedUnderLock.append(_tombstone.retain()) }

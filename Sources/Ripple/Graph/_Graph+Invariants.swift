@@ -1,0 +1,38 @@
+/// The graph's internal invariants, in one place. Every check here compiles to nothing unless
+/// `RIPPLE_INVARIANTS` is defined (debug builds, which the test suite and CI's sanitizer runs
+/// use), and none changes an operation's complexity: each costs O(1) per edge it looks at,
+/// and looks only at what the operation itself touched.
+extension _Graph {
+    /// Stops the program if the calling thread does not hold the graph's lock: called first by
+    /// every function that needs it.
+    @inline(__always)
+    func assertLockHeld(_ function: StaticString = #function) {
+        #if RIPPLE_INVARIANTS
+        if !lock.isHeldForTesting { _rippleFailure("internal invariant: \(function) needs the graph's lock") }
+        #endif
+    }
+
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: each edge of a live node has its own link among its source's observers, at
+    /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
+    func checkEdges(of target: _Node) {
+        guard isLive(target) else { return }
+        for index in 0..<target.sources.count {
+            checkLink(of: target, edge: target.sources[index], at: index)
+        }
+        for index in 0..<target.replacedSources.count {
+            checkLink(of: target, edge: target.replacedSources[index], at: ~index)
+        }
+    }
+
+    private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
+        let source = edge.node
+        guard edge.slot >= source.observerHead, edge.slot < source.observers.count,
+              source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
+              source.observers[edge.slot].edge == position
+        else {
+            _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)")
+        }
+    }
+    #endif
+}

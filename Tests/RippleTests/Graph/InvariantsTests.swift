@@ -1,0 +1,24 @@
+import Testing
+@testable import Ripple
+
+#if RIPPLE_INVARIANTS
+@Suite struct InvariantsTests {
+    @Test("a graph function that needs the lock, called without it, stops with a message naming it")
+    func lockAssertion() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _graph.beginTracking(Stored(0))
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("internal invariant: beginTracking(_:) needs the graph's lock"))
+    }
+
+    @Test("with the lock held, the same call passes the check")
+    func lockHeld() {
+        let node = Stored(0)
+        _graph.withLock {
+            _graph.beginTracking(node)
+            _graph.endTracking(node)
+        }
+    }
+}
+#endif
