@@ -82,7 +82,6 @@ extension _Graph {
         #endif
     }
 
-
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
     /// sources. Returns the slot of the new link, for the observer's edge.
     ///
