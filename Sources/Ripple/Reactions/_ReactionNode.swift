@@ -126,7 +126,10 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
             if !self.children.isEmpty { swap(&children, &self.children) }
             let insideDerivation = graph.evaluatingRef != nil
-            let records = graph.isTracing || recordsWhy
+            // Whether this run keeps its sources' values is decided at its start: a reaction that
+            // first asks why during a run starts keeping them at its next run.
+            let keepsValues = recordsWhy
+            let records = graph.isTracing || keepsValues
             if records { recordRunStart(graph) }
             graph.beginTracking(self)
             graph.unlock()
@@ -150,7 +153,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
             graph.lock.lock()
             graph.endTracking(self)
-            if records { recordRunEnd(graph, context) }
+            if records { recordRunEnd(graph, context, keepingValues: keepsValues) }
             hasRun = true
             if cancelRequested { break }
             if rerunRequested {

@@ -67,7 +67,8 @@ public struct SourceChange: Sendable, Hashable, CustomStringConvertible {
     /// The source's name, or its kind and where it was created.
     public var source: String
     /// Its value at the reaction's last run, when known: Ripple keeps the values a reaction
-    /// saw only while a tracer is installed, or once the reaction asked ``whyDidThisRun()``.
+    /// saw only for named reactions (`observe(named:)`) and those that asked
+    /// ``whyDidThisRun()``.
     public var oldValue: String?
     /// Its value now.
     public var newValue: String?

@@ -14,11 +14,12 @@
 /// read brings it up to date), so call it after the reads: at the end of the body, the list
 /// is complete.
 ///
-/// A named reaction (`observe(named:)`) keeps the versions and values of its sources at each
-/// run, so the list is complete, with old and new values, from its second run on. Any other
-/// reaction starts keeping them when it first asks (that call returns an empty list; the next
-/// run lists the changed sources with their new values only), or while a tracer is installed.
-/// They cost memory only for those reactions.
+/// A named reaction (`observe(named:)`) keeps the values of its sources at each run, so the
+/// list is complete, with old and new values, from its second run on. Any other reaction starts
+/// keeping them when it first asks: that call returns an empty list, and the next run lists the
+/// changed sources with their new values only. The values cost memory only for those
+/// reactions. (While a tracer is installed, the runs of other reactions are traced with their
+/// changed sources and new values, without old values.)
 ///
 /// Called outside a reaction (or a handler built on one), it stops the program with a message
 /// saying so.
@@ -30,12 +31,11 @@ public func whyDidThisRun() -> [SourceChange] {
         _rippleFailure("whyDidThisRun() was called outside a reaction. Call it inside the body of observe { } (or a handler such as onChange).")
     }
     let pending = _graph.withLock { () -> [_PendingSourceChange] in
-        guard reaction.recordsWhy || _graph.isTracing else {
+        guard reaction.recordsWhy else {
             // From the end of this run on, it keeps what it needs.
             reaction.recordsWhy = true
             return []
         }
-        reaction.recordsWhy = true
         return reaction.changesSinceLastRun(_graph)
     }
     return pending.map(\.formatted)

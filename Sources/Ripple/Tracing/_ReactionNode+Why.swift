@@ -34,18 +34,20 @@ extension _ReactionNode {
         return changes
     }
 
-    /// Ends a run's record (lock held, after its tracking ended): keeps its changes for
-    /// `whyDidThisRun(named:)`, tells the tracers, and keeps the values of the sources it read
-    /// for the next run.
+    /// Ends a run's record (lock held, after its tracking ended): tells the tracers; and for a
+    /// reaction that records why it runs, keeps its changes for `whyDidThisRun(named:)` and the
+    /// values of the sources it read for the next run. (Other reactions keep no values, even
+    /// while a tracer is installed: a value kept would outlive its replacement by a write.)
     @inline(never)
-    func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext) {
+    func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext, keepingValues: Bool) {
         let changes = changesSinceLastRun(graph)
         graph.whyBaselines[ObjectIdentifier(self)] = nil
-        graph.whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
         if graph.isTracing {
             graph.recordTrace(.reactionRun(node: traceName, changes: changes), context)
             if !context.wokeReactions.isEmpty { context.wokeReactions[context.wokeReactions.count - 1].append(traceName) }
         }
+        guard keepingValues else { return }
+        graph.whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
         var values: [ObjectIdentifier: Any] = [:]
         values.reserveCapacity(sources.count)
         for index in 0..<sources.count {
