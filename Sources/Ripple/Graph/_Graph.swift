@@ -54,6 +54,9 @@ package final class _Graph: @unchecked Sendable {
     /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0
+    /// Threads with recorded trace events not yet delivered: while it is not zero, the
+    /// outermost release of the lock delivers the releasing thread's events.
+    @exclusivity(unchecked) var pendingTraceThreads = 0
     /// The values each reaction that records why it runs saw at its last run, by source (see
     /// `whyDidThisRun()`); and the changes that started its current run.
     @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]
@@ -99,7 +102,7 @@ package final class _Graph: @unchecked Sendable {
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         let work = observationWork
         if !work.isEmpty { observationWork = [] }
-        let tracing = tracingCount != 0
+        let tracing = pendingTraceThreads != 0
         lock.unlock()
         if !work.isEmpty {
             let context = _ThreadContext.current

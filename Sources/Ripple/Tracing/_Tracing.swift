@@ -93,9 +93,13 @@ extension _Graph {
     @inline(never)
     func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext) {
         assertLockHeld()
+        if context.pendingTraces.isEmpty {
+            // The thread's first pending event: the next outermost release delivers them (an
+            // entry in `releasedUnderLock` sends it down that path).
+            pendingTraceThreads += 1
+            releasedUnderLock.append(_tombstone.retain())
+        }
         context.pendingTraces.append(event)
-        // An entry sends the next release down the path that delivers the events.
-        if context.pendingTraces.count == 1 { releasedUnderLock.append(_tombstone.retain()) }
     }
 
     /// Records an event on the calling thread (lock held).
@@ -107,15 +111,23 @@ extension _Graph {
 extension _ThreadContext {
     /// Delivers the events recorded on this thread to the tracers (lock released).
     func deliverTraces() {
-        guard !pendingTraces.isEmpty, !isDeliveringTraces else { return }
+        guard !isDeliveringTraces else { return }
         isDeliveringTraces = true
         defer { isDeliveringTraces = false }
-        let thread = traceThreadName
-        let scoped = scopedTracers
-        let global = _tracers.all
-        while !pendingTraces.isEmpty {
-            let batch = pendingTraces
-            pendingTraces = []
+        while true {
+            // Taken under the lock, which guards the count of threads with events.
+            let batch = _graph.withLock { () -> [_PendingTrace] in
+                guard !pendingTraces.isEmpty else { return [] }
+                let taken = pendingTraces
+                pendingTraces = []
+                _graph.pendingTraceThreads -= 1
+                return taken
+            }
+            if batch.isEmpty { return }
+            // Events recorded while no tracer is installed any more go nowhere.
+            let thread = traceThreadName
+            let scoped = scopedTracers
+            let global = _tracers.all
             for pending in batch {
                 let event = pending.event(thread: thread)
                 for tracer in global { tracer.record(event) }
