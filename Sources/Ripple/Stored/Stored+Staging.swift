@@ -13,8 +13,9 @@ extension Stored {
         let slot = _beginStaging(context) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
-        if slot != .notInBatch, graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
-            _recordWrite(old: _value, new: newValue.unsafelyUnwrapped, context)
+        switch slot {
+        case .own, .apart: _recordStagedWrite(newValue.unsafelyUnwrapped, context)
+        case .notInBatch: break
         }
         switch slot {
         case .own:
