@@ -56,12 +56,13 @@ public final class Subscription: Sendable, Hashable {
     /// The teardown belongs to no one: whatever it reads is not a dependency of a reaction or
     /// computed value that calls `cancel()`, and what it creates does not belong to the caller.
     public func cancel() {
-        let (onCancel, insideDerivation) = _graph.withLock {
+        // The reaction is taken out with the closure and let go of with it, after the lock.
+        let (onCancel, reaction, insideDerivation) = _graph.withLock {
             let taken = state.onCancel
             state.onCancel = nil
-            if state.reaction != nil { _graph.keepUntilUnlock(state.reaction.take() as Any) }
-            return (taken, _graph.evaluatingRef != nil)
+            return (taken, state.reaction.take(), _graph.evaluatingRef != nil)
         }
+        defer { withExtendedLifetime(reaction) {} }
         guard let onCancel else { return }
         _runDetached(insideDerivation: insideDerivation, onCancel)
     }

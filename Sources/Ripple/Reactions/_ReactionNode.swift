@@ -214,7 +214,8 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     private func disposeLocked() -> Disposal {
         markDisposed()
-        if !_graph.whySnapshots.isEmpty || !_graph.whyChanges.isEmpty || !_graph.whyBaselines.isEmpty { forgetWhy(_graph) }
+        // Only a reaction that records why it runs keeps anything past the end of its run.
+        if recordsWhy { forgetWhy(_graph) }
         let taken = Disposal(
             cleanups: cleanups,
             children: children,

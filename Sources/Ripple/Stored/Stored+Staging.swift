@@ -13,9 +13,8 @@ extension Stored {
         let slot = _beginStaging(context) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
-        switch slot {
-        case .own, .apart: _recordStagedWrite(newValue.unsafelyUnwrapped, context)
-        case .notInBatch: break
+        if slot != .notInBatch, graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+            _recordStagedWrite(newValue.unsafelyUnwrapped, context)
         }
         switch slot {
         case .own:

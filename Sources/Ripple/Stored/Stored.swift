@@ -288,11 +288,10 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
-    /// Records a write staged in a batch for the tracers, if any is installed (lock held): its
-    /// old value is the value committed before the batch.
+    /// Records a write staged in a batch for the tracers (lock held): its old value is the value
+    /// committed before the batch.
     @usableFromInline @inline(never)
     func _recordStagedWrite(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
-        guard graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) else { return }
         _recordWrite(old: _value, new: newValue, context)
     }
 
