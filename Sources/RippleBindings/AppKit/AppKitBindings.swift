@@ -23,16 +23,6 @@ extension AppKitBindable where Self: NSView {
 
 extension NSView: AppKitBindable {}
 
-/// Returns the object stored on `owner` under `key`, made by `make` the first time.
-@MainActor
-func _associated<T: AnyObject>(_ owner: AnyObject, _ key: StaticString, _ make: () -> T) -> T {
-    let pointer = UnsafeRawPointer(key.utf8Start)
-    if let existing = objc_getAssociatedObject(owner, pointer) as? T { return existing }
-    let created = make()
-    objc_setAssociatedObject(owner, pointer, created, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-    return created
-}
-
 /// The target of a control's action: calls `handler`.
 @MainActor
 final class _ActionTarget: NSObject {

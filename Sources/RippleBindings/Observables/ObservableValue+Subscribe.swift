@@ -31,22 +31,9 @@ extension ObservableValue where Self: Sendable {
         guard options.notifyOnSubscription else {
             return didUpdate { old, new in handler(old, new) }
         }
-        let isFirst = _FirstCall()
+        let isFirst = _Box(true)
         return didUpdate(withCurrent: true) { old, new in
-            handler(isFirst.take() ? nil : old, new)
-        }
-    }
-}
-
-/// `true` once, then `false`.
-final class _FirstCall: @unchecked Sendable {
-    private let lock = _Lock()
-    private var isFirst = true
-
-    func take() -> Bool {
-        lock.withLock {
-            defer { isFirst = false }
-            return isFirst
+            handler(isFirst.exchange(false) ? nil : old, new)
         }
     }
 }

@@ -23,16 +23,6 @@ extension UIKitBindable where Self: UIView {
 
 extension UIView: UIKitBindable {}
 
-/// Returns the object stored on `owner` under `key`, made by `make` the first time.
-@MainActor
-func _associated<T: AnyObject>(_ owner: AnyObject, _ key: StaticString, _ make: () -> T) -> T {
-    let pointer = UnsafeRawPointer(key.utf8Start)
-    if let existing = objc_getAssociatedObject(owner, pointer) as? T { return existing }
-    let created = make()
-    objc_setAssociatedObject(owner, pointer, created, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-    return created
-}
-
 /// A one-way property of a UIKit view, applied on the main actor.
 @MainActor
 func _property<View: UIView, Value: Sendable>(

@@ -4,21 +4,9 @@ import Testing
 /// Direct tests of the graph's two plain-memory containers, against `Array` as the reference
 /// model: random operation sequences, replayable by seed.
 @Suite struct BufferAndStackTests {
-    /// SplitMix64, so that a failing seed can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("_Buffer: random appends, removals, writes and takes agree with an Array", arguments: 0..<50)
     func buffer(seed: Int) {
-        var generator = Generator(state: UInt64(seed))
+        var generator = SeededGenerator(seed: UInt64(seed))
         var buffer = _Buffer<Int>()
         var model: [Int] = []
         for step in 0..<500 {
@@ -76,7 +64,7 @@ import Testing
 
     @Test("_Stack: random pushes, pops and writes agree with an Array, across growth", arguments: 0..<50)
     func stack(seed: Int) {
-        var generator = Generator(state: UInt64(seed) &+ 99)
+        var generator = SeededGenerator(seed: UInt64(seed) &+ 99)
         var stack = _Stack<Int>()
         var model: [Int] = []
         for step in 0..<1_000 {
