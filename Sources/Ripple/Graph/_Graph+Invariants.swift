@@ -27,7 +27,7 @@ extension _Graph {
 
     private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
         let source = edge.node
-        guard edge.slot >= source.observerHead, edge.slot < source.observers.count,
+        guard source.observers.slots.contains(edge.slot),
               source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
               source.observers[edge.slot].edge == position
         else {

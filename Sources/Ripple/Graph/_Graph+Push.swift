@@ -7,11 +7,10 @@ extension _Graph {
         scratch.append(.passUnretained(source))
         while scratch.count > base {
             scratch.removeLast()._withUnsafeGuaranteedRef { node in
-                let count = node.observers.count
-                guard count > 0, let observers = node.observers.elements else { return }
-                // Marking only pushes onto `scratch`; it never changes this list.
-                for index in 0..<count {
-                    observers[index].ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
+                // Marking only pushes onto `scratch`; it never changes this list. A tombstone's
+                // node is a stored value: marking passes it by.
+                node.observers.forEachSlot { link in
+                    link.ref._withUnsafeGuaranteedRef { observer in mark(observer, context) }
                 }
             }
         }

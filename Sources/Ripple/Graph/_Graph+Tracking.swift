@@ -42,7 +42,7 @@ extension _Graph {
             target.sources[index] = _Edge(retaining: dep, version: dep.version)
             // The old edge's reference moves to `replacedSources`, released when tracking ends.
             let live = isLive(target)
-            if live { old.node.observers[old.slot].edge = ~target.replacedSources.count }
+            if live { old.node.observers.setEdge(~target.replacedSources.count, at: old.slot) }
             target.replacedSources.append(old)
             if live { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
         } else {
@@ -131,91 +131,27 @@ extension _Graph {
     @inline(__always)
     private func addObserver(_ observer: _Node, to source: _Node, edge: Int) -> Int {
         source.observers.append(_Link(retaining: observer, edge: edge))
-        source.observerCount += 1
-        return source.observers.count - 1
     }
 
-    /// Removes the link at `slot` (which must be `observer`'s) from `source.observers`, keeping
-    /// the order of the rest.
+    /// Removes the link at `slot` (which must be `observer`'s) from `source.observers` (see
+    /// `_ObserverList.remove`), moving the slot of each edge whose link a compaction moves,
+    /// and releases the link's reference once the lock is released.
     ///
-    /// The link is replaced by a tombstone; tombstones at either end are trimmed, and the list
-    /// is compacted once tombstones outnumber live entries.
-    ///
-    /// - Complexity: Amortized O(1): the slot is exact (see `_Edge.slot`), and a compaction,
-    ///   which is O(*n*) in the list, runs only after *n* removals.
+    /// - Complexity: Amortized O(1).
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
-        guard slot >= source.observerHead, slot < source.observers.count,
-              source.observers[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
-        else {
+        let removed = source.observers.remove(at: slot, of: observer) { link, newSlot in
+            link.ref._withUnsafeGuaranteedRef { observer in
+                if link.edge >= 0 {
+                    observer.sources[link.edge].slot = newSlot
+                } else {
+                    observer.replacedSources[~link.edge].slot = newSlot
+                }
+            }
+        }
+        guard let removed else {
             _rippleFailure("internal invariant: \(observer.debugLabel) is not at slot \(slot) of the observers of \(source.debugLabel)")
         }
-        #if RIPPLE_INVARIANTS
-        source.observerSlotsVisited += 1
-        #endif
-        releaseAfterUnlock(source.observers[slot].ref)
-        source.observerCount -= 1
-        if source.observerCount == 0 {
-            source.observers.removeAll()
-            source.observerHead = 0
-            source.observerHoles = 0
-            return
-        }
-        if slot == source.observers.count - 1 {
-            source.observers.removeLast()
-            while let last = source.observers.last, last.isTombstone {
-                #if RIPPLE_INVARIANTS
-                source.observerSlotsVisited += 1
-                #endif
-                source.observers.removeLast()
-                source.observerHoles -= 1
-            }
-        } else {
-            source.observers[slot] = .tombstone
-            source.observerHoles += 1
-            if slot == source.observerHead {
-                while source.observers[source.observerHead].isTombstone {
-                    #if RIPPLE_INVARIANTS
-                    source.observerSlotsVisited += 1
-                    #endif
-                    source.observerHead += 1
-                }
-            }
-        }
-        if source.observerHoles > 16, source.observerHoles > source.observerCount {
-            compactObservers(of: source)
-        }
-    }
-
-    /// Drops the tombstones from `source.observers`, keeping the order of the live entries, and
-    /// moves the slot of each moved link's edge along with it.
-    ///
-    /// - Complexity: O(*n*) for *n* entries; amortized O(1) per removal, since it runs only
-    ///   once tombstones outnumber live entries.
-    private func compactObservers(of source: _Node) {
-        var kept = 0
-        if let observers = source.observers.elements {
-            for index in source.observerHead..<source.observers.count {
-                let link = observers[index]
-                #if RIPPLE_INVARIANTS
-                source.observerSlotsVisited += 1
-                #endif
-                if link.isTombstone { continue }
-                observers[kept] = link
-                if index != kept {
-                    link.ref._withUnsafeGuaranteedRef { observer in
-                        if link.edge >= 0 {
-                            observer.sources[link.edge].slot = kept
-                        } else {
-                            observer.replacedSources[~link.edge].slot = kept
-                        }
-                    }
-                }
-                kept += 1
-            }
-        }
-        source.observers.removeLast(source.observers.count - kept)
-        source.observerHead = 0
-        source.observerHoles = 0
+        releaseAfterUnlock(removed)
     }
 
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each

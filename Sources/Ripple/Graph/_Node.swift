@@ -31,9 +31,6 @@ public class _Node {
     @exclusivity(unchecked) final var derivesOnMainActor = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
-    /// The number of live entries in `observers` (removed ones leave a tombstone until the
-    /// list is compacted, so that removing any of many readers stays cheap and order is kept).
-    @exclusivity(unchecked) final var observerCount = 0
     /// The graph epoch at which this node was last known up to date.
     @exclusivity(unchecked) final var verifiedEpoch = -1
     /// What this node read in its last evaluation, with the version it saw.
@@ -44,23 +41,21 @@ public class _Node {
     @exclusivity(unchecked) final var evaluationID = 0
     /// Edges of the evaluation in progress (prefix of `sources`).
     @exclusivity(unchecked) final var trackCount = 0
-    /// Live nodes that read this one (one entry per edge).
-    @exclusivity(unchecked) final var observers = _Buffer<_Link>()
+    /// Live nodes that read this one (one link per edge): one pointer, `nil` while none.
+    @exclusivity(unchecked) final var observers = _ObserverList()
     /// The graph, reached without a global access or reference counting (see `_graphRef`).
     @usableFromInline final let graphRef: Unmanaged<_Graph>
-    /// Index of the first entry of `observers` that is not a tombstone.
-    @exclusivity(unchecked) final var observerHead = 0
-    /// Tombstones in `observers`.
-    @exclusivity(unchecked) final var observerHoles = 0
     #if RIPPLE_INVARIANTS
-    /// Debug builds: the entries of `observers` that removals and compactions have looked at,
-    /// so that tests can check that unsubscribing stays amortized O(1) without timing it.
-    @exclusivity(unchecked) package final var observerSlotsVisited = 0
+    /// Debug builds: the slots of `observers` that removals and compactions have looked at, so
+    /// that tests can check that unsubscribing stays amortized O(1) without timing it.
+    package final var observerSlotsVisited: Int { observers.slotsVisited }
     #endif
 
     /// Whether anything live observes this node.
     @inline(__always)
-    final var hasObservers: Bool { observerCount > 0 }
+    final var hasObservers: Bool { !observers.isEmpty }
+    /// The number of live links to this node (one per edge of a live observer).
+    final var observerCount: Int { observers.count }
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
     @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
     /// The computed value that was being evaluated when this one started (to name cycles).
@@ -138,45 +133,6 @@ struct _Edge {
     }
 
     /// The source (a +0 reference).
-    @inline(__always)
-    var node: _Node { ref.takeUnretainedValue() }
-
-    @inline(__always)
-    func release() {
-        ref.release()
-    }
-}
-
-/// A link from a source to a live observer, holding one strong reference counted by hand
-/// (see `_Edge`), and saying where the observer keeps the edge it belongs to, so that the
-/// edge's `slot` can follow the link when a compaction moves it.
-struct _Link {
-    let ref: Unmanaged<_Node>
-    /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge in
-    /// its `replacedSources`.
-    var edge: Int
-
-    @inline(__always)
-    init(retaining node: _Node, edge: Int) {
-        ref = Unmanaged.passRetained(node)
-        self.edge = edge
-    }
-
-    /// The placeholder left where a link was removed (it holds no reference).
-    static var tombstone: _Link {
-        @inline(__always) get { _Link(tombstoneRef: _tombstone) }
-    }
-
-    @inline(__always)
-    private init(tombstoneRef: Unmanaged<_Node>) {
-        ref = tombstoneRef
-        edge = 0
-    }
-
-    @inline(__always)
-    var isTombstone: Bool { ref.toOpaque() == _tombstone.toOpaque() }
-
-    /// The node (a +0 reference).
     @inline(__always)
     var node: _Node { ref.takeUnretainedValue() }
 

@@ -147,7 +147,7 @@ extension _Graph {
             stack = [root]
             seen = [ObjectIdentifier(root)]
             while let node = stack.popLast(), let source = id(node) {
-                for position in node.observerHead..<node.observers.count {
+                for position in node.observers.slots {
                     let link = node.observers[position]
                     if link.isTombstone { continue }
                     let reader = link.node

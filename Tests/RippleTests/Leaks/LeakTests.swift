@@ -319,7 +319,7 @@ struct LeakTests {
             }
         }
         #expect(!source.hasObservers)
-        let observersLeft = source.observers.count
+        let observersLeft = source.observers.slots.count
         #expect(observersLeft == 0)
         subscriptions.removeAll()
     }

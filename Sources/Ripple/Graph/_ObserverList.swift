@@ -1,0 +1,262 @@
+/// The live nodes that read one node (its observers): one `_Link` per edge, in the order they
+/// were added, each at a *slot* that its observer's edge remembers, so that removing any of
+/// them is O(1).
+///
+/// One pointer in the node: `nil` while nothing observes it (most nodes), else one allocation
+/// holding the counts and then the links. Removing a link leaves a tombstone (the order of the
+/// others is kept and their slots stay valid); tombstones at either end are trimmed at once, and
+/// the list is compacted when they outnumber the live links, reporting each link that moved so
+/// that its edge's slot can follow. Emptying the list frees its memory.
+///
+/// It is not copyable and has one owner (the node), like `_Buffer`; every use is under the
+/// graph's lock. The links' references are counted by hand: `remove(at:of:moving:)` hands the
+/// removed reference back to the caller, who releases it once the lock is released.
+struct _ObserverList: ~Copyable {
+    /// The counts, at the start of the allocation.
+    private struct Header {
+        /// Slots in use, tombstones included (the links are `0..<end`).
+        var end: Int32
+        var capacity: Int32
+        /// Live links.
+        var live: Int32
+        /// The first slot that is not a tombstone.
+        var head: Int32
+        /// Tombstones in `0..<end`, those before `head` included (so that a list used as a
+        /// queue, added to at the end and removed from at the head, is compacted too).
+        var holes: Int32
+    }
+
+    /// Where the links start in the allocation (the header, rounded up to a link's alignment).
+    private static var linksOffset: Int {
+        @inline(__always) get {
+            let alignment = MemoryLayout<_Link>.alignment
+            return (MemoryLayout<Header>.size + alignment - 1) / alignment * alignment
+        }
+    }
+
+    /// The links remove and compact may keep as tombstones before compacting (and at least as
+    /// many as live links).
+    static let tombstonesBeforeCompaction = 16
+
+    private var storage: UnsafeMutableRawPointer?
+
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: the slots that removals and compactions looked at since the list was
+    /// created, so that tests can check that removing stays amortized O(1) without timing it.
+    private(set) var slotsVisited = 0
+    #endif
+
+    init() {}
+
+    deinit {
+        storage?.deallocate()
+    }
+
+    @inline(__always)
+    private var header: UnsafeMutablePointer<Header> {
+        storage.unsafelyUnwrapped.assumingMemoryBound(to: Header.self)
+    }
+
+    @inline(__always)
+    private var links: UnsafeMutablePointer<_Link> {
+        (storage.unsafelyUnwrapped + Self.linksOffset).assumingMemoryBound(to: _Link.self)
+    }
+
+    /// Whether nothing observes the node.
+    @inline(__always)
+    var isEmpty: Bool { storage == nil }
+
+    /// The number of live links.
+    @inline(__always)
+    var count: Int { storage == nil ? 0 : Int(header.pointee.live) }
+
+    /// The slots that may hold a live link (some may be tombstones): empty when the list is.
+    @inline(__always)
+    var slots: Range<Int> {
+        guard storage != nil else { return 0..<0 }
+        return Int(header.pointee.head)..<Int(header.pointee.end)
+    }
+
+    /// The link at `slot`, which must be in ``slots`` (it may be a tombstone).
+    @inline(__always)
+    subscript(slot: Int) -> _Link {
+        get {
+            checkSlot(slot)
+            return links[slot]
+        }
+    }
+
+    /// Changes where the observer of the link at `slot` keeps its edge (see `_Link.edge`).
+    @inline(__always)
+    mutating func setEdge(_ edge: Int, at slot: Int) {
+        checkSlot(slot)
+        links[slot].edge = edge
+    }
+
+    /// Calls `body` with each slot's link in order, tombstones included (a tombstone's node is
+    /// a stored value nobody reads, so code that only marks observers may pass it by).
+    /// `body` must not change this list.
+    @inline(__always)
+    func forEachSlot(_ body: (_Link) -> Void) {
+        guard let storage else { return }
+        let header = storage.assumingMemoryBound(to: Header.self).pointee
+        let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
+        for slot in Int(header.head)..<Int(header.end) { body(links[slot]) }
+    }
+
+    /// Adds `link` at the end; returns its slot.
+    ///
+    /// - Complexity: Amortized O(1).
+    @inline(__always)
+    mutating func append(_ link: _Link) -> Int {
+        if storage == nil || header.pointee.end == header.pointee.capacity { grow() }
+        let slot = Int(header.pointee.end)
+        (links + slot).initialize(to: link)
+        header.pointee.end &+= 1
+        header.pointee.live &+= 1
+        return slot
+    }
+
+    /// Removes the link at `slot` if it links `observer`, keeping the order of the others;
+    /// returns its reference (still counted: the caller releases it), or `nil` if `slot` does not
+    /// hold a link to `observer` (an internal error the caller reports).
+    ///
+    /// A compaction this removal causes moves links to other slots: `moving` is called with each
+    /// moved link and its new slot, so that the observer's edge can follow.
+    ///
+    /// - Complexity: Amortized O(1): a compaction, O(*n*) in the list, runs only after *n*
+    ///   removals.
+    mutating func remove(
+        at slot: Int,
+        of observer: _Node,
+        moving: (_Link, Int) -> Void
+    ) -> Unmanaged<_Node>? {
+        guard slots.contains(slot),
+              links[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
+        else { return nil }
+        visit()
+        let removed = links[slot].ref
+        let header = self.header
+        header.pointee.live &-= 1
+        if header.pointee.live == 0 {
+            storage.unsafelyUnwrapped.deallocate()
+            storage = nil
+            return removed
+        }
+        if slot == Int(header.pointee.end) - 1 {
+            header.pointee.end &-= 1
+            while links[Int(header.pointee.end) - 1].isTombstone {
+                visit()
+                header.pointee.end &-= 1
+                header.pointee.holes &-= 1
+            }
+        } else {
+            links[slot] = .tombstone
+            header.pointee.holes &+= 1
+            if slot == Int(header.pointee.head) {
+                while links[Int(header.pointee.head)].isTombstone {
+                    visit()
+                    header.pointee.head &+= 1
+                }
+            }
+        }
+        if header.pointee.holes > Int32(Self.tombstonesBeforeCompaction), header.pointee.holes > header.pointee.live {
+            compact(moving: moving)
+        }
+        return removed
+    }
+
+    /// Drops the tombstones, keeping the order of the live links, and reports each moved link
+    /// with its new slot.
+    ///
+    /// - Complexity: O(*n*) in the slots.
+    private mutating func compact(moving: (_Link, Int) -> Void) {
+        let header = self.header
+        let links = self.links
+        var kept = 0
+        for slot in Int(header.pointee.head)..<Int(header.pointee.end) {
+            let link = links[slot]
+            visit()
+            if link.isTombstone { continue }
+            links[kept] = link
+            if slot != kept { moving(link, kept) }
+            kept += 1
+        }
+        header.pointee.end = Int32(kept)
+        header.pointee.head = 0
+        header.pointee.holes = 0
+    }
+
+    private mutating func grow() {
+        let old = storage.map { $0.assumingMemoryBound(to: Header.self).pointee }
+        let capacity = old.map { Int($0.capacity) } ?? 0
+        precondition(capacity < Int(Int32.max) / 2, "Ripple: a node has more than \(Int32.max / 2) observers")
+        let newCapacity = Swift.max(capacity * 2, 2)
+        let larger = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.linksOffset + newCapacity * MemoryLayout<_Link>.stride,
+            alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment)
+        )
+        larger.bindMemory(to: Header.self, capacity: 1).initialize(
+            to: Header(end: old?.end ?? 0, capacity: Int32(newCapacity), live: old?.live ?? 0, head: old?.head ?? 0, holes: old?.holes ?? 0)
+        )
+        let newLinks = (larger + Self.linksOffset).bindMemory(to: _Link.self, capacity: newCapacity)
+        if let storage, let old {
+            newLinks.moveInitialize(from: (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self), count: Int(old.end))
+            storage.deallocate()
+        }
+        storage = larger
+    }
+
+    @inline(__always)
+    private mutating func visit() {
+        #if RIPPLE_INVARIANTS
+        slotsVisited += 1
+        #endif
+    }
+
+    @inline(__always)
+    private func checkSlot(_ slot: Int) {
+        #if RIPPLE_INVARIANTS
+        precondition(slots.contains(slot), "Ripple internal error: observer slot \(slot) out of \(slots)")
+        #endif
+    }
+}
+
+/// A link from a source to a live observer, holding one strong reference counted by hand
+/// (see `_Edge`), and saying where the observer keeps the edge it belongs to, so that the
+/// edge's `slot` can follow the link when a compaction moves it.
+struct _Link {
+    let ref: Unmanaged<_Node>
+    /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge in
+    /// its `replacedSources`.
+    var edge: Int
+
+    @inline(__always)
+    init(retaining node: _Node, edge: Int) {
+        ref = Unmanaged.passRetained(node)
+        self.edge = edge
+    }
+
+    /// The placeholder left where a link was removed (it holds no reference).
+    static var tombstone: _Link {
+        @inline(__always) get { _Link(tombstoneRef: _tombstone) }
+    }
+
+    @inline(__always)
+    private init(tombstoneRef: Unmanaged<_Node>) {
+        ref = tombstoneRef
+        edge = 0
+    }
+
+    @inline(__always)
+    var isTombstone: Bool { ref.toOpaque() == _tombstone.toOpaque() }
+
+    /// The node (a +0 reference).
+    @inline(__always)
+    var node: _Node { ref.takeUnretainedValue() }
+
+    @inline(__always)
+    func release() {
+        ref.release()
+    }
+}

@@ -1,0 +1,134 @@
+import Testing
+@testable import Ripple
+
+/// Direct tests of `_ObserverList`, the live readers of a node, against a naive reference model:
+/// an `Array` of the live entries in order, with a dictionary of where each one's slot is.
+@Suite struct ObserverListTests {
+    /// Nodes to link (the list retains each link's node; the test releases what it removes).
+    private static func makeNodes(_ count: Int) -> [Stored<Int>] {
+        (0..<count).map { Stored($0) }
+    }
+
+    @Test("random appends and removals agree with an Array; slots stay exact across compactions", arguments: 0..<40)
+    func randomSequences(seed: Int) {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        let nodes = Self.makeNodes(64)
+        var list = _ObserverList()
+        /// The live entries in order: (node index, edge).
+        var model: [(node: Int, edge: Int)] = []
+        /// Where each live entry is, by edge (edges are unique in this test).
+        var slotOf: [Int: Int] = [:]
+        var nextEdge = 0
+        var removals = 0
+        #if RIPPLE_INVARIANTS
+        let visitedBefore = list.slotsVisited
+        #endif
+        for _ in 0..<600 {
+            // Biased by the seed towards growing or shrinking, so lists of every size are seen.
+            let appendBias = seed % 3 == 0 ? 7 : 5
+            if model.isEmpty || Int.random(in: 0..<10, using: &generator) < appendBias {
+                let node = Int.random(in: 0..<nodes.count, using: &generator)
+                let slot = list.append(_Link(retaining: nodes[node], edge: nextEdge))
+                model.append((node, nextEdge))
+                slotOf[nextEdge] = slot
+                nextEdge += 1
+            } else {
+                // Remove from the head, the tail, or anywhere (queue, stack and random use).
+                let position = switch Int.random(in: 0..<3, using: &generator) {
+                case 0: 0
+                case 1: model.count - 1
+                default: Int.random(in: 0..<model.count, using: &generator)
+                }
+                let entry = model.remove(at: position)
+                let slot = slotOf.removeValue(forKey: entry.edge)!
+                let removed = list.remove(at: slot, of: nodes[entry.node]) { link, newSlot in
+                    slotOf[link.edge] = newSlot
+                }
+                #expect(removed?.toOpaque() == Unmanaged.passUnretained(nodes[entry.node] as _Node).toOpaque())
+                removed?.release()
+                removals += 1
+            }
+            check(list, model: model, slotOf: slotOf, nodes: nodes)
+        }
+        #if RIPPLE_INVARIANTS
+        // Each removal looks at its own slot and, amortized, a bounded number of others.
+        #expect(list.slotsVisited - visitedBefore <= 4 * removals)
+        #endif
+        // Empty it: the memory is given back, and every reference with it.
+        while let entry = model.popLast() {
+            let slot = slotOf.removeValue(forKey: entry.edge)!
+            list.remove(at: slot, of: nodes[entry.node]) { link, newSlot in slotOf[link.edge] = newSlot }?.release()
+        }
+        let (isEmpty, count, slots) = (list.isEmpty, list.count, list.slots)
+        #expect(isEmpty)
+        #expect(count == 0)
+        #expect(slots.isEmpty)
+    }
+
+    private func check(_ list: borrowing _ObserverList, model: [(node: Int, edge: Int)], slotOf: [Int: Int], nodes: [Stored<Int>]) {
+        #expect(list.count == model.count)
+        let isEmpty = list.isEmpty
+        #expect(isEmpty == model.isEmpty)
+        var live: [Int] = []
+        list.forEachSlot { link in
+            if !link.isTombstone { live.append(link.edge) }
+        }
+        #expect(live == model.map(\.edge), "the live links, in order")
+        for entry in model {
+            let slot = slotOf[entry.edge]!
+            #expect(list.slots.contains(slot))
+            #expect(list[slot].edge == entry.edge)
+            #expect(list[slot].ref.toOpaque() == Unmanaged.passUnretained(nodes[entry.node] as _Node).toOpaque())
+        }
+        // Tombstones never outnumber live links by more than the compaction threshold.
+        #expect(list.slots.upperBound <= model.count + max(_ObserverList.tombstonesBeforeCompaction, model.count))
+    }
+
+    @Test("a removal at a slot that does not hold the observer's link is refused, and changes nothing")
+    func wrongSlotIsRefused() {
+        let nodes = Self.makeNodes(2)
+        var list = _ObserverList()
+        let first = list.append(_Link(retaining: nodes[0], edge: 0))
+        let second = list.append(_Link(retaining: nodes[1], edge: 1))
+        #expect(list.remove(at: first, of: nodes[1]) { _, _ in } == nil)
+        #expect(list.remove(at: 7, of: nodes[0]) { _, _ in } == nil)
+        #expect(list.count == 2)
+        list.remove(at: second, of: nodes[1]) { _, _ in }?.release()
+        // The freed slot is gone from the list, so removing it again is refused too.
+        #expect(list.remove(at: second, of: nodes[1]) { _, _ in } == nil)
+        list.remove(at: first, of: nodes[0]) { _, _ in }?.release()
+        let isEmpty = list.isEmpty
+        #expect(isEmpty)
+    }
+
+    @Test("used as a queue (added at the end, removed at the head) the list stays bounded")
+    func queueUseIsCompacted() {
+        let nodes = Self.makeNodes(1)
+        var list = _ObserverList()
+        var slots: [Int: Int] = [:]
+        var head = 0
+        for edge in 0..<5 { slots[edge] = list.append(_Link(retaining: nodes[0], edge: edge)) }
+        for edge in 5..<2_000 {
+            slots[edge] = list.append(_Link(retaining: nodes[0], edge: edge))
+            list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0]) { link, newSlot in slots[link.edge] = newSlot }?.release()
+            head += 1
+            #expect(list.slots.upperBound <= 6 + _ObserverList.tombstonesBeforeCompaction)
+        }
+        for edge in head..<2_000 {
+            list.remove(at: slots.removeValue(forKey: edge)!, of: nodes[0]) { link, newSlot in slots[link.edge] = newSlot }?.release()
+        }
+        let isEmpty = list.isEmpty
+        #expect(isEmpty)
+    }
+
+    @Test("a node's observer list is one pointer")
+    func onePointer() {
+        #expect(MemoryLayout<_ObserverList>.size == MemoryLayout<Int>.size + (Self.invariantsWord))
+    }
+
+    #if RIPPLE_INVARIANTS
+    private static let invariantsWord = MemoryLayout<Int>.size
+    #else
+    private static let invariantsWord = 0
+    #endif
+}
