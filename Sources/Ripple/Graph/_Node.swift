@@ -141,24 +141,3 @@ struct _Edge {
         ref.release()
     }
 }
-
-/// Where a node came from: a user-given name, or the file and line that created it.
-@usableFromInline
-struct _Origin: CustomStringConvertible, Sendable {
-    let name: String?
-    let fileID: StaticString
-    let line: UInt
-
-    @usableFromInline
-    init(name: String?, fileID: StaticString, line: UInt) {
-        self.name = name
-        self.fileID = fileID
-        self.line = line
-    }
-
-    @usableFromInline
-    var description: String {
-        if let name { return "'\(name)'" }
-        return "(\(fileID):\(line))"
-    }
-}
