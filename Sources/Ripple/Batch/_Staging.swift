@@ -257,9 +257,9 @@ extension _Staging {
 
     /// Walks the recorded sources of `root` (depth first, explicit stack), marks each computed
     /// node affected or not, and evaluates the affected ones privately, sources first.
-    private func visit(_ root: _Node, _ graph: _Graph, _ context: _ThreadContext) {
+    private func visit(_ root: _DerivedNode, _ graph: _Graph, _ context: _ThreadContext) {
         struct Frame {
-            let node: _Node
+            let node: _DerivedNode
             var index = 0
             var affected = false
         }
@@ -273,6 +273,7 @@ extension _Staging {
                 case .stored:
                     if isStaged(dep) { stack[stack.count - 1].affected = true }
                 case .computed:
+                    let dep = unsafeDowncast(dep, to: _DerivedNode.self)
                     if let known = memo[ObjectIdentifier(dep)] {
                         if known.value != nil { stack[stack.count - 1].affected = true }
                     } else {
@@ -295,7 +296,7 @@ extension _Staging {
     /// Runs `node`'s derivation in the batch's view (lock held): reads see staged values and
     /// private values, nothing is tracked, and the node counts as evaluating (so a cycle is
     /// caught and a write is refused).
-    private func evaluatePrivately(_ node: _Node, _ context: _ThreadContext) -> Any {
+    private func evaluatePrivately(_ node: _DerivedNode, _ context: _ThreadContext) -> Any {
         node.isEvaluating = true
         let savedPrivate = context.privateEvaluationRef
         context.privateEvaluationRef = Unmanaged.passUnretained(node)

@@ -3,7 +3,7 @@
 /// The public ``Computed`` is a handle that owns this node; the graph may keep the node
 /// alive a little longer (while live readers need it), but never the handle.
 @usableFromInline
-final class _ComputedNode<Value>: _Node {
+final class _ComputedNode<Value>: _DerivedNode {
     @usableFromInline @exclusivity(unchecked) var cached: Value?
     let derive: () -> Value
     let isEqual: ((Value, Value) -> Bool)?

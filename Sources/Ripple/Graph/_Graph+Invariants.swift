@@ -15,7 +15,7 @@ extension _Graph {
     #if RIPPLE_INVARIANTS
     /// Debug builds: each edge of a live node has its own link among its source's observers, at
     /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
-    func checkEdges(of target: _Node) {
+    func checkEdges(of target: _DerivedNode) {
         guard isLive(target) else { return }
         for index in 0..<target.sources.count {
             checkLink(of: target, edge: target.sources[index], at: index)

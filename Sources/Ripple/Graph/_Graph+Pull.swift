@@ -17,12 +17,12 @@ enum _ScanStop {
 extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
-    func isFresh(_ node: _Node) -> Bool {
+    func isFresh(_ node: _DerivedNode) -> Bool {
         node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
     }
 
     @inline(__always)
-    func markVerified(_ node: _Node) {
+    func markVerified(_ node: _DerivedNode) {
         node.isStale = false
         node.verifiedEpoch = epoch
     }
@@ -36,7 +36,7 @@ extension _Graph {
     /// with a fresh stack while this thread waits (see `refreshOnFreshStack`). Each level of
     /// nesting passes here: a derivation nests another only by reading a value not yet fresh.
     @inline(__always)
-    func refresh(_ node: _Node) {
+    func refresh(_ node: _DerivedNode) {
         if node.isEvaluating { failCycle(at: node) }
         if isFresh(node) { return }
         #if !canImport(Darwin)
@@ -58,7 +58,7 @@ extension _Graph {
     ///
     /// Stale computed sources are brought up to date first, depth first, with an explicit
     /// stack: a chain of any length is checked without recursion.
-    func sourcesChanged(_ root: _Node) -> Bool {
+    func sourcesChanged(_ root: _DerivedNode) -> Bool {
         assertLockHeld()
         let base = walk.count
         walk.append(_WalkFrame(ref: .passUnretained(root), index: 0))
@@ -73,7 +73,7 @@ extension _Graph {
                 while index < count {
                     let edge = sources[index]
                     let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
-                        if dep.kind == .computed, !isFresh(dep) { return .stale }
+                        if dep.kind == .computed, !isFresh(unsafeDowncast(dep, to: _DerivedNode.self)) { return .stale }
                         return dep.version != edge.version ? .changed : nil
                     }
                     if let stop { return (stop, index) }
@@ -84,7 +84,7 @@ extension _Graph {
             switch stop {
             case .stale:
                 walk[top].index = index
-                let depRef = frame.ref._withUnsafeGuaranteedRef { $0.sources[index].ref }
+                let depRef = frame.ref._withUnsafeGuaranteedRef { $0.sources[index].derivedRef }
                 depRef._withUnsafeGuaranteedRef { dep in
                     if dep.isEvaluating { failCycle(at: dep) }
                     if dep.hasValue {
@@ -105,7 +105,7 @@ extension _Graph {
     }
 
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
-    func recompute(_ node: _Node) {
+    func recompute(_ node: _DerivedNode) {
         assertLockHeld()
         node.isEvaluating = true
         // Unmanaged throughout: saving and restoring the evaluating node costs no reference counting.
@@ -152,7 +152,7 @@ extension _Graph {
     /// may run anywhere moves. Only main-actor code reads a main-actor value, so none is ever
     /// nested inside a derivation that moved.
     @inline(never)
-    func refreshOnFreshStack(_ node: _Node) {
+    func refreshOnFreshStack(_ node: _DerivedNode) {
         if node.derivesOnMainActor {
             if !node.hasValue || sourcesChanged(node) {
                 recompute(node)
@@ -185,7 +185,7 @@ extension _Graph {
     #endif
 
     /// Stops with a message naming every computed value on the cycle through `node`.
-    func failCycle(at node: _Node) -> Never {
+    func failCycle(at node: _DerivedNode) -> Never {
         var names = [node.debugLabel]
         var current = evaluating
         while let step = current, step !== node {
@@ -230,7 +230,7 @@ extension _Graph {
     /// Brings a computed value up to date for a read (lock held).
     @usableFromInline
     final func _refreshLocked(_ node: _Node) {
-        refresh(node)
+        refresh(unsafeDowncast(node, to: _DerivedNode.self))
     }
 
     /// Records a read for the running derivation or reaction and releases the lock. Returns
@@ -248,7 +248,7 @@ extension _Graph {
 /// the reading thread lent it. Lives on the reading thread's stack, which waits.
 struct _FreshStackJob {
     let graph: Unmanaged<_Graph>
-    let node: Unmanaged<_Node>
+    let node: Unmanaged<_DerivedNode>
     /// The thread that holds the lock and waits.
     let reader: UInt
 

@@ -28,7 +28,7 @@ extension _Graph {
 
     /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it matches.
     @inline(__always)
-    func track(_ dep: _Node, into target: _Node) {
+    func track(_ dep: _Node, into target: _DerivedNode) {
         if dep.trackedBy == target.evaluationID { return }
         dep.trackedBy = target.evaluationID
         let index = target.trackCount
@@ -53,14 +53,14 @@ extension _Graph {
 
     /// Starts a tracked evaluation of `target`.
     @inline(__always)
-    func beginTracking(_ target: _Node) {
+    func beginTracking(_ target: _DerivedNode) {
         assertLockHeld()
         target.trackCount = 0
         target.evaluationID = makeID()
     }
 
     /// Ends a tracked evaluation: drops the sources that were not read again.
-    func endTracking(_ target: _Node) {
+    func endTracking(_ target: _DerivedNode) {
         assertLockHeld()
         target.evaluationID = 0
         let kept = target.trackCount
@@ -88,14 +88,14 @@ extension _Graph {
     /// - Parameter edge: Where `observer` keeps the edge: its index in `sources` (a watcher's
     ///   only edge: 0).
     @discardableResult
-    func subscribe(_ observer: _Node, to source: _Node, edge: Int = 0) -> Int {
+    func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0) -> Int {
         assertLockHeld()
         let slot = addObserver(observer, to: source, edge: edge)
         guard source.kind == .computed, source.observerCount == 1 else { return slot }
         let base = scratch.count
         scratch.append(.passUnretained(source))
         while scratch.count > base {
-            unowned(unsafe) let node = scratch.removeLast().takeUnretainedValue()
+            unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
             node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
@@ -109,14 +109,14 @@ extension _Graph {
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
-    func unsubscribe(_ observer: _Node, from source: _Node, slot: Int) {
+    func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
         guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
         scratch.append(.passUnretained(source))
         while scratch.count > base {
-            unowned(unsafe) let node = scratch.removeLast().takeUnretainedValue()
+            unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
             if !node.isStale { node.verifiedEpoch = epoch }
             for index in 0..<node.sources.count {
                 let edge = node.sources[index]
@@ -140,7 +140,7 @@ extension _Graph {
     /// - Complexity: Amortized O(1).
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
         let removed = source.observers.remove(at: slot, of: observer) { link, newSlot in
-            link.ref._withUnsafeGuaranteedRef { observer in
+            Unmanaged<_DerivedNode>.fromOpaque(link.ref.toOpaque())._withUnsafeGuaranteedRef { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
                 } else {
@@ -157,7 +157,7 @@ extension _Graph {
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
-    func disposeSources(of node: _Node) -> _Buffer<_Edge> {
+    func disposeSources(of node: _DerivedNode) -> _Buffer<_Edge> {
         assertLockHeld()
         node.trackCount = 0
         // Unlinked in place (see `endTracking`), then taken.
@@ -171,7 +171,7 @@ extension _Graph {
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
-    private func dropReplacedSources(of node: _Node, unsubscribing: Bool) {
+    private func dropReplacedSources(of node: _DerivedNode, unsubscribing: Bool) {
         // Unlinked in place (see `endTracking`), then taken.
         for index in 0..<node.replacedSources.count {
             let old = node.replacedSources[index]

@@ -17,10 +17,10 @@ package final class _Graph: @unchecked Sendable {
     /// checks none of its values.
     @exclusivity(unchecked) var exclusiveOwners = 0
     /// The computed value whose derivation is running on the lock's owner thread.
-    @exclusivity(unchecked) var evaluatingRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var evaluatingRef: Unmanaged<_DerivedNode>?
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
     /// reads are not tracked, but it is still evaluating, so it still must not write.
-    @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_DerivedNode>?
     /// How many more refreshes may nest on the stack of the thread running them before the
     /// next one moves to a fresh stack (see `refresh`).
     @exclusivity(unchecked) var levelsLeftOnStack = _Graph.levelsOnReadingThread
@@ -69,7 +69,7 @@ package final class _Graph: @unchecked Sendable {
     init() {}
 
     /// The computed value whose derivation is running on the lock's owner thread.
-    var evaluating: _Node? {
+    var evaluating: _DerivedNode? {
         get { evaluatingRef?.takeUnretainedValue() }
         set { evaluatingRef = newValue.map { Unmanaged.passUnretained($0) } }
     }
@@ -159,7 +159,7 @@ package final class _Graph: @unchecked Sendable {
 
 /// A frame of the iterative source check. The node is kept alive by the edge that led to it.
 struct _WalkFrame {
-    let ref: Unmanaged<_Node>
+    let ref: Unmanaged<_DerivedNode>
     var index: Int
 }
 

@@ -1,9 +1,12 @@
 /// Internal: a node of the reactive graph: a stored value, a computed value or a reaction.
 ///
 /// Every field is guarded by the graph's lock. The algorithm that uses them lives in
-/// `_Graph`; subclasses add the value and the user's closure.
+/// `_Graph`; subclasses add the value and the user's closure. This class holds what every
+/// node needs as a *source* (its version and observers); what a node that reads others needs
+/// (its sources, its evaluation state) is in `_DerivedNode`, so that a ``Stored`` does not
+/// carry it.
 ///
-/// Edges: a node holds its `sources` strongly (it needs them to recompute). A source holds
+/// Edges: a derived node holds its `sources` strongly (it needs them to recompute). A source holds
 /// its `observers` strongly only while the observer is *live*: a reaction until it is
 /// cancelled, a computed value while something live observes it. A computed value nobody
 /// observes is therefore held by its owners alone, and checks its sources by version when read.
@@ -31,16 +34,8 @@ public class _Node {
     @exclusivity(unchecked) final var derivesOnMainActor = false
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
-    /// The graph epoch at which this node was last known up to date.
-    @exclusivity(unchecked) final var verifiedEpoch = -1
-    /// What this node read in its last evaluation, with the version it saw.
-    @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
     /// The id of the last evaluation that recorded this node as a source.
     @exclusivity(unchecked) final var trackedBy = 0
-    /// The id of the evaluation in progress (0 when idle).
-    @exclusivity(unchecked) final var evaluationID = 0
-    /// Edges of the evaluation in progress (prefix of `sources`).
-    @exclusivity(unchecked) final var trackCount = 0
     /// Live nodes that read this one (one link per edge): one pointer, `nil` while none.
     @exclusivity(unchecked) final var observers = _ObserverList()
     /// The graph, reached without a global access or reference counting (see `_graphRef`).
@@ -56,36 +51,13 @@ public class _Node {
     final var hasObservers: Bool { !observers.isEmpty }
     /// The number of live links to this node (one per edge of a live observer).
     final var observerCount: Int { observers.count }
-    /// Replaced sources of a live node, unsubscribed when its evaluation ends.
-    @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
-    /// The computed value that was being evaluated when this one started (to name cycles).
-    @exclusivity(unchecked) final var evaluationParentRef: Unmanaged<_Node>?
-    /// Re-runs a computed value's derivation and says whether its value changed: compiled for
-    /// the concrete type in the client by the `Equatable` initializers, else the generic
-    /// `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
-    /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
-    @usableFromInline final let specializedEvaluate: (_Node) -> Bool
     /// Where the node was created, or its name.
     final let origin: _Origin
 
-    init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { $0._evaluate() }) {
+    init(kind: Kind, origin: _Origin) {
         self.kind = kind
         self.graphRef = _graphRef
         self.origin = origin
-        self.specializedEvaluate = specializedEvaluate
-    }
-
-    deinit {
-        if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
-        // Hand the sources to the release queue instead of releasing them here: a chain of
-        // any length is then freed one node at a time, without deep recursion.
-        guard !sources.isEmpty else { return }
-        _releaseLater(sources.take())
-    }
-
-    /// Re-runs a computed value's derivation; returns whether its value changed.
-    func _evaluate() -> Bool {
-        fatalError("Ripple internal error: _evaluate on \(kind)")
     }
 
     /// The node's current value, for traces (lock held; copying it runs no user code): the
@@ -135,6 +107,12 @@ struct _Edge {
     /// The source (a +0 reference).
     @inline(__always)
     var node: _Node { ref.takeUnretainedValue() }
+
+    /// The source as a derived node (a +0 reference): only for a source that is not stored.
+    @inline(__always)
+    var derivedRef: Unmanaged<_DerivedNode> {
+        Unmanaged.fromOpaque(ref.toOpaque())
+    }
 
     @inline(__always)
     func release() {

@@ -14,12 +14,12 @@ import Darwin
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
     /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
-    @exclusivity(unchecked) var reactionRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var reactionRef: Unmanaged<_DerivedNode>?
 
     /// The reaction whose body is running on this thread.
     var reaction: _ReactionNode? {
         get { reactionRef.map { unsafeDowncast($0.takeUnretainedValue(), to: _ReactionNode.self) } }
-        set { reactionRef = newValue.map { Unmanaged.passUnretained($0 as _Node) } }
+        set { reactionRef = newValue.map { Unmanaged.passUnretained($0 as _DerivedNode) } }
     }
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
     /// Not retained: the owner is running (a reaction's body or a scope's `run`) while it is current.
@@ -63,7 +63,7 @@ package final class _ThreadContext {
     let staging = _Staging()
     /// The computed value whose derivation runs privately, in the batch's view, on this
     /// thread (see `_Staging`).
-    @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_DerivedNode>?
 
     /// The external source of the innermost ``tracked(_:)`` scope open on this thread.
     @exclusivity(unchecked) var observationScopeRef: Unmanaged<_ExternalSource>?

@@ -140,7 +140,7 @@ extension _Graph {
     func openObservationScope(_ context: _ThreadContext) -> (source: _ExternalSource, registration: _ObservationSubject)? {
         lock.lock()
         defer { unlock() }
-        let targetRef: Unmanaged<_Node>
+        let targetRef: Unmanaged<_DerivedNode>
         if let evaluating = evaluatingRef {
             targetRef = evaluating
         } else if context.untrackedDepth == 0, context.privateEvaluationRef == nil, let reaction = context.reactionRef {

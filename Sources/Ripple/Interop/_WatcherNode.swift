@@ -23,7 +23,7 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// last told, returns the subject to tell.
     func changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
         guard !isDisposed, !sources.isEmpty else { return nil }
-        let target = sources[0].ref
+        let target = sources[0].derivedRef
         graphRef._withUnsafeGuaranteedRef { graph in
             target._withUnsafeGuaranteedRef { graph.refresh($0) }
         }

@@ -1,5 +1,5 @@
 /// A node that reads others and is live until disposed: a reaction or an Observation watcher.
-class _SubscriberNode: _Node, @unchecked Sendable {
+class _SubscriberNode: _DerivedNode, @unchecked Sendable {
     /// Cancelled and unlinked from its sources.
     @exclusivity(unchecked) final var isDisposed = false
     /// Jobs for this node in delivery queues, not yet done. Queued jobs do not retain a

@@ -136,8 +136,10 @@ extension _Graph {
             var stack = [root]
             var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
             while let node = stack.popLast(), let observer = id(node) {
-                for position in 0..<node.sources.count {
-                    let source = node.sources[position].node
+                guard node.kind != .stored else { continue }
+                let derived = unsafeDowncast(node, to: _DerivedNode.self)
+                for position in 0..<derived.sources.count {
+                    let source = derived.sources[position].node
                     guard let sourceID = id(source) else { break }
                     edges.append(DependencySnapshot.Edge(source: sourceID, observer: observer))
                     if seen.insert(ObjectIdentifier(source)).inserted { stack.append(source) }

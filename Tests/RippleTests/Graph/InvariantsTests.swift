@@ -6,7 +6,7 @@ import Testing
     @Test("a graph function that needs the lock, called without it, stops with a message naming it")
     func lockAssertion() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _graph.beginTracking(Stored(0))
+            _graph.beginTracking(Computed { 1 }.node)
         })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: beginTracking(_:) needs the graph's lock"))
@@ -14,7 +14,8 @@ import Testing
 
     @Test("with the lock held, the same call passes the check")
     func lockHeld() {
-        let node = Stored(0)
+        let computed = Computed { 1 }
+        let node = computed.node
         _graph.withLock {
             _graph.beginTracking(node)
             _graph.endTracking(node)
