@@ -6,7 +6,7 @@
 /// under one acquisition of the graph's lock, so a reader on another thread sees none or all
 /// of them, and no derivation ever runs on a mix.
 ///
-/// A staged value is kept in its ``Stored`` (`_stagedValue`, owned by one staging at a time:
+/// A staged value is kept in its ``Stored`` (`_extras._stagedValue`, owned by one staging at a time:
 /// no allocation); when two threads' batches write the same value at once, the second keeps
 /// its value in an `_StagedWrite` entry (`overflow`).
 ///

@@ -151,7 +151,7 @@ extension Stored: _ReadModifyWriteSubject {
                     _exclusiveOwner = Unmanaged.passUnretained(context).toOpaque()
                     graph.exclusiveOwners += 1
                 }
-                exclusiveDepth += 1
+                extras.exclusiveDepth += 1
                 // Inside a batch (not one queued by a reaction), held until it is applied.
                 if context.batchDepth > 0, !context.isDelivering {
                     context.readModifyWrite.isReservedByBatch = true
@@ -219,8 +219,8 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     func _endExclusive() {
-        exclusiveDepth -= 1
-        if exclusiveDepth == 0 {
+        extras.exclusiveDepth -= 1
+        if extras.exclusiveDepth == 0 {
             _exclusiveOwner = nil
             graphRef._withUnsafeGuaranteedRef { graph in
                 graph.exclusiveOwners -= 1

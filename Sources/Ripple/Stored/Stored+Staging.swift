@@ -18,7 +18,7 @@ extension Stored {
         }
         switch slot {
         case .own:
-            swap(&_stagedValue, &newValue)
+            swap(&_extras.unsafelyUnwrapped._stagedValue, &newValue)
         case .apart:
             _stageApart(&newValue)
         case .notInBatch:
@@ -44,8 +44,8 @@ extension Stored {
                 let staging = context.staging
                 staging.generation &+= 1
                 let me = Unmanaged.passUnretained(staging)
-                if _stagedOwner?.toOpaque() == me.toOpaque() {
-                    _stagedWrites &+= 1
+                if let extras = _extras, extras.stagedOwner?.toOpaque() == me.toOpaque() {
+                    extras.stagedWrites &+= 1
                     return .own
                 }
                 if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
@@ -56,9 +56,10 @@ extension Stored {
                 }
                 staging.append(self, commit: commit)
                 _stagedCount += 1
-                guard _stagedOwner == nil else { return .apart }
-                _stagedOwner = me
-                _stagedWrites = 1
+                let extras = self.extras
+                guard extras.stagedOwner == nil else { return .apart }
+                extras.stagedOwner = me
+                extras.stagedWrites = 1
                 return .own
             }
         }
@@ -91,8 +92,8 @@ extension Stored {
 
     /// The value `staging` staged for this node, if any, with the number of writes (lock held).
     private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
-        if _stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
-            return (_stagedValue.unsafelyUnwrapped, _stagedWrites)
+        if let extras = _extras, extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+            return (extras._stagedValue.unsafelyUnwrapped, extras.stagedWrites)
         }
         guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
         return (entry.value as! Value, entry.count)
@@ -147,7 +148,7 @@ extension Stored {
             _commitStagedApart(by: staging, context)
             return
         }
-        var value = _stagedValue.take().unsafelyUnwrapped
+        var value = _extras.unsafelyUnwrapped._stagedValue.take().unsafelyUnwrapped
         _applyStaged(&value, writes: writes, context)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
@@ -157,9 +158,9 @@ extension Stored {
     @usableFromInline
     func _takeStagedSlot(_ staging: _Staging) -> Int {
         _stagedCount -= 1
-        guard _stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
-        _stagedOwner = nil
-        return _stagedWrites
+        guard let extras = _extras, extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
+        extras.stagedOwner = nil
+        return extras.stagedWrites
     }
 
     /// `_commitStaged` for a value staged apart from the node.
@@ -196,7 +197,7 @@ extension Stored {
 /// Where a staged write's value goes.
 @usableFromInline
 enum _StagingSlot {
-    /// The node's own slot (`_stagedValue`), held by this batch.
+    /// The node's own slot (`_extras._stagedValue`), held by this batch.
     case own
     /// Apart, in the batch's `overflow`: another batch holds the node's slot.
     case apart

@@ -29,21 +29,11 @@ public final class Stored<Value>: _Node, Readable {
     /// The thread (its context) inside a compound assignment to this value, which other
     /// writers wait for; `nil` when none (lock held to touch).
     @usableFromInline @exclusivity(unchecked) var _exclusiveOwner: UnsafeMutableRawPointer?
-    /// Nested compound assignments to this value by its owner.
-    @exclusivity(unchecked) var exclusiveDepth = 0
-    /// Publishes `writes` to readers of ``writeCount``; created by the first such read.
-    @exclusivity(unchecked) private var writeCounter: Stored<Int>?
-    /// Observation interop: created by the first read no Ripple reader tracked; from then on
-    /// every change is told to Observation (see `armObservation`). Retained by hand (released
-    /// in `deinit`) so that later top-level reads reach it without reference counting.
-    @exclusivity(unchecked) private var observationRef: Unmanaged<_ObservationSubject>?
     /// Threads whose batch staged a write of this value, not yet applied (see `_Staging`).
     @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
-    /// The batch whose staged value this node holds (others keep theirs apart), the value,
-    /// and the writes it stands for.
-    @exclusivity(unchecked) var _stagedOwner: Unmanaged<_Staging>?
-    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
-    @exclusivity(unchecked) var _stagedWrites = 0
+    /// What most values never need (the staged value of a batch, the Observation subject, the
+    /// write counter, nested compound assignments), created by its first use (lock held).
+    @usableFromInline @exclusivity(unchecked) var _extras: _StoredExtras<Value>?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -173,27 +163,13 @@ public final class Stored<Value>: _Node, Readable {
             graph.withLock { () -> (Stored<Int>, Int) in
                 // Inside a batch, its writes not yet applied count too.
                 let staged = _stagedWriteCount()
-                if let writeCounter { return (writeCounter, staged) }
+                if let writeCounter = _extras?.writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
-                writeCounter = created
+                extras.writeCounter = created
                 return (created, staged)
             }
         }
         return counter.value + staged
-    }
-
-    /// Takes the lock for a read; inside a read-modify-write region, the region's first read
-    /// of a stored value also records it (see `Stored+ReadModifyWrite.swift`).
-    @inlinable
-    func _lockForStoredRead() {
-        _lockForRead()
-        if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
-    }
-
-    /// The value, read without tracking or Observation registration (inside a batch, as the
-    /// batch sees it).
-    func peek() -> Value {
-        _graph.withLock { _valueInView() }
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued.
@@ -216,123 +192,11 @@ public final class Stored<Value>: _Node, Readable {
         return replaced
     }
 
-    /// Takes the lock for a write, stops a write made by a derivation, waits for another
-    /// thread's read-modify-write of this value to end, and counts the write. Returns false,
-    /// with the lock released and nothing counted, for the write of a read-modify-write that
-    /// another write overtook (the caller retries it).
-    @usableFromInline
-    func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> Bool {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
-            // Checked through the raw reference: this is on every write's path.
-            if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil {
-                graph.failWriteDuringEvaluation(of: self)
-            }
-            if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
-                guard _admitWrite(graph, context) else { return false }
-            }
-            writes &+= 1
-            if let writeCounter { _ = writeCounter._write(writes, context) }
-            return true
-        }
-    }
-
-    /// Releases the lock after a write that changed nothing.
-    @usableFromInline
-    func _unlockAfterWrite() {
-        graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-    }
-
-    /// Gives the value being written a new version (lock held). (A batch's writes are applied
-    /// once each, when it ends, so a value changed and changed back inside a batch is never
-    /// written: see `_Staging`.)
-    @usableFromInline
-    func _stampVersion() {
-        graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
-    }
-
-    /// Propagates a committed write, queues the Observation notice, and releases the lock.
-    @usableFromInline
-    func _commitWrite(_ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { context in
-                graph.epoch &+= 1
-                graph.propagate(from: self, into: context)
-                if observationRef != nil { context.pending.append(.notify(self)) }
-            }
-            graph.unlock()
-        }
-    }
-
-    /// Queues a write made while reactions are being delivered.
-    @usableFromInline
-    func _queueWrite(_ context: Unmanaged<_ThreadContext>, _ apply: @escaping () -> Void) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.queueWrite($0, apply) }
-        }
-    }
-
-    /// Runs the reactions a write queued (unless a batch or a delivery is in progress).
-    @usableFromInline
-    func _deliver(_ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.deliver($0) }
-        }
-    }
-
-    /// Records a write for the tracers (lock held).
-    @usableFromInline @inline(never)
-    func _recordWrite(old: Value, new: Value, _ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
-        }
-    }
-
-    /// Records a write staged in a batch for the tracers (lock held): its old value is the value
-    /// committed before the batch.
-    @usableFromInline @inline(never)
-    func _recordStagedWrite(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
-        _recordWrite(old: _value, new: newValue, context)
-    }
-
     override func _traceValue() -> Any? { _value }
 
     /// The subject to tell of a change (queued by every write once a top-level read armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
-        observationRef
-    }
-
-    /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
-    /// the lock, and registers the access (not inside an `untracked { }` within `tracked { }`).
-    @usableFromInline
-    func _untrackedRead() {
-        if graphRef._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation() }) {
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-            return
-        }
-        armObservation()._withUnsafeGuaranteedRef { subject in
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-            subject.access()
-        }
-    }
-
-    /// Called under the lock by an untracked read: every later change is reported to
-    /// Observation. Returns the subject, which this node keeps alive.
-    ///
-    /// Once armed, the node stays armed, as an `@Observable` property tells its registrar of
-    /// every change: `withObservationTracking` installs its observers only when its body ends,
-    /// so a write between this read and that installation must not use up the only notice
-    /// (the registration would never hear a later change). Ripple cannot see when the
-    /// installation happens, so no later moment is provably safe to disarm.
-    private func armObservation() -> Unmanaged<_ObservationSubject> {
-        if let observationRef { return observationRef }
-        let created = Unmanaged.passRetained(_ObservationSubject())
-        observationRef = created
-        return created
-    }
-
-    deinit {
-        observationRef?.release()
+        _extras?.observationRef
     }
 }
 

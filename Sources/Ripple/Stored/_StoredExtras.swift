@@ -1,0 +1,28 @@
+/// The parts of a ``Stored`` that most values never use, kept apart so that a plain stored
+/// value stays small: created by the first batch write, top-level read, ``Stored/writeCount``
+/// read or compound assignment that needs them (lock held), and freed with the value.
+///
+/// Every field is guarded by the graph's lock.
+@usableFromInline
+final class _StoredExtras<Value> {
+    /// The value staged by the batch that holds this node's slot (see `_Staging`).
+    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
+    /// The batch whose staged value this node holds (others keep theirs apart).
+    @exclusivity(unchecked) var stagedOwner: Unmanaged<_Staging>?
+    /// The writes the staged value stands for.
+    @exclusivity(unchecked) var stagedWrites = 0
+    /// Publishes the value's write count to readers of ``Stored/writeCount``.
+    @exclusivity(unchecked) var writeCounter: Stored<Int>?
+    /// Nested compound assignments to the value by the thread that owns it.
+    @exclusivity(unchecked) var exclusiveDepth = 0
+    /// Observation interop: created by the first read no Ripple reader tracked; from then on
+    /// every change is told to Observation (see `Stored.armObservation`). Retained by hand so
+    /// that later top-level reads reach it without reference counting.
+    @exclusivity(unchecked) var observationRef: Unmanaged<_ObservationSubject>?
+
+    init() {}
+
+    deinit {
+        observationRef?.release()
+    }
+}
