@@ -18,7 +18,6 @@ extension Stored {
         _graph.withLock { _valueInView() }
     }
 
-
     /// Takes the lock for a write, stops a write made by a derivation, waits for another
     /// thread's read-modify-write of this value to end, and counts the write. Returns false,
     /// with the lock released and nothing counted, for the write of a read-modify-write that
@@ -97,8 +96,6 @@ extension Stored {
     func _recordStagedWrite(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
         _recordWrite(old: _value, new: newValue, context)
     }
-
-
 
     /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
     /// the lock, and registers the access (not inside an `untracked { }` within `tracked { }`).
