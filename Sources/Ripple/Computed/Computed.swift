@@ -184,9 +184,10 @@ extension Computed where Value: Equatable {
             origin: _Origin(name: name, fileID: file, line: line),
             isEqual: { $0 == $1 },
             derive: derive,
+            // Captures nothing (the derivation is read from the node), so it needs no allocation.
             specializedEvaluate: { node in
                 let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
-                let newValue = derive()
+                let newValue = node.derive()
                 if let old = node.cached, old == newValue { return false }
                 node._replaceCached(newValue)
                 return true

@@ -5,7 +5,7 @@
 @usableFromInline
 final class _ComputedNode<Value>: _DerivedNode {
     @usableFromInline @exclusivity(unchecked) var cached: Value?
-    let derive: () -> Value
+    @usableFromInline let derive: () -> Value
     let isEqual: ((Value, Value) -> Bool)?
 
     @usableFromInline
