@@ -15,8 +15,6 @@ class _DerivedNode: _Node {
     @exclusivity(unchecked) final var trackCount = 0
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
     @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
-    /// The computed value that was being evaluated when this one started (to name cycles).
-    @exclusivity(unchecked) final var evaluationParentRef: Unmanaged<_DerivedNode>?
     /// Re-runs a computed value's derivation and says whether its value changed: compiled for
     /// the concrete type in the client by the `Equatable` initializers, else the generic
     /// `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;

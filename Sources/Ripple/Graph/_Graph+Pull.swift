@@ -110,12 +110,12 @@ extension _Graph {
         node.isEvaluating = true
         // Unmanaged throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = evaluatingRef
-        node.evaluationParentRef = previous
         evaluatingRef = Unmanaged.passUnretained(node)
+        evaluationChain.append(.passUnretained(node))
         beginTracking(node)
         let changed = node.specializedEvaluate(node)
         evaluatingRef = previous
-        node.evaluationParentRef = nil
+        evaluationChain.removeLast()
         node.isEvaluating = false
         endTracking(node)
         node.hasValue = true
@@ -187,10 +187,10 @@ extension _Graph {
     /// Stops with a message naming every computed value on the cycle through `node`.
     func failCycle(at node: _DerivedNode) -> Never {
         var names = [node.debugLabel]
-        var current = evaluating
-        while let step = current, step !== node {
-            names.append(step.debugLabel)
-            current = step.evaluationParentRef?.takeUnretainedValue()
+        var index = evaluationChain.count - 1
+        while index >= 0, evaluationChain[index].toOpaque() != Unmanaged.passUnretained(node).toOpaque() {
+            names.append(evaluationChain[index].takeUnretainedValue().debugLabel)
+            index -= 1
         }
         names.append(node.debugLabel)
         _rippleFailure("dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others.")

@@ -30,6 +30,9 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
     /// Scratch stack of propagation and (de)activation (nodes kept alive by their edges).
     @exclusivity(unchecked) var scratch = _Stack<Unmanaged<_Node>>()
+    /// The computed values whose derivations are running, outermost first (to name a cycle):
+    /// kept here rather than as a parent reference in every node.
+    @exclusivity(unchecked) var evaluationChain = _Stack<Unmanaged<_DerivedNode>>()
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.

@@ -34,7 +34,7 @@ extension Stored {
                 guard _admitWrite(graph, context) else { return false }
             }
             writes &+= 1
-            if let writeCounter = _extras?.writeCounter { _ = writeCounter._write(writes, context) }
+            if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) { _ = writeCounter._write(writes, context) }
             return true
         }
     }
@@ -60,7 +60,7 @@ extension Stored {
             context._withUnsafeGuaranteedRef { context in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
-                if _extras?.observationRef != nil { context.pending.append(.notify(self)) }
+                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) { context.pending.append(.notify(self)) }
             }
             graph.unlock()
         }
@@ -120,7 +120,7 @@ extension Stored {
     /// (the registration would never hear a later change). Ripple cannot see when the
     /// installation happens, so no later moment is provably safe to disarm.
     fileprivate func armObservation() -> Unmanaged<_ObservationSubject> {
-        if let observationRef = _extras?.observationRef { return observationRef }
+        if let observationRef = _extras?.takeUnretainedValue().observationRef { return observationRef }
         let created = Unmanaged.passRetained(_ObservationSubject())
         extras.observationRef = created
         return created
@@ -128,8 +128,13 @@ extension Stored {
 
     /// The node's extras, created now if needed (lock held).
     var extras: _StoredExtras<Value> {
+        extrasRef.takeUnretainedValue()
+    }
+
+    /// The node's extras as a +0 reference, created now if needed (lock held).
+    var extrasRef: Unmanaged<_StoredExtras<Value>> {
         if let _extras { return _extras }
-        let created = _StoredExtras<Value>()
+        let created = Unmanaged.passRetained(_StoredExtras<Value>())
         _extras = created
         return created
     }

@@ -18,7 +18,7 @@ extension Stored {
         }
         switch slot {
         case .own:
-            swap(&_extras.unsafelyUnwrapped._stagedValue, &newValue)
+            _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { swap(&$0._stagedValue, &newValue) }
         case .apart:
             _stageApart(&newValue)
         case .notInBatch:
@@ -44,8 +44,8 @@ extension Stored {
                 let staging = context.staging
                 staging.generation &+= 1
                 let me = Unmanaged.passUnretained(staging)
-                if let extras = _extras, extras.stagedOwner?.toOpaque() == me.toOpaque() {
-                    extras.stagedWrites &+= 1
+                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.stagedOwner?.toOpaque() == me.toOpaque() }) {
+                    extras._withUnsafeGuaranteedRef { $0.stagedWrites &+= 1 }
                     return .own
                 }
                 if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
@@ -56,11 +56,12 @@ extension Stored {
                 }
                 staging.append(self, commit: commit)
                 _stagedCount += 1
-                let extras = self.extras
-                guard extras.stagedOwner == nil else { return .apart }
-                extras.stagedOwner = me
-                extras.stagedWrites = 1
-                return .own
+                return extrasRef._withUnsafeGuaranteedRef { extras in
+                    guard extras.stagedOwner == nil else { return .apart }
+                    extras.stagedOwner = me
+                    extras.stagedWrites = 1
+                    return .own
+                }
             }
         }
     }
@@ -92,7 +93,7 @@ extension Stored {
 
     /// The value `staging` staged for this node, if any, with the number of writes (lock held).
     private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
-        if let extras = _extras, extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
             return (extras._stagedValue.unsafelyUnwrapped, extras.stagedWrites)
         }
         guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
@@ -148,7 +149,7 @@ extension Stored {
             _commitStagedApart(by: staging, context)
             return
         }
-        var value = _extras.unsafelyUnwrapped._stagedValue.take().unsafelyUnwrapped
+        var value = _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0._stagedValue.take().unsafelyUnwrapped }
         _applyStaged(&value, writes: writes, context)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
@@ -158,9 +159,12 @@ extension Stored {
     @usableFromInline
     func _takeStagedSlot(_ staging: _Staging) -> Int {
         _stagedCount -= 1
-        guard let extras = _extras, extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
-        extras.stagedOwner = nil
-        return extras.stagedWrites
+        guard let extras = _extras else { return 0 }
+        return extras._withUnsafeGuaranteedRef { extras in
+            guard extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
+            extras.stagedOwner = nil
+            return extras.stagedWrites
+        }
     }
 
     /// `_commitStaged` for a value staged apart from the node.

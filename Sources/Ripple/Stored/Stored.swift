@@ -33,7 +33,8 @@ public final class Stored<Value>: _Node, Readable {
     @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
     /// What most values never need (the staged value of a batch, the Observation subject, the
     /// write counter, nested compound assignments), created by its first use (lock held).
-    @usableFromInline @exclusivity(unchecked) var _extras: _StoredExtras<Value>?
+    /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.
+    @usableFromInline @exclusivity(unchecked) var _extras: Unmanaged<_StoredExtras<Value>>?
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -163,7 +164,7 @@ public final class Stored<Value>: _Node, Readable {
             graph.withLock { () -> (Stored<Int>, Int) in
                 // Inside a batch, its writes not yet applied count too.
                 let staged = _stagedWriteCount()
-                if let writeCounter = _extras?.writeCounter { return (writeCounter, staged) }
+                if let writeCounter = _extras?.takeUnretainedValue().writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 extras.writeCounter = created
                 return (created, staged)
@@ -196,7 +197,11 @@ public final class Stored<Value>: _Node, Readable {
 
     /// The subject to tell of a change (queued by every write once a top-level read armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
-        _extras?.observationRef
+        _extras?._withUnsafeGuaranteedRef { $0.observationRef }
+    }
+
+    deinit {
+        _extras?.release()
     }
 }
 

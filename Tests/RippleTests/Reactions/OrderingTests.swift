@@ -101,6 +101,20 @@ struct OrderingTests {
         #expect(message.contains("'selfish' → Computed 'selfish'"))
     }
 
+    @Test("a cycle through several computed values names each of them, in reading order")
+    func longerCycle() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let holder = Cell<Computed<Int>?>(nil)
+            let first = Computed(name: "first") { (holder.value?.value ?? 0) + 1 }
+            let second = Computed(name: "second") { first.value + 1 }
+            let third = Computed(name: "third") { second.value + 1 }
+            holder.value = third
+            _ = first.value
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Computed 'first' → Computed 'third' → Computed 'second' → Computed 'first'"))
+    }
+
     @Test("a cycle through others names every node on it")
     func indirectCycle() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
