@@ -1,4 +1,5 @@
 import CMallocInfo
+import Observation
 import Ripple
 
 // Bytes per node (glibc's mallinfo2().uordblks before and after creating nodes that are kept
@@ -20,6 +21,7 @@ enum Memory {
         var stored = 0.0
         var computedUnread = 0.0
         var computedRead = 0.0
+        var computedReadObserved = 0.0
         var computedReadTracked = 0.0
         var reaction = 0.0
         /// Milliseconds to release the 100 000 top-level-read computeds of one source.
@@ -43,7 +45,7 @@ enum Memory {
             for _ in 0..<nodeCount { computeds.append(Computed { source.value + 1 }) }
         }
         // A read outside any derivation or reaction (as the benchmarks' asserts do): caches the
-        // value, records the source edge, and arms Ripple's Observation interop for the node.
+        // value and records the source edge; outside any Observation scope, nothing is armed.
         report.computedRead = report.computedUnread + bytes {
             for computed in computeds { blackHole(computed.value) }
         }
@@ -69,10 +71,24 @@ enum Memory {
         report.reaction = bytes {
             for _ in 0..<nodeCount { reactions.append(observe { _ = source.value }) }
         }
+        // Read once inside withObservationTracking (a SwiftUI body): arms the node's Observation
+        // watcher and its subject. One write of their source then fires the registrations, as
+        // a view's update would, so that what stays is what an armed node keeps.
+        let observedSource = Stored(1)
+        var observedComputeds: [Computed<Int>] = []
+        observedComputeds.reserveCapacity(nodeCount)
+        report.computedReadObserved = bytes {
+            for _ in 0..<nodeCount { observedComputeds.append(Computed { observedSource.value + 1 }) }
+            for computed in observedComputeds {
+                withObservationTracking { blackHole(computed.value) } onChange: {}
+            }
+            observedSource.value = 2
+        }
+
         // Releasing many readers of one source unlinks each from the source's observer list.
         report.releaseComputedsMs = Double(timed { computeds = [] }) / 1e6
         report.releaseReactionsMs = Double(timed { reactions = [] }) / 1e6
-        withExtendedLifetime((storeds, computeds, tracked, reader, reactions)) {}
+        withExtendedLifetime((storeds, computeds, observedComputeds, tracked, reader, reactions)) {}
         return report
     }
 
@@ -96,6 +112,8 @@ enum Memory {
         var readWriteArmed = 0.0
         var writeStoredReadOnce = 0.0
         var writeUnderComputedReadOnce = 0.0
+        var writeStoredObserved = 0.0
+        var writeUnderComputedObserved = 0.0
         var readStoredTopLevel = 0.0
         var readComputedTopLevel = 0.0
         var readInsideReaction = 0.0
@@ -111,20 +129,29 @@ enum Memory {
         let runs = Counter()
         let reaction = observe { _ = observed.value; runs.n += 1 }
         costs.writeOneReaction = nanoseconds { observed.value = $0 }
-        // A top-level read arms Observation: the write then notifies the registrar.
-        let armed = Stored(0)
-        costs.readWriteArmed = nanoseconds { v in blackHole(armed.value); armed.value = v }
-        // Read once at top level, then only written: every write still tells Observation, as
-        // an @Observable property's does (a registration may be pending).
+        // A top-level read outside any Observation scope, then a write: nothing is armed.
+        let unarmed = Stored(0)
+        costs.readWriteArmed = nanoseconds { v in blackHole(unarmed.value); unarmed.value = v }
+        // Read once at top level, then only written: outside any scope, the write tells nobody.
         let readOnce = Stored(0)
         blackHole(readOnce.value)
         costs.writeStoredReadOnce = nanoseconds { readOnce.value = $0 }
-        // The same under a Computed read once at top level: every write re-evaluates it (the
-        // cut-off decides whether Observation is told).
+        // The same under a Computed read once at top level: it stays lazy.
         let computedSource = Stored(0)
         let computedReadOnce = Computed { computedSource.value &+ 1 }
         blackHole(computedReadOnce.value)
         costs.writeUnderComputedReadOnce = nanoseconds { computedSource.value = $0 }
+        // Read once inside withObservationTracking (a SwiftUI body): armed, so every later write
+        // tells Observation, as an @Observable property's does (a registration may be pending).
+        let observedOnce = Stored(0)
+        withObservationTracking { blackHole(observedOnce.value) } onChange: {}
+        costs.writeStoredObserved = nanoseconds { observedOnce.value = $0 }
+        // The same under a Computed: every write re-evaluates it (the cut-off decides whether
+        // Observation is told).
+        let observedSource = Stored(0)
+        let computedObserved = Computed { observedSource.value &+ 1 }
+        withObservationTracking { blackHole(computedObserved.value) } onChange: {}
+        costs.writeUnderComputedObserved = nanoseconds { observedSource.value = $0 }
         let read = Stored(7)
         costs.readStoredTopLevel = nanoseconds { _ in blackHole(read.value) }
         let computed = Computed { read.value + 1 }

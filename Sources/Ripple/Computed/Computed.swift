@@ -122,28 +122,40 @@ public final class Computed<Value>: Readable {
         return untrackedCurrent
     }
 
-    /// A read that no derivation or reaction tracked (lock held): arms the Observation
-    /// watcher, releases the lock, and registers the access with Observation (not inside an
-    /// `untracked { }` within `tracked { }`).
+    /// A read that no derivation or reaction tracked (lock held; released on return). If an
+    /// Observation tracking scope records it (see `_observationTracksThisRead`), the Observation
+    /// watcher is armed and the access registered (not inside an `untracked { }` within
+    /// `tracked { }`). Read anywhere else, the value stays lazy: later writes do not evaluate it.
     @usableFromInline
     func _untrackedRead() {
         let graphRef = nodeRef._withUnsafeGuaranteedRef { $0.graphRef }
-        if graphRef._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation() }) {
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-            return
-        }
-        armObservation()._withUnsafeGuaranteedRef { watcher in
-            nodeRef._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.unlock() } }
-            watcher.subject.access()
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if graph.hidesReadsFromObservation() {
+                graph.unlock()
+                return
+            }
+            if let watcherRef {
+                graph.unlock()
+                watcherRef._withUnsafeGuaranteedRef { $0.subject.access() }
+                return
+            }
+            graph.unlock()
+            guard _observationTracksThisRead() else { return }
+            let watcher = graph.withLock { armObservation() }
+            watcher._withUnsafeGuaranteedRef { $0.subject.access() }
         }
     }
 
-    /// Called under the lock by an untracked read: every later change is reported to
-    /// Observation (the watcher stays armed; see `_WatcherNode`). Returns the watcher, which
-    /// the handle keeps alive.
+    /// Called under the lock by a read an Observation scope recorded: every later change is
+    /// reported to Observation (the watcher stays armed; see `_WatcherNode`). Returns the
+    /// watcher, which the handle keeps alive.
     private func armObservation() -> Unmanaged<_WatcherNode> {
         if let watcherRef { return watcherRef }
         let node = node
+        // The read that arms it released the lock before: a write since may have left the node
+        // stale, and a write's mark stops at a stale node, so it would never reach a watcher
+        // linked now. Brought up to date first, the node is fresh when the watcher links to it.
+        _graph.refresh(node)
         let watcher = _WatcherNode(origin: node.origin)
         watcher.sources.append(_Edge(retaining: node, version: node.version))
         watcher.sources[0].slot = _graph.subscribe(watcher, to: node)

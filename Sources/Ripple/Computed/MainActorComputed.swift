@@ -127,15 +127,23 @@ public final class MainActorComputed<Value>: Observable {
             _graph.unlock()
             return
         }
-        let observation = observation ?? armObservation(node)
+        if let observation {
+            _graph.unlock()
+            observation.subject.access()
+            return
+        }
         _graph.unlock()
-        observation.subject.access()
+        guard _observationTracksThisRead() else { return }
+        let armed = _graph.withLock { observation ?? armObservation(node) }
+        armed.subject.access()
     }
 
-    /// Called under the lock by the first untracked read: from now on every change is reported
+    /// Called under the lock by the first read an Observation scope recorded: from now on every change is reported
     /// to Observation, as for a ``Computed`` (see `_WatcherNode`), but by a main-actor reaction,
     /// so the value is only ever re-evaluated on the main actor.
     private func armObservation(_ node: _ComputedNode<Value>) -> _MainActorObservation {
+        // Fresh before the watcher links to it (see `Computed.armObservation`).
+        _graph.refresh(node)
         let armed = _MainActorObservation(watching: node)
         observation = armed
         return armed

@@ -26,6 +26,14 @@ package final class _ThreadContext {
     @exclusivity(unchecked) unowned(unsafe) var owner: (any _Owner)?
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
+    /// Times Observation hashed the probe key path on this thread (see `_ObservationProbe`).
+    @exclusivity(unchecked) var observationProbeHits = 0
+    /// Tests: every read at the top level on this thread arms its node for Observation, as when
+    /// the probe cannot tell (see `_observationTracksThisRead`).
+    @exclusivity(unchecked) package var armsEveryTopLevelRead = false
+    /// Tests: runs after the probe found a top-level read recorded, before the node is armed
+    /// (to write in the window between the read and the arming).
+    @exclusivity(unchecked) package var afterTrackedReadProbe: (() -> Void)?
     /// Greater than zero inside `batch { }`.
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     /// True while this thread delivers reactions: writes made now are queued.

@@ -23,6 +23,11 @@ final class _ObservationSubject: Observable, @unchecked Sendable {
         registrar.access(self, keyPath: _subjectValueKeyPath)
     }
 
+    /// Registers an access through another key path (the probe's, see `_ObservationProbe`).
+    func access(through keyPath: KeyPath<_ObservationSubject, Int>) {
+        registrar.access(self, keyPath: keyPath)
+    }
+
     /// Tells Observation the value changed (called with Ripple's lock released).
     func notifyChange() {
         registrar.willSet(self, keyPath: _subjectValueKeyPath)

@@ -97,22 +97,31 @@ extension Stored {
         _recordWrite(old: _value, new: newValue, context)
     }
 
-    /// A read that no derivation or reaction tracked (lock held): arms Observation, releases
-    /// the lock, and registers the access (not inside an `untracked { }` within `tracked { }`).
+    /// A read that no derivation or reaction tracked (lock held; released on return). If an
+    /// Observation tracking scope records it (see `_observationTracksThisRead`), the value is
+    /// armed, and the access registered (not inside an `untracked { }` within `tracked { }`).
+    /// Read anywhere else, the value stays unarmed: its writes tell Observation nothing.
     @usableFromInline
     func _untrackedRead() {
-        if graphRef._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation() }) {
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-            return
-        }
-        armObservation()._withUnsafeGuaranteedRef { subject in
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
-            subject.access()
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if graph.hidesReadsFromObservation() {
+                graph.unlock()
+                return
+            }
+            if let armed = _extras?._withUnsafeGuaranteedRef({ $0.observationRef }) {
+                graph.unlock()
+                armed._withUnsafeGuaranteedRef { $0.access() }
+                return
+            }
+            graph.unlock()
+            guard _observationTracksThisRead() else { return }
+            let subject = graph.withLock { armObservation() }
+            subject._withUnsafeGuaranteedRef { $0.access() }
         }
     }
 
-    /// Called under the lock by an untracked read: every later change is reported to
-    /// Observation. Returns the subject, which this node keeps alive.
+    /// Called under the lock by a read an Observation scope recorded: every later change is
+    /// reported to Observation. Returns the subject, which this node keeps alive.
     ///
     /// Once armed, the node stays armed, as an `@Observable` property tells its registrar of
     /// every change: `withObservationTracking` installs its observers only when its body ends,

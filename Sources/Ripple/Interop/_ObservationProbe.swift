@@ -1,0 +1,83 @@
+import Observation
+
+// How Ripple learns whether a read at the top level is being recorded by
+// `withObservationTracking` (or a SwiftUI body), so that only such reads arm a node for
+// Observation, and a value read anywhere else stays lazy and costs nothing on later writes.
+//
+// Observation does not say whether tracking is in progress: its registrar checks a thread-local
+// access list that is not public. But when a tracking scope records an access, it stores the
+// key path in a set, which hashes it, and hashing a key path hashes its subscript arguments.
+// So Ripple registers, before arming anything, an access to a shared probe subject through a key
+// path whose subscript argument counts its own hashing on the current thread: the count moves
+// if and only if a scope recorded the access. Only public API is used (`ObservationRegistrar`,
+// `KeyPath`'s documented `Hashable` conformance), but the set is an implementation detail of
+// Observation, so the probe is checked once per process (`_observationProbeWorks`): if a
+// recorded access did not hash the argument, Ripple falls back to arming on every top-level
+// read, as it did before, which is correct everywhere and only slower.
+
+/// The subscript argument of the probe key path: hashing it counts one recorded access on the
+/// current thread.
+struct _ObservationProbe: Hashable, Sendable {
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+
+    func hash(into hasher: inout Hasher) {
+        _ThreadContext.current.observationProbeHits &+= 1
+        hasher.combine(0)
+    }
+}
+
+extension _ObservationSubject {
+    /// The probe's key path target (never read).
+    subscript(probe probe: _ObservationProbe) -> Int { 0 }
+}
+
+/// The probe: its key path, the subject every probe access goes to, and whether it works here.
+/// One object behind one global, so that a read reaches all three with one lazy-initialization
+/// check.
+final class _ProbeState: Sendable {
+    /// The probe key path, built once.
+    nonisolated(unsafe) let keyPath: KeyPath<_ObservationSubject, Int> = \_ObservationSubject[probe: _ObservationProbe()]
+    /// The subject every probe access goes to. A tracking scope that recorded it installs an
+    /// observer on it, which goes when that scope's tracking fires or is dropped, like any other.
+    let subject = _ObservationSubject()
+    /// Whether the probe sees a recorded access on this platform and toolchain: checked once,
+    /// with a tracking scope of its own around an access to a subject of its own.
+    let works: Bool
+
+    init() {
+        let keyPath = keyPath
+        let subject = _ObservationSubject()
+        let context = _ThreadContext.current
+        let before = context.observationProbeHits
+        withObservationTracking {
+            subject.access(through: keyPath)
+        } onChange: {}
+        works = context.observationProbeHits != before
+    }
+}
+
+/// The probe, unmanaged: kept for the life of the process, reached without reference counting.
+let _probeRef = Unmanaged.passRetained(_ProbeState())
+
+/// Whether the probe sees recorded accesses here (see `_ProbeState.works`).
+var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works } }
+
+/// Whether a read this thread makes now, outside Ripple's tracking, is recorded by an
+/// Observation tracking scope (lock released). Always true when the probe cannot tell (see
+/// `_observationProbeWorks`), or when the thread asked to arm every read (tests).
+///
+/// - Complexity: O(1): outside any scope, one thread-local check in Observation.
+@usableFromInline @inline(never)
+func _observationTracksThisRead() -> Bool {
+    _probeRef._withUnsafeGuaranteedRef { probe in
+        guard probe.works else { return true }
+        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+            if context.armsEveryTopLevelRead { return true }
+            let before = context.observationProbeHits
+            probe.subject.access(through: probe.keyPath)
+            guard context.observationProbeHits != before else { return false }
+            if let hook = context.afterTrackedReadProbe { hook() }
+            return true
+        }
+    }
+}

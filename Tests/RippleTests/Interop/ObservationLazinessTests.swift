@@ -1,0 +1,80 @@
+import Observation
+import Testing
+@testable import Ripple
+
+/// A value read at the top level stays lazy unless an Observation scope (a SwiftUI body,
+/// `withObservationTracking`) recorded the read: only then is it armed to report its changes.
+@Suite("Observation interop: only recorded reads arm")
+struct ObservationLazinessTests {
+    @Test("the probe sees recorded accesses on this platform, so the laziness below is in effect")
+    func probeWorks() {
+        #expect(_observationProbeWorks)
+    }
+
+    @Test("a computed value read at the top level outside any scope stays lazy: later writes do not evaluate it")
+    func computedStaysLazy() {
+        let source = Stored(1)
+        let evaluations = Counter()
+        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        #expect(doubled.value == 2)
+        for value in 2...4 { source.value = value }
+        #expect(evaluations.value == 1, "not evaluated by the writes")
+        #expect(doubled.value == 8)
+        #expect(evaluations.value == 2)
+    }
+
+    @Test("a stored value read at the top level outside any scope is not armed: its writes tell Observation nothing")
+    func storedStaysUnarmed() {
+        let count = Stored(0)
+        _ = count.value
+        count.value = 1
+        let armed = _graph.withLock { count._extras?.takeUnretainedValue().observationRef != nil }
+        #expect(!armed)
+    }
+
+    @Test("a computed value read inside withObservationTracking is armed, and reports one change per real change")
+    func recordedReadArms() {
+        let source = Stored(1)
+        let evaluations = Counter()
+        let parity = Computed { evaluations.increment(); return source.value % 2 }
+        let heard = Counter()
+        withObservationTracking { _ = parity.value } onChange: { heard.increment() }
+        source.value = 3  // re-evaluated (armed), equal: nothing to report
+        #expect(heard.value == 0)
+        #expect(evaluations.value == 2)
+        source.value = 4
+        #expect(heard.value == 1)
+    }
+
+    @Test("a write between a recorded read and the arming it causes does not deafen the registration")
+    func writeBeforeArming() {
+        let source = Stored(1)
+        let doubled = Computed { source.value * 2 }
+        _ = doubled.value  // evaluated, not armed
+        let heard = Counter()
+        let context = _ThreadContext.current
+        context.afterTrackedReadProbe = { source.value = 5 }
+        withObservationTracking { _ = doubled.value } onChange: { heard.increment() }
+        context.afterTrackedReadProbe = nil
+        source.value = 7
+        #expect(heard.value == 1)
+        #expect(doubled.value == 14)
+    }
+
+    @Test("where the probe cannot tell, every top-level read arms, as before: correct, only eager")
+    func fallbackArmsEveryRead() {
+        let context = _ThreadContext.current
+        context.armsEveryTopLevelRead = true
+        defer { context.armsEveryTopLevelRead = false }
+        let source = Stored(1)
+        let evaluations = Counter()
+        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        _ = doubled.value
+        source.value = 2
+        #expect(evaluations.value == 2, "armed: re-evaluated by the write")
+        let heard = Counter()
+        withObservationTracking { _ = doubled.value } onChange: { heard.increment() }
+        source.value = 3
+        #expect(heard.value == 1)
+    }
+}
