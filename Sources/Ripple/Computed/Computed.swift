@@ -40,7 +40,7 @@ public final class Computed<Value>: Readable {
     /// The node (a +0 reference; the handle keeps it alive).
     @usableFromInline
     var node: _ComputedNode<Value> { nodeRef.takeUnretainedValue() }
-    /// The Observation watcher, once a top-level read created it: retained by hand (released
+    /// The Observation watcher, once a read an Observation scope recorded created it: retained by hand (released
     /// in `deinit`) so that reaching it on every top-level read does no reference counting.
     @exclusivity(unchecked) private var watcherRef: Unmanaged<_WatcherNode>?
 

@@ -52,7 +52,8 @@ public final class MainActorComputed<Value>: Observable {
     let computed: Computed<Value>
     /// Where the value was created, for diagnostics.
     private nonisolated let origin: _Origin
-    /// Reports changes to Observation, once a read that no Ripple reader tracked armed it.
+    /// Reports changes to Observation, once a read that no Ripple reader tracked, and that an
+    /// Observation scope recorded, armed it.
     private var observation: _MainActorObservation?
 
     /// Takes ownership of `node`, whose derivation is checked to run on the main thread.
@@ -119,9 +120,9 @@ public final class MainActorComputed<Value>: Observable {
         return current
     }
 
-    /// A read that no derivation or reaction tracked (lock held): arms the Observation
-    /// watcher, releases the lock, and registers the access with Observation (not inside an
-    /// `untracked { }` within `tracked { }`).
+    /// A read that no derivation or reaction tracked (lock held; released on return): if an
+    /// Observation scope records it, arms the Observation watcher and registers the access (not
+    /// inside an `untracked { }` within `tracked { }`); read anywhere else, nothing is armed.
     private func untrackedRead(_ node: _ComputedNode<Value>) {
         if _graph.hidesReadsFromObservation() {
             _graph.unlock()
@@ -182,7 +183,7 @@ extension MainActorComputed: CustomStringConvertible {
 }
 
 /// Tells Observation of a ``MainActorComputed``'s changes: a main-actor reaction that watches
-/// the node from the first untracked read on (it never disarms, like `_WatcherNode`), brings
+/// the node from the first read an Observation scope recorded (it never disarms, like `_WatcherNode`), brings
 /// it up to date on the main actor after each change of its sources, and tells Observation
 /// when its version moved. Released with the `MainActorComputed`, which cancels it.
 final class _MainActorObservation: Sendable {

@@ -1,14 +1,16 @@
 /// Reports a ``Computed`` value's changes to the Observation framework.
 ///
-/// Created by the first read that no Ripple reader tracked (a SwiftUI body, or
-/// `withObservationTracking`), it keeps the computed node live so writes reach it, and from
+/// Created by the first read that no Ripple reader tracked and that an Observation scope
+/// recorded (a SwiftUI body, or `withObservationTracking`; see `_observationTracksThisRead`),
+/// it keeps the computed node live so writes reach it, and from
 /// then on reports every change: when a write reaches it, it brings the value up to date and,
 /// if the value changed since it last told the registrar, tells it again. It never disarms:
 /// a registration may be waiting to be installed (see `Stored.armObservation`), so no change
 /// may go untold. The cut-off holds: re-evaluating to an equal value tells nobody.
 ///
-/// The cost: a computed value read once at top level is evaluated on the writing thread
-/// after every change of its sources, as if a reaction read it.
+/// The cost: a computed value read once in such a scope is evaluated on the writing thread
+/// after every change of its sources, as if a reaction read it. Read at the top level outside
+/// any scope, it gets no watcher and stays lazy.
 final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()

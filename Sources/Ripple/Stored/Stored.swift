@@ -195,7 +195,7 @@ public final class Stored<Value>: _Node, Readable {
 
     override func _traceValue() -> Any? { _value }
 
-    /// The subject to tell of a change (queued by every write once a top-level read armed it).
+    /// The subject to tell of a change (queued by every write once a read in an Observation scope armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
         _extras?._withUnsafeGuaranteedRef { $0.observationRef }
     }

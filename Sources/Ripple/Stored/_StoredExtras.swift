@@ -1,5 +1,5 @@
 /// The parts of a ``Stored`` that most values never use, kept apart so that a plain stored
-/// value stays small: created by the first batch write, top-level read, ``Stored/writeCount``
+/// value stays small: created by the first batch write, read in an Observation scope, ``Stored/writeCount``
 /// read or compound assignment that needs them (lock held), and freed with the value.
 ///
 /// Every field is guarded by the graph's lock.
@@ -15,9 +15,10 @@ final class _StoredExtras<Value> {
     @exclusivity(unchecked) var writeCounter: Stored<Int>?
     /// Nested compound assignments to the value by the thread that owns it.
     @exclusivity(unchecked) var exclusiveDepth = 0
-    /// Observation interop: created by the first read no Ripple reader tracked; from then on
-    /// every change is told to Observation (see `Stored.armObservation`). Retained by hand so
-    /// that later top-level reads reach it without reference counting.
+    /// Observation interop: created by the first read no Ripple reader tracked and an
+    /// Observation scope recorded; from then on every change is told to Observation (see
+    /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
+    /// reference counting.
     @exclusivity(unchecked) var observationRef: Unmanaged<_ObservationSubject>?
 
     init() {}
