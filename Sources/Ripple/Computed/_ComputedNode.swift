@@ -6,8 +6,10 @@
 final class _ComputedNode<Value>: _DerivedNode {
     @usableFromInline @exclusivity(unchecked) var cached: Value?
     @usableFromInline let derive: () -> Value
-    let isEqual: ((Value, Value) -> Bool)?
 
+    /// Creates the node of a computed value. Its evaluation is `specializedEvaluate` when given
+    /// (compiled for the concrete type by the `Equatable` initializers), else one built here
+    /// around `isEqual`: the node keeps no equality of its own.
     @usableFromInline
     init(
         origin: _Origin,
@@ -16,20 +18,28 @@ final class _ComputedNode<Value>: _DerivedNode {
         specializedEvaluate: ((_Node) -> Bool)? = nil
     ) {
         self.derive = derive
-        self.isEqual = isEqual
         if let specializedEvaluate {
             super.init(kind: .computed, origin: origin, specializedEvaluate: specializedEvaluate)
+        } else if let isEqual {
+            super.init(kind: .computed, origin: origin, specializedEvaluate: { node in
+                let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
+                let newValue = node.derive()
+                if let old = node.cached, isEqual(old, newValue) { return false }
+                node._replaceCached(newValue)
+                return true
+            })
         } else {
+            // No equality: the default evaluation, which calls `_evaluate()` and captures
+            // nothing (a closure written here would capture `Value`, a context per node).
             super.init(kind: .computed, origin: origin)
         }
     }
 
     override func _traceValue() -> Any? { cached }
 
+    /// Evaluates a computed value that has no equality: every evaluation is a change.
     override func _evaluate() -> Bool {
-        let newValue = derive()
-        if let isEqual, let old = cached, isEqual(old, newValue) { return false }
-        _replaceCached(newValue)
+        _replaceCached(derive())
         return true
     }
 

@@ -16,8 +16,8 @@ class _DerivedNode: _Node {
     /// Replaced sources of a live node, unsubscribed when its evaluation ends.
     @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
     /// Re-runs a computed value's derivation and says whether its value changed: compiled for
-    /// the concrete type in the client by the `Equatable` initializers, else the generic
-    /// `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
+    /// the concrete type in the client by the `Equatable` initializers, else built by
+    /// `_ComputedNode` around its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
     /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
     @usableFromInline final let specializedEvaluate: (_Node) -> Bool
 
@@ -34,8 +34,9 @@ class _DerivedNode: _Node {
         _releaseLater(sources.take())
     }
 
-    /// Re-runs a computed value's derivation; returns whether its value changed.
+    /// Re-runs a computed value's derivation; returns whether its value changed. Reactions and
+    /// watchers are run, never evaluated: reaching this for them is an internal error.
     func _evaluate() -> Bool {
-        fatalError("Ripple internal error: _evaluate on \(kind)")
+        _rippleFailure("internal error: \(kindName) \(origin) was evaluated like a computed value")
     }
 }
