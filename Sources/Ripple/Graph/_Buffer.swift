@@ -89,7 +89,9 @@ struct _Buffer<Element>: ~Copyable {
 
     private mutating func grow() {
         precondition(capacity < UInt32.max / 2, "Ripple: a node has more than \(UInt32.max / 2) edges")
-        let newCapacity = Swift.max(capacity &* 2, 2)
+        // One element first: most nodes read one source, and most have one observer (a
+        // two-element first allocation would leave a slot unused in each of them).
+        let newCapacity = Swift.max(capacity &* 2, 1)
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: Int(newCapacity))
         if let base {
             larger.moveInitialize(from: base, count: count)

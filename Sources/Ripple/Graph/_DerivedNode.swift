@@ -20,11 +20,16 @@ class _DerivedNode: _Node {
     /// `_ComputedNode` around its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
     /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
     @usableFromInline final let specializedEvaluate: (_Node) -> Bool
+    /// Where the node was created, or its name (after the fields above: see `_Node.origin`).
+    private let storedOrigin: _Origin
 
     init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { unsafeDowncast($0, to: _DerivedNode.self)._evaluate() }) {
         self.specializedEvaluate = specializedEvaluate
-        super.init(kind: kind, origin: origin)
+        storedOrigin = origin
+        super.init(kind: kind)
     }
+
+    override final func _origin() -> _Origin { storedOrigin }
 
     deinit {
         if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }

@@ -169,7 +169,7 @@ struct _WalkFrame {
 /// The placeholder left in an observer list where an observer was removed. A stored node:
 /// propagation passes over it.
 nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
-    _Node(kind: .stored, origin: _Origin(name: "tombstone", fileID: #fileID, line: #line)))
+    _Node(kind: .stored))
 
 /// A stack of plain values (the source check's frames, propagation's nodes) in plain memory,
 /// grown by doubling, so pushing and popping does no reference counting and no uniqueness

@@ -191,7 +191,8 @@ struct _ObserverList: ~Copyable {
         let old = storage.map { $0.assumingMemoryBound(to: Header.self).pointee }
         let capacity = old.map { Int($0.capacity) } ?? 0
         precondition(capacity < Int(Int32.max) / 2, "Ripple: a node has more than \(Int32.max / 2) observers")
-        let newCapacity = Swift.max(capacity * 2, 2)
+        // One link first: most observed nodes have one observer.
+        let newCapacity = Swift.max(capacity * 2, 1)
         let larger = UnsafeMutableRawPointer.allocate(
             byteCount: Self.linksOffset + newCapacity * MemoryLayout<_Link>.stride,
             alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment)

@@ -23,8 +23,14 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     /// touch; for tests: registrations do not pile up).
     @exclusivity(unchecked) var changesReported = 0
 
+    /// Where it came from: the node whose reads it stands for.
+    private let storedOrigin: _Origin
+
+    override func _origin() -> _Origin { storedOrigin }
+
     init(of target: _Node) {
-        super.init(kind: .stored, origin: _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
+        storedOrigin = _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line)
+        super.init(kind: .stored)
     }
 
     /// Observation's `onChange` for this node's registrations: a property read inside
