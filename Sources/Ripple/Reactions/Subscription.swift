@@ -8,32 +8,31 @@
 /// let subscription = observe { print(count.value) }
 /// subscription.cancel()   // or just let it go
 /// ```
-public final class Subscription: Sendable, Hashable {
-    private let state: _State
+public final class Subscription: @unchecked Sendable, Hashable {
+    // @unchecked: both fields are guarded by the graph's lock. Kept in the subscription itself
+    // (not in a separate state object): one allocation per subscription.
 
-    private final class _State: @unchecked Sendable {
-        var onCancel: (@Sendable () -> Void)?
-        /// The reaction, for a reaction's subscription (lock held to touch).
-        var reaction: _Node?
-        init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
-    }
+    /// Called once by the first cancellation (lock held to touch).
+    private var onCancel: (@Sendable () -> Void)?
+    /// The reaction, for a reaction's subscription (lock held to touch).
+    private var reaction: _Node?
 
     /// A reaction's subscription, which cancels it.
     init(reaction: _ReactionNode) {
-        state = _State { reaction.cancel() }
-        state.reaction = reaction
+        onCancel = { reaction.cancel() }
+        self.reaction = reaction
     }
 
     /// The reaction behind this subscription, while it is not cancelled.
     var _reactionNode: _Node? {
-        _graph.withLock { state.onCancel == nil ? nil : state.reaction }
+        _graph.withLock { onCancel == nil ? nil : reaction }
     }
 
     /// Creates a subscription that calls `onCancel` once, on the first ``cancel()`` or when released.
     ///
     /// `onCancel` runs like a cleanup: untracked, and owning nothing it creates.
     public init(_ onCancel: @escaping @Sendable () -> Void) {
-        state = _State(onCancel)
+        self.onCancel = onCancel
     }
 
     deinit {
@@ -42,7 +41,7 @@ public final class Subscription: Sendable, Hashable {
 
     /// Whether ``cancel()`` has run.
     public var isCancelled: Bool {
-        _graph.withLock { state.onCancel == nil }
+        _graph.withLock { onCancel == nil }
     }
 
     /// Stops the reaction or handler. Calling it again does nothing.
@@ -57,14 +56,14 @@ public final class Subscription: Sendable, Hashable {
     /// computed value that calls `cancel()`, and what it creates does not belong to the caller.
     public func cancel() {
         // The reaction is taken out with the closure and let go of with it, after the lock.
-        let (onCancel, reaction, insideDerivation) = _graph.withLock {
-            let taken = state.onCancel
-            state.onCancel = nil
-            return (taken, state.reaction.take(), _graph.evaluatingRef != nil)
+        let (taken, takenReaction, insideDerivation) = _graph.withLock { () -> ((@Sendable () -> Void)?, _Node?, Bool) in
+            let taken = self.onCancel
+            self.onCancel = nil
+            return (taken, self.reaction.take(), _graph.evaluatingRef != nil)
         }
-        defer { withExtendedLifetime(reaction) {} }
-        guard let onCancel else { return }
-        _runDetached(insideDerivation: insideDerivation, onCancel)
+        defer { withExtendedLifetime(takenReaction) {} }
+        guard let taken else { return }
+        _runDetached(insideDerivation: insideDerivation, taken)
     }
 
     /// Hands the subscription to `bag`, which cancels it when the bag is released.
