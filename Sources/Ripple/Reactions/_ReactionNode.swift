@@ -89,8 +89,15 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// bound to an executor are sent there.
     @inline(__always)
     func runRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
-        let canRunHere = schedule == nil || (runsOnMainActor && graph.isOnMainThread())
-        return state.runRequested(canRunHere: canRunHere)
+        if schedule == nil { return state.runRequested(canRunHere: true) }
+        return scheduledRunRequested(graph)
+    }
+
+    /// ``runRequested(_:)`` for a reaction bound to an executor (lock held): out of line, off
+    /// the path of the other reactions.
+    @inline(never)
+    private func scheduledRunRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
+        state.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
     }
 
     /// The run sent to the executor arrived there (lock held).

@@ -224,9 +224,7 @@ struct _ReactionStateMachine: Equatable {
     /// The answer to ``RunAction/checkSources`` or ``RunFinishedAction/checkSources`` (the
     /// lock held since): whether a source changed since the last run.
     mutating func sourcesChecked(changed: Bool) -> RunAction {
-        guard phase == .idle else {
-            _rippleFailure("internal error: sources checked for a reaction in phase \(phase)")
-        }
+        guard phase == .idle else { Self.invalidTransition("sources checked", phase) }
         guard changed else { return .none }
         phase = .running(rerunRequested: false, cancelRequested: false)
         return .run
@@ -235,7 +233,7 @@ struct _ReactionStateMachine: Equatable {
     /// A run of the body ended (the lock taken again).
     mutating func runFinished() -> RunFinishedAction {
         guard case .running(let rerunRequested, let cancelRequested) = phase else {
-            _rippleFailure("internal error: a run finished for a reaction in phase \(phase)")
+            Self.invalidTransition("run finished", phase)
         }
         if cancelRequested { return .dispose(holdingForQueuedJobs: dispose()) }
         phase = .idle
@@ -258,9 +256,7 @@ struct _ReactionStateMachine: Equatable {
     /// Another thread's read was taken as the reaction's first run (see
     /// `_ReactionNode.adoptFirstRun(readOf:)`): it waits for that source to change.
     mutating func firstRunAdopted() {
-        guard phase == .initial else {
-            _rippleFailure("internal error: first run adopted by a reaction in phase \(phase)")
-        }
+        guard phase == .initial else { Self.invalidTransition("first run adopted", phase) }
         phase = .idle
     }
 
@@ -274,6 +270,13 @@ struct _ReactionStateMachine: Equatable {
     @inline(__always)
     mutating func jobFinished() -> _SubscriberStateMachine.JobFinishedAction {
         subscriber.jobFinished()
+    }
+
+    /// Stops the program: `transition` cannot happen in `phase` (a bug in Ripple). Out of line,
+    /// so that the message's formatting stays off the transitions' code.
+    @inline(never)
+    private static func invalidTransition(_ transition: String, _ phase: Phase) -> Never {
+        _rippleFailure("internal error: \(transition) for a reaction in phase \(phase)")
     }
 
     /// Moves to `disposed`, and disposes of the subscriber part: whether the node must hold
