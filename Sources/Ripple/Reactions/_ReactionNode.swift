@@ -24,6 +24,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// changed and how (see `whyDidThisRun()`): named reactions, and any reaction once it
     /// asked.
     @exclusivity(unchecked) var recordsWhy: Bool
+    /// The user's reaction, run with the lock released.
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
     private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
@@ -32,9 +33,14 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
     /// executor hops too (`observe(on:)`), where every run starts a delivery of its own.
     @exclusivity(unchecked) var selfTriggeredRuns = 0
+    /// The cleanups the current run registered (`onCleanup`), run at its teardown.
     @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
+    /// The reactions the current run created, cancelled at its teardown.
     @exclusivity(unchecked) private var children: [Subscription] = []
 
+    /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
+    /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
+    /// actor's.
     init(
         origin: _Origin,
         schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
@@ -189,7 +195,8 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Sends a run to the reaction's executor (lock released). The job holds the node until it
     /// has run; it runs as a delivery of its own there.
     func sendToExecutor() {
-        schedule.unsafelyUnwrapped { [self] in
+        guard let schedule else { _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have") }
+        schedule { [self] in
             let context = _ThreadContext.current
             _graph.delivering(context) { _graph.runReaction(self, context, scheduledRunArrived: true) }
         }
@@ -252,8 +259,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 /// A run of a reaction's body in progress: taken under the lock when it starts
 /// (`_ReactionNode.beginRun`), used with the lock released, and ended under the lock.
 struct _ReactionRun: ~Copyable {
-    /// The previous run's cleanups and children, torn down before the body runs.
+    /// The previous run's cleanups, run before the body (after its children are cancelled).
     var cleanups: [@Sendable () -> Void] = []
+    /// The previous run's children, cancelled before the body.
     var children: [Subscription] = []
     /// Whether a derivation is being evaluated on the running thread (see `_runDetached`).
     let insideDerivation: Bool
@@ -273,8 +281,11 @@ struct _ReactionRun: ~Copyable {
 /// What a reaction's disposal hands over to be finished with the lock released
 /// (`_ReactionNode.finish`).
 struct _ReactionDisposal: ~Copyable {
+    /// The last run's cleanups, run after its children are cancelled.
     var cleanups: [@Sendable () -> Void]
+    /// The last run's children, cancelled first.
     var children: [Subscription]
+    /// The edges to the sources it was unlinked from; their references are released last.
     var sources: _Buffer<_Edge>
     /// Whether a derivation is being evaluated on the disposing thread.
     var insideDerivation: Bool
