@@ -52,10 +52,11 @@ extension _Graph {
         context.isDelivering = false
     }
 
-    /// Runs the queued jobs in order, holding the lock from one to the next (each reaction
-    /// releases it around its body), so a round costs one acquisition plus one per reaction
-    /// that runs. Then, with the lock released, reports the changes Observation must hear and
-    /// drops the jobs' references (which may free user objects).
+    /// Runs the queued jobs in order, holding the lock from one to the next and releasing it only
+    /// around what calls user code (a reaction's body and teardown, an executor hop; see
+    /// `perform`), so a round costs one acquisition plus one per reaction that runs. Then, with
+    /// the lock released, reports the changes Observation must hear and drops the jobs'
+    /// references (which may free user objects).
     private func runPendingJobs(_ context: _ThreadContext) {
         lock.lock()
         while context.pendingHead < context.pending.count {
@@ -65,7 +66,8 @@ extension _Graph {
             job.ref._withUnsafeGuaranteedRef { node in
                 switch job.kind {
                 case .reaction:
-                    unsafeDowncast(node, to: _ReactionNode.self).runLocked(self, context)
+                    let reaction = unsafeDowncast(node, to: _ReactionNode.self)
+                    perform(reaction.runRequested(self), for: reaction, context)
                 case .watch:
                     let watcher = unsafeDowncast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
@@ -74,7 +76,9 @@ extension _Graph {
                 }
                 // A subscriber's job is done only now: a disposal during a reaction's run (the
                 // lock is released around the body) sees it still queued and keeps the node alive.
-                if job.kind != .notify, unsafeDowncast(node, to: _SubscriberNode.self).finishQueuedJob() {
+                if job.kind != .notify,
+                    unsafeDowncast(node, to: _SubscriberNode.self).subscriber.jobFinished() == .releaseHold
+                {
                     context.pending[index].isRetained = true
                 }
             }
@@ -90,6 +94,55 @@ extension _Graph {
         }
         context.pending.removeAllKeepingCapacity()
         context.pendingHead = 0
+    }
+
+    /// Runs `reaction` on this thread if a source changed since its last run (or it never ran),
+    /// or sends the run to its executor; `scheduledRunArrived`: this is the run sent there,
+    /// arriving. Called with the lock released, outside any delivery round's lock.
+    func runReaction(_ reaction: _ReactionNode, _ context: _ThreadContext, scheduledRunArrived: Bool = false) {
+        lock.lock()
+        let action = scheduledRunArrived ? reaction.scheduledRunArrived() : reaction.runRequested(self)
+        perform(action, for: reaction, context)
+        unlock()
+    }
+
+    /// Performs what the reaction's state machine asked for, and what follows, until it asks for
+    /// nothing more. Called with the lock held, and returns with it held; releases it around
+    /// what calls user code: the body (with the previous run's teardown), the teardown of a
+    /// disposal, the executor hop. Private to this file, like every function that releases a
+    /// lock its caller holds.
+    private func perform(_ first: _ReactionStateMachine.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext) {
+        var action = first
+        while true {
+            switch action {
+            case .none:
+                return
+            case .checkSources:
+                action = reaction.checkSources(self)
+            case .sendToExecutor:
+                unlock()
+                reaction.sendToExecutor()
+                lock.lock()
+                return
+            case .run:
+                var run = reaction.beginRun(self)
+                unlock()
+                reaction.runBody(&run, context)
+                lock.lock()
+                switch reaction.endRun(self, context, run) {
+                case .none:
+                    return
+                case .checkSources:
+                    action = reaction.checkSources(self)
+                case .dispose(let holdingForQueuedJobs):
+                    let disposal = reaction.dispose(self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true)
+                    unlock()
+                    reaction.finish(disposal)
+                    lock.lock()
+                    return
+                }
+            }
+        }
     }
 
     /// Inside a batch: applies the queued writes now, in order, as part of the batch.

@@ -140,7 +140,7 @@ package final class _ThreadContext {
 /// A stored value's notice retains the node by hand when it is queued, and releases it once
 /// the round is done. A subscriber (a reaction, or a computed value's Observation watcher) is
 /// not retained: it is live, so its sources hold it, and if it is disposed while queued it
-/// holds itself until its last queued job is done (see `_SubscriberNode.queuedJobs`); that job
+/// holds itself until its last queued job is done (see `_SubscriberStateMachine`); that job
 /// then carries the reference (`isRetained`) and drops it.
 struct _Job {
     enum Kind: UInt8 {
@@ -159,13 +159,13 @@ struct _Job {
 
     @inline(__always)
     static func reaction(_ node: _ReactionNode) -> _Job {
-        node.queuedJobs &+= 1
+        node.subscriber.jobQueued()
         return _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
     }
 
     @inline(__always)
     static func watch(_ node: _WatcherNode) -> _Job {
-        node.queuedJobs &+= 1
+        node.subscriber.jobQueued()
         return _Job(kind: .watch, isRetained: false, ref: .passUnretained(node))
     }
 

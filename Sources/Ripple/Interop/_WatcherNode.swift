@@ -11,6 +11,9 @@
 /// The cost: a computed value read once in such a scope is evaluated on the writing thread
 /// after every change of its sources, as if a reaction read it. Read at the top level outside
 /// any scope, it gets no watcher and stays lazy.
+///
+/// Its lifecycle is the part every subscriber has (`subscriber`: live until the computed value
+/// goes, and its queued jobs).
 final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()
@@ -19,6 +22,15 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 
     init(origin: _Origin) {
         super.init(kind: .watcher, origin: origin)
+    }
+
+    /// Marks the watcher disposed (lock held), when its computed value goes; the caller then
+    /// unlinks it. If jobs for it are still queued, it holds itself until they are done, since
+    /// they do not retain it: retained now, under the lock (a retain runs no user code).
+    func markDisposed() {
+        if subscriber.dispose() == .holdForQueuedJobs {
+            _ = Unmanaged.passUnretained(self).retain()
+        }
     }
 
     /// Brings the computed value up to date (lock held); if it changed since the registrar was

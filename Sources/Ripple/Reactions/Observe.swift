@@ -167,7 +167,7 @@ public func observeOnMainActor(
     line: UInt = #line,
     _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
-    // Called from main-actor code, the first run happens now (see `_ReactionNode.runLocked`).
+    // Called from main-actor code, the first run happens now (see `_ReactionNode.runRequested`).
     _ = isolation
     return _startReaction(_mainActorReaction(origin: _Origin(name: nil, fileID: file, line: line)) {
         MainActor.assumeIsolated { body() }
@@ -175,7 +175,7 @@ public func observeOnMainActor(
 }
 
 /// A reaction whose body runs on the main actor: at once when it is triggered on the main
-/// thread, else sent to the main actor (see `_ReactionNode.runLocked`).
+/// thread, else sent to the main actor (see `_ReactionNode.runRequested`).
 func _mainActorReaction(origin: _Origin, body: @escaping @Sendable () -> Void) -> _ReactionNode {
     _ReactionNode(
         origin: origin,

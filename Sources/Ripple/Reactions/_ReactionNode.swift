@@ -1,39 +1,46 @@
 /// The graph node behind a reaction (``observe(file:line:_:)`` and everything built on it).
 ///
-/// State machine, all under the graph's lock:
-/// - idle → running when `run` finds a source changed (or on the first run);
-/// - running → running again when a write from another thread asked for a re-run;
-/// - any → disposed on cancel (deferred to the end of the run when running).
-/// The body, cleanups and child cancellations are always called with the lock released.
+/// Its lifecycle is a `_ReactionStateMachine` (`state`), under the graph's lock: each step
+/// below asks it what to do, and the steps that call user code (the body, the teardown, the
+/// hop to an executor) run with the lock released. The delivery loop drives a run
+/// (`_Graph.runReaction`, `_Graph.perform`): every method here is called either with the lock
+/// held, and returns with it held without ever releasing it, or with the lock released.
 ///
 /// Teardown (before each re-run, and on disposal) cancels the children last created first,
 /// then runs the cleanups last registered first, detached from whatever runs on the thread
 /// (see `_tearDown`).
 final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
-    private let body: @Sendable () -> Void
-    /// For reactions bound to an actor: sends a run to the actor's executor.
-    private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    @exclusivity(unchecked) private var isRunning = false
-    @exclusivity(unchecked) private var isScheduled = false
-    @exclusivity(unchecked) private var rerunRequested = false
-    @exclusivity(unchecked) private var cancelRequested = false
-    @exclusivity(unchecked) private(set) var hasRun = false
+    // Stored first: the run part of the state machine and the two flags after it fill the word
+    // in which `_SubscriberNode.subscriber` (9 bytes) ends, so they cost no memory.
+
+    /// The phase of the state machine (see `state`).
+    @exclusivity(unchecked) private var phase = _ReactionStateMachine.Phase.initial
+    /// Whether a run is on its way to the executor (see `state`).
+    @exclusivity(unchecked) private var isRunScheduled = false
     /// Bound to the main actor: a run triggered on the main thread runs there at once, in
-    /// its round, instead of being sent to the executor (see `runScheduledLocked`). Next to
-    /// the flags above, in their padding.
+    /// its round, instead of being sent to the executor (see `runRequested(_:)`).
     private let runsOnMainActor: Bool
     /// Keeps the values of its sources at each run, so that its next run can say which
     /// changed and how (see `whyDidThisRun()`): named reactions, and any reaction once it
-    /// asked. In the padding too.
+    /// asked.
     @exclusivity(unchecked) var recordsWhy: Bool
+    /// The user's reaction, run with the lock released.
+    private let body: @Sendable () -> Void
+    /// For reactions bound to an actor: sends a run to the actor's executor.
+    private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
     /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
     /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
     /// executor hops too (`observe(on:)`), where every run starts a delivery of its own.
     @exclusivity(unchecked) var selfTriggeredRuns = 0
+    /// The cleanups the current run registered (`onCleanup`), run at its teardown.
     @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
+    /// The reactions the current run created, cancelled at its teardown.
     @exclusivity(unchecked) private var children: [Subscription] = []
 
+    /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
+    /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
+    /// actor's.
     init(
         origin: _Origin,
         schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
@@ -47,134 +54,165 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         super.init(kind: .reaction, origin: origin)
     }
 
+    /// The reaction's state machine (lock held). Its run part is kept in this node; its
+    /// subscriber part (disposal and queued jobs) in `_SubscriberNode.subscriber`, where the
+    /// delivery queue and the liveness check reach it for watchers too.
+    var state: _ReactionStateMachine {
+        @inline(__always) get {
+            _ReactionStateMachine(phase: phase, isRunScheduled: isRunScheduled, subscriber: subscriber)
+        }
+        @inline(__always) _modify {
+            var machine = _ReactionStateMachine(phase: phase, isRunScheduled: isRunScheduled, subscriber: subscriber)
+            yield &machine
+            phase = machine.phase
+            isRunScheduled = machine.isRunScheduled
+            subscriber = machine.subscriber
+        }
+    }
+
     /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock
     /// held): it is live from now on, and its next run happens when `source` changes. Used for
     /// a reaction whose first read was made by someone else, under the same lock acquisition.
     func adoptFirstRun(readOf source: _Node) {
         sources.append(_Edge(retaining: source, version: source.version))
         sources[0].slot = graphRef.takeUnretainedValue().subscribe(self, to: source)
-        hasRun = true
+        state.firstRunAdopted()
     }
 
-    /// Runs the reaction on this thread if a source changed since its last run (or it never ran).
-    /// Reactions bound to an executor are sent there instead. Called with the lock released.
+    /// Runs the reaction on this thread if a source changed since its last run (or it never
+    /// ran); a reaction bound to an executor is sent there instead. Called with the lock
+    /// released.
     func run(_ context: _ThreadContext) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
-            runLocked(graph, context)
-            graph.unlock()
-        }
+        graphRef._withUnsafeGuaranteedRef { $0.runReaction(self, context) }
     }
 
-    /// ``run(_:)`` for a caller that holds the lock: returns with it held, and releases it
-    /// around everything that calls user code (the body, cleanups, the executor hop).
-    func runLocked(_ graph: _Graph, _ context: _ThreadContext) {
-        guard let schedule else {
-            runHereLocked(graph, context, scheduled: false)
-            return
-        }
-        runScheduledLocked(graph, context, schedule)
+    // MARK: Steps of a run, with the lock held (never released)
+
+    /// A run was asked for (lock held): a job for the reaction was delivered, or it was just
+    /// created. On the main thread a main-actor reaction runs at once, in this round, like any
+    /// reaction: the main actor's work is serialized with whatever runs on that thread, and a
+    /// run already sent finds nothing stale when it arrives, and does nothing. Other reactions
+    /// bound to an executor are sent there.
+    @inline(__always)
+    func runRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
+        if schedule == nil { return state.runRequested(canRunHere: true) }
+        return scheduledRunRequested(graph)
     }
 
-    /// ``runLocked(_:_:)`` for a reaction bound to an executor (lock held). On the main thread
-    /// a main-actor run happens at once, in this round, like any reaction's: the main actor's
-    /// work is serialized with whatever runs on that thread, and a run already sent finds
-    /// nothing stale when it arrives, and does nothing. Otherwise the run is sent.
+    /// ``runRequested(_:)`` for a reaction bound to an executor (lock held): out of line, off
+    /// the path of the other reactions.
     @inline(never)
-    private func runScheduledLocked(
-        _ graph: _Graph,
-        _ context: _ThreadContext,
-        _ schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
-    ) {
-        if runsOnMainActor, graph.isOnMainThread() {
-            runHereLocked(graph, context, scheduled: false)
-            return
+    private func scheduledRunRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
+        state.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
+    }
+
+    /// The run sent to the executor arrived there (lock held).
+    func scheduledRunArrived() -> _ReactionStateMachine.RunAction {
+        state.scheduledRunArrived()
+    }
+
+    /// Checks whether a source changed since the last run (lock held), for the state machine's
+    /// `checkSources`: only a reaction marked stale can have changed sources. Clears the mark.
+    func checkSources(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
+        var changed = false
+        if isStale {
+            changed = graph.sourcesChanged(self)
+            isStale = false
         }
-        let send = !isDisposed && !isScheduled
-        if send { isScheduled = true }
-        guard send else { return }
-        graph.unlock()
+        return state.sourcesChecked(changed: changed)
+    }
+
+    /// Starts a run of the body (lock held, the state machine in `running`): takes the previous
+    /// run's teardown, and starts tracking reads.
+    func beginRun(_ graph: _Graph) -> _ReactionRun {
+        isStale = false
+        // Whether this run keeps its sources' values is decided at its start: a reaction that
+        // first asks why during a run starts keeping them at its next run.
+        let keepsValues = recordsWhy
+        var run = _ReactionRun(
+            insideDerivation: graph.evaluatingRef != nil,
+            records: graph.isTracing || keepsValues,
+            keepsValues: keepsValues
+        )
+        if !cleanups.isEmpty { swap(&run.cleanups, &cleanups) }
+        if !children.isEmpty { swap(&run.children, &children) }
+        if run.records { recordRunStart(graph) }
+        graph.beginTracking(self)
+        return run
+    }
+
+    /// Ends a run of the body (lock held again): stops tracking reads, records the run for
+    /// traces and `whyDidThisRun`, and says what comes next.
+    func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun) -> _ReactionStateMachine.RunFinishedAction {
+        graph.endTracking(self)
+        if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues) }
+        return state.runFinished()
+    }
+
+    /// Disposes of the reaction (lock held; the state machine already in `disposed`): unlinks
+    /// it from its sources and takes what must be finished with the lock released (`finish`).
+    /// `holdingForQueuedJobs`: retains it for its queued jobs (see `_SubscriberStateMachine`).
+    /// `releasingRunHold`: `finish` releases the reference `cancel()` took for the run.
+    func dispose(_ graph: _Graph, holdingForQueuedJobs: Bool, releasingRunHold: Bool) -> _ReactionDisposal {
+        if holdingForQueuedJobs { _ = Unmanaged.passUnretained(self).retain() }
+        // Only a reaction that records why it runs keeps anything past the end of its run.
+        if recordsWhy { forgetWhy(graph) }
+        let disposal = _ReactionDisposal(
+            cleanups: cleanups,
+            children: children,
+            sources: graph.disposeSources(of: self),
+            insideDerivation: graph.evaluatingRef != nil,
+            releasesRunHold: releasingRunHold
+        )
+        cleanups = []
+        children = []
+        return disposal
+    }
+
+    // MARK: Steps with the lock released
+
+    /// Runs the body once (lock released): first tears down the previous run (its children, then
+    /// its cleanups), then runs the body as the thread's running reaction and owner.
+    func runBody(_ run: inout _ReactionRun, _ context: _ThreadContext) {
+        if !run.cleanups.isEmpty || !run.children.isEmpty {
+            _tearDown(children: &run.children, cleanups: &run.cleanups, insideDerivation: run.insideDerivation)
+        }
+        // Saved unretained: both stay alive while this run is on the stack.
+        let savedReaction = context.reactionRef
+        unowned(unsafe) let savedOwner = context.owner
+        // A write made inside `untracked { }` delivers from inside it; the reaction's
+        // own reads must still be tracked.
+        let savedUntrackedDepth = context.untrackedDepth
+        context.reaction = self
+        context.owner = self
+        context.untrackedDepth = 0
+        body()
+        context.reactionRef = savedReaction
+        context.owner = savedOwner
+        context.untrackedDepth = savedUntrackedDepth
+    }
+
+    /// Sends a run to the reaction's executor (lock released). The job holds the node until it
+    /// has run; it runs as a delivery of its own there.
+    func sendToExecutor() {
+        guard let schedule else { _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have") }
         schedule { [self] in
             let context = _ThreadContext.current
-            _graph.delivering(context) {
-                _graph.lock.lock()
-                self.runHereLocked(_graph, context, scheduled: true)
-                _graph.unlock()
-            }
-        }
-        graph.lock.lock()
-    }
-
-    private func runHereLocked(_ graph: _Graph, _ context: _ThreadContext, scheduled: Bool) {
-        if scheduled { isScheduled = false }
-        if isDisposed { return }
-        if isRunning {
-            rerunRequested = true
-            return
-        }
-        if hasRun {
-            if !isStale { return }
-            let changed = graph.sourcesChanged(self)
-            isStale = false
-            if !changed { return }
-        }
-        isRunning = true
-        while true {
-            isStale = false
-            var cleanups: [@Sendable () -> Void] = []
-            var children: [Subscription] = []
-            if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
-            if !self.children.isEmpty { swap(&children, &self.children) }
-            let insideDerivation = graph.evaluatingRef != nil
-            // Whether this run keeps its sources' values is decided at its start: a reaction that
-            // first asks why during a run starts keeping them at its next run.
-            let keepsValues = recordsWhy
-            let records = graph.isTracing || keepsValues
-            if records { recordRunStart(graph) }
-            graph.beginTracking(self)
-            graph.unlock()
-
-            if !cleanups.isEmpty || !children.isEmpty {
-                _tearDown(children: &children, cleanups: &cleanups, insideDerivation: insideDerivation)
-            }
-            // Saved unretained: both stay alive while this run is on the stack.
-            let savedReaction = context.reactionRef
-            unowned(unsafe) let savedOwner = context.owner
-            // A write made inside `untracked { }` delivers from inside it; the reaction's
-            // own reads must still be tracked.
-            let savedUntrackedDepth = context.untrackedDepth
-            context.reaction = self
-            context.owner = self
-            context.untrackedDepth = 0
-            body()
-            context.reactionRef = savedReaction
-            context.owner = savedOwner
-            context.untrackedDepth = savedUntrackedDepth
-
-            graph.lock.lock()
-            graph.endTracking(self)
-            if records { recordRunEnd(graph, context, keepingValues: keepsValues) }
-            hasRun = true
-            if cancelRequested { break }
-            if rerunRequested {
-                rerunRequested = false
-                if isStale, graph.sourcesChanged(self) { continue }
-                isStale = false
-            }
-            break
-        }
-        isRunning = false
-        if cancelRequested {
-            let disposal = disposeLocked()
-            graph.unlock()
-            finish(disposal)
-            // The reference `cancel()` took for the run (see there). Never the last one: a
-            // queued job's hold (`markDisposed`), the caller of a first run, or an executor's
-            // closure still holds the node.
-            Unmanaged.passUnretained(self).release()
-            graph.lock.lock()
+            _graph.delivering(context) { _graph.runReaction(self, context, scheduledRunArrived: true) }
         }
     }
+
+    /// Finishes a disposal with the lock released: tears the reaction down, lets go of its
+    /// sources, and releases the reference `cancel()` took for the run if it was running. That
+    /// reference is never the last one: a queued job's hold (`_SubscriberStateMachine`), the
+    /// caller of a first run, or an executor's job still holds the node.
+    func finish(_ disposal: consuming _ReactionDisposal) {
+        _tearDown(children: &disposal.children, cleanups: &disposal.cleanups, insideDerivation: disposal.insideDerivation)
+        _releaseLater(disposal.sources.take())
+        if disposal.releasesRunHold { Unmanaged.passUnretained(self).release() }
+    }
+
+    // MARK: Entry points (lock released)
 
     /// Cancels the reaction: unlinks it, then cancels its children and runs its cleanups
     /// (see `_tearDown`). If it is running (on another thread, or this is its own body),
@@ -182,54 +220,20 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func cancel() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            if isDisposed {
+            switch state.cancel() {
+            case .none:
                 graph.unlock()
-                return
-            }
-            if isRunning {
-                // Disposed when the run ends. The subscription lets go of the node once this
-                // returns, and the run may drop the node's last source, so the node holds
-                // itself until then.
-                if !cancelRequested {
-                    cancelRequested = true
-                    _ = Unmanaged.passUnretained(self).retain()
-                }
+            case .holdUntilRunEnds:
+                // The subscription lets go of the node once this returns, and the run may drop
+                // the node's last source: the node holds itself until the run ends.
+                _ = Unmanaged.passUnretained(self).retain()
                 graph.unlock()
-                return
+            case .dispose(let holdingForQueuedJobs):
+                let disposal = dispose(graph, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: false)
+                graph.unlock()
+                finish(disposal)
             }
-            let disposal = disposeLocked()
-            graph.unlock()
-            finish(disposal)
         }
-    }
-
-    /// What a disposal hands over to be finished with the lock released.
-    private struct Disposal: ~Copyable {
-        var cleanups: [@Sendable () -> Void]
-        var children: [Subscription]
-        var sources: _Buffer<_Edge>
-        /// Whether a derivation is being evaluated on the disposing thread.
-        var insideDerivation: Bool
-    }
-
-    private func disposeLocked() -> Disposal {
-        markDisposed()
-        // Only a reaction that records why it runs keeps anything past the end of its run.
-        if recordsWhy { forgetWhy(_graph) }
-        let taken = Disposal(
-            cleanups: cleanups,
-            children: children,
-            sources: _graph.disposeSources(of: self),
-            insideDerivation: _graph.evaluatingRef != nil
-        )
-        cleanups = []
-        children = []
-        return taken
-    }
-
-    private func finish(_ disposal: consuming Disposal) {
-        _tearDown(children: &disposal.children, cleanups: &disposal.cleanups, insideDerivation: disposal.insideDerivation)
-        _releaseLater(disposal.sources.take())
     }
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
@@ -241,11 +245,51 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         }
     }
 
+    /// Adopts a reaction created during a run; returns false if this one is cancelled (or
+    /// will be at the end of its run): the child then never starts.
     func _adopt(_ child: Subscription) -> Bool {
         _graph.withLock {
-            if isDisposed || cancelRequested { return false }
+            if state.isCancelled { return false }
             children.append(child)
             return true
         }
     }
+}
+
+/// A run of a reaction's body in progress: taken under the lock when it starts
+/// (`_ReactionNode.beginRun`), used with the lock released, and ended under the lock.
+struct _ReactionRun: ~Copyable {
+    /// The previous run's cleanups, run before the body (after its children are cancelled).
+    var cleanups: [@Sendable () -> Void] = []
+    /// The previous run's children, cancelled before the body.
+    var children: [Subscription] = []
+    /// Whether a derivation is being evaluated on the running thread (see `_runDetached`).
+    let insideDerivation: Bool
+    /// Whether the run is recorded, for tracers or for `whyDidThisRun`.
+    let records: Bool
+    /// Whether the run keeps its sources' values (see `recordsWhy`).
+    let keepsValues: Bool
+
+    /// A run with nothing to tear down yet.
+    init(insideDerivation: Bool, records: Bool, keepsValues: Bool) {
+        self.insideDerivation = insideDerivation
+        self.records = records
+        self.keepsValues = keepsValues
+    }
+}
+
+/// What a reaction's disposal hands over to be finished with the lock released
+/// (`_ReactionNode.finish`).
+struct _ReactionDisposal: ~Copyable {
+    /// The last run's cleanups, run after its children are cancelled.
+    var cleanups: [@Sendable () -> Void]
+    /// The last run's children, cancelled first.
+    var children: [Subscription]
+    /// The edges to the sources it was unlinked from; their references are released last.
+    var sources: _Buffer<_Edge>
+    /// Whether a derivation is being evaluated on the disposing thread.
+    var insideDerivation: Bool
+    /// Whether the reaction was disposed at the end of its run: the reference `cancel()` took
+    /// for the run is released last.
+    var releasesRunHold: Bool
 }

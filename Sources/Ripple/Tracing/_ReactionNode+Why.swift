@@ -6,13 +6,10 @@
 /// that). So the changes are complete at the end of the run, and at any moment during it for
 /// the sources the run has read so far.
 extension _ReactionNode {
-    /// Notes the versions of the sources of the last run (lock held).
+    /// Notes the versions of the sources of the last run (lock held). Before its first run a
+    /// reaction has no sources: its baseline is empty.
     @inline(never)
     func recordRunStart(_ graph: _Graph) {
-        guard hasRun else {
-            graph.whyBaselines[ObjectIdentifier(self)] = []
-            return
-        }
         var baseline: [(source: Unmanaged<_Node>, version: Int)] = []
         baseline.reserveCapacity(sources.count)
         for index in 0..<sources.count { baseline.append((sources[index].ref, sources[index].version)) }
