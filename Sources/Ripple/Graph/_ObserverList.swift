@@ -93,15 +93,20 @@ struct _ObserverList: ~Copyable {
         links[slot].edge = edge
     }
 
-    /// Calls `body` with each slot's link in order, tombstones included (a tombstone's node is
+    /// Calls `body` with each slot's link in order, from the first slot, tombstones included (a tombstone's node is
     /// a stored value nobody reads, so code that only marks observers may pass it by).
     /// `body` must not change this list.
     @inline(__always)
     func forEachSlot(_ body: (_Link) -> Void) {
         guard let storage else { return }
-        let header = storage.assumingMemoryBound(to: Header.self).pointee
-        let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
-        for slot in Int(header.head)..<Int(header.end) { body(links[slot]) }
+        // From the first slot, not `head`: the tombstones before it are passed like the others,
+        // and the loop needs one count from the header.
+        var link = UnsafePointer((storage + Self.linksOffset).assumingMemoryBound(to: _Link.self))
+        let end = link + Int(storage.assumingMemoryBound(to: Header.self).pointee.end)
+        while link < end {
+            body(link.pointee)
+            link += 1
+        }
     }
 
     /// Adds `link` at the end; returns its slot.
