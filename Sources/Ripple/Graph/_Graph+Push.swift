@@ -29,7 +29,7 @@ extension _Graph {
             // A write its own body queued: count the run it triggers (see `selfTriggeredRuns`).
             if context.writerRef?.toOpaque() == Unmanaged.passUnretained(observer).toOpaque() {
                 reaction.selfTriggeredRuns &+= 1
-                if reaction.selfTriggeredRuns > _Graph.maximumRounds { stopRunaway(reaction) }
+                if Int(reaction.selfTriggeredRuns) > _Graph.maximumRounds { stopRunaway(reaction) }
             } else {
                 reaction.selfTriggeredRuns = 0
             }

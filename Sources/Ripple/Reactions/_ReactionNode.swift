@@ -24,15 +24,16 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// changed and how (see `whyDidThisRun()`): named reactions, and any reaction once it
     /// asked.
     @exclusivity(unchecked) var recordsWhy: Bool
+    /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
+    /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
+    /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
+    /// executor hops too (`observe(on:)`), where every run starts a delivery of its own. 16 bits
+    /// (the count stops the program past 10 000), in the padding after the flags above.
+    @exclusivity(unchecked) var selfTriggeredRuns: UInt16 = 0
     /// The user's reaction, run with the lock released.
     private let body: @Sendable () -> Void
     /// For reactions bound to an actor: sends a run to the actor's executor.
     private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
-    /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
-    /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
-    /// executor hops too (`observe(on:)`), where every run starts a delivery of its own.
-    @exclusivity(unchecked) var selfTriggeredRuns = 0
     /// The cleanups the current run registered (`onCleanup`), run at its teardown.
     @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
     /// The reactions the current run created, cancelled at its teardown.
