@@ -100,12 +100,13 @@ struct _ObserverList: ~Copyable {
     func forEachSlot(_ body: (_Link) -> Void) {
         guard let storage else { return }
         // From the first slot, not `head`: the tombstones before it are passed like the others,
-        // and the loop needs one count from the header.
-        var link = UnsafePointer((storage + Self.linksOffset).assumingMemoryBound(to: _Link.self))
-        let end = link + Int(storage.assumingMemoryBound(to: Header.self).pointee.end)
-        while link < end {
-            body(link.pointee)
-            link += 1
+        // and the loop needs one count from the header (no range is built).
+        let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
+        let end = Int(storage.assumingMemoryBound(to: Header.self).pointee.end)
+        var slot = 0
+        while slot < end {
+            body(links[slot])
+            slot &+= 1
         }
     }
 
@@ -115,6 +116,9 @@ struct _ObserverList: ~Copyable {
     @inline(__always)
     mutating func append(_ link: _Link) -> Int {
         if storage == nil || header.pointee.end == header.pointee.capacity { grow() }
+        // Through a local pointer: writing `self.header.pointee` in place crashes the compiler
+        // when ThreadSanitizer instruments it (Swift 6.3.1, "Invalid bitcast" in IRGen).
+        let header = self.header
         let slot = Int(header.pointee.end)
         (links + slot).initialize(to: link)
         header.pointee.end &+= 1
