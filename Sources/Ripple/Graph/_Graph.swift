@@ -153,6 +153,15 @@ package final class _Graph: @unchecked Sendable {
         _rippleFailure("\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead.")
     }
 
+    /// Stops a batch write to `node` when 65 535 threads' batches already stage it (lock held):
+    /// the count of staging threads is 16 bits (see `_Node._stagedCount`).
+    @inline(never)
+    func failTooManyStagingThreads(of node: _Node) -> Never {
+        let label = node.debugLabel
+        unlock()
+        _rippleFailure("\(label) is staged by more than \(UInt16.max - 1) threads' batches at once; a batch writing it on yet another thread cannot be staged.")
+    }
+
     @inline(__always)
     func makeID() -> Int {
         nextID &+= 1

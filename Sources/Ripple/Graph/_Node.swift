@@ -32,6 +32,9 @@ public class _Node {
     /// refresh never moves to a helper thread (see `_Graph.refreshOnFreshStack`). Set before it
     /// is shared. In the padding before `version` too.
     @exclusivity(unchecked) final var derivesOnMainActor = false
+    /// A stored value: the threads whose batch staged a write of it, not yet applied (see
+    /// `_Staging`; lock held). 16 bits, in the padding before `version`: it costs no memory.
+    @usableFromInline @exclusivity(unchecked) final var _stagedCount: UInt16 = 0
     /// Bumped each time the node's value really changes.
     @exclusivity(unchecked) final var version = 0
     /// The id of the last evaluation that recorded this node as a source.

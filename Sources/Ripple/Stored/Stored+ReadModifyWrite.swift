@@ -182,6 +182,17 @@ extension Stored: _ReadModifyWriteSubject {
 
     var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { _exclusiveOwner }
 
+    /// The thread (its context) inside a compound assignment to this value, which other
+    /// writers wait for; `nil` when none (lock held to touch). Kept in the extras: most values
+    /// never have one.
+    var _exclusiveOwner: UnsafeMutableRawPointer? {
+        get { _extras?._withUnsafeGuaranteedRef { $0.exclusiveOwner } ?? nil }
+        set {
+            if newValue == nil, _extras == nil { return }
+            extrasRef._withUnsafeGuaranteedRef { $0.exclusiveOwner = newValue }
+        }
+    }
+
     /// Waits (lock held once) until no other thread has exclusive access to this value.
     /// Stops the program, rather than hang, when the owner waits (directly or through others)
     /// for a value this thread holds.

@@ -55,6 +55,7 @@ extension Stored {
                     if graph.isTracing { graph.recordTrace(.batchStart, context) }
                 }
                 staging.append(self, commit: commit)
+                if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
                 _stagedCount += 1
                 return extrasRef._withUnsafeGuaranteedRef { extras in
                     guard extras.stagedOwner == nil else { return .apart }

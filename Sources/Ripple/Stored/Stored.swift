@@ -26,11 +26,6 @@ public final class Stored<Value>: _Node, Readable {
     @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
     /// Writes so far, equal ones included.
     @exclusivity(unchecked) var writes = 0
-    /// The thread (its context) inside a compound assignment to this value, which other
-    /// writers wait for; `nil` when none (lock held to touch).
-    @usableFromInline @exclusivity(unchecked) var _exclusiveOwner: UnsafeMutableRawPointer?
-    /// Threads whose batch staged a write of this value, not yet applied (see `_Staging`).
-    @usableFromInline @exclusivity(unchecked) var _stagedCount = 0
     /// What most values never need (the staged value of a batch, the Observation subject, the
     /// write counter, nested compound assignments), created by its first use (lock held).
     /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.

@@ -13,6 +13,9 @@ final class _StoredExtras<Value> {
     @exclusivity(unchecked) var stagedWrites = 0
     /// Publishes the value's write count to readers of ``Stored/writeCount``.
     @exclusivity(unchecked) var writeCounter: Stored<Int>?
+    /// The thread (its context) inside a compound assignment to the value, which other writers
+    /// wait for; `nil` when none.
+    @exclusivity(unchecked) var exclusiveOwner: UnsafeMutableRawPointer?
     /// Nested compound assignments to the value by the thread that owns it.
     @exclusivity(unchecked) var exclusiveDepth = 0
     /// Observation interop: created by the first read no Ripple reader tracked and an
