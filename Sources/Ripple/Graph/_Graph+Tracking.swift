@@ -140,7 +140,7 @@ extension _Graph {
     /// - Complexity: Amortized O(1).
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
         let removed = source.observers.remove(at: slot, of: observer) { link, newSlot in
-            Unmanaged<_DerivedNode>.fromOpaque(link.ref.toOpaque())._withUnsafeGuaranteedRef { observer in
+            link.derivedRef._withUnsafeGuaranteedRef { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
                 } else {

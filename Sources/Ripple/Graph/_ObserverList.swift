@@ -265,6 +265,12 @@ struct _Link {
     @inline(__always)
     var node: _Node { ref.takeUnretainedValue() }
 
+    /// The observer as a derived node (a +0 reference): every observer reads, so is one.
+    @inline(__always)
+    var derivedRef: Unmanaged<_DerivedNode> {
+        Unmanaged.fromOpaque(ref.toOpaque())
+    }
+
     @inline(__always)
     func release() {
         ref.release()
