@@ -123,27 +123,22 @@ public final class Computed<Value>: Readable {
     }
 
     /// A read that no derivation or reaction tracked (lock held; released on return). If an
-    /// Observation tracking scope records it (see `_observationTracksThisRead`), the Observation
-    /// watcher is armed and the access registered (not inside an `untracked { }` within
-    /// `tracked { }`). Read anywhere else, the value stays lazy: later writes do not evaluate it.
+    /// Observation tracking scope records it, the Observation watcher is armed and the access
+    /// registered (see `_Graph.finishUntrackedRead`). Read anywhere else, the value stays lazy:
+    /// later writes do not evaluate it.
     @usableFromInline
     func _untrackedRead() {
         let graphRef = nodeRef._withUnsafeGuaranteedRef { $0.graphRef }
         graphRef._withUnsafeGuaranteedRef { graph in
-            if graph.hidesReadsFromObservation() {
-                graph.unlock()
-                return
+            graph.finishUntrackedRead(armed: watcherRef.map(Self.subject(of:))) {
+                Self.subject(of: armObservation())
             }
-            if let watcherRef {
-                graph.unlock()
-                watcherRef._withUnsafeGuaranteedRef { $0.subject.access() }
-                return
-            }
-            graph.unlock()
-            guard _observationTracksThisRead() else { return }
-            let watcher = graph.withLock { armObservation() }
-            watcher._withUnsafeGuaranteedRef { $0.subject.access() }
         }
+    }
+
+    /// The watcher's subject, kept alive by the watcher (which the handle keeps).
+    private static func subject(of watcher: Unmanaged<_WatcherNode>) -> Unmanaged<_ObservationSubject> {
+        watcher._withUnsafeGuaranteedRef { .passUnretained($0.subject) }
     }
 
     /// Called under the lock by a read an Observation scope recorded: every later change is

@@ -121,22 +121,13 @@ public final class MainActorComputed<Value>: Observable {
     }
 
     /// A read that no derivation or reaction tracked (lock held; released on return): if an
-    /// Observation scope records it, arms the Observation watcher and registers the access (not
-    /// inside an `untracked { }` within `tracked { }`); read anywhere else, nothing is armed.
+    /// Observation scope records it, arms the Observation watcher and registers the access (see
+    /// `_Graph.finishUntrackedRead`); read anywhere else, nothing is armed. The subject is kept
+    /// alive by `observation`, which this value keeps.
     private func untrackedRead(_ node: _ComputedNode<Value>) {
-        if _graph.hidesReadsFromObservation() {
-            _graph.unlock()
-            return
+        _graph.finishUntrackedRead(armed: observation.map { .passUnretained($0.subject) }) {
+            .passUnretained((observation ?? armObservation(node)).subject)
         }
-        if let observation {
-            _graph.unlock()
-            observation.subject.access()
-            return
-        }
-        _graph.unlock()
-        guard _observationTracksThisRead() else { return }
-        let armed = _graph.withLock { observation ?? armObservation(node) }
-        armed.subject.access()
     }
 
     /// Called under the lock by the first read an Observation scope recorded: from now on every change is reported

@@ -48,11 +48,24 @@ final class _ProbeState: Sendable {
         let keyPath = keyPath
         let subject = _ObservationSubject()
         let context = _ThreadContext.current
-        let before = context.observationProbeHits
+        var recorded = false
         withObservationTracking {
-            subject.access(through: keyPath)
+            recorded = Self.isRecorded(subject, keyPath, context)
         } onChange: {}
-        works = context.observationProbeHits != before
+        works = recorded
+    }
+
+    /// Registers an access to `subject` through the probe key path; returns whether a tracking
+    /// scope recorded it (the probe's argument was hashed on this thread meanwhile).
+    @inline(__always)
+    static func isRecorded(
+        _ subject: _ObservationSubject,
+        _ keyPath: KeyPath<_ObservationSubject, Int>,
+        _ context: _ThreadContext
+    ) -> Bool {
+        let before = context.observationProbeHits
+        subject.access(through: keyPath)
+        return context.observationProbeHits != before
     }
 }
 
@@ -73,11 +86,36 @@ func _observationTracksThisRead() -> Bool {
         guard probe.works else { return true }
         return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
             if context.armsEveryTopLevelRead { return true }
-            let before = context.observationProbeHits
-            probe.subject.access(through: probe.keyPath)
-            guard context.observationProbeHits != before else { return false }
+            guard _ProbeState.isRecorded(probe.subject, probe.keyPath, context) else { return false }
             if let hook = context.afterTrackedReadProbe { hook() }
             return true
         }
+    }
+}
+
+extension _Graph {
+    /// Ends a read of a node that no derivation or reaction tracked (lock held; released on
+    /// return): registers the access with Observation through the node's subject if the node is
+    /// `armed`; else, only if an Observation scope records the read (see
+    /// `_observationTracksThisRead`), arms it (`arm`, called with the lock held) and registers
+    /// the access. Inside an `untracked { }` within `tracked { }`, nothing is registered.
+    ///
+    /// The subject must be kept alive by the node: it is used once the lock is released.
+    @inline(__always)
+    func finishUntrackedRead(
+        armed: Unmanaged<_ObservationSubject>?,
+        arm: () -> Unmanaged<_ObservationSubject>
+    ) {
+        if hidesReadsFromObservation() {
+            unlock()
+            return
+        }
+        unlock()
+        if let armed {
+            armed._withUnsafeGuaranteedRef { $0.access() }
+            return
+        }
+        guard _observationTracksThisRead() else { return }
+        withLock { arm() }._withUnsafeGuaranteedRef { $0.access() }
     }
 }

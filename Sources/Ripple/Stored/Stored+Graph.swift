@@ -98,25 +98,13 @@ extension Stored {
     }
 
     /// A read that no derivation or reaction tracked (lock held; released on return). If an
-    /// Observation tracking scope records it (see `_observationTracksThisRead`), the value is
-    /// armed, and the access registered (not inside an `untracked { }` within `tracked { }`).
-    /// Read anywhere else, the value stays unarmed: its writes tell Observation nothing.
+    /// Observation tracking scope records it, the value is armed, and the access registered
+    /// (see `_Graph.finishUntrackedRead`). Read anywhere else, the value stays unarmed: its
+    /// writes tell Observation nothing.
     @usableFromInline
     func _untrackedRead() {
         graphRef._withUnsafeGuaranteedRef { graph in
-            if graph.hidesReadsFromObservation() {
-                graph.unlock()
-                return
-            }
-            if let armed = _extras?._withUnsafeGuaranteedRef({ $0.observationRef }) {
-                graph.unlock()
-                armed._withUnsafeGuaranteedRef { $0.access() }
-                return
-            }
-            graph.unlock()
-            guard _observationTracksThisRead() else { return }
-            let subject = graph.withLock { armObservation() }
-            subject._withUnsafeGuaranteedRef { $0.access() }
+            graph.finishUntrackedRead(armed: _extras?._withUnsafeGuaranteedRef { $0.observationRef }) { armObservation() }
         }
     }
 
