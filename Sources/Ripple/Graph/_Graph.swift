@@ -219,12 +219,24 @@ struct _Stack<Element> {
 
 /// The process-wide graph every Ripple node belongs to.
 @usableFromInline
-package let _graph = _Graph()
+package let _graph: _Graph = {
+    let graph = _Graph()
+    _graphPointer = Unmanaged.passUnretained(graph).toOpaque()
+    return graph
+}()
+
+/// The graph's address, set once when `_graph` is initialised, before any node exists (a
+/// node's initializer touches `_graphRef` first). A global with a constant initial value: reading
+/// it is a plain load, with no lazy-initialisation check, so nodes reach the graph through it
+/// (`_Node.graphRef`) instead of keeping a copy each (8 bytes per node). Any thread that holds a
+/// node got it after the graph was created, through whatever handed it the node.
+@usableFromInline
+@exclusivity(unchecked) nonisolated(unsafe) var _graphPointer: UnsafeMutableRawPointer?
 
 /// The graph as an unmanaged reference, for hot paths: `_withUnsafeGuaranteedRef` reaches
 /// it without the retain and release that using the global `_graph` costs. The global keeps
-/// it alive for the life of the process. Every node keeps a copy (`graphRef`), so that reads
-/// and writes do not even pay the global's lazy-initialisation check.
+/// it alive for the life of the process. Nodes use `_graphPointer` instead (`_Node.graphRef`),
+/// which does not even pay the global's lazy-initialisation check.
 let _graphRef = Unmanaged.passUnretained(_graph)
 
 /// Stops the program with a message that says what went wrong; printed in every build mode.

@@ -41,8 +41,10 @@ public class _Node {
     @exclusivity(unchecked) final var trackedBy = 0
     /// Live nodes that read this one (one link per edge): one pointer, `nil` while none.
     @exclusivity(unchecked) final var observers = _ObserverList()
-    /// The graph, reached without a global access or reference counting (see `_graphRef`).
-    @usableFromInline final let graphRef: Unmanaged<_Graph>
+    /// The graph, reached without reference counting or a lazy-initialisation check: every
+    /// node is created after the graph (see `_graphPointer`), so the node needs no field for it.
+    @inlinable @inline(__always)
+    final var graphRef: Unmanaged<_Graph> { Unmanaged.fromOpaque(_graphPointer.unsafelyUnwrapped) }
     #if RIPPLE_INVARIANTS
     /// Debug builds: the slots of `observers` that removals and compactions have looked at, so
     /// that tests can check that unsubscribing stays amortized O(1) without timing it.
@@ -61,7 +63,8 @@ public class _Node {
 
     init(kind: Kind) {
         self.kind = kind
-        self.graphRef = _graphRef
+        // The first node created initialises the graph, which publishes `_graphPointer`.
+        _ = _graphRef
     }
 
     /// The node's origin, stored by each kind of node (the base class is only the tombstone).
