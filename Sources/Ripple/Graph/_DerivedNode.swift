@@ -21,15 +21,15 @@ class _DerivedNode: _Node {
     /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
     @usableFromInline final let specializedEvaluate: (_Node) -> Bool
     /// Where the node was created, or its name (after the fields above: see `_Node.origin`).
-    private let storedOrigin: _Origin
+    private let storedOrigin: _OriginStorage
 
     init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { unsafeDowncast($0, to: _DerivedNode.self)._evaluate() }) {
         self.specializedEvaluate = specializedEvaluate
-        storedOrigin = origin
+        storedOrigin = _OriginStorage(origin)
         super.init(kind: kind)
     }
 
-    override final func _origin() -> _Origin { storedOrigin }
+    override final func _origin() -> _Origin { storedOrigin.origin }
 
     deinit {
         if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }

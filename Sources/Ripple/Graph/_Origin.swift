@@ -28,6 +28,23 @@ struct _Origin: CustomStringConvertible, @unchecked Sendable {
         }
     }
 
+    /// A file-and-line origin rebuilt from what `_OriginStorage` packed.
+    init(file: UnsafePointer<UInt8>?, length: Int, line: UInt) {
+        self.file = file
+        lineAndLength = UInt64(UInt32(truncatingIfNeeded: line)) | UInt64(length) << 32
+        box = nil
+    }
+
+    /// The file's address and length, if the origin has no name, its file is a literal's text
+    /// at an address below 2^48 and under 64 KiB long: what `_OriginStorage` can pack.
+    var compactFile: (address: UInt, length: Int)? {
+        guard box == nil, let file else { return nil }
+        let address = UInt(bitPattern: file)
+        let length = Int(lineAndLength >> 32)
+        guard address < 1 << 48, length < 1 << 16 else { return nil }
+        return (address, length)
+    }
+
     /// The name given when the node was created, if any.
     var name: String? { box?.name }
 
@@ -57,5 +74,57 @@ final class _OriginBox: Sendable {
     init(name: String?, file: String?) {
         self.name = name
         self.file = file
+    }
+}
+
+/// What a node keeps of its `_Origin`: two words instead of three.
+///
+/// The common origin (no name, a `#fileID` literal at an address below 2^48, under 64 KiB long)
+/// packs the file's address and length in one word, and the line, shifted left and tagged with a
+/// set low bit, in the other. Any other origin is kept whole in a box whose reference, retained
+/// by hand and released in `deinit`, takes the second word (an object's address: low bit clear).
+/// Non-copyable, so that the reference it owns is released exactly once, with its node.
+struct _OriginStorage: ~Copyable {
+    /// The file's address (low 48 bits) and its length in bytes (high 16); unused when boxed.
+    private let packedFile: UInt64
+    /// `line << 1 | 1`, or the address of a retained `_OriginStorageBox`.
+    private let lineOrBox: UInt
+
+    init(_ origin: _Origin) {
+        if let (address, length) = origin.compactFile, origin.line < UInt(bitPattern: Int.max) >> 1 {
+            packedFile = UInt64(address) | UInt64(length) << 48
+            lineOrBox = origin.line << 1 | 1
+        } else {
+            packedFile = 0
+            lineOrBox = UInt(bitPattern: Unmanaged.passRetained(_OriginStorageBox(origin)).toOpaque())
+        }
+    }
+
+    deinit {
+        if lineOrBox & 1 == 0 {
+            Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: lineOrBox).unsafelyUnwrapped).release()
+        }
+    }
+
+    /// The origin it keeps.
+    var origin: _Origin {
+        guard lineOrBox & 1 == 1 else {
+            return Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: lineOrBox).unsafelyUnwrapped)
+                .takeUnretainedValue().origin
+        }
+        return _Origin(
+            file: UnsafePointer(bitPattern: UInt(packedFile & (1 << 48 - 1))),
+            length: Int(packedFile >> 48),
+            line: lineOrBox >> 1
+        )
+    }
+}
+
+/// An origin an `_OriginStorage` could not pack.
+final class _OriginStorageBox: Sendable {
+    let origin: _Origin
+
+    init(_ origin: _Origin) {
+        self.origin = origin
     }
 }

@@ -24,12 +24,12 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     @exclusivity(unchecked) var changesReported = 0
 
     /// Where it came from: the node whose reads it stands for.
-    private let storedOrigin: _Origin
+    private let storedOrigin: _OriginStorage
 
-    override func _origin() -> _Origin { storedOrigin }
+    override func _origin() -> _Origin { storedOrigin.origin }
 
     init(of target: _Node) {
-        storedOrigin = _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line)
+        storedOrigin = _OriginStorage(_Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
         super.init(kind: .stored)
     }
 

@@ -31,7 +31,7 @@ public final class Stored<Value>: _Node, Readable {
     /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.
     @usableFromInline @exclusivity(unchecked) var _extras: Unmanaged<_StoredExtras<Value>>?
     /// Where the value was created, or its name (last: see `_Node.origin`).
-    let storedOrigin: _Origin
+    let storedOrigin: _OriginStorage
 
     /// Creates a stored value that notifies on every write, or only when `isEqual` says the
     /// new value differs.
@@ -58,7 +58,7 @@ public final class Stored<Value>: _Node, Readable {
     init(_ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt) {
         _value = value
         _isEqual = isEqual
-        storedOrigin = _Origin(name: name, fileID: file, line: line)
+        storedOrigin = _OriginStorage(_Origin(name: name, fileID: file, line: line))
         super.init(kind: .stored)
         version = _graph.withLock { _graph.makeID() }
     }
@@ -193,7 +193,7 @@ public final class Stored<Value>: _Node, Readable {
 
     override func _traceValue() -> Any? { _value }
 
-    override func _origin() -> _Origin { storedOrigin }
+    override func _origin() -> _Origin { storedOrigin.origin }
 
     /// The subject to tell of a change (queued by every write once a read in an Observation scope armed it).
     override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
