@@ -1,9 +1,33 @@
+/// Internal: what every computed node has whatever its value's type: its evaluation, reached
+/// from the graph's non-generic code. (Reactions and watchers are run, never evaluated, so they
+/// do not carry it.)
+@usableFromInline
+class _ComputedNodeBase: _DerivedNode {
+    /// Re-runs the derivation and says whether the value changed: compiled for the concrete
+    /// type in the client by the `Equatable` initializers, else built by `_ComputedNode` around
+    /// its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching
+    /// it needs no generic metadata; a non-optional `let` taking the node as its argument, so
+    /// that calling it retains nothing.
+    @usableFromInline final let specializedEvaluate: (_Node) -> Bool
+
+    init(origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool) {
+        self.specializedEvaluate = specializedEvaluate
+        super.init(kind: .computed, origin: origin)
+    }
+
+    /// Re-runs the derivation of a computed value that has no equality; returns whether its
+    /// value changed (always). `_ComputedNode` overrides it.
+    func _evaluate() -> Bool {
+        _rippleFailure("internal error: \(debugLabel) has no evaluation")
+    }
+}
+
 /// The graph node behind a ``Computed``: the cached value and the derivation.
 ///
 /// The public ``Computed`` is a handle that owns this node; the graph may keep the node
 /// alive a little longer (while live readers need it), but never the handle.
 @usableFromInline
-final class _ComputedNode<Value>: _DerivedNode {
+final class _ComputedNode<Value>: _ComputedNodeBase {
     @usableFromInline @exclusivity(unchecked) var cached: Value?
     @usableFromInline let derive: () -> Value
 
@@ -19,9 +43,9 @@ final class _ComputedNode<Value>: _DerivedNode {
     ) {
         self.derive = derive
         if let specializedEvaluate {
-            super.init(kind: .computed, origin: origin, specializedEvaluate: specializedEvaluate)
+            super.init(origin: origin, specializedEvaluate: specializedEvaluate)
         } else if let isEqual {
-            super.init(kind: .computed, origin: origin, specializedEvaluate: { node in
+            super.init(origin: origin, specializedEvaluate: { node in
                 let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
                 let newValue = node.derive()
                 if let old = node.cached, isEqual(old, newValue) { return false }
@@ -31,7 +55,7 @@ final class _ComputedNode<Value>: _DerivedNode {
         } else {
             // No equality: the default evaluation, which calls `_evaluate()` and captures
             // nothing (a closure written here would capture `Value`, a context per node).
-            super.init(kind: .computed, origin: origin)
+            super.init(origin: origin, specializedEvaluate: { unsafeDowncast($0, to: _ComputedNodeBase.self)._evaluate() })
         }
     }
 

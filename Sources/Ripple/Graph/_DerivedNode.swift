@@ -1,7 +1,9 @@
 /// Internal: a node that reads others: a computed value, a reaction or an Observation watcher.
 ///
 /// Adds to `_Node` what reading needs: the sources of the last evaluation (each edge holding
-/// its source strongly, with the version seen), and the state of an evaluation in progress.
+/// its source strongly, with the version seen). The state of an evaluation in progress is not
+/// here: a computed value's is the graph's (`_Graph.evaluation`, saved on the stack of the
+/// evaluation it interrupts), a reaction's or watcher's is in `_SubscriberNode`.
 /// Every field is guarded by the graph's lock.
 @usableFromInline
 class _DerivedNode: _Node {
@@ -9,22 +11,10 @@ class _DerivedNode: _Node {
     @exclusivity(unchecked) final var verifiedEpoch = -1
     /// What this node read in its last evaluation, with the version it saw.
     @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
-    /// The id of the evaluation in progress (0 when idle).
-    @exclusivity(unchecked) final var evaluationID = 0
-    /// Edges of the evaluation in progress (prefix of `sources`).
-    @exclusivity(unchecked) final var trackCount = 0
-    /// Replaced sources of a live node, unsubscribed when its evaluation ends.
-    @exclusivity(unchecked) final var replacedSources = _Buffer<_Edge>()
-    /// Re-runs a computed value's derivation and says whether its value changed: compiled for
-    /// the concrete type in the client by the `Equatable` initializers, else built by
-    /// `_ComputedNode` around its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching it needs no generic metadata;
-    /// a non-optional `let` taking the node as its argument, so that calling it retains nothing.
-    @usableFromInline final let specializedEvaluate: (_Node) -> Bool
     /// Where the node was created, or its name (after the fields above: see `_Node.origin`).
     private let storedOrigin: _OriginStorage
 
-    init(kind: Kind, origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool = { unsafeDowncast($0, to: _DerivedNode.self)._evaluate() }) {
-        self.specializedEvaluate = specializedEvaluate
+    init(kind: Kind, origin: _Origin) {
         storedOrigin = _OriginStorage(origin)
         super.init(kind: kind)
     }
@@ -38,10 +28,13 @@ class _DerivedNode: _Node {
         guard !sources.isEmpty else { return }
         _releaseLater(sources.take())
     }
+}
 
-    /// Re-runs a computed value's derivation; returns whether its value changed. Reactions and
-    /// watchers are run, never evaluated: reaching this for them is an internal error.
-    func _evaluate() -> Bool {
-        _rippleFailure("internal error: \(kindName) \(origin) was evaluated like a computed value")
-    }
+/// The state of one evaluation or run in progress: which reads it already recorded.
+struct _Tracking {
+    /// The id of the evaluation in progress (0 when idle): a source whose `trackedBy` holds it
+    /// was already recorded.
+    var id = 0
+    /// The edges recorded so far: a prefix of the node's `sources`.
+    var count = 0
 }

@@ -20,8 +20,13 @@ extension _Graph {
         for index in 0..<target.sources.count {
             checkLink(of: target, edge: target.sources[index], at: index)
         }
-        for index in 0..<target.replacedSources.count {
-            checkLink(of: target, edge: target.replacedSources[index], at: ~index)
+        // What an evaluation replaced is dropped when it ends; a subscriber's run is checked
+        // when it ends too, but its replaced sources are checked wherever they are.
+        if target.kind != .computed {
+            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
+            for index in 0..<subscriber.replacedSources.count {
+                checkLink(of: target, edge: subscriber.replacedSources[index], at: ~index)
+            }
         }
     }
 

@@ -112,12 +112,15 @@ extension _Graph {
         let previous = evaluatingRef
         evaluatingRef = Unmanaged.passUnretained(node)
         evaluationChain.append(.passUnretained(node))
-        beginTracking(node)
-        let changed = node.specializedEvaluate(node)
+        let interrupted = beginEvaluation(node)
+        #if RIPPLE_INVARIANTS
+        if node.kind != .computed { _rippleFailure("internal invariant: \(node.debugLabel) was evaluated like a computed value") }
+        #endif
+        let changed = unsafeDowncast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
         evaluatingRef = previous
         evaluationChain.removeLast()
         node.isEvaluating = false
-        endTracking(node)
+        endEvaluation(node, resuming: interrupted)
         node.hasValue = true
         markVerified(node)
         if changed { node.version &+= 1 }

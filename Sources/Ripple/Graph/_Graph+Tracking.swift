@@ -26,60 +26,130 @@ extension _Graph {
         }
     }
 
-    /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it matches.
+    /// The id of the evaluation or run in progress for `target`: the graph's for a computed
+    /// value, its own for a subscriber.
+    @inline(__always)
+    func trackingID(of target: _DerivedNode) -> Int {
+        target.kind == .computed ? evaluation.id : unsafeDowncast(target, to: _SubscriberNode.self).tracking.id
+    }
+
+    /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it
+    /// matches. `target` is the computed value being evaluated, or a subscriber's run.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode) {
-        if dep.trackedBy == target.evaluationID { return }
-        dep.trackedBy = target.evaluationID
-        let index = target.trackCount
-        target.trackCount = index &+ 1
+        let index: Int
+        if target.kind == .computed {
+            if dep.trackedBy == evaluation.id { return }
+            dep.trackedBy = evaluation.id
+            index = evaluation.count
+            evaluation.count = index &+ 1
+        } else {
+            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
+            if dep.trackedBy == subscriber.tracking.id { return }
+            dep.trackedBy = subscriber.tracking.id
+            index = subscriber.tracking.count
+            subscriber.tracking.count = index &+ 1
+        }
         if index < target.sources.count {
             if target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque() {
                 target.sources[index].version = dep.version
                 return
             }
-            let old = target.sources[index]
-            target.sources[index] = _Edge(retaining: dep, version: dep.version)
-            // The old edge's reference moves to `replacedSources`, released when tracking ends.
-            let live = isLive(target)
-            if live { old.node.observers.setEdge(~target.replacedSources.count, at: old.slot) }
-            target.replacedSources.append(old)
-            if live { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
+            replaceSource(at: index, of: target, with: dep)
         } else {
             target.sources.append(_Edge(retaining: dep, version: dep.version))
             if isLive(target) { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
         }
     }
 
-    /// Starts a tracked evaluation of `target`.
-    @inline(__always)
-    func beginTracking(_ target: _DerivedNode) {
-        assertLockHeld()
-        target.trackCount = 0
-        target.evaluationID = makeID()
+    /// `track`'s rare case: the evaluation read `dep` where the last one read another source.
+    /// The old edge's reference moves to the replaced sources, released when tracking ends.
+    private func replaceSource(at index: Int, of target: _DerivedNode, with dep: _Node) {
+        let old = target.sources[index]
+        target.sources[index] = _Edge(retaining: dep, version: dep.version)
+        let live = isLive(target)
+        let replaced: Int
+        if target.kind == .computed {
+            replaced = replacedByEvaluations.count
+            replacedByEvaluations.append(old)
+        } else {
+            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
+            replaced = subscriber.replacedSources.count
+            subscriber.replacedSources.append(old)
+        }
+        if live {
+            old.node.observers.setEdge(~replaced, at: old.slot)
+            target.sources[index].slot = subscribe(target, to: dep, edge: index)
+        }
     }
 
-    /// Ends a tracked evaluation: drops the sources that were not read again.
-    func endTracking(_ target: _DerivedNode) {
+    /// Starts a tracked evaluation of the computed value `target`. Returns the state of the
+    /// evaluation it interrupts, if any, which `endEvaluation` restores.
+    @inline(__always)
+    func beginEvaluation(_ target: _DerivedNode) -> (tracking: _Tracking, replacedBase: Int) {
         assertLockHeld()
-        target.evaluationID = 0
-        let kept = target.trackCount
-        let count = target.sources.count
+        let interrupted = (evaluation, evaluationReplacedBase)
+        evaluation = _Tracking(id: makeID(), count: 0)
+        evaluationReplacedBase = replacedByEvaluations.count
+        return interrupted
+    }
+
+    /// Ends a tracked evaluation of the computed value `target`: drops the sources that were
+    /// not read again, and restores the evaluation it interrupted.
+    func endEvaluation(_ target: _DerivedNode, resuming interrupted: (tracking: _Tracking, replacedBase: Int)) {
+        assertLockHeld()
         let live = isLive(target)
-        if kept < count {
-            // Unlinked in place: a compaction the unlinking causes may move the links of the
-            // edges not yet dropped, and updates their slots where they are.
-            for index in kept..<count {
-                let edge = target.sources[index]
-                if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
-                releaseAfterUnlock(edge.ref)
+        dropSources(of: target, after: evaluation.count, unsubscribing: live)
+        let base = evaluationReplacedBase
+        let count = replacedByEvaluations.count
+        if base < count {
+            // Unlinked in place (see `dropSources`), then dropped.
+            for index in base..<count {
+                let old = replacedByEvaluations[index]
+                if live { unsubscribe(target, from: old.node, slot: old.slot) }
+                releaseAfterUnlock(old.ref)
             }
-            target.sources.removeLast(count - kept)
+            replacedByEvaluations.removeLast(count - base)
         }
-        if !target.replacedSources.isEmpty { dropReplacedSources(of: target, unsubscribing: live) }
+        evaluation = interrupted.tracking
+        evaluationReplacedBase = interrupted.replacedBase
         #if RIPPLE_INVARIANTS
         checkEdges(of: target)
         #endif
+    }
+
+    /// Starts tracking a run of `subscriber`.
+    @inline(__always)
+    func beginTracking(_ subscriber: _SubscriberNode) {
+        assertLockHeld()
+        subscriber.tracking = _Tracking(id: makeID(), count: 0)
+    }
+
+    /// Ends tracking a run of `subscriber`: drops the sources that were not read again.
+    func endTracking(_ subscriber: _SubscriberNode) {
+        assertLockHeld()
+        let kept = subscriber.tracking.count
+        subscriber.tracking = _Tracking()
+        let live = isLive(subscriber)
+        dropSources(of: subscriber, after: kept, unsubscribing: live)
+        if !subscriber.replacedSources.isEmpty { dropReplacedSources(of: subscriber, unsubscribing: live) }
+        #if RIPPLE_INVARIANTS
+        checkEdges(of: subscriber)
+        #endif
+    }
+
+    /// Drops the sources of `target` from `kept` on: those its evaluation did not read again.
+    private func dropSources(of target: _DerivedNode, after kept: Int, unsubscribing live: Bool) {
+        let count = target.sources.count
+        guard kept < count else { return }
+        // Unlinked in place: a compaction the unlinking causes may move the links of the
+        // edges not yet dropped, and updates their slots where they are.
+        for index in kept..<count {
+            let edge = target.sources[index]
+            if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
+            releaseAfterUnlock(edge.ref)
+        }
+        target.sources.removeLast(count - kept)
     }
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
@@ -143,8 +213,10 @@ extension _Graph {
             link.derivedRef._withUnsafeGuaranteedRef { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
+                } else if observer.kind == .computed {
+                    replacedByEvaluations[~link.edge].slot = newSlot
                 } else {
-                    observer.replacedSources[~link.edge].slot = newSlot
+                    unsafeDowncast(observer, to: _SubscriberNode.self).replacedSources[~link.edge].slot = newSlot
                 }
             }
         }
@@ -157,9 +229,9 @@ extension _Graph {
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
-    func disposeSources(of node: _DerivedNode) -> _Buffer<_Edge> {
+    func disposeSources(of node: _SubscriberNode) -> _Buffer<_Edge> {
         assertLockHeld()
-        node.trackCount = 0
+        node.tracking.count = 0
         // Unlinked in place (see `endTracking`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]
@@ -171,7 +243,7 @@ extension _Graph {
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
-    private func dropReplacedSources(of node: _DerivedNode, unsubscribing: Bool) {
+    private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
         // Unlinked in place (see `endTracking`), then taken.
         for index in 0..<node.replacedSources.count {
             let old = node.replacedSources[index]

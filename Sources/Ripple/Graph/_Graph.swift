@@ -33,6 +33,17 @@ package final class _Graph: @unchecked Sendable {
     /// The computed values whose derivations are running, outermost first (to name a cycle):
     /// kept here rather than as a parent reference in every node.
     @exclusivity(unchecked) var evaluationChain = _Stack<Unmanaged<_DerivedNode>>()
+    /// The tracking state of the computed evaluation in progress on the lock's owner (see
+    /// `recompute`): kept here rather than in every computed node, since a computed value is
+    /// only ever evaluated by the thread holding the lock, nested evaluations strictly inside
+    /// the one they interrupt. Each saves the state it interrupts on its own stack.
+    @exclusivity(unchecked) var evaluation = _Tracking()
+    /// Where the evaluation in progress starts in `replacedByEvaluations`.
+    @exclusivity(unchecked) var evaluationReplacedBase = 0
+    /// Sources that the computed evaluations in progress replaced while their node was live,
+    /// unsubscribed when each evaluation ends. Each owns the part from its base, nested ones
+    /// above it; their links name them by `~index` into this buffer.
+    @exclusivity(unchecked) var replacedByEvaluations = _Buffer<_Edge>()
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.

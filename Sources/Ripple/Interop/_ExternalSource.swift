@@ -165,14 +165,15 @@ extension _Graph {
             target.hasExternalSource = true
         }
         track(source, into: target)
-        if source.registrationEvaluation == target.evaluationID, let current = source.registration {
+        let evaluationID = trackingID(of: target)
+        if source.registrationEvaluation == evaluationID, let current = source.registration {
             return (source, current)
         }
         // The first scope of a new evaluation: the previous evaluation's registrations go.
         if let previous = source.registration { retire(previous, of: source) }
         let fresh = _ObservationSubject()
         source.registration = fresh
-        source.registrationEvaluation = target.evaluationID
+        source.registrationEvaluation = evaluationID
         return (source, fresh)
     }
 

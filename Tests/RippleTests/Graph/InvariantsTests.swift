@@ -6,10 +6,10 @@ import Testing
     @Test("a graph function that needs the lock, called without it, stops with a message naming it")
     func lockAssertion() async throws {
         let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _graph.beginTracking(Computed { 1 }.node)
+            _ = _graph.beginEvaluation(Computed { 1 }.node)
         })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("internal invariant: beginTracking(_:) needs the graph's lock"))
+        #expect(message.contains("internal invariant: beginEvaluation(_:) needs the graph's lock"))
     }
 
     @Test("with the lock held, the same call passes the check")
@@ -17,8 +17,8 @@ import Testing
         let computed = Computed { 1 }
         let node = computed.node
         _graph.withLock {
-            _graph.beginTracking(node)
-            _graph.endTracking(node)
+            let interrupted = _graph.beginEvaluation(node)
+            _graph.endEvaluation(node, resuming: interrupted)
         }
     }
 }
