@@ -96,26 +96,36 @@ extension _Graph {
 
     /// Ends a tracked evaluation of the computed value `target`: drops the sources that were
     /// not read again, and restores the evaluation it interrupted.
+    @inline(__always)
     func endEvaluation(_ target: _DerivedNode, resuming interrupted: (tracking: _Tracking, replacedBase: Int)) {
         assertLockHeld()
-        let live = isLive(target)
-        dropSources(of: target, after: evaluation.count, unsubscribing: live)
-        let base = evaluationReplacedBase
-        let count = replacedByEvaluations.count
-        if base < count {
-            // Unlinked in place (see `dropSources`), then dropped.
-            for index in base..<count {
-                let old = replacedByEvaluations[index]
-                if live { unsubscribe(target, from: old.node, slot: old.slot) }
-                releaseAfterUnlock(old.ref)
-            }
-            replacedByEvaluations.removeLast(count - base)
+        // Most evaluations read what the last one did: nothing to drop.
+        if _slowPath(evaluation.count < target.sources.count || evaluationReplacedBase < replacedByEvaluations.count) {
+            dropUnread(by: target)
         }
         evaluation = interrupted.tracking
         evaluationReplacedBase = interrupted.replacedBase
         #if RIPPLE_INVARIANTS
         checkEdges(of: target)
         #endif
+    }
+
+    /// `endEvaluation`'s rare case: drops the sources the evaluation of `target` did not read
+    /// again, and those it replaced.
+    @inline(never)
+    private func dropUnread(by target: _DerivedNode) {
+        let live = isLive(target)
+        dropSources(of: target, after: evaluation.count, unsubscribing: live)
+        let base = evaluationReplacedBase
+        let count = replacedByEvaluations.count
+        guard base < count else { return }
+        // Unlinked in place (see `dropSources`), then dropped.
+        for index in base..<count {
+            let old = replacedByEvaluations[index]
+            if live { unsubscribe(target, from: old.node, slot: old.slot) }
+            releaseAfterUnlock(old.ref)
+        }
+        replacedByEvaluations.removeLast(count - base)
     }
 
     /// Starts tracking a run of `subscriber`.
@@ -130,9 +140,11 @@ extension _Graph {
         assertLockHeld()
         let kept = subscriber.tracking.count
         subscriber.tracking = _Tracking()
-        let live = isLive(subscriber)
-        dropSources(of: subscriber, after: kept, unsubscribing: live)
-        if !subscriber.replacedSources.isEmpty { dropReplacedSources(of: subscriber, unsubscribing: live) }
+        if _slowPath(kept < subscriber.sources.count || !subscriber.replacedSources.isEmpty) {
+            let live = isLive(subscriber)
+            dropSources(of: subscriber, after: kept, unsubscribing: live)
+            if !subscriber.replacedSources.isEmpty { dropReplacedSources(of: subscriber, unsubscribing: live) }
+        }
         #if RIPPLE_INVARIANTS
         checkEdges(of: subscriber)
         #endif
