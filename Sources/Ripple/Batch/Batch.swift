@@ -50,7 +50,8 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                 }
             } else if context.batchDepth == 0 {
                 // Every write of the batch, applied at once: readers see all or none of them.
-                context.commitStaged()
+                // The reactions they trigger run under the same acquisition of the lock.
+                context.commitStaged(runningJobs: true)
                 _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
         }

@@ -204,10 +204,15 @@ extension _ThreadContext {
     /// Applies the writes the outermost batch staged, under one acquisition of the lock, in
     /// the order of their first writes; reactions are only queued. Called with the lock
     /// released, once the batch's depth is back to zero.
-    func commitStaged() {
+    ///
+    /// - Parameter runningJobs: Whether to go on, under the same acquisition of the lock, to
+    ///   run the jobs the commit queued (the reactions its writes triggered), as delivery would
+    ///   next: true for a batch that ends outside any delivery, whose caller delivers the rest.
+    ///   The lock pair this saves is a sizeable part of a batched write that triggers reactions.
+    func commitStaged(runningJobs: Bool = false) {
         guard staging.isActive || !reservations.isEmpty else { return }
         let context = Unmanaged.passUnretained(self)
-        _graphRef._withUnsafeGuaranteedRef { graph in
+        let ranJobs = _graphRef._withUnsafeGuaranteedRef { graph -> Bool in
             graph.lock.lock()
             if staging.isActive {
                 // A value another thread holds for a read-modify-write is applied after it.
@@ -221,8 +226,15 @@ extension _ThreadContext {
             // The values this batch read-modify-wrote are released to other writers only now,
             // once its writes are applied.
             for reserved in reservations { reserved._endExclusive() }
+            if runningJobs, pendingHead < pending.count, !isDelivering, batchDepth == 0, graph.lock.isHeldOnce {
+                isDelivering = true
+                graph.runQueuedJobsAndUnlock(self)
+                return true
+            }
             graph.unlock()
+            return false
         }
+        if ranJobs { isDelivering = false }
         // The nodes and the values the commit replaced are released here, unlocked.
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }
         if !reservations.isEmpty { reservations.removeAll(keepingCapacity: true) }

@@ -59,6 +59,13 @@ extension _Graph {
     /// references (which may free user objects).
     private func runPendingJobs(_ context: _ThreadContext) {
         lock.lock()
+        runQueuedJobsAndUnlock(context)
+    }
+
+    /// `runPendingJobs` with the lock already held once (by a batch's commit, which goes on to
+    /// run the jobs it queued without releasing the lock in between). Releases the lock, then
+    /// finishes as `runPendingJobs` does. Called while delivering (`context.isDelivering`).
+    func runQueuedJobsAndUnlock(_ context: _ThreadContext) {
         while context.pendingHead < context.pending.count {
             let index = context.pendingHead
             let job = context.pending[index]
