@@ -9,30 +9,28 @@
 /// subscription.cancel()   // or just let it go
 /// ```
 public final class Subscription: @unchecked Sendable, Hashable {
-    // @unchecked: both fields are guarded by the graph's lock. Kept in the subscription itself
-    // (not in a separate state object): one allocation per subscription.
+    // @unchecked: the field is guarded by the graph's lock. One field, in the subscription
+    // itself: a reaction's subscription (most of them) is one small allocation.
 
-    /// Called once by the first cancellation (lock held to touch).
-    private var onCancel: (@Sendable () -> Void)?
-    /// The reaction, for a reaction's subscription (lock held to touch).
-    private var reaction: _Node?
+    /// What the first cancellation stops, `nil` once it has (lock held to touch): the reaction
+    /// of a reaction's subscription, else a `_CancelAction` holding the closure to call.
+    private var target: AnyObject?
 
     /// A reaction's subscription, which cancels it.
     init(reaction: _ReactionNode) {
-        onCancel = { reaction.cancel() }
-        self.reaction = reaction
+        target = reaction
     }
 
     /// The reaction behind this subscription, while it is not cancelled.
     var _reactionNode: _Node? {
-        _graph.withLock { onCancel == nil ? nil : reaction }
+        _graph.withLock { target as? _ReactionNode }
     }
 
     /// Creates a subscription that calls `onCancel` once, on the first ``cancel()`` or when released.
     ///
     /// `onCancel` runs like a cleanup: untracked, and owning nothing it creates.
     public init(_ onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = onCancel
+        target = _CancelAction(onCancel)
     }
 
     deinit {
@@ -41,7 +39,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
     /// Whether ``cancel()`` has run.
     public var isCancelled: Bool {
-        _graph.withLock { onCancel == nil }
+        _graph.withLock { target == nil }
     }
 
     /// Stops the reaction or handler. Calling it again does nothing.
@@ -55,15 +53,16 @@ public final class Subscription: @unchecked Sendable, Hashable {
     /// The teardown belongs to no one: whatever it reads is not a dependency of a reaction or
     /// computed value that calls `cancel()`, and what it creates does not belong to the caller.
     public func cancel() {
-        // The reaction is taken out with the closure and let go of with it, after the lock.
-        let (taken, takenReaction, insideDerivation) = _graph.withLock { () -> ((@Sendable () -> Void)?, _Node?, Bool) in
-            let taken = self.onCancel
-            self.onCancel = nil
-            return (taken, self.reaction.take(), _graph.evaluatingRef != nil)
+        // Taken out under the lock, and let go of after it.
+        let (taken, insideDerivation) = _graph.withLock { () -> (AnyObject?, Bool) in
+            (self.target.take(), _graph.evaluatingRef != nil)
         }
-        defer { withExtendedLifetime(takenReaction) {} }
         guard let taken else { return }
-        _runDetached(insideDerivation: insideDerivation, taken)
+        if let reaction = taken as? _ReactionNode {
+            _runDetached(insideDerivation: insideDerivation) { reaction.cancel() }
+        } else {
+            _runDetached(insideDerivation: insideDerivation, unsafeDowncast(taken, to: _CancelAction.self).onCancel)
+        }
     }
 
     /// Hands the subscription to `bag`, which cancels it when the bag is released.
@@ -76,4 +75,13 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
     /// Identity hash.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// The closure a ``Subscription`` created with one calls when cancelled.
+final class _CancelAction: Sendable {
+    let onCancel: @Sendable () -> Void
+
+    init(_ onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
 }
