@@ -133,9 +133,13 @@ extension _Graph {
                 return
             case .run:
                 var run = reaction.beginRun(self)
+                // Which reads the run recorded is this thread's; a run this one interrupts
+                // (a reaction created inside a body) gets its state back when this one ends.
+                let interrupted = beginTracking(reaction, context)
                 unlock()
                 reaction.runBody(&run, context)
                 lock.lock()
+                endTracking(reaction, context, resuming: interrupted)
                 switch reaction.endRun(self, context, run) {
                 case .none:
                     return

@@ -22,10 +22,9 @@ extension _Graph {
         }
         // What an evaluation replaced is dropped when it ends; a subscriber's run is checked
         // when it ends too, but its replaced sources are checked wherever they are.
-        if target.kind != .computed {
-            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
-            for index in 0..<subscriber.replacedSources.count {
-                checkLink(of: target, edge: subscriber.replacedSources[index], at: ~index)
+        if target.kind != .computed, let replaced = replacedByRuns[ObjectIdentifier(target)] {
+            for index in 0..<replaced.count {
+                checkLink(of: target, edge: replaced[index], at: ~index)
             }
         }
     }

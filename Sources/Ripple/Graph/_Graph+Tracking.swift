@@ -19,37 +19,39 @@ extension _Graph {
         }
         return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
-                reaction._withUnsafeGuaranteedRef { track(node, into: $0) }
+                reaction._withUnsafeGuaranteedRef { track(node, intoRunOf: unsafeDowncast($0, to: _SubscriberNode.self), context) }
                 return true
             }
             return false
         }
     }
 
-    /// The id of the evaluation or run in progress for `target`: the graph's for a computed
-    /// value, its own for a subscriber.
-    @inline(__always)
-    func trackingID(of target: _DerivedNode) -> Int {
-        target.kind == .computed ? evaluation.id : unsafeDowncast(target, to: _SubscriberNode.self).tracking.id
-    }
-
-    /// Adds `dep` as the next source of `target`, reusing the edge of the previous run when it
-    /// matches. `target` is the computed value being evaluated, or a subscriber's run.
+    /// Adds `dep` as the next source of `target`, the computed value being evaluated (see
+    /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode) {
-        let index: Int
-        if target.kind == .computed {
-            if dep.trackedBy == evaluation.id { return }
-            dep.trackedBy = evaluation.id
-            index = evaluation.count
-            evaluation.count = index &+ 1
-        } else {
-            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
-            if dep.trackedBy == subscriber.tracking.id { return }
-            dep.trackedBy = subscriber.tracking.id
-            index = subscriber.tracking.count
-            subscriber.tracking.count = index &+ 1
-        }
+        if dep.trackedBy == evaluation.id { return }
+        dep.trackedBy = evaluation.id
+        let index = evaluation.count
+        evaluation.count = index &+ 1
+        record(dep, into: target, at: index)
+    }
+
+    /// Adds `dep` as the next source of `subscriber`, whose run is in progress on the thread of
+    /// `context` (see `beginTracking`), reusing the edge of its last run when it matches.
+    @inline(__always)
+    func track(_ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext) {
+        if dep.trackedBy == context.runTracking.id { return }
+        dep.trackedBy = context.runTracking.id
+        let index = context.runTracking.count
+        context.runTracking.count = index &+ 1
+        record(dep, into: subscriber, at: index)
+    }
+
+    /// Makes `dep` source number `index` of `target`: keeps the edge there if it already leads
+    /// to `dep`, else replaces it, or appends a new one.
+    @inline(__always)
+    private func record(_ dep: _Node, into target: _DerivedNode, at index: Int) {
         if index < target.sources.count {
             if target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque() {
                 target.sources[index].version = dep.version
@@ -73,9 +75,8 @@ extension _Graph {
             replaced = replacedByEvaluations.count
             replacedByEvaluations.append(old)
         } else {
-            let subscriber = unsafeDowncast(target, to: _SubscriberNode.self)
-            replaced = subscriber.replacedSources.count
-            subscriber.replacedSources.append(old)
+            replaced = replacedByRuns[ObjectIdentifier(target), default: []].count
+            replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
             old.node.observers.setEdge(~replaced, at: old.slot)
@@ -128,22 +129,26 @@ extension _Graph {
         replacedByEvaluations.removeLast(count - base)
     }
 
-    /// Starts tracking a run of `subscriber`.
+    /// Starts tracking a run of `subscriber` on the thread of `context`. Returns the tracking
+    /// state of the run it interrupts there, if any, which `endTracking` restores.
     @inline(__always)
-    func beginTracking(_ subscriber: _SubscriberNode) {
+    func beginTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext) -> _Tracking {
         assertLockHeld()
-        subscriber.tracking = _Tracking(id: makeID(), count: 0)
+        let interrupted = context.runTracking
+        context.runTracking = _Tracking(id: makeID(), count: 0)
+        return interrupted
     }
 
-    /// Ends tracking a run of `subscriber`: drops the sources that were not read again.
-    func endTracking(_ subscriber: _SubscriberNode) {
+    /// Ends tracking a run of `subscriber` on the thread of `context`: drops the sources that
+    /// were not read again, and restores the run it interrupted.
+    func endTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext, resuming interrupted: _Tracking) {
         assertLockHeld()
-        let kept = subscriber.tracking.count
-        subscriber.tracking = _Tracking()
-        if _slowPath(kept < subscriber.sources.count || !subscriber.replacedSources.isEmpty) {
+        let kept = context.runTracking.count
+        context.runTracking = interrupted
+        if _slowPath(kept < subscriber.sources.count || hasReplacedSources(subscriber)) {
             let live = isLive(subscriber)
             dropSources(of: subscriber, after: kept, unsubscribing: live)
-            if !subscriber.replacedSources.isEmpty { dropReplacedSources(of: subscriber, unsubscribing: live) }
+            if hasReplacedSources(subscriber) { dropReplacedSources(of: subscriber, unsubscribing: live) }
         }
         #if RIPPLE_INVARIANTS
         checkEdges(of: subscriber)
@@ -228,7 +233,7 @@ extension _Graph {
                 } else if observer.kind == .computed {
                     replacedByEvaluations[~link.edge].slot = newSlot
                 } else {
-                    unsafeDowncast(observer, to: _SubscriberNode.self).replacedSources[~link.edge].slot = newSlot
+                    replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
                 }
             }
         }
@@ -243,13 +248,12 @@ extension _Graph {
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _SubscriberNode) -> _Buffer<_Edge> {
         assertLockHeld()
-        node.tracking.count = 0
         // Unlinked in place (see `endTracking`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]
             unsubscribe(node, from: edge.node, slot: edge.slot)
         }
-        if !node.replacedSources.isEmpty { dropReplacedSources(of: node, unsubscribing: true) }
+        if hasReplacedSources(node) { dropReplacedSources(of: node, unsubscribing: true) }
         return node.sources.take()
     }
 
@@ -257,11 +261,18 @@ extension _Graph {
     /// live when it read them.
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
         // Unlinked in place (see `endTracking`), then taken.
-        for index in 0..<node.replacedSources.count {
-            let old = node.replacedSources[index]
+        let id = ObjectIdentifier(node)
+        for index in 0..<replacedByRuns[id]!.count {
+            let old = replacedByRuns[id]![index]
             if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
             releaseAfterUnlock(old.ref)
         }
-        node.replacedSources.removeAll()
+        replacedByRuns[id] = nil
+    }
+
+    /// Whether a run of `subscriber` replaced sources it has not dropped yet.
+    @inline(__always)
+    func hasReplacedSources(_ subscriber: _SubscriberNode) -> Bool {
+        !replacedByRuns.isEmpty && replacedByRuns[ObjectIdentifier(subscriber)] != nil
     }
 }

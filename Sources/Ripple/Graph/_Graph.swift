@@ -44,6 +44,11 @@ package final class _Graph: @unchecked Sendable {
     /// unsubscribed when each evaluation ends. Each owns the part from its base, nested ones
     /// above it; their links name them by `~index` into this buffer.
     @exclusivity(unchecked) var replacedByEvaluations = _Buffer<_Edge>()
+    /// Sources that reaction runs in progress replaced while the reaction was live, by
+    /// reaction, unsubscribed when its run ends (their links name them by `~index`). Rare (a
+    /// run that reads other sources than the last one, in another order), so kept here rather
+    /// than in every subscriber.
+    @exclusivity(unchecked) var replacedByRuns: [ObjectIdentifier: [_Edge]] = [:]
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.

@@ -15,6 +15,11 @@ package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
     /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
     @exclusivity(unchecked) var reactionRef: Unmanaged<_DerivedNode>?
+    /// The tracking state of the reaction run in progress on this thread (`reactionRef`'s, once
+    /// its body runs): a run reads on one thread, with the lock released between reads, so the
+    /// state is the thread's. A run nested in another (a reaction created inside a body) saves
+    /// the outer one's in its `_ReactionRun` and restores it when it ends.
+    @exclusivity(unchecked) var runTracking = _Tracking()
 
     /// The reaction whose body is running on this thread.
     var reaction: _ReactionNode? {

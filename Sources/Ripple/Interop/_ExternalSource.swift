@@ -164,8 +164,14 @@ extension _Graph {
             externalSources[ObjectIdentifier(target)] = source
             target.hasExternalSource = true
         }
-        track(source, into: target)
-        let evaluationID = trackingID(of: target)
+        let evaluationID: Int
+        if target.kind == .computed {
+            track(source, into: target)
+            evaluationID = evaluation.id
+        } else {
+            track(source, intoRunOf: unsafeDowncast(target, to: _SubscriberNode.self), context)
+            evaluationID = context.runTracking.id
+        }
         if source.registrationEvaluation == evaluationID, let current = source.registration {
             return (source, current)
         }

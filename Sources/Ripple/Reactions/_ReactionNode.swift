@@ -124,7 +124,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     }
 
     /// Starts a run of the body (lock held, the state machine in `running`): takes the previous
-    /// run's teardown, and starts tracking reads.
+    /// run's teardown. (The caller then starts tracking reads: `_Graph.beginTracking`.)
     func beginRun(_ graph: _Graph) -> _ReactionRun {
         isStale = false
         // Whether this run keeps its sources' values is decided at its start: a reaction that
@@ -138,14 +138,12 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         if !cleanups.isEmpty { swap(&run.cleanups, &cleanups) }
         if !children.isEmpty { swap(&run.children, &children) }
         if run.records { recordRunStart(graph) }
-        graph.beginTracking(self)
         return run
     }
 
-    /// Ends a run of the body (lock held again): stops tracking reads, records the run for
-    /// traces and `whyDidThisRun`, and says what comes next.
+    /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
+    /// records the run for traces and `whyDidThisRun`, and says what comes next.
     func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun) -> _ReactionStateMachine.RunFinishedAction {
-        graph.endTracking(self)
         if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues) }
         return state.runFinished()
     }

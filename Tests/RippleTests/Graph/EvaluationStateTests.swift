@@ -3,7 +3,8 @@ import Testing
 
 /// A computed value's evaluation state lives on the graph, saved by each evaluation it
 /// interrupts (`_Graph.beginEvaluation`), and the sources an evaluation replaces in one buffer
-/// shared by the evaluations in progress. Nested evaluations that switch sources while live
+/// shared by the evaluations in progress. A reaction run's state is its thread's, saved by a
+/// run nested in it, and the sources a run replaces are in a table on the graph. Nested evaluations that switch sources while live
 /// must leave every link exact (the invariant checks of debug builds look at each edge when an
 /// evaluation ends) and drop exactly what they no longer read.
 @Suite struct EvaluationStateTests {
@@ -104,6 +105,64 @@ import Testing
         #expect(seen == [2, 110])
         // The outer evaluation's end unlinked `old` at the slot the compaction moved it to.
         #expect(_graph.withLock { old.observerCount } == 1)
+        flip.value = false
+        #expect(seen == [2, 110, 2])
+        #expect(_graph.withLock { old.observerCount } == 3)
+        withExtendedLifetime((reaction, late)) {}
+    }
+
+    @Test("a reaction created inside another's body leaves the outer run's tracking as it was")
+    func nestedRunResumesTracking() {
+        let a = Stored(1)
+        let b = Stored(2)
+        let c = Stored(3)
+        let outerRuns = Counter()
+        let innerRuns = Counter()
+        nonisolated(unsafe) var child: Subscription?
+        let outer = observe {
+            outerRuns.increment()
+            _ = a.value
+            // The child's first run is nested in this one, on this thread.
+            child = observe {
+                innerRuns.increment()
+                _ = b.value
+            }
+            _ = c.value
+            _ = a.value  // read again: the same source, not a new one
+        }
+        let node = outer._reactionNode!
+        #expect(_graph.withLock { unsafeDowncast(node, to: _SubscriberNode.self).sources.count } == 2)  // a, c
+        c.value = 4
+        #expect(outerRuns.value == 2)
+        b.value = 5
+        #expect(outerRuns.value == 2)
+        #expect(innerRuns.value == 3)  // its first run in each outer run, then b's change
+        a.value = 6
+        #expect(outerRuns.value == 3)
+        withExtendedLifetime((outer, child)) {}
+    }
+
+    @Test("a compaction during a reaction's run moves the link of a source that run replaced")
+    func compactionMovesRunReplacedLink() {
+        let flip = Stored(false)
+        let old = Stored(1)
+        let newForReaction = Stored(10)
+        let newForInner = Stored(100)
+        let early = (0..<_ObserverList.tombstonesBeforeCompaction).map { _ in observe { _ = old.value } }
+        let inner = Computed { flip.value ? newForInner.value : old.value }
+        nonisolated(unsafe) var seen: [Int] = []
+        // Replaces `old` (in the graph's table of replaced sources), then evaluates `inner`,
+        // which drops `old`: that removal compacts `old`'s links and moves the reaction's.
+        let reaction = observe {
+            seen.append(flip.value ? newForReaction.value + inner.value : old.value + inner.value)
+        }
+        let late = observe { _ = old.value }
+        for subscription in early { subscription.cancel() }
+        #expect(_graph.withLock { old.observerCount } == 3)
+        flip.value = true
+        #expect(seen == [2, 110])
+        #expect(_graph.withLock { old.observerCount } == 1)
+        #expect(_graph.withLock { _graph.replacedByRuns.isEmpty })
         flip.value = false
         #expect(seen == [2, 110, 2])
         #expect(_graph.withLock { old.observerCount } == 3)
