@@ -30,14 +30,14 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// executor hops too (`observe(on:)`), where every run starts a delivery of its own. 16 bits
     /// (the count stops the program past 10 000), in the padding after the flags above.
     @exclusivity(unchecked) var selfTriggeredRuns: UInt16 = 0
+    /// Bound to an executor (`schedule` in `extras`): a run is sent there unless it may run
+    /// where it was triggered. In the padding after the flags above.
+    private let isBoundToExecutor: Bool
     /// The user's reaction, run with the lock released.
     private let body: @Sendable () -> Void
-    /// For reactions bound to an actor: sends a run to the actor's executor.
-    private let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    /// The cleanups the current run registered (`onCleanup`), run at its teardown.
-    @exclusivity(unchecked) private var cleanups: [@Sendable () -> Void] = []
-    /// The reactions the current run created, cancelled at its teardown.
-    @exclusivity(unchecked) private var children: [Subscription] = []
+    /// What most reactions never need (an executor, cleanups, children): created with the
+    /// reaction if it is bound to an executor, else by its first cleanup or child (lock held).
+    @exclusivity(unchecked) private var extras: _ReactionExtras?
 
     /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
     /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
@@ -49,7 +49,8 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         body: @escaping @Sendable () -> Void
     ) {
         self.body = body
-        self.schedule = schedule
+        extras = schedule.map { _ReactionExtras(schedule: $0) }
+        isBoundToExecutor = schedule != nil
         self.runsOnMainActor = runsOnMainActor
         recordsWhy = origin.name != nil
         super.init(kind: .reaction, origin: origin)
@@ -96,7 +97,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// bound to an executor are sent there.
     @inline(__always)
     func runRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
-        if schedule == nil { return state.runRequested(canRunHere: true) }
+        if !isBoundToExecutor { return state.runRequested(canRunHere: true) }
         return scheduledRunRequested(graph)
     }
 
@@ -135,8 +136,10 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             records: graph.isTracing || keepsValues,
             keepsValues: keepsValues
         )
-        if !cleanups.isEmpty { swap(&run.cleanups, &cleanups) }
-        if !children.isEmpty { swap(&run.children, &children) }
+        if let extras, extras.hasTeardown {
+            swap(&run.cleanups, &extras.cleanups)
+            swap(&run.children, &extras.children)
+        }
         if run.records { recordRunStart(graph) }
         return run
     }
@@ -156,15 +159,17 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         if holdingForQueuedJobs { _ = Unmanaged.passUnretained(self).retain() }
         // Only a reaction that records why it runs keeps anything past the end of its run.
         if recordsWhy { forgetWhy(graph) }
-        let disposal = _ReactionDisposal(
-            cleanups: cleanups,
-            children: children,
+        var disposal = _ReactionDisposal(
+            cleanups: [],
+            children: [],
             sources: graph.disposeSources(of: self),
             insideDerivation: graph.evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )
-        cleanups = []
-        children = []
+        if let extras, extras.hasTeardown {
+            swap(&disposal.cleanups, &extras.cleanups)
+            swap(&disposal.children, &extras.children)
+        }
         return disposal
     }
 
@@ -194,7 +199,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Sends a run to the reaction's executor (lock released). The job holds the node until it
     /// has run; it runs as a delivery of its own there.
     func sendToExecutor() {
-        guard let schedule else { _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have") }
+        guard let schedule = extras?.schedule else { _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have") }
         schedule { [self] in
             let context = _ThreadContext.current
             _graph.delivering(context) { _graph.runReaction(self, context, scheduledRunArrived: true) }
@@ -239,7 +244,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func _addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
         _graph.withLock {
             if isDisposed { return false }
-            cleanups.append(cleanup)
+            teardownExtras.cleanups.append(cleanup)
             return true
         }
     }
@@ -249,10 +254,38 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func _adopt(_ child: Subscription) -> Bool {
         _graph.withLock {
             if state.isCancelled { return false }
-            children.append(child)
+            teardownExtras.children.append(child)
             return true
         }
     }
+}
+
+extension _ReactionNode {
+    /// The extras, created for a first cleanup or child (lock held).
+    private var teardownExtras: _ReactionExtras {
+        if let extras { return extras }
+        let created = _ReactionExtras(schedule: nil)
+        extras = created
+        return created
+    }
+}
+
+/// The parts of a reaction that most reactions never use, kept apart so that a plain reaction
+/// stays small (see `_ReactionNode.extras`). Every `var` is guarded by the graph's lock.
+final class _ReactionExtras: @unchecked Sendable {
+    /// For a reaction bound to an actor: sends a run to the actor's executor.
+    let schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// The cleanups the current run registered (`onCleanup`), run at its teardown.
+    var cleanups: [@Sendable () -> Void] = []
+    /// The reactions the current run created, cancelled at its teardown.
+    var children: [Subscription] = []
+
+    init(schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?) {
+        self.schedule = schedule
+    }
+
+    /// Whether the current run left anything to tear down.
+    var hasTeardown: Bool { !cleanups.isEmpty || !children.isEmpty }
 }
 
 /// A run of a reaction's body in progress: taken under the lock when it starts
