@@ -3,17 +3,25 @@
 /// do not carry it.)
 @usableFromInline
 class _ComputedNodeBase: _DerivedNode {
+    /// The graph epoch at which this value was last known up to date (see `_Graph.isFresh`:
+    /// what a value nothing live observes is checked by; reactions never need it).
+    @exclusivity(unchecked) final var verifiedEpoch = -1
     /// Re-runs the derivation and says whether the value changed: compiled for the concrete
     /// type in the client by the `Equatable` initializers, else built by `_ComputedNode` around
     /// its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching
     /// it needs no generic metadata; a non-optional `let` taking the node as its argument, so
     /// that calling it retains nothing.
     @usableFromInline final let specializedEvaluate: (_Node) -> Bool
+    /// Where the value was created, or its name (after the fields above: see `_Node.origin`).
+    private let storedOrigin: _OriginStorage
 
     init(origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool) {
         self.specializedEvaluate = specializedEvaluate
-        super.init(kind: .computed, origin: origin)
+        storedOrigin = _OriginStorage(origin)
+        super.init(kind: .computed)
     }
+
+    override final func _origin() -> _Origin { storedOrigin.origin }
 
     /// Re-runs the derivation of a computed value that has no equality; returns whether its
     /// value changed (always). `_ComputedNode` overrides it.

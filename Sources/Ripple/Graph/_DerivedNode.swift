@@ -3,23 +3,14 @@
 /// Adds to `_Node` what reading needs: the sources of the last evaluation (each edge holding
 /// its source strongly, with the version seen). The state of an evaluation in progress is not
 /// here: a computed value's is the graph's (`_Graph.evaluation`, saved on the stack of the
-/// evaluation it interrupts), a reaction's or watcher's is in `_SubscriberNode`.
+/// evaluation it interrupts), a reaction run's is its thread's (`_ThreadContext.runTracking`).
 /// Every field is guarded by the graph's lock.
 @usableFromInline
 class _DerivedNode: _Node {
-    /// The graph epoch at which this node was last known up to date.
-    @exclusivity(unchecked) final var verifiedEpoch = -1
     /// What this node read in its last evaluation, with the version it saw.
     @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
-    /// Where the node was created, or its name (after the fields above: see `_Node.origin`).
-    private let storedOrigin: _OriginStorage
 
-    init(kind: Kind, origin: _Origin) {
-        storedOrigin = _OriginStorage(origin)
-        super.init(kind: kind)
-    }
-
-    override final func _origin() -> _Origin { storedOrigin.origin }
+    // Each kind stores its origin after its own fields (see `_Node.origin`).
 
     deinit {
         if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }

@@ -16,15 +16,27 @@ enum _ScanStop {
 
 extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
+    /// `node` is a computed value: only computed values are refreshed and verified.
     @inline(__always)
     func isFresh(_ node: _DerivedNode) -> Bool {
-        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
+        node.hasValue && (node.hasObservers ? !node.isStale : Self.computed(node).verifiedEpoch == epoch)
     }
 
+    /// Records that the computed value `node` is up to date.
     @inline(__always)
     func markVerified(_ node: _DerivedNode) {
         node.isStale = false
-        node.verifiedEpoch = epoch
+        Self.computed(node).verifiedEpoch = epoch
+    }
+
+    /// `node`, a computed value, as one. Not checked (this is on every source check's path)
+    /// but in builds with the invariant checks.
+    @inline(__always)
+    static func computed(_ node: _DerivedNode) -> _ComputedNodeBase {
+        #if RIPPLE_INVARIANTS
+        if node.kind != .computed { _rippleFailure("internal invariant: \(node.debugLabel) was checked like a computed value") }
+        #endif
+        return Unmanaged<_ComputedNodeBase>.fromOpaque(Unmanaged.passUnretained(node).toOpaque()).takeUnretainedValue()
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.

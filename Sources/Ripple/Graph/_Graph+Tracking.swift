@@ -185,7 +185,7 @@ extension _Graph {
             unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
             // It becomes live right after a read brought it up to date; otherwise (never
             // evaluated, or verified in an earlier epoch) its next read verifies it.
-            node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
+            node.isStale = !(node.hasValue && Self.computed(node).verifiedEpoch == epoch)
             for index in 0..<node.sources.count {
                 unowned(unsafe) let dep = node.sources[index].node
                 node.sources[index].slot = addObserver(node, to: dep, edge: index)
@@ -204,7 +204,7 @@ extension _Graph {
         scratch.append(.passUnretained(source))
         while scratch.count > base {
             unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
-            if !node.isStale { node.verifiedEpoch = epoch }
+            if !node.isStale { Self.computed(node).verifiedEpoch = epoch }
             for index in 0..<node.sources.count {
                 let edge = node.sources[index]
                 unowned(unsafe) let dep = edge.node
