@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a node came from: a user-given name, or the file and line that created it.
 ///
 /// Every node holds one, so it is kept small: three words (it was six), the file as a pointer to
@@ -77,46 +85,40 @@ final class _OriginBox: Sendable {
     }
 }
 
-/// What a node keeps of its `_Origin`: two words instead of three.
+/// What a node keeps of its `_Origin`: one word instead of three.
 ///
-/// The common origin (no name, a `#fileID` literal at an address below 2^48, under 64 KiB long)
-/// packs the file's address and length in one word, and the line, shifted left and tagged with a
-/// set low bit, in the other. Any other origin is kept whole in a box whose reference, retained
-/// by hand and released in `deinit`, takes the second word (an object's address: low bit clear).
+/// The common origin (no name, a `#fileID` literal at an address below 2^48, a line below
+/// 2^15) packs the file's address in the high 48 bits, the line above a set low bit. The
+/// file's length is not kept: a literal's text is null-terminated (`StaticString.utf8Start`),
+/// so diagnostics count it. Any other origin is kept whole in a box, whose reference, retained
+/// by hand and released in `deinit`, is the word (an object's address: low bit clear).
 /// Non-copyable, so that the reference it owns is released exactly once, with its node.
 struct _OriginStorage: ~Copyable {
-    /// The file's address (low 48 bits) and its length in bytes (high 16); unused when boxed.
-    private let packedFile: UInt64
-    /// `line << 1 | 1`, or the address of a retained `_OriginStorageBox`.
-    private let lineOrBox: UInt
+    /// `address << 16 | line << 1 | 1`, or the address of a retained `_OriginStorageBox`.
+    private let word: UInt
 
     init(_ origin: _Origin) {
-        if let (address, length) = origin.compactFile, origin.line < UInt(bitPattern: Int.max) >> 1 {
-            packedFile = UInt64(address) | UInt64(length) << 48
-            lineOrBox = origin.line << 1 | 1
+        if let (address, _) = origin.compactFile, address < 1 << 48, origin.line < 1 << 15 {
+            word = address << 16 | origin.line << 1 | 1
         } else {
-            packedFile = 0
-            lineOrBox = UInt(bitPattern: Unmanaged.passRetained(_OriginStorageBox(origin)).toOpaque())
+            word = UInt(bitPattern: Unmanaged.passRetained(_OriginStorageBox(origin)).toOpaque())
         }
     }
 
     deinit {
-        if lineOrBox & 1 == 0 {
-            Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: lineOrBox).unsafelyUnwrapped).release()
+        if word & 1 == 0 {
+            Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
         }
     }
 
     /// The origin it keeps.
     var origin: _Origin {
-        guard lineOrBox & 1 == 1 else {
-            return Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: lineOrBox).unsafelyUnwrapped)
+        guard word & 1 == 1 else {
+            return Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
                 .takeUnretainedValue().origin
         }
-        return _Origin(
-            file: UnsafePointer(bitPattern: UInt(packedFile & (1 << 48 - 1))),
-            length: Int(packedFile >> 48),
-            line: lineOrBox >> 1
-        )
+        let file = UnsafePointer<UInt8>(bitPattern: word >> 16).unsafelyUnwrapped
+        return _Origin(file: file, length: strlen(UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), line: (word & 0xFFFF) >> 1)
     }
 }
 
