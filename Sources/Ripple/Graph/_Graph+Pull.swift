@@ -29,14 +29,11 @@ extension _Graph {
         Self.computed(node).verifiedEpoch = epoch
     }
 
-    /// `node`, a computed value, as one. Not checked (this is on every source check's path)
-    /// but in builds with the invariant checks.
+    /// `node`, a computed value, as one (checked in debug builds only: this is on every source
+    /// check's path).
     @inline(__always)
     static func computed(_ node: _DerivedNode) -> _ComputedNodeBase {
-        #if RIPPLE_INVARIANTS
-        if node.kind != .computed { _rippleFailure("internal invariant: \(node.debugLabel) was checked like a computed value") }
-        #endif
-        return Unmanaged<_ComputedNodeBase>.fromOpaque(Unmanaged.passUnretained(node).toOpaque()).takeUnretainedValue()
+        unsafeDowncast(node, to: _ComputedNodeBase.self)
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.
