@@ -49,6 +49,11 @@ package final class _Graph: @unchecked Sendable {
     /// run that reads other sources than the last one, in another order), so kept here rather
     /// than in every subscriber.
     @exclusivity(unchecked) var replacedByRuns: [ObjectIdentifier: [_Edge]] = [:]
+    /// The Observation watchers of computed values whose handle armed one (`_Node.hasWatcher`),
+    /// by node, each retained by hand for the handle, which releases it when it goes. Kept here
+    /// rather than in every handle: few computed values are read in an Observation scope, and
+    /// the read of one that is looks it up under a lock it holds anyway.
+    @exclusivity(unchecked) var watchers: [ObjectIdentifier: Unmanaged<_WatcherNode>] = [:]
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.

@@ -25,13 +25,14 @@ public class _Node {
     @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
-    /// Whether the node has an entry in the graph's `externalSources` (it read Observation models
-    /// inside ``tracked(_:)``). In the padding before `version`: it costs no memory.
-    @exclusivity(unchecked) final var hasExternalSource = false
-    /// A computed value whose derivation runs on the main actor only (`MainActorComputed`): its
-    /// refresh never moves to a helper thread (see `_Graph.refreshOnFreshStack`). Set before it
-    /// is shared. In the padding before `version` too.
-    @exclusivity(unchecked) final var derivesOnMainActor = false
+    /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`), so
+    /// that they share one byte of the padding before `version`.
+    @exclusivity(unchecked) private final var rareFlags: UInt8 = 0
+    /// A computed value whose handle armed an Observation watcher (lock held to set; the
+    /// watcher is in the graph's `watchers`). A byte of its own, not a bit of `rareFlags`: the
+    /// handle's `deinit` reads it without the lock while other threads may set those. In the
+    /// padding before `version` too.
+    @exclusivity(unchecked) final var hasWatcher = false
     /// A stored value: the threads whose batch staged a write of it, not yet applied (see
     /// `_Staging`; lock held). 16 bits, in the padding before `version`: it costs no memory.
     @usableFromInline @exclusivity(unchecked) final var _stagedCount: UInt16 = 0
@@ -50,6 +51,21 @@ public class _Node {
     /// that tests can check that unsubscribing stays amortized O(1) without timing it.
     package final var observerSlotsVisited: Int { observers.slotsVisited }
     #endif
+
+    /// Whether the node has an entry in the graph's `externalSources` (it read Observation models
+    /// inside ``tracked(_:)``; lock held).
+    final var hasExternalSource: Bool {
+        @inline(__always) get { rareFlags & 1 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 1 : rareFlags & ~1 }
+    }
+
+    /// A computed value whose derivation runs on the main actor only (`MainActorComputed`): its
+    /// refresh never moves to a helper thread (see `_Graph.refreshOnFreshStack`). Set before it
+    /// is shared.
+    final var derivesOnMainActor: Bool {
+        @inline(__always) get { rareFlags & 2 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
+    }
 
     /// Whether anything live observes this node.
     @inline(__always)

@@ -79,8 +79,10 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
 /// The closure a ``Subscription`` created with one calls when cancelled.
 final class _CancelAction: Sendable {
+    /// Called once, by the first cancellation.
     let onCancel: @Sendable () -> Void
 
+    /// Wraps the closure of ``Subscription/init(_:)``.
     init(_ onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
     }

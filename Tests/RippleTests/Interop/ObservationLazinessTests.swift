@@ -77,4 +77,23 @@ struct ObservationLazinessTests {
         source.value = 3
         #expect(heard.value == 1)
     }
+
+    @Test("an armed computed value's watcher goes with its handle, and the node with it")
+    func watcherGoesWithHandle() {
+        let source = Stored(1)
+        weak var weakNode: _ComputedNode<Int>?
+        do {
+            let computed = Computed { source.value + 1 }
+            withObservationTracking { _ = computed.value } onChange: {}
+            let node = computed.node
+            weakNode = node
+            #expect(_graph.withLock { node.hasWatcher && _graph.watchers[ObjectIdentifier(node)] != nil })
+            source.value = 2  // fires the registration; the node stays armed
+            withObservationTracking { _ = computed.value } onChange: {}  // an armed read finds its watcher
+            #expect(computed.value == 3)
+            #expect(_graph.withLock { node.observerCount } == 1)  // the one watcher, not a second
+        }
+        #expect(weakNode == nil, "the watcher, released with the handle, no longer keeps the node alive")
+        #expect(_graph.withLock { source.observerCount } == 0)
+    }
 }
