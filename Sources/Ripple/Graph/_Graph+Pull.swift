@@ -22,11 +22,12 @@ extension _Graph {
         node.hasValue && (node.hasObservers ? !node.isStale : Self.computed(node).verifiedEpoch == epoch)
     }
 
-    /// Records that the computed value `node` is up to date.
+    /// Records that the computed value `node` is up to date (an observed one needs only its
+    /// stale mark cleared; see `isFresh`).
     @inline(__always)
     func markVerified(_ node: _DerivedNode) {
         node.isStale = false
-        Self.computed(node).verifiedEpoch = epoch
+        if !node.hasObservers { Self.computed(node).verifiedEpoch = epoch }
     }
 
     /// `node`, a computed value, as one (checked in debug builds only: this is on every source

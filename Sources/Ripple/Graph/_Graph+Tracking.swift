@@ -177,22 +177,31 @@ extension _Graph {
     @discardableResult
     func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0) -> Int {
         assertLockHeld()
+        guard source.kind == .computed, !source.hasObservers else { return addObserver(observer, to: source, edge: edge) }
+        markBecomingLive(source)
         let slot = addObserver(observer, to: source, edge: edge)
-        guard source.kind == .computed, source.observerCount == 1 else { return slot }
         let base = scratch.count
         scratch.append(.passUnretained(source))
         while scratch.count > base {
             unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
-            // It becomes live right after a read brought it up to date; otherwise (never
-            // evaluated, or verified in an earlier epoch) its next read verifies it.
-            node.isStale = !(node.hasValue && Self.computed(node).verifiedEpoch == epoch)
             for index in 0..<node.sources.count {
                 unowned(unsafe) let dep = node.sources[index].node
+                let becomesLive = dep.kind == .computed && !dep.hasObservers
+                if becomesLive { markBecomingLive(dep) }
                 node.sources[index].slot = addObserver(node, to: dep, edge: index)
-                if dep.kind == .computed, dep.observerCount == 1 { scratch.append(.passUnretained(dep)) }
+                if becomesLive { scratch.append(.passUnretained(dep)) }
             }
         }
         return slot
+    }
+
+    /// A computed value about to become live (its first link not yet added, so its verified
+    /// epoch, kept in its empty observer list, is still there): it is up to date if a read
+    /// brought it up to date in this epoch, right before; otherwise (never evaluated, or verified
+    /// in an earlier epoch) it is marked stale and its next read verifies it.
+    @inline(__always)
+    private func markBecomingLive(_ node: _Node) {
+        node.isStale = !(node.hasValue && Self.computed(unsafeDowncast(node, to: _DerivedNode.self)).verifiedEpoch == epoch)
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.

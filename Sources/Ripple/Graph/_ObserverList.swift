@@ -38,7 +38,17 @@ struct _ObserverList: ~Copyable {
     /// many as live links).
     static let tombstonesBeforeCompaction = 16
 
-    private var storage: UnsafeMutableRawPointer?
+    /// The allocation's address; or, while the list is empty, 0 or a value parked in its place
+    /// (see `parked`): its bits shifted left, with the low bit set (an allocation's address is
+    /// aligned, so its low bit is clear).
+    private var bits: UInt = 0
+
+    /// The allocation, `nil` while the list is empty.
+    @inline(__always)
+    private var storage: UnsafeMutableRawPointer? {
+        get { bits & 1 == 0 ? UnsafeMutableRawPointer(bitPattern: bits) : nil }
+        set { bits = UInt(bitPattern: newValue) }
+    }
 
     #if RIPPLE_INVARIANTS
     /// Debug builds: the slots that removals and compactions looked at since the list was
@@ -64,7 +74,22 @@ struct _ObserverList: ~Copyable {
 
     /// Whether nothing observes the node.
     @inline(__always)
-    var isEmpty: Bool { storage == nil }
+    var isEmpty: Bool { bits & 1 != 0 || bits == 0 }
+
+    /// A value kept in the list's word while the list is empty, `nil` if none: an unobserved
+    /// computed value keeps its verified epoch here (`_ComputedNodeBase.verifiedEpoch`), as it
+    /// needs one only while nothing observes it. Set it only while the list is empty; the first
+    /// link added discards it. (The value loses its top bit.)
+    @inline(__always)
+    var parked: Int? {
+        get { bits & 1 != 0 ? Int(bitPattern: bits) >> 1 : nil }
+        set {
+            #if RIPPLE_INVARIANTS
+            precondition(isEmpty, "Ripple internal error: a value parked in an observer list that is not empty")
+            #endif
+            bits = newValue.map { UInt(bitPattern: $0 << 1) | 1 } ?? 0
+        }
+    }
 
     /// The number of live links.
     @inline(__always)

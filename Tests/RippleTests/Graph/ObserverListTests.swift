@@ -121,6 +121,57 @@ import Testing
         #expect(isEmpty)
     }
 
+    @Test("an empty list holds a parked value until its first link, and none after its last")
+    func parkedValue() {
+        let nodes = Self.makeNodes(2)
+        var list = _ObserverList()
+        var parked = list.parked
+        #expect(parked == nil)
+        for value in [0, 1, -1, 42, Int.max >> 1, Int.min >> 1] {
+            list.parked = value
+            parked = list.parked
+            let (isEmpty, count, slots) = (list.isEmpty, list.count, list.slots)
+            #expect(parked == value)
+            #expect(isEmpty && count == 0 && slots.isEmpty, "a parked value is not a link")
+        }
+        let first = list.append(_Link(retaining: nodes[0], edge: 0))
+        let second = list.append(_Link(retaining: nodes[1], edge: 1))
+        parked = list.parked
+        var (isEmpty, count) = (list.isEmpty, list.count)
+        #expect(parked == nil, "the first link discards it")
+        #expect(!isEmpty && count == 2)
+        list.remove(at: first, of: nodes[0]) { _, _ in }?.release()
+        list.remove(at: second, of: nodes[1]) { _, _ in }?.release()
+        parked = list.parked
+        (isEmpty, count) = (list.isEmpty, list.count)
+        #expect(parked == nil, "emptied, the list parks nothing")
+        #expect(isEmpty && count == 0)
+        list.parked = 7
+        list.parked = nil
+        parked = list.parked
+        #expect(parked == nil)
+    }
+
+    @Test("a computed value keeps its verified epoch in its empty observer list: one read verifies it, a write makes it stale, a link discards it")
+    func verifiedEpochIsParked() {
+        let source = Stored(1)
+        let doubled = Computed { source.value * 2 }
+        let node = doubled.node
+        #expect(_graph.withLock { node.verifiedEpoch } == -1)
+        #expect(doubled.value == 2)
+        // (Other tests write meanwhile and move the global epoch: only its presence is checked.)
+        #expect(_graph.withLock { node.verifiedEpoch >= 0 })
+        source.value = 2
+        #expect(_graph.withLock { !_graph.isFresh(node) })
+        let reaction = observe { _ = doubled.value }
+        // Observed: its list holds a link, and the stale mark says whether it is up to date.
+        #expect(_graph.withLock { node.hasObservers && node.verifiedEpoch == -1 && _graph.isFresh(node) })
+        reaction.cancel()
+        // Unobserved again while up to date: verified in the epoch it was let go in.
+        #expect(_graph.withLock { !node.hasObservers && node.verifiedEpoch >= 0 })
+        #expect(doubled.value == 4)
+    }
+
     @Test("a node's observer list is one pointer")
     func onePointer() {
         #expect(MemoryLayout<_ObserverList>.size == MemoryLayout<Int>.size + (Self.invariantsWord))
