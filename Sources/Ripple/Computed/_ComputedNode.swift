@@ -3,13 +3,6 @@
 /// do not carry it.)
 @usableFromInline
 class _ComputedNodeBase: _DerivedNode {
-    /// The graph epoch at which this value was last known up to date, while nothing live
-    /// observes it (see `_Graph.isFresh`; an observed value is checked by `isStale`), else -1.
-    /// Kept in the word of its empty observer list (`_ObserverList.parked`): no field of its own.
-    final var verifiedEpoch: Int {
-        @inline(__always) get { observers.parked ?? -1 }
-        @inline(__always) set { observers.parked = newValue }
-    }
     /// Re-runs the derivation and says whether the value changed: compiled for the concrete
     /// type in the client by the `Equatable` initializers, else built by `_ComputedNode` around
     /// its equality, else the generic `_evaluate()`. Kept in this non-generic class so reaching

@@ -16,10 +16,9 @@ enum _ScanStop {
 
 extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
-    /// `node` is a computed value: only computed values are refreshed and verified.
     @inline(__always)
     func isFresh(_ node: _DerivedNode) -> Bool {
-        node.hasValue && (node.hasObservers ? !node.isStale : Self.computed(node).verifiedEpoch == epoch)
+        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
     }
 
     /// Records that the computed value `node` is up to date (an observed one needs only its
@@ -27,14 +26,7 @@ extension _Graph {
     @inline(__always)
     func markVerified(_ node: _DerivedNode) {
         node.isStale = false
-        if !node.hasObservers { Self.computed(node).verifiedEpoch = epoch }
-    }
-
-    /// `node`, a computed value, as one (checked in debug builds only: this is on every source
-    /// check's path).
-    @inline(__always)
-    static func computed(_ node: _DerivedNode) -> _ComputedNodeBase {
-        unsafeDowncast(node, to: _ComputedNodeBase.self)
+        if !node.hasObservers { node.verifiedEpoch = epoch }
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.

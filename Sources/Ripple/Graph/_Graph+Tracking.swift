@@ -201,7 +201,7 @@ extension _Graph {
     /// in an earlier epoch) it is marked stale and its next read verifies it.
     @inline(__always)
     private func markBecomingLive(_ node: _Node) {
-        node.isStale = !(node.hasValue && Self.computed(unsafeDowncast(node, to: _DerivedNode.self)).verifiedEpoch == epoch)
+        node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
@@ -213,7 +213,7 @@ extension _Graph {
         scratch.append(.passUnretained(source))
         while scratch.count > base {
             unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
-            if !node.isStale { Self.computed(node).verifiedEpoch = epoch }
+            if !node.isStale { node.verifiedEpoch = epoch }
             for index in 0..<node.sources.count {
                 let edge = node.sources[index]
                 unowned(unsafe) let dep = edge.node

@@ -67,6 +67,15 @@ public class _Node {
         @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
     }
 
+    /// A computed value's: the graph epoch at which it was last known up to date, while nothing
+    /// live observes it (see `_Graph.isFresh`; an observed value is checked by `isStale`), else
+    /// -1. Kept in the word of its empty observer list (`_ObserverList.parked`): no field of its
+    /// own, and reached without a cast.
+    final var verifiedEpoch: Int {
+        @inline(__always) get { observers.parked ?? -1 }
+        @inline(__always) set { observers.parked = newValue }
+    }
+
     /// Whether anything live observes this node.
     @inline(__always)
     final var hasObservers: Bool { !observers.isEmpty }

@@ -62,14 +62,21 @@ struct _ObserverList: ~Copyable {
         storage?.deallocate()
     }
 
+    /// The allocation of a list that is not empty: straight from `bits`, one step fewer than
+    /// `storage` (which counts in debug builds, where nothing is inlined).
+    @inline(__always)
+    private var allocation: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: bits).unsafelyUnwrapped
+    }
+
     @inline(__always)
     private var header: UnsafeMutablePointer<Header> {
-        storage.unsafelyUnwrapped.assumingMemoryBound(to: Header.self)
+        allocation.assumingMemoryBound(to: Header.self)
     }
 
     @inline(__always)
     private var links: UnsafeMutablePointer<_Link> {
-        (storage.unsafelyUnwrapped + Self.linksOffset).assumingMemoryBound(to: _Link.self)
+        (allocation + Self.linksOffset).assumingMemoryBound(to: _Link.self)
     }
 
     /// Whether nothing observes the node.
@@ -93,12 +100,12 @@ struct _ObserverList: ~Copyable {
 
     /// The number of live links.
     @inline(__always)
-    var count: Int { storage == nil ? 0 : Int(header.pointee.live) }
+    var count: Int { isEmpty ? 0 : Int(header.pointee.live) }
 
     /// The slots that may hold a live link (some may be tombstones): empty when the list is.
     @inline(__always)
     var slots: Range<Int> {
-        guard storage != nil else { return 0..<0 }
+        guard !isEmpty else { return 0..<0 }
         return Int(header.pointee.head)..<Int(header.pointee.end)
     }
 
@@ -123,7 +130,8 @@ struct _ObserverList: ~Copyable {
     /// `body` must not change this list.
     @inline(__always)
     func forEachSlot(_ body: (_Link) -> Void) {
-        guard let storage else { return }
+        guard !isEmpty else { return }
+        let storage = allocation
         // From the first slot, not `head`: the tombstones before it are passed like the others,
         // and the loop needs one count from the header (no range is built).
         let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
@@ -140,7 +148,7 @@ struct _ObserverList: ~Copyable {
     /// - Complexity: Amortized O(1).
     @inline(__always)
     mutating func append(_ link: _Link) -> Int {
-        if storage == nil || header.pointee.end == header.pointee.capacity { grow() }
+        if isEmpty || header.pointee.end == header.pointee.capacity { grow() }
         // Through a local pointer: writing `self.header.pointee` in place crashes the compiler
         // when ThreadSanitizer instruments it (Swift 6.3.1, "Invalid bitcast" in IRGen).
         let header = self.header
