@@ -120,13 +120,8 @@ extension _Graph {
         let base = evaluationReplacedBase
         let count = replacedByEvaluations.count
         guard base < count else { return }
-        // Unlinked in place (see `dropSources`), then dropped.
-        for index in base..<count {
-            let old = replacedByEvaluations[index]
-            if live { unsubscribe(target, from: old.node, slot: old.slot) }
-            releaseAfterUnlock(old.ref)
-        }
-        replacedByEvaluations.removeLast(count - base)
+        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { replacedByEvaluations[$0] }
+        replacedByEvaluations.removeLast(unlinked)
     }
 
     /// Starts tracking a run of `subscriber` on the thread of `context`. Returns the tracking
@@ -145,6 +140,8 @@ extension _Graph {
         assertLockHeld()
         let kept = context.runTracking.count
         context.runTracking = interrupted
+        // Asked again inside: the common case (nothing dropped, nothing replaced) reads the
+        // table only when no source was dropped, and then only whether it is empty.
         if _slowPath(kept < subscriber.sources.count || hasReplacedSources(subscriber)) {
             let live = isLive(subscriber)
             dropSources(of: subscriber, after: kept, unsubscribing: live)
@@ -159,14 +156,21 @@ extension _Graph {
     private func dropSources(of target: _DerivedNode, after kept: Int, unsubscribing live: Bool) {
         let count = target.sources.count
         guard kept < count else { return }
-        // Unlinked in place: a compaction the unlinking causes may move the links of the
-        // edges not yet dropped, and updates their slots where they are.
-        for index in kept..<count {
-            let edge = target.sources[index]
-            if live { unsubscribe(target, from: edge.node, slot: edge.slot) }
-            releaseAfterUnlock(edge.ref)
+        target.sources.removeLast(unlinkEdges(kept..<count, of: target, unsubscribing: live) { target.sources[$0] })
+    }
+
+    /// Unlinks `target` from the source of each edge in `indices` (if it is live) and hands the
+    /// edge's reference to the release after unlock; returns how many edges that was, for the
+    /// caller to remove them from wherever they are kept. The edges are read in place, one at a
+    /// time (`edge(index)`): a compaction the unlinking causes may move the links of the edges
+    /// not yet dropped, and updates their slots where they are.
+    private func unlinkEdges(_ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ edge: (Int) -> _Edge) -> Int {
+        for index in indices {
+            let dropped = edge(index)
+            if live { unsubscribe(target, from: dropped.node, slot: dropped.slot) }
+            releaseAfterUnlock(dropped.ref)
         }
-        target.sources.removeLast(count - kept)
+        return indices.count
     }
 
     /// Links `observer` (live) to `source`; a computed source that becomes live links to its own
@@ -177,7 +181,7 @@ extension _Graph {
     @discardableResult
     func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0) -> Int {
         assertLockHeld()
-        guard source.kind == .computed, !source.hasObservers else { return addObserver(observer, to: source, edge: edge) }
+        guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge) }
         markBecomingLive(source)
         let slot = addObserver(observer, to: source, edge: edge)
         let base = scratch.count
@@ -186,13 +190,19 @@ extension _Graph {
             unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
             for index in 0..<node.sources.count {
                 unowned(unsafe) let dep = node.sources[index].node
-                let becomesLive = dep.kind == .computed && !dep.hasObservers
-                if becomesLive { markBecomingLive(dep) }
+                let activates = becomesLive(dep)
+                if activates { markBecomingLive(dep) }
                 node.sources[index].slot = addObserver(node, to: dep, edge: index)
-                if becomesLive { scratch.append(.passUnretained(dep)) }
+                if activates { scratch.append(.passUnretained(dep)) }
             }
         }
         return slot
+    }
+
+    /// Whether a link added to `source` makes it live: a computed value nothing observes yet.
+    @inline(__always)
+    private func becomesLive(_ source: _Node) -> Bool {
+        source.kind == .computed && !source.hasObservers
     }
 
     /// A computed value about to become live (its first link not yet added, so its verified
@@ -257,7 +267,7 @@ extension _Graph {
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _SubscriberNode) -> _Buffer<_Edge> {
         assertLockHeld()
-        // Unlinked in place (see `endTracking`), then taken.
+        // Unlinked in place (see `unlinkEdges`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]
             unsubscribe(node, from: edge.node, slot: edge.slot)
@@ -269,13 +279,8 @@ extension _Graph {
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
-        // Unlinked in place (see `endTracking`), then taken.
         let id = ObjectIdentifier(node)
-        for index in 0..<replacedByRuns[id]!.count {
-            let old = replacedByRuns[id]![index]
-            if unsubscribing { unsubscribe(node, from: old.node, slot: old.slot) }
-            releaseAfterUnlock(old.ref)
-        }
+        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { replacedByRuns[id]![$0] }
         replacedByRuns[id] = nil
     }
 

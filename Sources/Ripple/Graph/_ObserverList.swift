@@ -84,7 +84,7 @@ struct _ObserverList: ~Copyable {
     var isEmpty: Bool { bits & 1 != 0 || bits == 0 }
 
     /// A value kept in the list's word while the list is empty, `nil` if none: an unobserved
-    /// computed value keeps its verified epoch here (`_ComputedNodeBase.verifiedEpoch`), as it
+    /// computed value keeps its verified epoch here (`_Node.verifiedEpoch`), as it
     /// needs one only while nothing observes it. Set it only while the list is empty; the first
     /// link added discards it. (The value loses its top bit.)
     @inline(__always)

@@ -18,7 +18,7 @@ package final class _ThreadContext {
     /// The tracking state of the reaction run in progress on this thread (`reactionRef`'s, once
     /// its body runs): a run reads on one thread, with the lock released between reads, so the
     /// state is the thread's. A run nested in another (a reaction created inside a body) saves
-    /// the outer one's in its `_ReactionRun` and restores it when it ends.
+    /// the outer one's and restores it when it ends (`_Graph.perform`).
     @exclusivity(unchecked) var runTracking = _Tracking()
 
     /// The reaction whose body is running on this thread.
