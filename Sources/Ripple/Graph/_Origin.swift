@@ -43,14 +43,11 @@ struct _Origin: CustomStringConvertible, @unchecked Sendable {
         box = nil
     }
 
-    /// The file's address and length, if the origin has no name, its file is a literal's text
-    /// at an address below 2^48 and under 64 KiB long: what `_OriginStorage` can pack.
-    var compactFile: (address: UInt, length: Int)? {
-        guard box == nil, let file else { return nil }
-        let address = UInt(bitPattern: file)
-        let length = Int(lineAndLength >> 32)
-        guard address < 1 << 48, length < 1 << 16 else { return nil }
-        return (address, length)
+    /// The address of the file's text, if the origin has no name and its file is a literal's
+    /// text at an address below 2^48: what `_OriginStorage` can pack.
+    var packableFileAddress: UInt? {
+        guard box == nil, let file, UInt(bitPattern: file) < 1 << 48 else { return nil }
+        return UInt(bitPattern: file)
     }
 
     /// The name given when the node was created, if any.
@@ -98,7 +95,7 @@ struct _OriginStorage: ~Copyable {
     private let word: UInt
 
     init(_ origin: _Origin) {
-        if let (address, _) = origin.compactFile, address < 1 << 48, origin.line < 1 << 15 {
+        if let address = origin.packableFileAddress, origin.line < 1 << 15 {
             word = address << 16 | origin.line << 1 | 1
         } else {
             word = UInt(bitPattern: Unmanaged.passRetained(_OriginStorageBox(origin)).toOpaque())

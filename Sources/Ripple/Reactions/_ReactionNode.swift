@@ -136,10 +136,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             records: graph.isTracing || keepsValues,
             keepsValues: keepsValues
         )
-        if let extras, extras.hasTeardown {
-            swap(&run.cleanups, &extras.cleanups)
-            swap(&run.children, &extras.children)
-        }
+        extras?.takeTeardown(cleanups: &run.cleanups, children: &run.children)
         if run.records { recordRunStart(graph) }
         return run
     }
@@ -166,10 +163,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             insideDerivation: graph.evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )
-        if let extras, extras.hasTeardown {
-            swap(&disposal.cleanups, &extras.cleanups)
-            swap(&disposal.children, &extras.children)
-        }
+        extras?.takeTeardown(cleanups: &disposal.cleanups, children: &disposal.children)
         return disposal
     }
 
@@ -284,8 +278,12 @@ final class _ReactionExtras: @unchecked Sendable {
         self.schedule = schedule
     }
 
-    /// Whether the current run left anything to tear down.
-    var hasTeardown: Bool { !cleanups.isEmpty || !children.isEmpty }
+    /// Moves the current run's cleanups and children into `cleanups` and `children` (which are
+    /// empty), for a teardown: the next run starts with none.
+    func takeTeardown(cleanups: inout [@Sendable () -> Void], children: inout [Subscription]) {
+        if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
+        if !self.children.isEmpty { swap(&children, &self.children) }
+    }
 }
 
 /// A run of a reaction's body in progress: taken under the lock when it starts
