@@ -13,6 +13,11 @@ class _DerivedNode: _Node {
     // Each kind stores its origin after its own fields (see `_Node.origin`).
 
     deinit {
+        #if RIPPLE_INVARIANTS
+        // A link to a computed value holds no reference (see `_Link`): freeing one that is still
+        // linked would leave its sources with a dangling link.
+        if kind == .computed, hasObservers { _rippleFailure("internal invariant: \(debugLabel) freed while linked to its sources") }
+        #endif
         if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.

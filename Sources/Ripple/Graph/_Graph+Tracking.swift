@@ -236,7 +236,7 @@ extension _Graph {
 
     @inline(__always)
     private func addObserver(_ observer: _Node, to source: _Node, edge: Int) -> Int {
-        source.observers.append(_Link(retaining: observer, edge: edge))
+        source.observers.append(_Link(observer, edge: edge))
     }
 
     /// Removes the link at `slot` (which must be `observer`'s) from `source.observers` (see
@@ -259,7 +259,8 @@ extension _Graph {
         guard let removed else {
             _rippleFailure("internal invariant: \(observer.debugLabel) is not at slot \(slot) of the observers of \(source.debugLabel)")
         }
-        releaseAfterUnlock(removed)
+        // Only a subscriber's link holds a reference (see `_Link`).
+        if observer.kind != .computed { releaseAfterUnlock(removed) }
     }
 
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each

@@ -265,18 +265,26 @@ struct _ObserverList: ~Copyable {
     }
 }
 
-/// A link from a source to a live observer, holding one strong reference counted by hand
-/// (see `_Edge`), and saying where the observer keeps the edge it belongs to, so that the
-/// edge's `slot` can follow the link when a compaction moves it.
+/// A link from a source to a live observer, saying where the observer keeps the edge it
+/// belongs to, so that the edge's `slot` can follow the link when a compaction moves it.
+///
+/// A link to a subscriber (a reaction, or a computed value's Observation watcher) holds one
+/// strong reference counted by hand (see `_Edge`): the graph keeps a live subscriber alive.
+/// A link to a computed value holds none: a computed value is live only while something
+/// observes it, and each of its observers' edges holds a reference to it; the last of them is
+/// dropped under the lock after the value is unlinked from its sources (`unsubscribe`), and
+/// released only once the lock is released. So a computed value is never freed while linked,
+/// and linking or unlinking it costs no reference counting.
 struct _Link {
     let ref: Unmanaged<_Node>
     /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge in
     /// its `replacedSources`.
     var edge: Int
 
+    /// A link to `node`, retaining it if it is a subscriber.
     @inline(__always)
-    init(retaining node: _Node, edge: Int) {
-        ref = Unmanaged.passRetained(node)
+    init(_ node: _Node, edge: Int) {
+        ref = node.kind == .computed ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node)
         self.edge = edge
     }
 
@@ -302,10 +310,5 @@ struct _Link {
     @inline(__always)
     var derivedRef: Unmanaged<_DerivedNode> {
         Unmanaged.fromOpaque(ref.toOpaque())
-    }
-
-    @inline(__always)
-    func release() {
-        ref.release()
     }
 }

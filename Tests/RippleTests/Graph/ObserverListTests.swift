@@ -28,7 +28,7 @@ import Testing
             let appendBias = seed % 3 == 0 ? 7 : 5
             if model.isEmpty || Int.random(in: 0..<10, using: &generator) < appendBias {
                 let node = Int.random(in: 0..<nodes.count, using: &generator)
-                let slot = list.append(_Link(retaining: nodes[node], edge: nextEdge))
+                let slot = list.append(_Link(nodes[node], edge: nextEdge))
                 model.append((node, nextEdge))
                 slotOf[nextEdge] = slot
                 nextEdge += 1
@@ -88,8 +88,8 @@ import Testing
     func wrongSlotIsRefused() {
         let nodes = Self.makeNodes(2)
         var list = _ObserverList()
-        let first = list.append(_Link(retaining: nodes[0], edge: 0))
-        let second = list.append(_Link(retaining: nodes[1], edge: 1))
+        let first = list.append(_Link(nodes[0], edge: 0))
+        let second = list.append(_Link(nodes[1], edge: 1))
         #expect(list.remove(at: first, of: nodes[1]) { _, _ in } == nil)
         #expect(list.remove(at: 7, of: nodes[0]) { _, _ in } == nil)
         #expect(list.count == 2)
@@ -107,9 +107,9 @@ import Testing
         var list = _ObserverList()
         var slots: [Int: Int] = [:]
         var head = 0
-        for edge in 0..<5 { slots[edge] = list.append(_Link(retaining: nodes[0], edge: edge)) }
+        for edge in 0..<5 { slots[edge] = list.append(_Link(nodes[0], edge: edge)) }
         for edge in 5..<2_000 {
-            slots[edge] = list.append(_Link(retaining: nodes[0], edge: edge))
+            slots[edge] = list.append(_Link(nodes[0], edge: edge))
             list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0]) { link, newSlot in slots[link.edge] = newSlot }?.release()
             head += 1
             #expect(list.slots.upperBound <= 6 + _ObserverList.tombstonesBeforeCompaction)
@@ -134,8 +134,8 @@ import Testing
             #expect(parked == value)
             #expect(isEmpty && count == 0 && slots.isEmpty, "a parked value is not a link")
         }
-        let first = list.append(_Link(retaining: nodes[0], edge: 0))
-        let second = list.append(_Link(retaining: nodes[1], edge: 1))
+        let first = list.append(_Link(nodes[0], edge: 0))
+        let second = list.append(_Link(nodes[1], edge: 1))
         parked = list.parked
         var (isEmpty, count) = (list.isEmpty, list.count)
         #expect(parked == nil, "the first link discards it")
