@@ -79,7 +79,7 @@ extension _Graph {
             replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
-            old.node.observers.setEdge(~replaced, at: old.slot)
+            old.ref._withUnsafeGuaranteedRef { $0.observers.setEdge(~replaced, at: old.slot) }
             target.sources[index].slot = subscribe(target, to: dep, edge: index)
         }
     }
@@ -120,7 +120,8 @@ extension _Graph {
         let base = evaluationReplacedBase
         let count = replacedByEvaluations.count
         guard base < count else { return }
-        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { replacedByEvaluations[$0] }
+        // The closures reach the graph and the node unmanaged: capturing them costs a retain each.
+        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[index] } }
         replacedByEvaluations.removeLast(unlinked)
     }
 
@@ -156,7 +157,8 @@ extension _Graph {
     private func dropSources(of target: _DerivedNode, after kept: Int, unsubscribing live: Bool) {
         let count = target.sources.count
         guard kept < count else { return }
-        target.sources.removeLast(unlinkEdges(kept..<count, of: target, unsubscribing: live) { target.sources[$0] })
+        let targetRef = Unmanaged.passUnretained(target)
+        target.sources.removeLast(unlinkEdges(kept..<count, of: target, unsubscribing: live) { index in targetRef._withUnsafeGuaranteedRef { $0.sources[index] } })
     }
 
     /// Unlinks `target` from the source of each edge in `indices` (if it is live) and hands the
@@ -167,7 +169,7 @@ extension _Graph {
     private func unlinkEdges(_ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ edge: (Int) -> _Edge) -> Int {
         for index in indices {
             let dropped = edge(index)
-            if live { unsubscribe(target, from: dropped.node, slot: dropped.slot) }
+            if live { dropped.ref._withUnsafeGuaranteedRef { unsubscribe(target, from: $0, slot: dropped.slot) } }
             releaseAfterUnlock(dropped.ref)
         }
         return indices.count
@@ -186,14 +188,18 @@ extension _Graph {
         let slot = addObserver(observer, to: source, edge: edge)
         let base = scratch.count
         scratch.append(.passUnretained(source))
+        // Guaranteed references throughout: the walk does no reference counting.
         while scratch.count > base {
-            unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
-            for index in 0..<node.sources.count {
-                unowned(unsafe) let dep = node.sources[index].node
-                let activates = becomesLive(dep)
-                if activates { markBecomingLive(dep) }
-                node.sources[index].slot = addObserver(node, to: dep, edge: index)
-                if activates { scratch.append(.passUnretained(dep)) }
+            scratch.removeLast()._withUnsafeGuaranteedRef { top in
+                let node = unsafeDowncast(top, to: _DerivedNode.self)
+                for index in 0..<node.sources.count {
+                    node.sources[index].ref._withUnsafeGuaranteedRef { dep in
+                        let activates = becomesLive(dep)
+                        if activates { markBecomingLive(dep) }
+                        node.sources[index].slot = addObserver(node, to: dep, edge: index)
+                        if activates { scratch.append(.passUnretained(dep)) }
+                    }
+                }
             }
         }
         return slot
@@ -221,15 +227,19 @@ extension _Graph {
         guard source.kind == .computed, !source.hasObservers else { return }
         let base = scratch.count
         scratch.append(.passUnretained(source))
+        // Guaranteed references throughout: the walk does no reference counting.
         while scratch.count > base {
-            unowned(unsafe) let node = unsafeDowncast(scratch.removeLast().takeUnretainedValue(), to: _DerivedNode.self)
-            if !node.isStale { node.verifiedEpoch = epoch }
-            for index in 0..<node.sources.count {
-                let edge = node.sources[index]
-                unowned(unsafe) let dep = edge.node
-                removeObserver(node, of: dep, slot: edge.slot)
-                node.sources[index].slot = -1
-                if dep.kind == .computed, !dep.hasObservers { scratch.append(.passUnretained(dep)) }
+            scratch.removeLast()._withUnsafeGuaranteedRef { top in
+                let node = unsafeDowncast(top, to: _DerivedNode.self)
+                if !node.isStale { node.verifiedEpoch = epoch }
+                for index in 0..<node.sources.count {
+                    let edge = node.sources[index]
+                    edge.ref._withUnsafeGuaranteedRef { dep in
+                        removeObserver(node, of: dep, slot: edge.slot)
+                        node.sources[index].slot = -1
+                        if dep.kind == .computed, !dep.hasObservers { scratch.append(.passUnretained(dep)) }
+                    }
+                }
             }
         }
     }
@@ -245,14 +255,16 @@ extension _Graph {
     ///
     /// - Complexity: Amortized O(1).
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
+        // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
+        // closure with no context costs no retain of the graph around every removal.
         let removed = source.observers.remove(at: slot, of: observer) { link, newSlot in
             link.derivedRef._withUnsafeGuaranteedRef { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
                 } else if observer.kind == .computed {
-                    replacedByEvaluations[~link.edge].slot = newSlot
+                    _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[~link.edge].slot = newSlot }
                 } else {
-                    replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
+                    _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot }
                 }
             }
         }
@@ -281,7 +293,7 @@ extension _Graph {
     /// live when it read them.
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
         let id = ObjectIdentifier(node)
-        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { replacedByRuns[id]![$0] }
+        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { index in _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[id]![index] } }
         replacedByRuns[id] = nil
     }
 
