@@ -108,6 +108,9 @@ package final class _Graph: @unchecked Sendable {
     /// Releases the lock; after the outermost release, drops the references let go of under it.
     @inline(__always)
     func unlock() {
+        #if RIPPLE_INVARIANTS
+        checkNotEvaluatingAtOutermostUnlock()
+        #endif
         if releasedUnderLock.isEmpty {
             lock.unlock()
         } else {

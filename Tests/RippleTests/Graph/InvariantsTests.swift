@@ -12,6 +12,27 @@ import Testing
         #expect(message.contains("internal invariant: beginEvaluation(_:) needs the graph's lock"))
     }
 
+    @Test("releasing the lock while a derivation is still running stops with a message naming it")
+    func unlockDuringEvaluation() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let computed = Computed(name: "inProgress") { 1 }
+            let node = computed.node
+            _graph.withLock { _graph.evaluatingRef = Unmanaged.passUnretained(node) }
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("internal invariant: the graph's lock released while"))
+        #expect(message.contains("inProgress"))
+    }
+
+    @Test("a read tracked without the lock stops with a message")
+    func trackWithoutTheLock() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = _graph.trackRead(Stored(0))
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("internal invariant: trackRead(_:) needs the graph's lock"))
+    }
+
     @Test("with the lock held, the same call passes the check")
     func lockHeld() {
         let computed = Computed { 1 }
