@@ -13,7 +13,6 @@ extension _Graph {
     /// Returns false when nothing is tracking (a top-level or untracked read).
     @inline(__always)
     func trackRead(_ node: _Node) -> Bool {
-        assertLockHeld()
         if let target = evaluatingRef {
             target._withUnsafeGuaranteedRef { track(node, into: $0) }
             return true

@@ -24,15 +24,6 @@ import Testing
         #expect(message.contains("inProgress"))
     }
 
-    @Test("a read tracked without the lock stops with a message")
-    func trackWithoutTheLock() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = _graph.trackRead(Stored(0))
-        })
-        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("internal invariant: trackRead(_:) needs the graph's lock"))
-    }
-
     @Test("with the lock held, the same call passes the check")
     func lockHeld() {
         let computed = Computed { 1 }
