@@ -277,8 +277,9 @@ struct _ObserverList: ~Copyable {
 /// and linking or unlinking it costs no reference counting.
 struct _Link {
     let ref: Unmanaged<_Node>
-    /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge in
-    /// its `replacedSources`.
+    /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge its
+    /// evaluation or run in progress replaced: in the graph's `replacedByEvaluations` for a
+    /// computed observer, in its entry of `replacedByRuns` for a subscriber.
     var edge: Int
 
     /// A link to `node`, retaining it if it is a subscriber.
