@@ -24,6 +24,15 @@ import Synchronization
 /// enough to recognise a re-entrant acquisition. On Apple platforms, where `Atomic` needs
 /// macOS 15 / iOS 18 and Ripple supports macOS 14 / iOS 17, the mutex itself is recursive.
 ///
+/// "Its own identity" must be the identity of the thread it runs on *now*. The C library
+/// declares `pthread_self()` a constant function, so the optimizer may compute it once and
+/// reuse it: across a loop, and, inside an `async` function, across an `await` after which the
+/// code runs on another thread (the known hazard of coroutines, LLVM issue 47177). A read
+/// inlined into such a function would then compare `owner` with the identity of the thread it
+/// started on, take the lock as re-entrant while that thread holds it, and work on the graph
+/// at the same time as its owner. So the identity is only ever found through
+/// `_callingThread()`, a call the optimizer can neither inline nor reason about.
+///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.
 ///
 /// Every other file goes through this type; nothing else in Ripple locks.
@@ -92,6 +101,17 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// The calling thread's identity as `lock(as:)` takes it: unused here (the recursive mutex
+    /// knows its owner).
+    @inline(__always)
+    static var threadOfNonInlinedSynchronousCaller: UInt { 0 }
+
+    /// `lock()`: the recursive mutex knows its owner.
+    @inlinable @inline(__always)
+    package func lock(as me: UInt) {
+        lock()
+    }
+
     /// Releases the lock.
     @inlinable @inline(__always)
     package func unlock() {
@@ -101,9 +121,16 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
     #else
-    /// The calling thread's identity (never 0).
+    /// The calling thread's identity (never 0), through `_callingThread()`.
     @inlinable @inline(__always)
-    static var currentThread: UInt {
+    package static var currentThread: UInt { _callingThread() }
+
+    /// The calling thread's identity straight from `pthread_self()`, one call cheaper than
+    /// `currentThread`, for `lock(as:)` in a function that is synchronous and marked
+    /// `@inline(never)` only: there it is computed on the thread that runs the function (see
+    /// the type's discussion). Anywhere else, use `currentThread`.
+    @inline(__always)
+    static var threadOfNonInlinedSynchronousCaller: UInt {
         #if canImport(Glibc)
         UInt(pthread_self())
         #else
@@ -114,8 +141,14 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// Acquires the lock, waiting if another thread holds it.
     @inlinable @inline(__always)
     package func lock() {
+        lock(as: Self.currentThread)
+    }
+
+    /// `lock()`, with the calling thread's identity found by the caller (`currentThread`, or
+    /// `threadOfNonInlinedSynchronousCaller` where that is allowed).
+    @inlinable @inline(__always)
+    package func lock(as me: UInt) {
         storage._withUnsafeGuaranteedRef { storage in
-            let me = Self.currentThread
             if storage.owner.load(ordering: .relaxed) == me {
                 storage.depth &+= 1
                 return
@@ -138,6 +171,23 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
     #endif
+
+    /// Releases one level of a lock the calling thread holds more than once, and returns true;
+    /// returns false, doing nothing, when this is the outermost level (or on Apple platforms,
+    /// whose recursive mutex counts its own levels): then call `unlock()`. Inlined into reads
+    /// inside a derivation, it makes no call.
+    @inlinable @inline(__always)
+    package func unlockIfNested() -> Bool {
+        #if canImport(Darwin)
+        return false
+        #else
+        return storage._withUnsafeGuaranteedRef { storage in
+            guard storage.depth > 1 else { return false }
+            storage.depth &-= 1
+            return true
+        }
+        #endif
+    }
 
     #if !canImport(Darwin)
     /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
@@ -208,4 +258,19 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+}
+
+/// The calling thread's identity (never 0), as the lock compares it.
+///
+/// Opaque to the optimizer on purpose (see `_Lock`): not inlined (`@inline(never)`), and not
+/// optimized (`@_optimize(none)`), so that no attribute is inferred from its body either. Every
+/// call is a real call, made where the code runs now: the result is never reused across a
+/// loop or an `await`.
+@usableFromInline @inline(never) @_optimize(none)
+func _callingThread() -> UInt {
+    #if canImport(Glibc)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
 }

@@ -1,3 +1,5 @@
+import Ripple
+
 /// One committed state of a store, as its graph node holds it.
 struct _Snapshot<State: Sendable>: Sendable {
     let state: State
@@ -19,22 +21,11 @@ final class _ReactionBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The calling thread's identity (never 0).
+/// The calling thread's identity (never 0): the core lock's, which the optimizer never reuses
+/// across an `await` (see `_Lock`).
 @inline(__always)
 func _currentThread() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
+    _Lock.currentThread
 }
 
 /// A snapshot as traces show it: its state.
