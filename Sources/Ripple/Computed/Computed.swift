@@ -114,9 +114,31 @@ public final class Computed<Value>: Readable {
     /// The current value, brought up to date if anything it depends on changed.
     @inlinable
     public var value: Value {
+        // The common case first, through functions that release nothing (see
+        // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
+        switch nodeRef._withUnsafeGuaranteedRef({ $0._beginComputedRead() }) {
+        case .tracked:
+            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+            nodeRef._withUnsafeGuaranteedRef { $0._endTrackedRead() }
+            return current
+        case .untracked:
+            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+            _untrackedRead()
+            return current
+        case .general:
+            return _generalRead()
+        }
+    }
+
+    /// A read the fast path (`_beginComputedRead`) left to the graph, with the lock held: a value
+    /// to bring up to date, a batch staging on some thread, a read that adds or replaces an
+    /// edge, or the first read on a thread. Not inlined, so that code reading in a loop stays
+    /// small; inlinable, so that it is compiled for `Value`.
+    @inlinable @inline(never)
+    func _generalRead() -> Value {
         // A guaranteed reference: the read does no reference counting of its own.
         let current = nodeRef._withUnsafeGuaranteedRef { node -> Value? in
-            node._lockAndRefresh()
+            node._refreshForRead()
             // Some thread is inside a batch with staged writes: this thread may be it.
             if node._isAnyThreadStaging { return nil }
             let current = node.cached.unsafelyUnwrapped

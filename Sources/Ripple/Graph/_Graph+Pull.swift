@@ -217,10 +217,11 @@ extension _Node {
         }
     }
 
-    /// Takes the lock for a read of this stored value.
+    /// Brings this computed value up to date for a read, the lock already held (see
+    /// `_Graph+FastRead.swift`).
     @inlinable
-    final func _lockForRead() {
-        graphRef._withUnsafeGuaranteedRef { $0.lock.lock() }
+    final func _refreshForRead() {
+        graphRef._withUnsafeGuaranteedRef { $0._refreshLocked(self) }
     }
 
     /// Records the read for the running derivation or reaction and releases the lock.

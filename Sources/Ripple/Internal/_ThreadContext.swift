@@ -39,6 +39,13 @@ package final class _ThreadContext {
     /// Tests: runs after the probe found a top-level read recorded, before the node is armed
     /// (to write in the window between the read and the arming).
     @exclusivity(unchecked) package var afterTrackedReadProbe: (() -> Void)?
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: the reads on this thread that the fast path finished (tracked or found
+    /// untracked) and those it left to the general path (see `_Graph+FastRead.swift`), so that
+    /// tests can check which path a read takes.
+    @exclusivity(unchecked) package var fastReads = 0
+    @exclusivity(unchecked) package var generalReads = 0
+    #endif
     /// Greater than zero inside `batch { }`.
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     /// True while this thread delivers reactions: writes made now are queued.
@@ -135,6 +142,12 @@ package final class _ThreadContext {
             pthread_setspecific(_contextKey, context.toOpaque())
             return context
         }
+    }
+
+    /// The address of the calling thread's context if it has one yet, else `nil` (creates
+    /// nothing).
+    static var existingPointer: UnsafeMutableRawPointer? {
+        @inline(__always) get { pthread_getspecific(_contextKey) }
     }
 }
 

@@ -4,14 +4,6 @@ import Observation
 // propagating, queueing deliveries and Observation notices, tracing. `Stored.swift` holds the
 // public API and the inlinable write that calls these.
 extension Stored {
-    /// Takes the lock for a read; inside a read-modify-write region, the region's first read
-    /// of a stored value also records it (see `Stored+ReadModifyWrite.swift`).
-    @inlinable
-    func _lockForStoredRead() {
-        _lockForRead()
-        if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
-    }
-
     /// The value, read without tracking or Observation registration (inside a batch, as the
     /// batch sees it).
     func peek() -> Value {

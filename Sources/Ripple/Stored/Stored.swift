@@ -22,14 +22,18 @@ import Observation
 /// - Complexity: Reading is O(1). A write is O(*n*) in the number of live nodes downstream
 ///   that are not already marked.
 public final class Stored<Value>: _Node, Readable {
-    @usableFromInline @exclusivity(unchecked) var _value: Value
-    @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
-    /// Writes so far, equal ones included.
-    @exclusivity(unchecked) var writes = 0
+    // The fields of fixed size come before the value: code not specialized for `Value` (the
+    // graph's bookkeeping) then reaches them at constant offsets, not through the offsets in
+    // the class's metadata.
+
     /// What most values never need (the staged value of a batch, the Observation subject, the
     /// write counter, nested compound assignments), created by its first use (lock held).
     /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.
     @usableFromInline @exclusivity(unchecked) var _extras: Unmanaged<_StoredExtras<Value>>?
+    /// Writes so far, equal ones included.
+    @exclusivity(unchecked) var writes = 0
+    @usableFromInline @exclusivity(unchecked) var _value: Value
+    @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
     /// Where the value was created, or its name (last: see `_Node.origin`).
     let storedOrigin: _OriginStorage
 
@@ -79,12 +83,20 @@ public final class Stored<Value>: _Node, Readable {
     public var value: Value {
         @inlinable
         get {
-            _lockForStoredRead()
-            if _stagedCount != 0 { return _readStaged() }
-            let current = _value
-            if _trackAndUnlock() { return current }
-            _untrackedRead()
-            return current
+            // The common case first, through functions that release nothing (see
+            // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
+            switch _beginStoredRead() {
+            case .tracked:
+                let current = _value
+                _endTrackedRead()
+                return current
+            case .untracked:
+                let current = _value
+                _untrackedRead()
+                return current
+            case .general:
+                return _generalRead()
+            }
         }
         // Inlinable, so that the parts of a write that handle `Value` (the equality check and
         // the copies) are compiled for the concrete type in the client; the graph's part is in
@@ -116,6 +128,22 @@ public final class Stored<Value>: _Node, Readable {
             yield &copy
             value = copy
         }
+    }
+
+    /// A read the fast path (`_beginStoredRead`) left to the graph, with the lock held: a value
+    /// some batch staged, a read inside a read-modify-write region, a read that adds or replaces
+    /// an edge, or the first read on a thread. Not inlined, so that code reading in a loop stays
+    /// small; inlinable, so that it is compiled for `Value`.
+    @inlinable @inline(never)
+    func _generalRead() -> Value {
+        // Inside a read-modify-write region, the region's first read of a stored value also
+        // records it (see `Stored+ReadModifyWrite.swift`).
+        if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
+        if _stagedCount != 0 { return _readStaged() }
+        let current = _value
+        if _trackAndUnlock() { return current }
+        _untrackedRead()
+        return current
     }
 
     /// Changes the value in place with `transform` and propagates the result, atomically with

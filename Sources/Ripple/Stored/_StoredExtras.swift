@@ -5,8 +5,6 @@
 /// Every field is guarded by the graph's lock.
 @usableFromInline
 final class _StoredExtras<Value> {
-    /// The value staged by the batch that holds this node's slot (see `_Staging`).
-    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
     /// The batch whose staged value this node holds (others keep theirs apart).
     @exclusivity(unchecked) var stagedOwner: Unmanaged<_Staging>?
     /// The writes the staged value stands for.
@@ -23,6 +21,9 @@ final class _StoredExtras<Value> {
     /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
     /// reference counting.
     @exclusivity(unchecked) var observationRef: Unmanaged<_ObservationSubject>?
+    /// The value staged by the batch that holds this node's slot (see `_Staging`). Last: the
+    /// fields before it are at constant offsets in code not specialized for `Value`.
+    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
 
     init() {}
 

@@ -1,0 +1,172 @@
+// The first step of every read of a stored or computed value: the common case (a value that is
+// up to date, read again by the derivation or reaction that read it last time) is done here,
+// in a function the optimizer knows releases nothing.
+//
+// Why that matters: code that reads handles out of an array, `for leaf in leaves { _ =
+// leaf.value }`, must keep each handle alive across the read. If the read calls a function that
+// might release objects (any Swift function the optimizer cannot see into, or any C function),
+// Swift retains and releases every handle around the call: two atomic operations per read, a
+// third or more of the time of the dynamic benchmarks. A function marked
+// `@_effects(releasenone)` tells the optimizer that it releases nothing, so the handle needs no
+// retain across it, and the retain and release move into the general path only.
+//
+// The mark is a promise the compiler does not check: a release made anyway could free an
+// object the caller still uses. So the functions marked here do only what provably releases
+// nothing: take and release the lock (pthread calls), load fields, compare, and update an edge
+// that already exists in place. Anything else (a value that must be brought up to date, a
+// batch in progress on any thread, a read-modify-write region, an edge to add or replace, a
+// thread with no context yet, references queued for release at the outermost unlock) gives up
+// before changing anything, and the caller goes on along the general path, which does all of it
+// (with the lock still held: giving up costs no second acquisition).
+// `Graph/FastReadTests` covers each of those ways out.
+
+/// How the first step of a read went (see `_Node._beginComputedRead`).
+@usableFromInline
+enum _ReadStart: UInt8 {
+    /// The read was recorded by the running derivation or reaction; the lock is held: copy the
+    /// value, then call `_endTrackedRead()`.
+    case tracked
+    /// Nothing tracks the read (a top-level read, or inside `untracked { }`); the lock is
+    /// held: copy the value, then finish as an untracked read (which releases the lock).
+    case untracked
+    /// Nothing was done; the lock is held: go on along the general path.
+    case general
+}
+
+extension _Node {
+    /// The first step of a read of this computed value: takes the lock and, if the value is up
+    /// to date and no batch is staging anywhere, records the read in place (see
+    /// `_Graph._beginComputedRead`).
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    final func _beginComputedRead() -> _ReadStart {
+        graphRef._withUnsafeGuaranteedRef { $0._beginComputedRead(self) }
+    }
+
+    /// The first step of a read of this stored value: takes the lock and, unless some batch
+    /// staged a write of it or a read-modify-write region is open, records the read in place
+    /// (see `_Graph._beginStoredRead`).
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    final func _beginStoredRead() -> _ReadStart {
+        graphRef._withUnsafeGuaranteedRef { $0._beginStoredRead(self) }
+    }
+
+    /// Releases the lock after a read that `_beginComputedRead` or `_beginStoredRead`
+    /// tracked. Releases nothing else. Inside a derivation, which holds the lock already, this
+    /// makes no call.
+    @inlinable @inline(__always)
+    final func _endTrackedRead() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if !graph.lock.unlockIfNested() { graph._endTrackedRead() }
+        }
+    }
+}
+
+extension _Graph {
+    /// `_Node._beginComputedRead`'s work. Releases nothing (see the top of this file).
+    ///
+    /// The code here and in what it inlines uses no closures: the optimizer does not inline a
+    /// closure into a function with an effects attribute, and each would cost a call.
+    @usableFromInline @_effects(releasenone) @inline(never)
+    final func _beginComputedRead(_ node: _Node) -> _ReadStart {
+        // Never inlined and synchronous: the thread's identity may come straight from
+        // `pthread_self()` (see `_Lock`).
+        lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else { return counted(.general) }
+        return counted(trackInPlace(node))
+    }
+
+    /// `_Node._beginStoredRead`'s work. Releases nothing (see the top of this file).
+    @usableFromInline @_effects(releasenone) @inline(never)
+    final func _beginStoredRead(_ node: _Node) -> _ReadStart {
+        lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+        guard node._stagedCount == 0, readModifyWriteRegions == 0 else { return counted(.general) }
+        return counted(trackInPlace(node))
+    }
+
+    /// Debug builds: counts `start` on this thread's context, if it has one (see
+    /// `_ThreadContext.fastReads`). Returns `start`.
+    @inline(__always)
+    private func counted(_ start: _ReadStart) -> _ReadStart {
+        #if RIPPLE_INVARIANTS
+        if let pointer = _ThreadContext.existingPointer {
+            // A plain load and store, not `+=` (an `inout` access retains the context).
+            unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            if start == .general {
+                let count = context.generalReads
+                context.generalReads = count &+ 1
+            } else {
+                let count = context.fastReads
+                context.fastReads = count &+ 1
+            }
+        }
+        #endif
+        return start
+    }
+
+    /// `_Node._endTrackedRead`'s work. Releases nothing but the lock.
+    @usableFromInline @_effects(releasenone)
+    final func _endTrackedRead() {
+        unlockAfterFastRead()
+    }
+
+    /// Records a read of `node` for the running derivation or reaction, if that needs no new
+    /// edge: `node` was already recorded by this evaluation or run, or it is what the edge at
+    /// the same position read last time (lock held). Does what `trackRead` does in those cases,
+    /// and nothing in the others. Returns `.tracked`, `.untracked` when nothing tracks the
+    /// read, or `.general` with nothing changed; the lock stays held in all three.
+    @inline(__always)
+    func trackInPlace(_ node: _Node) -> _ReadStart {
+        if let target = evaluatingRef {
+            return Self.recordInPlace(node, into: target, &evaluation) ? .tracked : .general
+        }
+        // A thread with no context yet takes the general path, which creates it.
+        guard let pointer = _ThreadContext.existingPointer else { return .general }
+        let recorded: Bool
+        do {
+            unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return .untracked }
+            // Through a copy: an `inout` access to the context's field retains the context.
+            var tracking = context.runTracking
+            recorded = Self.recordInPlace(node, into: reaction, &tracking)
+            if recorded { context.runTracking = tracking }
+        }
+        return recorded ? .tracked : .general
+    }
+
+    /// `track` and `record` for the two cases that change no edge: `dep` already recorded by
+    /// this evaluation, or found at the next position of `target`'s sources. Returns false,
+    /// with nothing changed, otherwise.
+    @inline(__always)
+    private static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking) -> Bool {
+        if dep.trackedBy == tracking.id { return true }
+        unowned(unsafe) let target = targetRef.takeUnretainedValue()
+        let index = tracking.count
+        guard index < target.sources.count,
+            target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
+        else { return false }
+        dep.trackedBy = tracking.id
+        tracking.count = index &+ 1
+        target.sources[index].version = dep.version
+        return true
+    }
+
+    /// `unlock()` for the fast read path: releases the lock and nothing else. A read that took
+    /// the lock outermost queues nothing for release, and every outermost `unlock()` drains the
+    /// queue, so there is nothing to drain here; if there were (a bug), it is left for the next
+    /// outermost `unlock()`, and debug builds stop.
+    @inline(__always)
+    func unlockAfterFastRead() {
+        #if RIPPLE_INVARIANTS
+        checkNotEvaluatingAtOutermostUnlock()
+        if lock.isHeldOnce, !releasedUnderLock.isEmpty {
+            _rippleFailure("internal invariant: references queued for release at the outermost unlock of a fast read")
+        }
+        #endif
+        lock.unlock()
+    }
+}

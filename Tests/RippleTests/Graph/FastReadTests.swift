@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import Ripple
+
+/// The first step of a read (`_Graph+FastRead.swift`): a value that is up to date, read again by
+/// the derivation or reaction that read it last time, is read by functions that release
+/// nothing; every other read goes on along the general path. These tests check that each kind
+/// of read gives the right value and the right dependencies whichever path it takes, and, in
+/// debug builds (which count the reads of each path per thread), that the common case does take
+/// the fast path and each way out takes the general one.
+///
+/// Which path a read takes also depends on the other threads (a batch staging anywhere sends
+/// computed reads down the general path), so the counts are checked in a process of their own
+/// (an exit test), where no other test runs.
+@Suite struct FastReadTests {
+    /// What a scenario saw, and the reads it made on its thread, by path (zeros in builds
+    /// without the invariant checks, which do not count).
+    struct Outcome {
+        var values: [Int] = []
+        var fast = 0
+        var general = 0
+    }
+
+    /// Runs `body`, counting the reads it makes on this thread.
+    static func counting(_ body: () -> [Int]) -> Outcome {
+        #if RIPPLE_INVARIANTS
+        let context = _ThreadContext.current
+        let fast = context.fastReads
+        let general = context.generalReads
+        let values = body()
+        return Outcome(values: values, fast: context.fastReads - fast, general: context.generalReads - general)
+        #else
+        Outcome(values: body())
+        #endif
+    }
+
+    /// Stops the exit test's process with a failure unless `condition` holds.
+    static func require(_ condition: Bool) {
+        if !condition { exit(1) }
+    }
+
+    // MARK: Scenarios
+
+    /// A derivation (a + b + a) and a reaction that read what they read last time.
+    static func rereads() -> Outcome {
+        let a = Stored(1)
+        let b = Stored(2)
+        let sum = Computed { a.value + b.value + a.value }
+        nonisolated(unsafe) var seen: [Int] = []
+        let reaction = observe { seen.append(sum.value) }
+        var outcome = counting {
+            a.value = 5
+            return seen
+        }
+        outcome.values = seen
+        reaction.cancel()
+        return outcome
+    }
+
+    /// A derivation whose second source changes from x to y.
+    static func newEdge() -> (outcome: Outcome, afterX: [Int], afterY: [Int]) {
+        let flag = Stored(false)
+        let x = Stored(1)
+        let y = Stored(2)
+        let pick = Computed { flag.value ? y.value : x.value }
+        nonisolated(unsafe) var seen: [Int] = []
+        let reaction = observe { seen.append(pick.value) }
+        let outcome = counting {
+            flag.value = true
+            return seen
+        }
+        x.value = 10
+        let afterX = seen
+        y.value = 20
+        let afterY = seen
+        reaction.cancel()
+        return (outcome, afterX, afterY)
+    }
+
+    /// An unobserved chain read at the top level after a write, then again.
+    static func staleChain() -> (first: Outcome, again: Outcome) {
+        let a = Stored(1)
+        let b = Computed { a.value + 1 }
+        let c = Computed { b.value * 2 }
+        _ = c.value
+        a.value = 2
+        let first = counting { [c.value] }
+        let again = counting { [c.value] }
+        return (first, again)
+    }
+
+    /// Reads inside a batch that wrote what they read.
+    static func readsInABatch() -> Outcome {
+        let a = Stored(1)
+        let doubled = Computed { a.value * 2 }
+        _ = doubled.value
+        return counting {
+            batch {
+                a.value = 5
+                return [a.value, doubled.value]
+            }
+        }
+    }
+
+    // MARK: Tests
+
+    @Test("a derivation and a reaction that read what they read last time get the right values")
+    func rereadsAreRight() {
+        #expect(Self.rereads().values == [4, 12])
+    }
+
+    #if RIPPLE_INVARIANTS
+    @Test("a derivation and a reaction that read what they read last time take the fast path")
+    func rereadsAreFast() async {
+        await #expect(processExitsWith: .success) {
+            let outcome = FastReadTests.rereads()
+            // The derivation reads a, b and a again; the reaction reads sum: each as last time.
+            FastReadTests.require(outcome.general == 0)
+            FastReadTests.require(outcome.fast == 4)
+        }
+    }
+    #endif
+
+    @Test("a read that needs an edge of its own is tracked, and the edge it replaces is dropped")
+    func newEdgesAreTracked() {
+        let (outcome, afterX, afterY) = Self.newEdge()
+        #expect(outcome.values == [1, 2])
+        #expect(afterX == [1, 2], "x is no longer a source")
+        #expect(afterY == [1, 2, 20])
+    }
+
+    #if RIPPLE_INVARIANTS
+    @Test("a read that needs an edge of its own takes the general path")
+    func newEdgesTakeTheGeneralPath() async {
+        await #expect(processExitsWith: .success) {
+            // y replaces x as pick's second source.
+            FastReadTests.require(FastReadTests.newEdge().outcome.general == 1)
+        }
+    }
+    #endif
+
+    @Test("a value that is not up to date is brought up to date")
+    func staleValuesAreBroughtUpToDate() {
+        let (first, again) = Self.staleChain()
+        #expect(first.values == [6])
+        #expect(again.values == [6])
+    }
+
+    #if RIPPLE_INVARIANTS
+    @Test("a value that is not up to date takes the general path, and the next read the fast one")
+    func staleValuesTakeTheGeneralPath() async {
+        await #expect(processExitsWith: .success) {
+            let (first, again) = FastReadTests.staleChain()
+            // c takes the general path; checking c's sources brings b up to date first, so c's
+            // derivation then reads b through the fast path.
+            FastReadTests.require(first.general == 1)
+            FastReadTests.require(again.general == 0 && again.fast == 1)
+        }
+    }
+    #endif
+
+    @Test("inside a batch, reads see the batch's writes")
+    func readsInABatchSeeItsWrites() {
+        #expect(Self.readsInABatch().values == [5, 10])
+    }
+
+    #if RIPPLE_INVARIANTS
+    @Test("inside a batch, reads take the general path")
+    func readsInABatchTakeTheGeneralPath() async {
+        await #expect(processExitsWith: .success) {
+            let outcome = FastReadTests.readsInABatch()
+            // a, doubled, and a again inside doubled's derivation in the batch's view.
+            FastReadTests.require(outcome.general == 3 && outcome.fast == 0)
+        }
+    }
+    #endif
+
+    @Test("reads inside untracked { } in a derivation are not recorded")
+    func untrackedReadsAreNotRecorded() {
+        let a = Stored(1)
+        let b = Stored(1)
+        nonisolated(unsafe) var evaluations = 0
+        let c = Computed {
+            evaluations += 1
+            return a.value + untracked { b.value }
+        }
+        let reaction = observe { _ = c.value }
+        #expect(evaluations == 1)
+        b.value = 2
+        #expect(evaluations == 1)
+        a.value = 2
+        #expect(evaluations == 2)
+        #expect(c.value == 4)
+        b.value = 3
+        #expect(evaluations == 2)
+        reaction.cancel()
+    }
+
+    @Test("the first read on a new thread creates the thread's context; both reads see the value")
+    func firstReadOnAThread() {
+        let a = Stored(7)
+        let doubled = Computed { a.value * 2 }
+        let reaction = observe { _ = doubled.value }
+        nonisolated(unsafe) var values: [Int] = []
+        let done = DispatchSemaphoreLike()
+        Thread.detachNewThreadLike {
+            values.append(doubled.value)
+            values.append(doubled.value)
+            done.signal()
+        }
+        done.wait()
+        #expect(values == [14, 14])
+        reaction.cancel()
+    }
+
+    @Test("reads inside a read-modify-write keep the compound assignment atomic")
+    func readsInAReadModifyWrite() {
+        let count = Stored(0)
+        runOnThreads(4) { _ in
+            for _ in 0..<250 { count.value += 1 }
+        }
+        #expect(count.value == 1000)
+    }
+}
