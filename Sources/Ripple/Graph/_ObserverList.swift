@@ -130,17 +130,24 @@ struct _ObserverList: ~Copyable {
     /// `body` must not change this list.
     @inline(__always)
     func forEachSlot(_ body: (_Link) -> Void) {
-        guard !isEmpty else { return }
+        let (links, end) = slotsInUse
+        var slot = 0
+        while slot < end {
+            body(links.unsafelyUnwrapped[slot])
+            slot &+= 1
+        }
+    }
+
+    /// The slots in use, tombstones included, for a walk that does not change this list (see
+    /// `forEachSlot`): their first link and their number, or `nil` and 0 when the list is empty.
+    @inline(__always)
+    var slotsInUse: (links: UnsafePointer<_Link>?, end: Int) {
+        guard !isEmpty else { return (nil, 0) }
         let storage = allocation
         // From the first slot, not `head`: the tombstones before it are passed like the others,
         // and the loop needs one count from the header (no range is built).
         let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
-        let end = Int(storage.assumingMemoryBound(to: Header.self).pointee.end)
-        var slot = 0
-        while slot < end {
-            body(links[slot])
-            slot &+= 1
-        }
+        return (UnsafePointer(links), Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
     }
 
     /// Adds `link` at the end; returns its slot.
