@@ -91,6 +91,11 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         storage.release()
     }
 
+    /// The calling thread's identity (never 0), through `_callingThread()`: for the lock's owner
+    /// on Linux, and for code that records which thread does something (the store's gate).
+    @inlinable @inline(__always)
+    package static var currentThread: UInt { _callingThread() }
+
     #if canImport(Darwin)
     /// Acquires the lock, waiting if another thread holds it.
     @inlinable @inline(__always)
@@ -121,10 +126,6 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
     #else
-    /// The calling thread's identity (never 0), through `_callingThread()`.
-    @inlinable @inline(__always)
-    package static var currentThread: UInt { _callingThread() }
-
     /// The calling thread's identity straight from `pthread_self()`, one call cheaper than
     /// `currentThread`, for `lock(as:)` in a function that is synchronous and marked
     /// `@inline(never)` only: there it is computed on the thread that runs the function (see

@@ -12,48 +12,22 @@ import Testing
 /// thread (LLVM issue 47177): a read inlined there would take the lock as re-entrant while the
 /// thread it started on holds it. That is how one CI run once saw two threads append to the
 /// same computed value's sources. These tests run code that reads the identity, and the graph,
-/// before and after `await`s that resume on the other of two threads; they fail in an
+/// before and after `await`s that always resume on another thread; they fail in an
 /// optimized build (the AddressSanitizer run of `.ci/run`) if the identity is reused.
 @Suite struct ThreadIdentityTests {
-    /// A task executor that runs the jobs enqueued on it alternately on two threads of its own,
-    /// so that code after an `await` often runs on the other thread than the code before it
-    /// (the runtime's pattern of enqueues, and so which awaits change thread, is the same on
-    /// every run).
-    final class AlternatingExecutor: TaskExecutor, @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
-        private var condition = pthread_cond_t()
-        private var queues: [[UnownedJob]] = [[], []]
-        private var next = 0
-
-        init() {
-            pthread_mutex_init(&mutex, nil)
-            pthread_cond_init(&condition, nil)
-            for index in 0..<2 {
-                Thread.detachNewThreadLike { [self] in
-                    while true { runNext(on: index) }
-                }
+    /// A task executor that runs each job on a new thread, which then waits for the rest of the
+    /// process (so that no later thread can reuse its identity): code after an `await` always
+    /// runs on another thread than the code before it.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    final class NewThreadExecutor: TaskExecutor, @unchecked Sendable {
+        func enqueue(_ job: UnownedJob) {
+            let executor = asUnownedTaskExecutor()
+            Thread.detachNewThreadLike {
+                job.runSynchronously(on: executor)
+                DispatchSemaphoreLike().wait()
             }
         }
-
-        func enqueue(_ job: UnownedJob) {
-            pthread_mutex_lock(&mutex)
-            queues[next].append(job)
-            next ^= 1
-            pthread_cond_broadcast(&condition)
-            pthread_mutex_unlock(&mutex)
-        }
-
-        private func runNext(on index: Int) {
-            pthread_mutex_lock(&mutex)
-            while queues[index].isEmpty { pthread_cond_wait(&condition, &mutex) }
-            let job = queues[index].removeFirst()
-            pthread_mutex_unlock(&mutex)
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
     }
-
-    /// Shared by the tests: its two threads live for the rest of the process.
-    static let executor = AlternatingExecutor()
 
     /// The calling thread, found in a way the optimizer cannot reuse.
     @inline(never) @_optimize(none)
@@ -76,9 +50,10 @@ import Testing
     @Test("the lock's idea of the calling thread is the thread the code runs on after an await")
     func identityAfterAnAwait() async {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
+        let executor = NewThreadExecutor()
         var changes = 0
-        for _ in 0..<20 {
-            let (before, after, actual) = await withTaskExecutorPreference(Self.executor) {
+        for _ in 0..<5 {
+            let (before, after, actual) = await withTaskExecutorPreference(executor) {
                 await Self.identitiesAcrossAnAwait()
             }
             #expect(after == actual)
@@ -99,10 +74,11 @@ import Testing
     @Test("reads before and after an await that changes thread see the value and leave the lock released")
     func readsAcrossAnAwait() async {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
+        let executor = NewThreadExecutor()
         let value = Stored(1)
-        for round in 0..<10 {
+        for round in 0..<5 {
             value.value = round
-            let (first, second, stillHeld) = await withTaskExecutorPreference(Self.executor) {
+            let (first, second, stillHeld) = await withTaskExecutorPreference(executor) {
                 await Self.readsAcrossAnAwait(value)
             }
             #expect(first == round)
