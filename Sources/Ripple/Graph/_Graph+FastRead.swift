@@ -108,12 +108,6 @@ extension _Graph {
         return start
     }
 
-    /// `_Node._endTrackedRead`'s work. Releases nothing but the lock.
-    @usableFromInline @_effects(releasenone)
-    final func _endTrackedRead() {
-        unlockAfterFastRead()
-    }
-
     /// Records a read of `node` for the running derivation or reaction, if that needs no new
     /// edge: `node` was already recorded by this evaluation or run, or it is what the edge at
     /// the same position read last time (lock held). Does what `trackRead` does in those cases,
@@ -138,29 +132,12 @@ extension _Graph {
         return recorded ? .tracked : .general
     }
 
-    /// `track` and `record` for the two cases that change no edge: `dep` already recorded by
-    /// this evaluation, or found at the next position of `target`'s sources. Returns false,
-    /// with nothing changed, otherwise.
-    @inline(__always)
-    private static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking) -> Bool {
-        if dep.trackedBy == tracking.id { return true }
-        unowned(unsafe) let target = targetRef.takeUnretainedValue()
-        let index = tracking.count
-        guard index < target.sources.count,
-            target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
-        else { return false }
-        dep.trackedBy = tracking.id
-        tracking.count = index &+ 1
-        target.sources[index].version = dep.version
-        return true
-    }
-
-    /// `unlock()` for the fast read path: releases the lock and nothing else. A read that took
-    /// the lock outermost queues nothing for release, and every outermost `unlock()` drains the
-    /// queue, so there is nothing to drain here; if there were (a bug), it is left for the next
-    /// outermost `unlock()`, and debug builds stop.
-    @inline(__always)
-    func unlockAfterFastRead() {
+    /// `_Node._endTrackedRead`'s work: `unlock()` for the fast read path, releasing the lock
+    /// and nothing else. A read that took the lock outermost queues nothing for release, and
+    /// every outermost `unlock()` drains the queue, so there is nothing to drain here; if there
+    /// were (a bug), it is left for the next outermost `unlock()`, and debug builds stop.
+    @usableFromInline @_effects(releasenone)
+    final func _endTrackedRead() {
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
         if lock.isHeldOnce, !releasedUnderLock.isEmpty {

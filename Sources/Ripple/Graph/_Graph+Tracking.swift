@@ -30,33 +30,48 @@ extension _Graph {
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode) {
-        if dep.trackedBy == evaluation.id { return }
+        if Self.recordInPlace(dep, into: .passUnretained(target), &evaluation) { return }
         dep.trackedBy = evaluation.id
         let index = evaluation.count
         evaluation.count = index &+ 1
-        record(dep, into: target, at: index)
+        setSource(dep, of: target, at: index)
     }
 
     /// Adds `dep` as the next source of `subscriber`, whose run is in progress on the thread of
     /// `context` (see `beginTracking`), reusing the edge of its last run when it matches.
     @inline(__always)
     func track(_ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext) {
-        if dep.trackedBy == context.runTracking.id { return }
+        if Self.recordInPlace(dep, into: .passUnretained(subscriber), &context.runTracking) { return }
         dep.trackedBy = context.runTracking.id
         let index = context.runTracking.count
         context.runTracking.count = index &+ 1
-        record(dep, into: subscriber, at: index)
+        setSource(dep, of: subscriber, at: index)
     }
 
-    /// Makes `dep` source number `index` of `target`: keeps the edge there if it already leads
-    /// to `dep`, else replaces it, or appends a new one.
+    /// Records `dep` as read by the evaluation or run that `tracking` describes, if that needs
+    /// no new edge: `dep` was already recorded by it, or it is what `target`'s edge at the next
+    /// position read last time (whose version is then brought up to date). Returns false, with
+    /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
+    /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
     @inline(__always)
-    private func record(_ dep: _Node, into target: _DerivedNode, at index: Int) {
+    static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking) -> Bool {
+        if dep.trackedBy == tracking.id { return true }
+        unowned(unsafe) let target = targetRef.takeUnretainedValue()
+        let index = tracking.count
+        guard index < target.sources.count,
+            target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
+        else { return false }
+        dep.trackedBy = tracking.id
+        tracking.count = index &+ 1
+        target.sources[index].version = dep.version
+        return true
+    }
+
+    /// Makes `dep` source number `index` of `target`, where `recordInPlace` found another
+    /// source or none: replaces the edge there, or appends a new one.
+    @inline(__always)
+    private func setSource(_ dep: _Node, of target: _DerivedNode, at index: Int) {
         if index < target.sources.count {
-            if target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque() {
-                target.sources[index].version = dep.version
-                return
-            }
             replaceSource(at: index, of: target, with: dep)
         } else {
             target.sources.append(_Edge(retaining: dep, version: dep.version))
