@@ -210,10 +210,19 @@ extension _ThreadContext {
     ///   next: true for a batch that ends outside any delivery, whose caller delivers the rest.
     ///   The lock pair this saves is a sizeable part of a batched write that triggers reactions.
     func commitStaged(runningJobs: Bool = false) {
-        guard staging.isActive || !reservations.isEmpty else { return }
+        guard staging.isActive || soleWrite.isPending || !reservations.isEmpty else { return }
         let context = Unmanaged.passUnretained(self)
         let ranJobs = _graphRef._withUnsafeGuaranteedRef { graph -> Bool in
             graph.lock.lock()
+            if soleWrite.isPending {
+                // A tracer shows the batch as staged; a value held for a read-modify-write
+                // must be waited for. Otherwise the write is applied as it is (see `_SoleWrite`).
+                if graph.tracingCount != 0 || graph.exclusiveOwners != 0 {
+                    graph.stageSoleWrite(self)
+                } else {
+                    graph.applySoleWrite(self)
+                }
+            }
             if staging.isActive {
                 // A value another thread holds for a read-modify-write is applied after it.
                 if graph.exclusiveOwners != 0 {
@@ -236,6 +245,7 @@ extension _ThreadContext {
         }
         if ranJobs { isDelivering = false }
         // The nodes and the values the commit replaced are released here, unlocked.
+        if soleWrite.isApplied { finishSoleWrite() }
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }
         if !reservations.isEmpty { reservations.removeAll(keepingCapacity: true) }
     }

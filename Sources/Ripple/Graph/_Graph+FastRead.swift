@@ -123,6 +123,9 @@ extension _Graph {
         let recorded: Bool
         do {
             unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            // A batch's sole write must be staged first, so that the read sees it (see
+            // `_SoleWrite`); the general path does that.
+            if context.soleWrite.isPending { return .general }
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return .untracked }
             // Through a copy: an `inout` access to the context's field retains the context.
             var tracking = context.runTracking

@@ -12,6 +12,20 @@ extension _Graph {
         #endif
     }
 
+    /// Stops the program if a read at the top level (a reaction's, or untracked) finishes on a
+    /// thread whose batch keeps a sole write not yet staged: the read did not see the batch's
+    /// view (see `_SoleWrite`). O(1).
+    @inline(__always)
+    func assertSoleWriteStaged(_ function: StaticString = #function) {
+        #if RIPPLE_INVARIANTS
+        if evaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
+            Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue().soleWrite.isPending
+        {
+            _rippleFailure("internal invariant: \(function) read at the top level with the batch's sole write not staged")
+        }
+        #endif
+    }
+
     #if RIPPLE_INVARIANTS
     /// Debug builds: the outermost release of the lock happens with no derivation running. A
     /// derivation runs inside the read that asked for it, which holds the lock: releasing it

@@ -236,6 +236,8 @@ extension _Graph {
     /// Brings a computed value up to date for a read (lock held).
     @usableFromInline
     final func _refreshLocked(_ node: _Node) {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
+        stageSoleWriteOfCallingThread()
         refresh(unsafeDowncast(node, to: _DerivedNode.self))
     }
 

@@ -17,6 +17,7 @@ extension _Graph {
             target._withUnsafeGuaranteedRef { track(node, into: $0) }
             return true
         }
+        assertSoleWriteStaged()
         return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
                 reaction._withUnsafeGuaranteedRef { track(node, intoRunOf: unsafeDowncast($0, to: _SubscriberNode.self), context) }

@@ -157,6 +157,8 @@ package final class _Graph: @unchecked Sendable {
     @inline(__always)
     func withLock<R: ~Copyable>(_ body: () throws -> R) rethrows -> R {
         lock.lock()
+        // What `body` reads is as the batch sees it, its sole write included (see `_SoleWrite`).
+        _stageSoleWriteOfCallingThread()
         defer { unlock() }
         return try body()
     }

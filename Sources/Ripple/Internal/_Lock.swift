@@ -191,6 +191,13 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     #if !canImport(Darwin)
+    /// Whether the calling thread holds the lock. One relaxed load: a thread finds its own
+    /// identity in `owner` only if it stored it there itself, while holding the mutex.
+    @inline(__always)
+    package var isHeldByCallingThread: Bool {
+        storage._withUnsafeGuaranteedRef { $0.owner.load(ordering: .relaxed) == Self.currentThread }
+    }
+
     /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
     /// calling thread to finish (a helper continuing the owner's work on a fresh stack). The
     /// mutex stays locked; the acquisitions held are the owner's. Hand it back with

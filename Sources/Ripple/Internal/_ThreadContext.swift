@@ -81,6 +81,8 @@ package final class _ThreadContext {
 
     /// The batch's staged writes and private values (see `_Staging`).
     let staging = _Staging()
+    /// The batch's only write so far, not yet staged (see `_SoleWrite`).
+    @usableFromInline @exclusivity(unchecked) var soleWrite = _SoleWrite()
     /// The computed value whose derivation runs privately, in the batch's view, on this
     /// thread (see `_Staging`).
     @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_DerivedNode>?
@@ -111,6 +113,10 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var releaseQueue: [AnyObject] = []
 
     init() {}
+
+    deinit {
+        soleWrite.storage.deallocate()
+    }
 
     #if os(Linux)
     /// Whether this is the process's first thread (its thread id is the process id), read once

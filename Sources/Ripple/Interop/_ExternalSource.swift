@@ -87,6 +87,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     /// is applied with the batch's writes when the batch ends (after the mutation), and until
     /// then the batch's own reads of the values that depend on it are derived in its view.
     private func stageLocked(_ graph: _Graph, _ context: _ThreadContext) {
+        // The batch's sole write, if it kept one, comes first (see `_SoleWrite`).
+        graph.stageSoleWrite(of: context)
         let staging = context.staging
         staging.generation &+= 1
         if staging.isStaged(self) { return }

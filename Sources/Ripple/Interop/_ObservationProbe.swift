@@ -106,6 +106,7 @@ extension _Graph {
         armed: Unmanaged<_ObservationSubject>?,
         arm: () -> Unmanaged<_ObservationSubject>
     ) {
+        assertSoleWriteStaged()
         if hidesReadsFromObservation() {
             unlock()
             return

@@ -9,6 +9,28 @@ extension Stored {
     /// apply the write) are compiled for the concrete type in the client.
     @inlinable
     func _stage(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+        // The batch's only write so far is kept in the context, unlocked (see `_SoleWrite`).
+        if MemoryLayout<Value>.size <= _SoleWrite.capacity, MemoryLayout<Value>.alignment <= _SoleWrite.alignment {
+            let slot = context._withUnsafeGuaranteedRef { context in
+                context._soleWriteSlot(for: self) { node, storage, writes, context, step in
+                    unsafeDowncast(node, to: Stored<Value>.self)._performSoleWrite(step, storage, writes, context)
+                }
+            }
+            switch slot {
+            case .kept(let storage):
+                storage.initializeMemory(as: Value.self, to: newValue)
+                return
+            case .replacing(let storage):
+                let value = storage.assumingMemoryBound(to: Value.self)
+                // The value this write replaces, released here, unlocked.
+                let replaced = value.move()
+                value.initialize(to: newValue)
+                withExtendedLifetime(replaced) {}
+                return
+            case .staged:
+                break
+            }
+        }
         var newValue = Optional(newValue)
         let slot = _beginStaging(context) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
@@ -40,29 +62,82 @@ extension Stored {
             guard context.batchDepth > 0 else { return .notInBatch }
             return graphRef._withUnsafeGuaranteedRef { graph in
                 graph.lock.lock()
-                if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
-                let staging = context.staging
-                staging.generation &+= 1
-                let me = Unmanaged.passUnretained(staging)
-                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.stagedOwner?.toOpaque() == me.toOpaque() }) {
-                    extras._withUnsafeGuaranteedRef { $0.stagedWrites &+= 1 }
-                    return .own
+                // The batch's sole write, if it kept one, comes first.
+                graph.stageSoleWrite(of: context)
+                return _stageLocked(graph, context, commit: commit)
+            }
+        }
+    }
+
+    /// `_beginStaging`'s bookkeeping, the lock held: also how a sole write is staged.
+    func _stageLocked(_ graph: _Graph, _ context: _ThreadContext, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
+        if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
+        let staging = context.staging
+        staging.generation &+= 1
+        let me = Unmanaged.passUnretained(staging)
+        if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.stagedOwner?.toOpaque() == me.toOpaque() }) {
+            extras._withUnsafeGuaranteedRef { $0.stagedWrites &+= 1 }
+            return .own
+        }
+        if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
+        // The first write of this value in the batch.
+        if !staging.isActive {
+            graph.stagingThreads += 1
+            if graph.isTracing { graph.recordTrace(.batchStart, context) }
+        }
+        staging.append(self, commit: commit)
+        if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
+        _stagedCount += 1
+        return extrasRef._withUnsafeGuaranteedRef { extras in
+            guard extras.stagedOwner == nil else { return .apart }
+            extras.stagedOwner = me
+            extras.stagedWrites = 1
+            return .own
+        }
+    }
+
+    /// This node's sole write (see `_SoleWrite`), compiled for `Value`: staged or applied with
+    /// the lock held, or, once applied and the lock released, the value it replaced destroyed.
+    @inlinable
+    func _performSoleWrite(_ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
+        let pointer = storage.assumingMemoryBound(to: Value.self)
+        switch step {
+        case .stage:
+            _stageSoleWrite(pointer, writes, context)
+        case .apply:
+            var value = pointer.move()
+            _applyStaged(&value, writes: writes, context)
+            // What the write replaced (or the value itself, if equal), destroyed once the lock
+            // is released.
+            pointer.initialize(to: value)
+        case .destroyReplaced:
+            pointer.deinitialize(count: 1)
+        }
+    }
+
+    /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
+    @usableFromInline
+    func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
+        let unmanaged = context
+        context._withUnsafeGuaranteedRef { context in
+            let graph = graphRef.takeUnretainedValue()
+            let slot = _stageLocked(graph, context) { node, staging, context in
+                unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+            }
+            var value = Optional(pointer.move())
+            if graph.tracingCount != 0 { _recordStagedWrite(value.unsafelyUnwrapped, unmanaged) }
+            // The batch staged nothing before: the value takes a free slot, replacing nothing.
+            switch slot {
+            case .own:
+                _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { extras in
+                    swap(&extras._stagedValue, &value)
+                    extras.stagedWrites = writes
                 }
-                if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
-                // The first write of this value in the batch.
-                if !staging.isActive {
-                    graph.stagingThreads += 1
-                    if graph.isTracing { graph.recordTrace(.batchStart, context) }
-                }
-                staging.append(self, commit: commit)
-                if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
-                _stagedCount += 1
-                return extrasRef._withUnsafeGuaranteedRef { extras in
-                    guard extras.stagedOwner == nil else { return .apart }
-                    extras.stagedOwner = me
-                    extras.stagedWrites = 1
-                    return .own
-                }
+            case .apart:
+                _stageApart(&value)
+                context.staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.count = writes
+            case .notInBatch:
+                preconditionFailure("Ripple internal error: a sole write staged outside its batch")
             }
         }
     }

@@ -136,6 +136,8 @@ public final class Stored<Value>: _Node, Readable {
     /// small; inlinable, so that it is compiled for `Value`.
     @inlinable @inline(never)
     func _generalRead() -> Value {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
+        graphRef._withUnsafeGuaranteedRef { $0._stageSoleWriteOfCallingThread() }
         // Inside a read-modify-write region, the region's first read of a stored value also
         // records it (see `Stored+ReadModifyWrite.swift`).
         if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }

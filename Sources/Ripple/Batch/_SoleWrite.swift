@@ -1,0 +1,178 @@
+/// A batch's only write so far, kept in its thread's context without taking the graph's lock.
+///
+/// Most batches make one write: `batch { value = x }`, or a queued write applied in a delivery
+/// round. Staging it in `_Staging` takes the lock for bookkeeping that only this thread ever
+/// needs (other threads read committed values whatever it staged), and the commit takes the
+/// lock again. So a batch's first write, when its value fits in `capacity` bytes, is kept here
+/// instead, and the batch's commit applies it under the one acquisition it makes anyway: a
+/// batch of one write costs about what an unbatched write costs.
+///
+/// Staged on demand. Before this thread can see the batch's view or add to it, the code that
+/// holds the lock moves the write into `_Staging` (`_Graph.stageSoleWrite`), and from then on
+/// the batch is an ordinary one:
+/// - a read at the top level (the fast read path sends it down the general path, which stages
+///   first), `peek`, `writeCount` and anything else under `_Graph.withLock`;
+/// - a second write (`Stored._beginStaging`), or an Observation model's change in the batch;
+/// - the commit itself when a tracer is installed (so that the trace shows the batch as
+///   staged) or some thread holds a value for a read-modify-write (the commit must wait for it).
+///
+/// A derivation needs no such step: it reads committed values, in the shared graph, whatever
+/// its thread staged.
+///
+/// Writes that go to `_Staging` at once: a write made while this thread holds the graph's lock
+/// (a derivation's, which fails there with its message), a value larger than `capacity`, a write
+/// while a committed one still waits to be released, and every write on Apple platforms, where
+/// a thread cannot tell cheaply whether it holds the lock (their recursive mutex keeps no owner
+/// that Ripple may read).
+///
+/// Only its own thread touches it.
+@usableFromInline
+struct _SoleWrite {
+    /// What the write's own code does (compiled for the value's type where the write was made):
+    /// stage it, or apply it, both with the lock held; or, with the lock released, destroy the
+    /// value the write replaced.
+    @usableFromInline
+    typealias Perform = (_Node, UnsafeMutableRawPointer, Int, Unmanaged<_ThreadContext>, _SoleWriteStep) -> Void
+
+    /// The largest value kept here, in bytes; larger ones are staged.
+    @usableFromInline static var capacity: Int { 64 }
+    /// The strictest alignment of a value kept here.
+    @usableFromInline static var alignment: Int { 16 }
+
+    /// The value: written by the batch, then, once applied, the value it replaced (until it is
+    /// destroyed, with the lock released).
+    @usableFromInline let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
+    /// The written node, retained while it is set: kept until the batch is applied, like a
+    /// staged node.
+    @usableFromInline var node: Unmanaged<_Node>?
+    /// The writes made (equal ones included, for `writeCount`).
+    @usableFromInline var writes = 0
+    /// The write's own code, while `node` is set. Not optional: a function stored in an
+    /// `Optional` is kept in its most general form, and storing one costs an allocation.
+    @usableFromInline var perform: Perform = { _, _, _, _, _ in }
+    /// Set between the commit that applied the write and the release of its node and replaced
+    /// value (reactions run in between): no new write is kept until then.
+    @usableFromInline var isApplied = false
+
+    /// Whether a write is kept and not yet applied or staged.
+    @inlinable
+    var isPending: Bool { node != nil && !isApplied }
+}
+
+/// What `_SoleWrite.Perform` does.
+@usableFromInline
+enum _SoleWriteStep {
+    /// Stage the value in `_Staging` (lock held).
+    case stage
+    /// Apply the value to the node, leaving the value it replaced in the storage (lock held).
+    case apply
+    /// Destroy the value the write replaced (lock released).
+    case destroyReplaced
+}
+
+/// Where `Stored._stage` puts a write (see `_ThreadContext._soleWriteSlot`).
+@usableFromInline
+enum _SoleWriteSlot {
+    /// The first write of the batch, kept in the context: initialize the storage.
+    case kept(UnsafeMutableRawPointer)
+    /// Another write of the kept node: replace the value in the storage.
+    case replacing(UnsafeMutableRawPointer)
+    /// Not kept: stage it.
+    case staged
+}
+
+extension _ThreadContext {
+    /// Where a write of `node` made in a batch goes: kept as the batch's sole write, replacing
+    /// it, or staged (see `_SoleWrite`). Takes no lock.
+    ///
+    /// - Complexity: O(1).
+    @usableFromInline
+    func _soleWriteSlot(for node: _Node, perform: @escaping _SoleWrite.Perform) -> _SoleWriteSlot {
+        #if canImport(Darwin)
+        return .staged
+        #else
+        if soleWrite.isPending {
+            guard soleWrite.node.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(node).toOpaque() else { return .staged }
+            soleWrite.writes &+= 1
+            return .replacing(soleWrite.storage)
+        }
+        // A write inside a derivation (this thread holds the lock) is staged, and fails there.
+        guard batchDepth > 0, !isDelivering, !soleWrite.isApplied, !staging.isActive,
+            !_graphRef._withUnsafeGuaranteedRef({ $0.lock.isHeldByCallingThread })
+        else { return .staged }
+        soleWrite.node = .passRetained(node)
+        soleWrite.writes = 1
+        soleWrite.perform = perform
+        return .kept(soleWrite.storage)
+        #endif
+    }
+}
+
+extension _Graph {
+    /// Moves this thread's sole write, if it has one, into its `_Staging` (lock held): anything
+    /// that may read in the batch's view or add to the batch calls this first.
+    ///
+    /// Inside a derivation there is nothing to do (the thread made no write after taking the
+    /// lock, and staged its earlier one when it took it), so that costs one load.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    func stageSoleWriteOfCallingThread() {
+        if evaluatingRef != nil { return }
+        guard let pointer = _ThreadContext.existingPointer else { return }
+        Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
+            if context.soleWrite.isPending { stageSoleWrite(context) }
+        }
+    }
+
+    /// `stageSoleWriteOfCallingThread()` for inlinable code: a call, made by general paths only.
+    @usableFromInline
+    func _stageSoleWriteOfCallingThread() {
+        stageSoleWriteOfCallingThread()
+    }
+
+    /// `stageSoleWriteOfCallingThread()` for code that has the context at hand (lock held).
+    @inline(__always)
+    func stageSoleWrite(of context: _ThreadContext) {
+        if context.soleWrite.isPending { stageSoleWrite(context) }
+    }
+
+    /// Stages `context`'s sole write in its `_Staging` (lock held, a write pending).
+    @inline(never)
+    func stageSoleWrite(_ context: _ThreadContext) {
+        assertLockHeld()
+        let node = context.soleWrite.node.unsafelyUnwrapped
+        let perform = context.soleWrite.perform
+        let writes = context.soleWrite.writes
+        context.soleWrite.node = nil
+        node._withUnsafeGuaranteedRef { perform($0, context.soleWrite.storage, writes, .passUnretained(context), .stage) }
+        // `_Staging` retained the node: this is not its last reference.
+        node.release()
+    }
+
+    /// Applies `context`'s sole write (lock held, a write pending), leaving the node and the
+    /// value it replaced for `finishSoleWrite` once the lock is released.
+    func applySoleWrite(_ context: _ThreadContext) {
+        assertLockHeld()
+        context.soleWrite.isApplied = true
+        context.soleWrite.node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
+            context.soleWrite.perform(node, context.soleWrite.storage, context.soleWrite.writes, .passUnretained(context), .apply)
+        }
+    }
+}
+
+extension _ThreadContext {
+    /// Destroys the value the applied sole write replaced and releases its node (lock released).
+    ///
+    /// Either may run user code (a deinitializer) that makes a batch of its own: the node is
+    /// cleared first, so that batch's commit finds nothing to finish, and `isApplied` stays set
+    /// until the storage is free, so that its write is staged rather than kept there.
+    func finishSoleWrite() {
+        guard soleWrite.isApplied, let node = soleWrite.node else { return }
+        let perform = soleWrite.perform
+        soleWrite.node = nil
+        node._withUnsafeGuaranteedRef { perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced) }
+        soleWrite.isApplied = false
+        node.release()
+    }
+}

@@ -1,0 +1,209 @@
+import Testing
+@testable import Ripple
+
+/// A batch's first write is kept in its thread's context, unlocked, and applied by the commit
+/// (see `_SoleWrite`); everything that could see the batch's view or add to it stages it first.
+/// These tests pin both halves: the write is kept (the saving), and every way of looking at the
+/// batch from its own thread sees it (the guarantee). The other batch suites run on this path
+/// too, since it is every batch's first write.
+@Suite("A batch's sole write")
+struct SoleWriteTests {
+    /// Whether this thread's batch keeps a sole write not yet staged.
+    var isKept: Bool { _ThreadContext.current.soleWrite.isPending }
+
+    /// Runs `body` on another thread and waits for it.
+    func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+        let result = Cell<R?>(nil)
+        runOnThreads(1) { _ in result.value = body() }
+        return result.value!
+    }
+
+    #if !canImport(Darwin)
+    @Test("a batch's first write is kept unstaged, and applied when the batch ends, with its reactions run once")
+    func keptThenApplied() {
+        let count = Stored(0, name: "count")
+        let doubled = Computed { count.value * 2 }
+        let seen = Recorder<Int>()
+        let reaction = observe { seen.append(doubled.value) }
+        batch {
+            count.value = 1
+            #expect(isKept)
+            count.value = 2
+            #expect(isKept, "a second write of the same value replaces the kept one")
+            #expect(!_ThreadContext.current.staging.isActive, "nothing staged: the batch took no lock")
+        }
+        #expect(!isKept)
+        #expect(seen.all == [0, 4])
+        #expect(count.writeCount == 2, "both writes counted")
+        reaction.cancel()
+    }
+
+    @Test("each way of looking at the batch from its own thread stages the sole write first, and sees it")
+    func everyReadSeesIt() {
+        let count = Stored(1, name: "count")
+        let doubled = Computed { count.value * 2 }
+        let other = Stored(10)
+        // A plain read of the written value, and of another one.
+        batch {
+            count.value = 2
+            #expect(other.value == 10)
+            #expect(!isKept)
+            #expect(count.value == 2)
+        }
+        // A computed value that depends on it.
+        batch {
+            count.value = 3
+            #expect(doubled.value == 6)
+            #expect(!isKept)
+        }
+        // Without tracking, and through the peek the models use.
+        batch {
+            count.value = 4
+            #expect(untracked { count.value } == 4)
+        }
+        batch {
+            count.value = 5
+            #expect(count.peek() == 5)
+        }
+        // The write count, and a read-modify-write.
+        batch {
+            count.value = 6
+            #expect(count.writeCount == 5, "the writes of the batches before, and this one")
+        }
+        batch {
+            count.value = 7
+            count.value += 1
+            #expect(count.value == 8)
+        }
+        // A reaction created inside the batch reads it in its first run.
+        let seen = Recorder<Int>()
+        var reaction: Subscription?
+        batch {
+            count.value = 9
+            reaction = observe { seen.append(doubled.value) }
+        }
+        #expect(seen.all.first == 18)
+        reaction?.cancel()
+    }
+
+    @Test("a main-actor computed value read inside the batch sees the sole write")
+    @MainActor
+    func mainActorComputed() {
+        let count = Stored(1)
+        let tripled = MainActorComputed { count.value * 3 }
+        #expect(tripled.value == 3)
+        batch {
+            count.value = 2
+            #expect(tripled.value == 6)
+        }
+        #expect(tripled.value == 6)
+    }
+
+    @Test("a second write to another value stages the first, and both are applied in the order of their first writes")
+    func secondWriteStagesTheFirst() {
+        let first = Stored(0), second = Stored(0)
+        let order = Recorder<String>()
+        let a = observe { if first.value != 0 { order.append("first") } }
+        let b = observe { if second.value != 0 { order.append("second") } }
+        batch {
+            first.value = 1
+            #expect(isKept)
+            second.value = 1
+            #expect(!isKept)
+            #expect(_ThreadContext.current.staging.isActive)
+            #expect(first.value == 1 && second.value == 1)
+        }
+        #expect(order.all == ["first", "second"])
+        a.cancel()
+        b.cancel()
+    }
+
+    @Test("a value larger than the context keeps is staged at once")
+    func largeValueIsStaged() {
+        struct Large: Equatable { var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+            static func == (a: Large, b: Large) -> Bool { a.words.0 == b.words.0 }
+        }
+        #expect(MemoryLayout<Large>.size > _SoleWrite.capacity)
+        let large = Stored(Large())
+        batch {
+            large.value = Large(words: (1, 0, 0, 0, 0, 0, 0, 0, 0))
+            #expect(!isKept)
+        }
+        #expect(large.value.words.0 == 1)
+    }
+    #endif
+
+    @Test("another thread reads the committed values while the batch keeps its sole write")
+    func otherThreadsSeeNothing() {
+        let count = Stored(1)
+        let doubled = Computed { count.value * 2 }
+        batch {
+            count.value = 5
+            // No read on this thread first: the write is still kept when the other thread reads.
+            let seen = onOtherThread { [count.value, doubled.value, count.writeCount] }
+            #expect(seen == [1, 2, 0])
+        }
+        #expect(onOtherThread { [count.value, doubled.value] } == [5, 10])
+    }
+
+    @Test("the value a sole write replaced in the batch, and the one its commit replaced, are released")
+    func replacedValuesAreReleased() {
+        final class Payload: Sendable {}
+        weak var first: Payload?
+        weak var second: Payload?
+        weak var committed: Payload?
+        let initial = Payload()
+        committed = initial
+        let holder = Stored(initial)
+        batch {
+            let one = Payload()
+            first = one
+            holder.value = one
+            let two = Payload()
+            second = two
+            holder.value = two
+        }
+        _ = consume initial
+        #expect(first == nil, "replaced inside the batch")
+        #expect(committed == nil, "replaced by the commit")
+        #expect(second != nil && second === holder.value)
+    }
+
+    @Test("the deinitializer of the value a sole write replaced may make a batch of its own")
+    func deinitializerMakesABatch() {
+        final class Noisy: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let other = Stored(0)
+        let holder = Stored(Noisy { batch { other.value = 1 } })
+        batch { holder.value = Noisy() }
+        #expect(other.value == 1)
+        batch { other.value = 2 }
+        #expect(other.value == 2, "the context is free for the next batch")
+    }
+
+    @Test("a write queued by a reaction is applied in the next round as a one-write batch")
+    func queuedWriteFromAReaction() {
+        let source = Stored(0), mirror = Stored(0)
+        let seen = Recorder<Int>()
+        let copy = observe { mirror.value = source.value * 10 }
+        let show = observe { seen.append(mirror.value) }
+        source.value = 1
+        source.value = 2
+        #expect(seen.all == [0, 10, 20])
+        copy.cancel()
+        show.cancel()
+    }
+
+    @Test("a traced one-write batch shows its start, the write and its end")
+    func traced() {
+        let recorder = TraceRecorder()
+        let count = Stored(1, name: "count")
+        withTracer(recorder) {
+            batch { count.value = 2 }
+        }
+        #expect(recorder.lines == ["batch start", "write 'count': 1 → 2", "batch end"])
+    }
+}
