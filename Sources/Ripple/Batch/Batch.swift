@@ -52,7 +52,8 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                 // Every write of the batch, applied at once: readers see all or none of them.
                 // The reactions they trigger run under the same acquisition of the lock.
                 context.commitStaged(runningJobs: true)
-                _graphRef._withUnsafeGuaranteedRef { $0.deliver(context) }
+                // No graph yet: no node, so nothing to deliver.
+                _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
             }
         }
         return try body()

@@ -98,7 +98,7 @@ extension _ThreadContext {
         }
         // A write inside a derivation (this thread holds the lock) is staged, and fails there.
         guard batchDepth > 0, !isDelivering, !soleWrite.isApplied, !staging.isActive,
-            !_graphRef._withUnsafeGuaranteedRef({ $0.lock.isHeldByCallingThread })
+            !node.graphRef._withUnsafeGuaranteedRef({ $0.lock.isHeldByCallingThread })
         else { return .staged }
         soleWrite.node = .passRetained(node)
         soleWrite.writes = 1

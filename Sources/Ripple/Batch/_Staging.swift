@@ -212,7 +212,8 @@ extension _ThreadContext {
     func commitStaged(runningJobs: Bool = false) {
         guard staging.isActive || soleWrite.isPending || !reservations.isEmpty else { return }
         let context = Unmanaged.passUnretained(self)
-        let ranJobs = _graphRef._withUnsafeGuaranteedRef { graph -> Bool in
+        // Something was staged or reserved: a node exists, and with it the graph.
+        let ranJobs = _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph -> Bool in
             graph.lock.lock()
             if soleWrite.isPending {
                 // A tracer shows the batch as staged; a value held for a read-modify-write

@@ -265,6 +265,13 @@ package let _graph: _Graph = {
 /// which does not even pay the global's lazy-initialisation check.
 let _graphRef = Unmanaged.passUnretained(_graph)
 
+/// The graph, through `_graphPointer`, for code that runs only once a node exists (a batch's
+/// commit, a write): no lazy-initialisation check. `nil` before the first node is created.
+@inline(__always)
+var _createdGraphRef: Unmanaged<_Graph>? {
+    _graphPointer.map { Unmanaged.fromOpaque($0) }
+}
+
 /// Stops the program with a message that says what went wrong; printed in every build mode.
 func _rippleFailure(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError("Ripple: " + message(), file: file, line: line)
