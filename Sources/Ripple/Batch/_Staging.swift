@@ -116,10 +116,27 @@ final class _Staging {
     }
 
     /// Releases the applied nodes and the values the commit replaced (lock released).
+    ///
+    /// A release may run a deinitializer that makes a batch on this thread, which stages into
+    /// and commits through this very object. So nothing is released from where that batch
+    /// could reach it: the nodes are taken out of `slots` before the first release, and the
+    /// replaced values and memos are moved out of their arrays first.
     func releaseApplied() {
-        for index in 0..<appliedCount { slots[index].node.release() }
+        let applied = appliedCount
         appliedCount = 0
-        if !replaced.isEmpty { replaced.removeAll(keepingCapacity: true) }
+        if applied == 1 {
+            slots[0].node.release()
+        } else if applied > 1 {
+            let nodes = slots[0..<applied].map(\.node)
+            for node in nodes { node.release() }
+        }
+        if !replaced.isEmpty {
+            var values: [Any] = []
+            swap(&values, &replaced)
+            values.removeAll(keepingCapacity: true)
+            // Keep the storage for the next commit, unless a nested batch started another.
+            if replaced.isEmpty { swap(&values, &replaced) }
+        }
         emptyTrash()
     }
 
@@ -131,7 +148,12 @@ final class _Staging {
 
     /// Drops out-of-date memos (lock released).
     func emptyTrash() {
-        if !trash.isEmpty { trash.removeAll() }
+        // Moved out first, like `releaseApplied`'s values: a memo's node may be the last
+        // reference to a value whose deinitializer makes a batch.
+        guard !trash.isEmpty else { return }
+        var memos: [[ObjectIdentifier: _PrivateResult]] = []
+        swap(&memos, &trash)
+        memos.removeAll()
     }
 }
 

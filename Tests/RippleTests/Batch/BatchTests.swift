@@ -115,4 +115,34 @@ struct BatchTests {
         inner.value?.cancel()
         _ = subscriptions
     }
+
+    @Test("a deinitializer run when a batch's commit releases what it replaced may make batches of its own")
+    func deinitializerMakesBatchesAfterACommit() {
+        final class Noisy: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let first = Stored(0), second = Stored(0), third = Stored(0)
+        // Two writes in each batch: staged, so the commit's release of the replaced values runs
+        // the deinitializers, whose batches stage and commit on the same thread meanwhile.
+        let inner = Stored(Noisy { batch { second.value = 1; third.value = 1 } })
+        let outer = Stored(Noisy {
+            batch {
+                inner.value = Noisy()
+                first.value = 1
+            }
+        })
+        batch {
+            outer.value = Noisy()
+            first.value = 2
+        }
+        #expect(first.value == 1, "the batch made by the outer deinitializer came after the one that released it")
+        #expect(second.value == 1 && third.value == 1)
+        batch {
+            first.value = 3
+            second.value = 3
+        }
+        #expect(first.value == 3 && second.value == 3, "the staging is intact for the next batch")
+    }
 }
