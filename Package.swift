@@ -51,7 +51,10 @@ let package = Package(
     ] + (includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [])
         + (includeDocs ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
-        .target(name: "Ripple"),
+        // The calling thread's identity in one instruction (see `_Lock`): a C header, since
+        // Swift cannot read the thread pointer itself.
+        .target(name: "_RippleThread"),
+        .target(name: "Ripple", dependencies: ["_RippleThread"]),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),

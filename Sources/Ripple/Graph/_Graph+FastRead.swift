@@ -73,7 +73,7 @@ extension _Graph {
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _beginComputedRead(_ node: _Node) -> _ReadStart {
         // Never inlined and synchronous: the thread's identity may come straight from
-        // `pthread_self()` (see `_Lock`).
+        // the thread pointer, read in place (see `_Lock`).
         lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
         let derived = unsafeDowncast(node, to: _DerivedNode.self)
         guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else { return counted(.general) }

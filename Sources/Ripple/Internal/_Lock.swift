@@ -9,6 +9,7 @@ import Darwin
 #if !canImport(Darwin)
 import Synchronization
 #endif
+internal import _RippleThread
 
 /// The one lock type Ripple uses: a recursive lock on a `pthread` mutex.
 ///
@@ -24,14 +25,17 @@ import Synchronization
 /// enough to recognise a re-entrant acquisition. On Apple platforms, where `Atomic` needs
 /// macOS 15 / iOS 18 and Ripple supports macOS 14 / iOS 17, the mutex itself is recursive.
 ///
-/// "Its own identity" must be the identity of the thread it runs on *now*. The C library
-/// declares `pthread_self()` a constant function, so the optimizer may compute it once and
-/// reuse it: across a loop, and, inside an `async` function, across an `await` after which the
-/// code runs on another thread (the known hazard of coroutines, LLVM issue 47177). A read
-/// inlined into such a function would then compare `owner` with the identity of the thread it
-/// started on, take the lock as re-entrant while that thread holds it, and work on the graph
-/// at the same time as its owner. So the identity is only ever found through
-/// `_callingThread()`, a call the optimizer can neither inline nor reason about.
+/// The identity is the thread pointer on Linux (one load; `_RippleThread.h`), `pthread_self()`
+/// elsewhere. It must be the identity of the thread the code runs on *now*. Both are constant
+/// to the optimizer (the C library declares `pthread_self()` a constant function), so it may
+/// compute one once and reuse it: across a loop, and, inside an `async` function, across an
+/// `await` after which the code runs on another thread (the known hazard of coroutines, LLVM
+/// issue 47177). A read inlined into such a function would then compare `owner` with the
+/// identity of the thread it started on, take the lock as re-entrant while that thread holds
+/// it, and work on the graph at the same time as its owner. So the identity is only ever found
+/// through `_callingThread()`, a call the optimizer can neither inline nor reason about, except
+/// in the fast read functions, which are synchronous and never inlined
+/// (`threadOfNonInlinedSynchronousCaller`).
 ///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.
 ///
@@ -126,17 +130,14 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         }
     }
     #else
-    /// The calling thread's identity straight from `pthread_self()`, one call cheaper than
-    /// `currentThread`, for `lock(as:)` in a function that is synchronous and marked
-    /// `@inline(never)` only: there it is computed on the thread that runs the function (see
-    /// the type's discussion). Anywhere else, use `currentThread`.
+    /// The calling thread's identity read in place (on Linux one load of the thread pointer,
+    /// see `_RippleThread.h`), without the call `currentThread` makes, for `lock(as:)` in a
+    /// function that is synchronous and marked `@inline(never)` only: there it is computed on
+    /// the thread that runs the function (see the type's discussion). Anywhere else, use
+    /// `currentThread`.
     @inline(__always)
     static var threadOfNonInlinedSynchronousCaller: UInt {
-        #if canImport(Glibc)
-        UInt(pthread_self())
-        #else
-        UInt(bitPattern: pthread_self())
-        #endif
+        UInt(_ripple_current_thread())
     }
 
     /// Acquires the lock, waiting if another thread holds it.
@@ -276,9 +277,5 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 /// loop or an `await`.
 @usableFromInline @inline(never) @_optimize(none)
 func _callingThread() -> UInt {
-    #if canImport(Glibc)
-    UInt(pthread_self())
-    #else
-    UInt(bitPattern: pthread_self())
-    #endif
+    UInt(_ripple_current_thread())
 }

@@ -1,0 +1,26 @@
+// The calling thread's identity for Ripple's lock, as one instruction where the platform allows.
+//
+// On Linux (glibc and musl, x86-64 and arm64), the thread pointer is unique among the threads
+// alive, like `pthread_self()` (on glibc x86-64 it is the same value), and reading it is one
+// load. Elsewhere, `pthread_self()`.
+//
+// Like `pthread_self()`, the value must never be reused across a suspension point of an `async`
+// function, where the code may resume on another thread: Ripple calls this only from
+// synchronous functions that are never inlined (see `_callingThread()` in `_Lock.swift`).
+#ifndef RIPPLE_THREAD_H
+#define RIPPLE_THREAD_H
+
+#include <stdint.h>
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+static inline __attribute__((always_inline)) uintptr_t _ripple_current_thread(void) {
+    return (uintptr_t)__builtin_thread_pointer();
+}
+#else
+#include <pthread.h>
+static inline __attribute__((always_inline)) uintptr_t _ripple_current_thread(void) {
+    return (uintptr_t)pthread_self();
+}
+#endif
+
+#endif
