@@ -247,6 +247,7 @@ struct _Stack<Element> {
 @usableFromInline
 package let _graph: _Graph = {
     let graph = _Graph()
+    _contextKeyOfGraph = _contextKey
     _graphPointer = Unmanaged.passUnretained(graph).toOpaque()
     return graph
 }()

@@ -151,9 +151,11 @@ package final class _ThreadContext {
     }
 
     /// The address of the calling thread's context if it has one yet, else `nil` (creates
-    /// nothing).
+    /// nothing). For the graph's methods only: it reads the key the graph copied when it was
+    /// created (`_contextKeyOfGraph`), a plain load where `_contextKey` costs a call to check
+    /// its lazy initialisation.
     static var existingPointer: UnsafeMutableRawPointer? {
-        @inline(__always) get { pthread_getspecific(_contextKey) }
+        @inline(__always) get { pthread_getspecific(_contextKeyOfGraph) }
     }
 }
 
@@ -222,7 +224,13 @@ struct _DeferredWrite {
     }
 }
 
-private let _contextKey: pthread_key_t = {
+/// The key of the threads' contexts (`_contextKey`), copied when the graph is created, before
+/// any node exists: code that runs only in the graph's methods reads it with a plain load, with
+/// no call to check a lazy initialisation (`_ThreadContext.existingPointer`). Safe for the same
+/// reason as `_graphPointer`: a thread that reaches the graph got it after it was created.
+@exclusivity(unchecked) nonisolated(unsafe) var _contextKeyOfGraph = pthread_key_t()
+
+let _contextKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { pointer in
         let pointer: UnsafeMutableRawPointer? = pointer
