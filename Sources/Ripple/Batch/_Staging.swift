@@ -234,6 +234,10 @@ extension _ThreadContext {
     func commitStaged(runningJobs: Bool = false) {
         guard staging.isActive || soleWrite.isPending || !reservations.isEmpty else { return }
         let context = Unmanaged.passUnretained(self)
+        // The values this batch read-modify-wrote, taken out of `reservations` when they are
+        // released to other writers: a deinitializer run by the releases below may make a batch
+        // on this thread, whose commit must not end them again.
+        var ended: [any _ReadModifyWriteSubject] = []
         // Something was staged or reserved: a node exists, and with it the graph.
         let ranJobs = _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph -> Bool in
             graph.lock.lock()
@@ -257,7 +261,10 @@ extension _ThreadContext {
             }
             // The values this batch read-modify-wrote are released to other writers only now,
             // once its writes are applied.
-            for reserved in reservations { reserved._endExclusive() }
+            if !reservations.isEmpty {
+                for reserved in reservations { reserved._endExclusive() }
+                swap(&ended, &reservations)
+            }
             if runningJobs, pendingHead < pending.count, !isDelivering, batchDepth == 0, graph.lock.isHeldOnce {
                 isDelivering = true
                 graph.runQueuedJobsAndUnlock(self)
@@ -270,7 +277,11 @@ extension _ThreadContext {
         // The nodes and the values the commit replaced are released here, unlocked.
         if soleWrite.isApplied { finishSoleWrite() }
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }
-        if !reservations.isEmpty { reservations.removeAll(keepingCapacity: true) }
+        if !ended.isEmpty {
+            ended.removeAll(keepingCapacity: true)
+            // Keep the storage for the next batch, unless a nested one reserved meanwhile.
+            if reservations.isEmpty { swap(&ended, &reservations) }
+        }
     }
 }
 

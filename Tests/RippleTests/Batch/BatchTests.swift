@@ -145,4 +145,25 @@ struct BatchTests {
         }
         #expect(first.value == 3 && second.value == 3, "the staging is intact for the next batch")
     }
+
+    @Test("a batch made by a deinitializer while a commit releases leaves the committed batch's read-modify-writes ended once")
+    func deinitializerBatchAfterAReadModifyWrite() {
+        final class Noisy: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let counter = Stored(0), other = Stored(0)
+        let holder = Stored(Noisy { batch { other.value = 1 } })
+        batch {
+            counter.value += 1  // held for the batch until it is applied
+            holder.value = Noisy()  // the old one is released after the commit, and batches
+        }
+        #expect(other.value == 1)
+        counter.value += 1
+        #expect(counter.value == 2)
+        // Ended twice, its hold would have gone below zero and never be cleared: every other
+        // thread's write of it would wait forever.
+        #expect(_graph.withLock { counter._exclusiveOwnerPointer } == nil)
+    }
 }
