@@ -13,17 +13,20 @@
 /// - a read at the top level (the fast read path sends it down the general path, which stages
 ///   first), `peek`, `writeCount` and anything else under `_Graph.withLock`;
 /// - a second write (`Stored._beginStaging`), or an Observation model's change in the batch;
-/// - the commit itself when a tracer is installed (so that the trace shows the batch as
-///   staged) or some thread holds a value for a read-modify-write (the commit must wait for it).
+/// - the commit itself when a tracer was installed after the write (so that the trace shows the
+///   batch as staged) or some thread holds a value for a read-modify-write (the commit must wait
+///   for it).
 ///
 /// A derivation needs no such step: it reads committed values, in the shared graph, whatever
 /// its thread staged.
 ///
 /// Writes that go to `_Staging` at once: a write made while this thread holds the graph's lock
-/// (a derivation's, which fails there with its message), a value larger than `capacity`, a write
-/// while a committed one still waits to be released, and every write on Apple platforms, where
-/// a thread cannot tell cheaply whether it holds the lock (their recursive mutex keeps no owner
-/// that Ripple may read).
+/// (a derivation's, which fails there with its message, or one made by a user's equality check
+/// while the commit holds it), a write while a tracer is installed (the trace shows each write
+/// when it is made), a value larger than `capacity`, a write while the last sole write is
+/// still being applied or released, and every write on Apple platforms, where a thread cannot
+/// tell cheaply whether it holds the lock (their recursive mutex keeps no owner that Ripple may
+/// read).
 ///
 /// Only its own thread touches it.
 @usableFromInline
@@ -42,21 +45,41 @@ struct _SoleWrite {
     /// The value: written by the batch, then, once applied, the value it replaced (until it is
     /// destroyed, with the lock released).
     @usableFromInline let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
-    /// The written node, retained while it is set: kept until the batch is applied, like a
-    /// staged node.
+    /// The written node, retained from the write until the write is staged or, once applied,
+    /// released: kept alive until the batch is applied, like a staged node.
     @usableFromInline var node: Unmanaged<_Node>?
     /// The writes made (equal ones included, for `writeCount`).
     @usableFromInline var writes = 0
     /// The write's own code, while `node` is set. Not optional: a function stored in an
     /// `Optional` is kept in its most general form, and storing one costs an allocation.
     @usableFromInline var perform: Perform = { _, _, _, _, _ in }
-    /// Set between the commit that applied the write and the release of its node and replaced
-    /// value (reactions run in between): no new write is kept until then.
-    @usableFromInline var isApplied = false
+    /// Where the write is: no new write is kept until it is `.free` again.
+    @usableFromInline var phase = _SoleWritePhase.free
 
     /// Whether a write is kept and not yet applied or staged.
     @inlinable
-    var isPending: Bool { node != nil && !isApplied }
+    var isPending: Bool { phase == .pending }
+
+    /// Whether the write was applied and its node and replaced value wait to be released.
+    @inlinable
+    var isApplied: Bool { phase == .applied }
+}
+
+/// The steps of a sole write's life. Each is left only by the code that entered it, so code
+/// that a step runs (a user's equality check while it is applied, a deinitializer while it is
+/// finished) can make a batch of its own without touching this one: its writes are staged.
+@usableFromInline
+enum _SoleWritePhase: UInt8 {
+    /// Nothing kept.
+    case free
+    /// A write is kept (`node`, `storage`).
+    case pending
+    /// The commit is applying it (lock held).
+    case applying
+    /// Applied; its node and the value it replaced wait for the lock to be released.
+    case applied
+    /// Its replaced value and node are being released (lock released).
+    case finishing
 }
 
 /// What `_SoleWrite.Perform` does.
@@ -96,13 +119,16 @@ extension _ThreadContext {
             soleWrite.writes &+= 1
             return .replacing(soleWrite.storage)
         }
-        // A write inside a derivation (this thread holds the lock) is staged, and fails there.
-        guard batchDepth > 0, !isDelivering, !soleWrite.isApplied, !staging.isActive,
-            !node.graphRef._withUnsafeGuaranteedRef({ $0.lock.isHeldByCallingThread })
-        else { return .staged }
+        guard soleWrite.phase == .free, batchDepth > 0, !isDelivering, !staging.isActive else { return .staged }
+        let refused = node.graphRef._withUnsafeGuaranteedRef { graph in
+            // A write inside a derivation (this thread holds the lock) is staged, and fails there.
+            graph.lock.isHeldByCallingThread || graph.tracersInstalled.load(ordering: .relaxed) != 0
+        }
+        if refused { return .staged }
         soleWrite.node = .passRetained(node)
         soleWrite.writes = 1
         soleWrite.perform = perform
+        soleWrite.phase = .pending
         return .kept(soleWrite.storage)
         #endif
     }
@@ -112,13 +138,14 @@ extension _Graph {
     /// Moves this thread's sole write, if it has one, into its `_Staging` (lock held): anything
     /// that may read in the batch's view or add to the batch calls this first.
     ///
-    /// Inside a derivation there is nothing to do (the thread made no write after taking the
-    /// lock, and staged its earlier one when it took it), so that costs one load.
+    /// Inside a derivation, even inside its `untracked { }`, there is nothing to do: reads
+    /// there see committed values (see `_ThreadContext.view`), and the write, made before the
+    /// derivation began, can wait. That costs two loads.
     ///
     /// - Complexity: O(1).
     @inline(__always)
     func stageSoleWriteOfCallingThread() {
-        if evaluatingRef != nil { return }
+        if evaluatingRef != nil || suspendedEvaluatingRef != nil { return }
         guard let pointer = _ThreadContext.existingPointer else { return }
         Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
             if context.soleWrite.isPending { stageSoleWrite(context) }
@@ -145,6 +172,7 @@ extension _Graph {
         let perform = context.soleWrite.perform
         let writes = context.soleWrite.writes
         context.soleWrite.node = nil
+        context.soleWrite.phase = .free
         node._withUnsafeGuaranteedRef { perform($0, context.soleWrite.storage, writes, .passUnretained(context), .stage) }
         // `_Staging` retained the node: this is not its last reference.
         node.release()
@@ -154,25 +182,26 @@ extension _Graph {
     /// value it replaced for `finishSoleWrite` once the lock is released.
     func applySoleWrite(_ context: _ThreadContext) {
         assertLockHeld()
-        context.soleWrite.isApplied = true
+        context.soleWrite.phase = .applying
         context.soleWrite.node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
             context.soleWrite.perform(node, context.soleWrite.storage, context.soleWrite.writes, .passUnretained(context), .apply)
         }
+        context.soleWrite.phase = .applied
     }
 }
 
 extension _ThreadContext {
     /// Destroys the value the applied sole write replaced and releases its node (lock released).
     ///
-    /// Either may run user code (a deinitializer) that makes a batch of its own: the node is
-    /// cleared first, so that batch's commit finds nothing to finish, and `isApplied` stays set
-    /// until the storage is free, so that its write is staged rather than kept there.
+    /// Either may run user code (a deinitializer) that makes a batch of its own: the phase is
+    /// `.finishing` meanwhile, so that batch's commit finds nothing to finish and its write is
+    /// staged rather than kept in the storage.
     func finishSoleWrite() {
         guard soleWrite.isApplied, let node = soleWrite.node else { return }
-        let perform = soleWrite.perform
+        soleWrite.phase = .finishing
+        node._withUnsafeGuaranteedRef { soleWrite.perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced) }
         soleWrite.node = nil
-        node._withUnsafeGuaranteedRef { perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced) }
-        soleWrite.isApplied = false
+        soleWrite.phase = .free
         node.release()
     }
 }

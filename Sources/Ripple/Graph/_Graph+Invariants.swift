@@ -18,7 +18,7 @@ extension _Graph {
     @inline(__always)
     func assertSoleWriteStaged(_ function: StaticString = #function) {
         #if RIPPLE_INVARIANTS
-        if evaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
+        if evaluatingRef == nil, suspendedEvaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
             Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue().soleWrite.isPending
         {
             _rippleFailure("internal invariant: \(function) read at the top level with the batch's sole write not staged")

@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+import Synchronization
+#endif
+
 /// The reactive graph: one lock, a write epoch, and the algorithms over `_Node`.
 ///
 /// Writes push a *stale* mark through live observers and queue the reactions they reach;
@@ -78,6 +82,12 @@ package final class _Graph: @unchecked Sendable {
     /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0
+    #if !canImport(Darwin)
+    /// `tracingCount`, copied for a batch's first write, which reads it without the lock: while
+    /// a tracer is installed, it is staged (see `_SoleWrite`). Apple platforms stage every
+    /// batched write.
+    let tracersInstalled = Atomic<Int>(0)
+    #endif
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.
     @exclusivity(unchecked) var pendingTraceThreads = 0

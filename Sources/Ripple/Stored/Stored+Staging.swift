@@ -62,6 +62,8 @@ extension Stored {
             guard context.batchDepth > 0 else { return .notInBatch }
             return graphRef._withUnsafeGuaranteedRef { graph in
                 graph.lock.lock()
+                // A derivation's write fails here, naming the value it wrote.
+                if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
                 // The batch's sole write, if it kept one, comes first.
                 graph.stageSoleWrite(of: context)
                 return _stageLocked(graph, context, commit: commit)

@@ -69,9 +69,9 @@ public func installTracer(_ tracer: some GraphTracer) -> Subscription {
 public func withTracer<R>(_ tracer: some GraphTracer, _ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current
     context.scopedTracers.append(tracer)
-    _graph.withLock { _graph.tracingCount += 1 }
+    _graph.withLock { _graph.changeTracingCount(by: 1) }
     defer {
-        _graph.withLock { _graph.tracingCount -= 1 }
+        _graph.withLock { _graph.changeTracingCount(by: -1) }
         context.scopedTracers.removeLast()
     }
     return try body()

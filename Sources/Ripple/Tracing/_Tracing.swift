@@ -65,17 +65,27 @@ final class _TracerRegistry: @unchecked Sendable {
 let _tracers = _TracerRegistry()
 
 extension _Graph {
+    /// Counts tracers installed or uninstalled (lock held), in `tracingCount` and in the copy a
+    /// batch's write reads without the lock (`tracersInstalled`).
+    func changeTracingCount(by delta: Int) {
+        assertLockHeld()
+        tracingCount += delta
+        #if !canImport(Darwin)
+        tracersInstalled.store(tracingCount, ordering: .relaxed)
+        #endif
+    }
+
     /// Installs a process-wide tracer; returns its id.
     func installTracer(_ tracer: any GraphTracer) -> UInt64 {
         let id = _tracers.add(tracer)
-        withLock { tracingCount += 1 }
+        withLock { changeTracingCount(by: 1) }
         return id
     }
 
     /// Uninstalls the tracer `id` (once).
     func uninstallTracer(_ id: UInt64) {
         guard _tracers.remove(id) else { return }
-        withLock { tracingCount -= 1 }
+        withLock { changeTracingCount(by: -1) }
     }
 
     /// Whether any tracer is installed (lock held).

@@ -197,6 +197,38 @@ struct SoleWriteTests {
         show.cancel()
     }
 
+    @Test("while a tracer is installed, every write of a batch is traced when it is made")
+    func tracedWritesOfOneValue() {
+        let recorder = TraceRecorder()
+        let count = Stored(1, name: "count")
+        withTracer(recorder) {
+            batch {
+                count.value = 2
+                count.value = 3
+            }
+        }
+        #expect(recorder.lines == ["batch start", "write 'count': 1 → 2", "write 'count': 1 → 3", "batch end"])
+    }
+
+    @Test("an equality check that makes a batch while the commit applies the sole write leaves both writes applied once")
+    func equalityThatBatches() {
+        final class Payload: Sendable {}
+        let other = Stored(0)
+        weak var released: Payload?
+        let first = Payload()
+        released = first
+        let box = Stored<Payload>(first, name: nil, comparingWith: { a, b in
+            batch { other.value += 1 }
+            return a === b
+        }, file: #fileID, line: #line)
+        _ = consume first
+        let second = Payload()
+        batch { box.value = second }
+        #expect(box.value === second)
+        #expect(other.value == 1)
+        #expect(released == nil, "the value the commit replaced is released once")
+    }
+
     @Test("a traced one-write batch shows its start, the write and its end")
     func traced() {
         let recorder = TraceRecorder()
