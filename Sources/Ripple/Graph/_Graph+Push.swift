@@ -4,13 +4,34 @@ extension _Graph {
     func propagate(from source: _Node, into context: _ThreadContext) {
         assertLockHeld()
         let base = scratch.count
-        scratch.append(.passUnretained(source))
-        while scratch.count > base {
+        // The node to visit next, when it need not go through `scratch`: the only observer of
+        // the node just visited, if it is a computed value to mark (the stack would give it
+        // back at once). Along a chain, every node.
+        var next: Unmanaged<_Node>? = .passUnretained(source)
+        while true {
+            let node: Unmanaged<_Node>
+            if let following = next {
+                node = following
+                next = nil
+            } else if scratch.count > base {
+                node = scratch.removeLast()
+            } else {
+                return
+            }
             // The node's slots through a closure that only reads them: the optimizer inlines
             // it, where a closure holding the loop below stayed a call per node. Marking only
             // pushes onto `scratch`; it never changes the list. A tombstone's node is a stored
             // value: marking passes it by.
-            let (links, end) = scratch.removeLast()._withUnsafeGuaranteedRef { $0.observers.slotsInUse }
+            let (links, end) = node._withUnsafeGuaranteedRef { $0.observers.slotsInUse }
+            if end == 1 {
+                // One observer: a computed one is visited next, without the stack.
+                let only = links.unsafelyUnwrapped[0].ref
+                if only._withUnsafeGuaranteedRef({ $0.kind == .computed && !$0.isStale }) {
+                    only._withUnsafeGuaranteedRef { $0.isStale = true }
+                    next = only
+                    continue
+                }
+            }
             var slot = 0
             while slot < end {
                 links.unsafelyUnwrapped[slot].ref._withUnsafeGuaranteedRef { mark($0, context) }
