@@ -22,6 +22,11 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var exclusiveOwners = 0
     /// The computed value whose derivation is running on the lock's owner thread.
     @exclusivity(unchecked) var evaluatingRef: Unmanaged<_DerivedNode>?
+    /// The stored value whose write the lock's owner is applying: set from the moment the write
+    /// holds the lock until it is committed or found equal, the time in which the value's
+    /// equality check (user code) runs. A write made then, from inside the check, fails with a
+    /// message (see `failWriteDuringEqualityCheck`).
+    @exclusivity(unchecked) var comparingRef: Unmanaged<_Node>?
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
     /// reads are not tracked, but it is still evaluating, so it still must not write.
     @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_DerivedNode>?
@@ -187,6 +192,16 @@ package final class _Graph: @unchecked Sendable {
         let label = evaluating.debugLabel
         unlock()
         _rippleFailure("\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead.")
+    }
+
+    /// Stops a write to `node` made by the equality check of the write being applied (lock
+    /// held): an equality check runs while the writing thread holds the graph, and must only
+    /// compare.
+    @inline(never)
+    func failWriteDuringEqualityCheck(of node: _Node) -> Never {
+        let label = comparingRef.map { $0.takeUnretainedValue().debugLabel } ?? "a stored value"
+        unlock()
+        _rippleFailure("\(node.debugLabel) was written while the equality check of \(label) was running. An equality check (`equals:`) runs while Ripple holds the graph; it must only compare its two values.")
     }
 
     /// Stops a batch write to `node` when 65 535 threads' batches already stage it (lock held):

@@ -18,15 +18,18 @@ extension Stored {
     func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> Bool {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            // Checked through the raw reference: this is on every write's path.
+            // Checked through the raw references: this is on every write's path.
             if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil {
                 graph.failWriteDuringEvaluation(of: self)
             }
+            if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
             if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
                 guard _admitWrite(graph, context) else { return false }
             }
             writes &+= 1
             if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) { _ = writeCounter._write(writes, context) }
+            // The equality check runs next: a write from inside it fails (see `comparingRef`).
+            graph.comparingRef = .passUnretained(self)
             return true
         }
     }
@@ -34,7 +37,10 @@ extension Stored {
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite() {
-        graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+        graphRef._withUnsafeGuaranteedRef { graph in
+            graph.comparingRef = nil
+            graph.unlock()
+        }
     }
 
     /// Gives the value being written a new version (lock held). (A batch's writes are applied
@@ -49,6 +55,7 @@ extension Stored {
     @usableFromInline
     func _commitWrite(_ context: Unmanaged<_ThreadContext>) {
         graphRef._withUnsafeGuaranteedRef { graph in
+            graph.comparingRef = nil
             context._withUnsafeGuaranteedRef { context in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)

@@ -62,8 +62,10 @@ extension Stored {
             guard context.batchDepth > 0 else { return .notInBatch }
             return graphRef._withUnsafeGuaranteedRef { graph in
                 graph.lock.lock()
-                // A derivation's write fails here, naming the value it wrote.
+                // A derivation's write fails here, naming the value it wrote, and so does a write
+                // from inside the equality check of a write being applied.
                 if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
+                if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
                 // The batch's sole write, if it kept one, comes first.
                 graph.stageSoleWrite(of: context)
                 return _stageLocked(graph, context, commit: commit)

@@ -45,7 +45,8 @@ public final class Stored<Value>: _Node, Readable {
     ///   - name: A name used in diagnostics (cycle and runaway messages).
     ///   - isEqual: An equality that suppresses writes of an equal value, or `nil` to notify
     ///     always. It is called while the writing thread holds the graph, so it must only
-    ///     compare: no reads or writes of Ripple values, no blocking.
+    ///     compare: no reads or writes of Ripple values, no blocking. A write made from inside
+    ///     it stops the program with a message naming both values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     public convenience init(

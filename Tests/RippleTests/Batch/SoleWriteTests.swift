@@ -210,23 +210,34 @@ struct SoleWriteTests {
         #expect(recorder.lines == ["batch start", "write 'count': 1 → 2", "write 'count': 1 → 3", "batch end"])
     }
 
-    @Test("an equality check that makes a batch while the commit applies the sole write leaves both writes applied once")
-    func equalityThatBatches() {
-        final class Payload: Sendable {}
-        let other = Stored(0)
-        weak var released: Payload?
-        let first = Payload()
-        released = first
-        let box = Stored<Payload>(first, name: nil, comparingWith: { a, b in
-            batch { other.value += 1 }
-            return a === b
-        }, file: #fileID, line: #line)
-        _ = consume first
-        let second = Payload()
-        batch { box.value = second }
-        #expect(box.value === second)
-        #expect(other.value == 1)
-        #expect(released == nil, "the value the commit replaced is released once")
+    @Test("a write from inside the equality check of a batch's write fails with a message, kept or staged")
+    func equalityThatWrites() async throws {
+        // Kept: the batch's only write, applied by the commit.
+        let kept = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = Stored(0, name: "other")
+            let box = Stored(1, name: "box", equals: { a, b in
+                batch { other.value = 1 }
+                return a == b
+            })
+            batch { box.value = 2 }
+        })
+        // Staged: a second write in the batch stages the first.
+        let staged = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = Stored(0, name: "other")
+            let box = Stored(1, name: "box", equals: { a, b in
+                other.value += 1
+                return a == b
+            })
+            let more = Stored(0)
+            batch {
+                box.value = 2
+                more.value = 1
+            }
+        })
+        for result in [kept, staged] {
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("Stored 'other' was written while the equality check of Stored 'box' was running"))
+        }
     }
 
     @Test("a traced one-write batch shows its start, the write and its end")

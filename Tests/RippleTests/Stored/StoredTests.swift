@@ -76,4 +76,18 @@ struct StoredTests {
         countReader.cancel()
         valueReader.cancel()
     }
+
+    @Test("a write from inside a value's equality check fails with a message naming both values")
+    func writeInsideEqualityCheck() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = Stored(0, name: "other")
+            let box = Stored(1, name: "box", equals: { a, b in
+                other.value = 1
+                return a == b
+            })
+            box.value = 2
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Stored 'other' was written while the equality check of Stored 'box' was running"))
+    }
 }
