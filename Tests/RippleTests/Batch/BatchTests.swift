@@ -118,23 +118,18 @@ struct BatchTests {
 
     @Test("a deinitializer run when a batch's commit releases what it replaced may make batches of its own")
     func deinitializerMakesBatchesAfterACommit() {
-        final class Noisy: Sendable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
         let first = Stored(0), second = Stored(0), third = Stored(0)
         // Two writes in each batch: staged, so the commit's release of the replaced values runs
         // the deinitializers, whose batches stage and commit on the same thread meanwhile.
-        let inner = Stored(Noisy { batch { second.value = 1; third.value = 1 } })
-        let outer = Stored(Noisy {
+        let inner = Stored(DeinitAction { batch { second.value = 1; third.value = 1 } })
+        let outer = Stored(DeinitAction {
             batch {
-                inner.value = Noisy()
+                inner.value = DeinitAction()
                 first.value = 1
             }
         })
         batch {
-            outer.value = Noisy()
+            outer.value = DeinitAction()
             first.value = 2
         }
         #expect(first.value == 1, "the batch made by the outer deinitializer came after the one that released it")
@@ -148,16 +143,11 @@ struct BatchTests {
 
     @Test("a batch made by a deinitializer while a commit releases leaves the committed batch's read-modify-writes ended once")
     func deinitializerBatchAfterAReadModifyWrite() {
-        final class Noisy: Sendable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
         let counter = Stored(0), other = Stored(0)
-        let holder = Stored(Noisy { batch { other.value = 1 } })
+        let holder = Stored(DeinitAction { batch { other.value = 1 } })
         batch {
             counter.value += 1  // held for the batch until it is applied
-            holder.value = Noisy()  // the old one is released after the commit, and batches
+            holder.value = DeinitAction()  // the old one is released after the commit, and batches
         }
         #expect(other.value == 1)
         counter.value += 1

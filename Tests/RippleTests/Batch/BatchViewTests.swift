@@ -5,14 +5,6 @@ import Testing
 /// thread reads meanwhile (none of them, until the outermost batch ends).
 @Suite("Reads inside a batch")
 struct BatchViewTests {
-    /// Runs `body` on another thread and waits for it. Called inside a batch, it also proves
-    /// that the batch's body holds nothing another thread's read would wait for.
-    func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-        let result = Cell<R?>(nil)
-        runOnThreads(1) { _ in result.value = body() }
-        return result.value!
-    }
-
     @Test("the batching thread reads its writes at once; another thread reads none until the batch ends")
     func readYourWritesOthersSeeNothing() {
         let a = Stored(1, name: "a")

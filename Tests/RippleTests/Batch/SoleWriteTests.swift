@@ -16,13 +16,6 @@ struct SoleWriteTests {
     /// Whether this thread's batch keeps a sole write not yet staged.
     var isKept: Bool { _ThreadContext.current.soleWrite.isPending }
 
-    /// Runs `body` on another thread and waits for it.
-    func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-        let result = Cell<R?>(nil)
-        runOnThreads(1) { _ in result.value = body() }
-        return result.value!
-    }
-
     @Test("a batch's writes of one value are applied when the batch ends, with its reactions run once")
     func appliedOnceAtTheEnd() {
         let count = Stored(0, name: "count")
@@ -193,14 +186,9 @@ struct SoleWriteTests {
 
     @Test("the deinitializer of the value a sole write replaced may make a batch of its own")
     func deinitializerMakesABatch() {
-        final class Noisy: Sendable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
         let other = Stored(0)
-        let holder = Stored(Noisy { batch { other.value = 1 } })
-        batch { holder.value = Noisy() }
+        let holder = Stored(DeinitAction { batch { other.value = 1 } })
+        batch { holder.value = DeinitAction() }
         #expect(other.value == 1)
         batch { other.value = 2 }
         #expect(other.value == 2, "the context is free for the next batch")

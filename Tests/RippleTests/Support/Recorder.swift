@@ -58,3 +58,23 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// An object that runs `action` when it is deinitialized: to check what user code run by a
+/// release may do (make a batch, write) at the moment Ripple releases it.
+final class DeinitAction: Sendable {
+    let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void = {}) {
+        self.action = action
+    }
+
+    deinit { action() }
+}
+
+/// Runs `body` on another thread and waits for it. Called inside a batch, it also proves that
+/// the batch's body holds nothing another thread's read would wait for.
+func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+    let result = Cell<R?>(nil)
+    runOnThreads(1) { _ in result.value = body() }
+    return result.value!
+}
