@@ -255,7 +255,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
             defer { pthread_mutex_unlock(storage.mutex) }
             return storage.depth > 0
             #else
-            return storage.owner.load(ordering: .relaxed) == Self.currentThread
+            return isHeldByCallingThread
             #endif
         }
     }

@@ -73,9 +73,10 @@ extension Stored {
         }
     }
 
-    /// `_beginStaging`'s bookkeeping, the lock held: also how a sole write is staged.
+    /// `_beginStaging`'s bookkeeping, the lock held: also how a sole write is staged. The
+    /// caller has refused a write made by a derivation (`_beginStaging` checks; a sole write was
+    /// kept only by a thread that did not hold the lock, so no derivation made it).
     func _stageLocked(_ graph: _Graph, _ context: _ThreadContext, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
-        if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
         let staging = context.staging
         staging.generation &+= 1
         let me = Unmanaged.passUnretained(staging)

@@ -92,7 +92,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     /// Queues `action` from a caller, and reduces the queue if no one is; returns when the
     /// action has been reduced, except on the drainer's own thread.
     func send(_ action: Action, file: StaticString, line: UInt) {
-        let me = _currentThread()
+        let me = _Lock.currentThread
         lock.lock()
         if isEnded {
             lock.unlock()
@@ -141,7 +141,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             intercept(action)
             return
         }
-        let me = _currentThread()
+        let me = _Lock.currentThread
         lock.lock()
         if isEnded {
             lock.unlock()
@@ -168,7 +168,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
 
     @MainActor
     private func drainOnMainActor() {
-        let me = _currentThread()
+        let me = _Lock.currentThread
         lock.lock()
         mainDrainScheduled = false
         guard drainer == 0 else {

@@ -1,5 +1,3 @@
-import Ripple
-
 /// One committed state of a store, as its graph node holds it.
 struct _Snapshot<State: Sendable>: Sendable {
     let state: State
@@ -19,13 +17,6 @@ struct _KeyPath<Root, Value>: @unchecked Sendable {
 final class _ReactionBox<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
-}
-
-/// The calling thread's identity (never 0): the core lock's, which the optimizer never reuses
-/// across an `await` (see `_Lock`).
-@inline(__always)
-func _currentThread() -> UInt {
-    _Lock.currentThread
 }
 
 /// A snapshot as traces show it: its state.

@@ -98,7 +98,7 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
 
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
     func openCommit(_ transaction: Transaction) -> OpenCommit {
-        let me = _currentThread()
+        let me = _Lock.currentThread
         let base = enterGate(me, transaction)
         return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now)
     }
