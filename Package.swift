@@ -51,8 +51,9 @@ let package = Package(
     ] + (includeMacros ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0")] : [])
         + (includeDocs ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
-        // The calling thread's identity in one instruction (see `_Lock`): a C header, since
-        // Swift cannot read the thread pointer itself.
+        // The calling thread's identity in one instruction, and the futex lock of Linux (see
+        // `_Lock`): C, since Swift can neither read the thread pointer nor call the kernel's
+        // futex and barrier directly.
         .target(name: "_RippleThread"),
         .target(name: "Ripple", dependencies: ["_RippleThread"]),
         .target(name: "RippleModels", dependencies: ["Ripple"]),

@@ -1,2 +1,3 @@
-// Everything is in the header: `_ripple_current_thread()` is inlined where it is called.
+// Everything is in the headers: `_ripple_current_thread()` is inlined where it is called. The
+// lock's paths that sleep and wake are in `_RippleLock.c`.
 #include "_RippleThread.h"

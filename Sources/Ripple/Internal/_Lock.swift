@@ -9,20 +9,28 @@ import Darwin
 #if !canImport(Darwin)
 import Synchronization
 #endif
-internal import _RippleThread
+public import _RippleThread
 
-/// The one lock type Ripple uses: a recursive lock on a `pthread` mutex.
+/// The one lock type Ripple uses: a recursive lock, on a futex on Linux and on a `pthread`
+/// mutex on Apple platforms.
 ///
 /// It is recursive because a computed value's derivation reads other nodes while the
-/// evaluating thread holds the graph, and those reads take the same lock. Being a plain
-/// `pthread` mutex (plus an `Atomic`), ThreadSanitizer understands it, unlike
-/// `Synchronization.Mutex` on Linux.
+/// evaluating thread holds the graph, and those reads take the same lock.
+///
+/// On Linux the lock is a word in `_RippleLock.h`, taken with one compare-and-swap and released
+/// with a plain store: no locked instruction on release, which halves the cost of an
+/// uncontended acquisition and release against the C library's mutex in a multi-threaded
+/// process (5 ns a pair instead of 11 on the project's machine; Benchmarks/README.md). A thread that must sleep pays
+/// instead: it registers as a waiter and forces a barrier on every running thread of the
+/// process (`membarrier`), after which every release sees it and wakes it. Where the kernel
+/// does not offer that barrier, every release makes a full fence. Its atomic operations are C
+/// atomics that ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux.
 ///
 /// On Linux a re-entrant acquisition only compares an atomic owner with the calling thread
-/// and counts: no call into the C library, which makes the many reads inside a derivation
-/// cheap. A thread can only read its own identity from `owner` if it stored it itself, that
-/// is, while it holds the mutex (it clears `owner` before releasing it), so a relaxed load is
-/// enough to recognise a re-entrant acquisition. On Apple platforms, where `Atomic` needs
+/// and counts, which makes the many reads inside a derivation cheap. A thread can only read
+/// its own identity from `owner` if it stored it itself, that is, while it holds the lock (it
+/// clears `owner` before releasing it), so a relaxed load is enough to recognise a re-entrant
+/// acquisition. On Apple platforms, where `Atomic` needs
 /// macOS 15 / iOS 18 and Ripple supports macOS 14 / iOS 17, the mutex itself is recursive.
 ///
 /// The identity is the thread pointer on Linux (one load; `_RippleThread.h`), `pthread_self()`
@@ -50,10 +58,15 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// lock without a call.
     @usableFromInline
     final class Storage {
+        #if canImport(Darwin)
         /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
         @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         /// Signalled when a condition that waiters of ``_Lock/wait()`` check may have changed.
         let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        #else
+        /// The lock's words (see `_RippleLock.h`), allocated apart: they must not move.
+        @usableFromInline let words = UnsafeMutablePointer<_ripple_lock_t>.allocate(capacity: 1)
+        #endif
         /// Acquisitions by the owner not yet released (touched only by the owner).
         @usableFromInline @exclusivity(unchecked) var depth = 0
         #if !canImport(Darwin)
@@ -67,33 +80,65 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     @usableFromInline let storage: Unmanaged<Storage>
 
     package init() {
+        self.init(fencedRelease: false)
+    }
+
+    /// A lock; on Linux, `fencedRelease` makes its release use a full fence, as where the kernel
+    /// offers no process-wide barrier (see `_RippleLock.h`), so that tests cover both kinds.
+    /// Ignored on Apple platforms.
+    package init(fencedRelease: Bool) {
         let storage = Storage()
-        storage.mutex.initialize(to: pthread_mutex_t())
         #if canImport(Darwin)
+        storage.mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
         let status = pthread_mutex_init(storage.mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
-        #else
-        let status = pthread_mutex_init(storage.mutex, nil)
-        #endif
         precondition(status == 0, "Ripple: pthread_mutex_init failed with status \(status)")
         storage.condition.initialize(to: pthread_cond_t())
         let conditionStatus = pthread_cond_init(storage.condition, nil)
         precondition(conditionStatus == 0, "Ripple: pthread_cond_init failed with status \(conditionStatus)")
+        #else
+        _ripple_lock_init(storage.words, fencedRelease)
+        #endif
         self.storage = .passRetained(storage)
     }
 
     deinit {
         storage._withUnsafeGuaranteedRef {
+            #if canImport(Darwin)
             pthread_mutex_destroy($0.mutex)
             $0.mutex.deallocate()
             pthread_cond_destroy($0.condition)
             $0.condition.deallocate()
+            #else
+            $0.words.deallocate()
+            #endif
         }
         storage.release()
     }
+
+    #if !canImport(Darwin)
+    /// Whether this lock's release makes a full fence (see `init(fencedRelease:)`).
+    package var usesFencedRelease: Bool {
+        // Set before the lock is shared, never changed.
+        storage._withUnsafeGuaranteedRef { $0.words.pointee.fenced != 0 }
+    }
+
+    /// Whether the kernel offers the process-wide barrier that lets a release be a plain store.
+    package static var usesProcessBarrier: Bool { _ripple_lock_uses_process_barrier() }
+
+    /// For tests: the threads registered to sleep until the lock is released.
+    package var sleepersForTesting: Int {
+        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_waiters($0.words)) }
+    }
+
+    /// For tests: the threads in ``wait()``.
+    package var waitersForTesting: Int {
+        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_broadcast_waiters($0.words)) }
+    }
+    #endif
 
     /// The calling thread's identity (never 0), through `_callingThread()`: for the lock's owner
     /// on Linux, and for code that records which thread does something (the store's gate).
@@ -155,7 +200,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
                 storage.depth &+= 1
                 return
             }
-            pthread_mutex_lock(storage.mutex)
+            _ripple_lock_acquire(storage.words)
             storage.owner.store(me, ordering: .relaxed)
             storage.depth = 1
         }
@@ -168,7 +213,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
             storage.depth &-= 1
             if storage.depth == 0 {
                 storage.owner.store(0, ordering: .relaxed)
-                pthread_mutex_unlock(storage.mutex)
+                _ripple_lock_release(storage.words)
             }
         }
     }
@@ -234,7 +279,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
             pthread_cond_wait(storage.condition, storage.mutex)
             #else
             storage.owner.store(0, ordering: .relaxed)
-            pthread_cond_wait(storage.condition, storage.mutex)
+            _ripple_lock_wait_for_broadcast(storage.words)
             storage.owner.store(Self.currentThread, ordering: .relaxed)
             #endif
             storage.depth = 1
@@ -243,7 +288,11 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 
     /// Wakes every thread in ``wait()`` (call with the lock held).
     package func broadcast() {
+        #if canImport(Darwin)
         storage._withUnsafeGuaranteedRef { _ = pthread_cond_broadcast($0.condition) }
+        #else
+        storage._withUnsafeGuaranteedRef { _ripple_lock_broadcast($0.words) }
+        #endif
     }
 
     /// For tests: whether the calling thread holds the lock.

@@ -11,6 +11,7 @@
 #define RIPPLE_THREAD_H
 
 #include <stdint.h>
+#include "_RippleLock.h"
 
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 static inline __attribute__((always_inline)) uintptr_t _ripple_current_thread(void) {
