@@ -262,7 +262,7 @@ extension _Graph {
 
     @inline(__always)
     private func addObserver(_ observer: _Node, to source: _Node, edge: Int) -> Int {
-        source.observers.append(_Link(observer, edge: edge))
+        source.observers.append(_Link(observer, edge: edge), spares: &spareObserverBlocks)
     }
 
     /// Removes the link at `slot` (which must be `observer`'s) from `source.observers` (see
@@ -273,7 +273,7 @@ extension _Graph {
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
         // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
         // closure with no context costs no retain of the graph around every removal.
-        let removed = source.observers.remove(at: slot, of: observer) { link, newSlot in
+        let removed = source.observers.remove(at: slot, of: observer, spares: &spareObserverBlocks) { link, newSlot in
             link.derivedRef._withUnsafeGuaranteedRef { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot

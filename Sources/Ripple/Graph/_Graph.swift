@@ -37,6 +37,9 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var nextID = 0
     /// Scratch stack of the iterative source check.
     @exclusivity(unchecked) var walk = _Stack<_WalkFrame>()
+    /// Allocations of emptied observer lists of one link, for the next list to get a first
+    /// observer (see `_ObserverList`).
+    @exclusivity(unchecked) var spareObserverBlocks = _SpareObserverBlocks()
     /// Scratch stack of propagation and (de)activation (nodes kept alive by their edges).
     @exclusivity(unchecked) var scratch = _Stack<Unmanaged<_Node>>()
     /// The computed values whose derivations are running, outermost first (to name a cycle):

@@ -6,7 +6,10 @@
 /// holding the counts and then the links. Removing a link leaves a tombstone (the order of the
 /// others is kept and their slots stay valid); tombstones at either end are trimmed at once, and
 /// the list is compacted when they outnumber the live links, reporting each link that moved so
-/// that its edge's slot can follow. Emptying the list frees its memory.
+/// that its edge's slot can follow. Emptying the list frees its memory, or, for a list of one
+/// link, gives it to the graph's spare blocks (`_SpareObserverBlocks`), from which the next list
+/// to get its first observer takes it: a computed value that an evaluation reads every other
+/// time (the kairo "unstable" graph) is linked and unlinked without a call to the allocator.
 ///
 /// It is not copyable and has one owner (the node), like `_Buffer`; every use is under the
 /// graph's lock. The links' references are counted by hand: `remove(at:of:moving:)` hands the
@@ -150,12 +153,22 @@ struct _ObserverList: ~Copyable {
         return (UnsafePointer(links), Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
     }
 
-    /// Adds `link` at the end; returns its slot.
+    /// Adds `link` at the end; returns its slot. A first link goes into a block from `spares`
+    /// if it has one.
     ///
     /// - Complexity: Amortized O(1).
     @inline(__always)
-    mutating func append(_ link: _Link) -> Int {
-        if isEmpty || header.pointee.end == header.pointee.capacity { grow() }
+    mutating func append(_ link: _Link, spares: inout _SpareObserverBlocks) -> Int {
+        if isEmpty {
+            if let block = spares.take() {
+                block.bindMemory(to: Header.self, capacity: 1).initialize(to: Header(end: 0, capacity: 1, live: 0, head: 0, holes: 0))
+                storage = block
+            } else {
+                grow()
+            }
+        } else if header.pointee.end == header.pointee.capacity {
+            grow()
+        }
         // Through a local pointer: writing `self.header.pointee` in place crashes the compiler
         // when ThreadSanitizer instruments it (Swift 6.3.1, "Invalid bitcast" in IRGen).
         let header = self.header
@@ -171,13 +184,15 @@ struct _ObserverList: ~Copyable {
     /// hold a link to `observer` (an internal error the caller reports).
     ///
     /// A compaction this removal causes moves links to other slots: `moving` is called with each
-    /// moved link and its new slot, so that the observer's edge can follow.
+    /// moved link and its new slot, so that the observer's edge can follow. The last link's
+    /// removal gives a block of one link to `spares` (if it has room) instead of freeing it.
     ///
     /// - Complexity: Amortized O(1): a compaction, O(*n*) in the list, runs only after *n*
     ///   removals.
     mutating func remove(
         at slot: Int,
         of observer: _Node,
+        spares: inout _SpareObserverBlocks,
         moving: (_Link, Int) -> Void
     ) -> Unmanaged<_Node>? {
         guard slots.contains(slot),
@@ -188,7 +203,8 @@ struct _ObserverList: ~Copyable {
         let header = self.header
         header.pointee.live &-= 1
         if header.pointee.live == 0 {
-            storage.unsafelyUnwrapped.deallocate()
+            let block = storage.unsafelyUnwrapped
+            if header.pointee.capacity != 1 || !spares.give(block) { block.deallocate() }
             storage = nil
             return removed
         }
@@ -236,16 +252,19 @@ struct _ObserverList: ~Copyable {
         header.pointee.holes = 0
     }
 
+    /// The size and alignment of a list's allocation for `capacity` links.
+    fileprivate static func blockLayout(capacity: Int) -> (byteCount: Int, alignment: Int) {
+        (linksOffset + capacity * MemoryLayout<_Link>.stride, Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment))
+    }
+
     private mutating func grow() {
         let old = storage.map { $0.assumingMemoryBound(to: Header.self).pointee }
         let capacity = old.map { Int($0.capacity) } ?? 0
         precondition(capacity < Int(Int32.max) / 2, "Ripple: a node has more than \(Int32.max / 2) observers")
         // One link first: most observed nodes have one observer.
         let newCapacity = Swift.max(capacity * 2, 1)
-        let larger = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.linksOffset + newCapacity * MemoryLayout<_Link>.stride,
-            alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment)
-        )
+        let layout = Self.blockLayout(capacity: newCapacity)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: layout.alignment)
         larger.bindMemory(to: Header.self, capacity: 1).initialize(
             to: Header(end: old?.end ?? 0, capacity: Int32(newCapacity), live: old?.live ?? 0, head: old?.head ?? 0, holes: old?.holes ?? 0)
         )
@@ -269,6 +288,51 @@ struct _ObserverList: ~Copyable {
         #if RIPPLE_INVARIANTS
         precondition(slots.contains(slot), "Ripple internal error: observer slot \(slot) out of \(slots)")
         #endif
+    }
+}
+
+/// Allocations of observer lists of one link that emptied, kept for the next list that gets a
+/// first observer (see `_ObserverList`). The graph owns one, used under its lock; a list of
+/// blocks linked through their first word, at most `maximum` of them (under 4 KiB).
+struct _SpareObserverBlocks: ~Copyable {
+    /// The first spare block; each holds the address of the next in its first word.
+    private var first: UnsafeMutableRawPointer?
+    private(set) var count = 0
+    /// The most blocks kept; a list emptied beyond that frees its block.
+    static let maximum = 64
+
+    init() {}
+
+    deinit {
+        var next = first
+        while let block = next {
+            next = block.load(as: UnsafeMutableRawPointer?.self)
+            block.deallocate()
+        }
+    }
+
+    /// A spare block for a list of one link, or `nil` if there is none.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func take() -> UnsafeMutableRawPointer? {
+        guard let block = first else { return nil }
+        first = block.load(as: UnsafeMutableRawPointer?.self)
+        count &-= 1
+        return block
+    }
+
+    /// Keeps `block`, the allocation of a list of one link that emptied; returns false, keeping
+    /// nothing, when there are `maximum` spare blocks already.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func give(_ block: UnsafeMutableRawPointer) -> Bool {
+        guard count < Self.maximum else { return false }
+        block.storeBytes(of: first, as: UnsafeMutableRawPointer?.self)
+        first = block
+        count &+= 1
+        return true
     }
 }
 

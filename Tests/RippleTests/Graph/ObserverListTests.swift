@@ -14,6 +14,7 @@ import Testing
         var generator = SeededGenerator(seed: UInt64(seed))
         let nodes = Self.makeNodes(64)
         var list = _ObserverList()
+        var spares = _SpareObserverBlocks()
         /// The live entries in order: (node index, edge).
         var model: [(node: Int, edge: Int)] = []
         /// Where each live entry is, by edge (edges are unique in this test).
@@ -28,7 +29,7 @@ import Testing
             let appendBias = seed % 3 == 0 ? 7 : 5
             if model.isEmpty || Int.random(in: 0..<10, using: &generator) < appendBias {
                 let node = Int.random(in: 0..<nodes.count, using: &generator)
-                let slot = list.append(_Link(nodes[node], edge: nextEdge))
+                let slot = list.append(_Link(nodes[node], edge: nextEdge), spares: &spares)
                 model.append((node, nextEdge))
                 slotOf[nextEdge] = slot
                 nextEdge += 1
@@ -41,7 +42,7 @@ import Testing
                 }
                 let entry = model.remove(at: position)
                 let slot = slotOf.removeValue(forKey: entry.edge)!
-                let removed = list.remove(at: slot, of: nodes[entry.node]) { link, newSlot in
+                let removed = list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in
                     slotOf[link.edge] = newSlot
                 }
                 #expect(removed?.toOpaque() == Unmanaged.passUnretained(nodes[entry.node] as _Node).toOpaque())
@@ -54,10 +55,11 @@ import Testing
         // Each removal looks at its own slot and, amortized, a bounded number of others.
         #expect(list.slotsVisited - visitedBefore <= 4 * removals)
         #endif
+        #expect(spares.count <= _SpareObserverBlocks.maximum)
         // Empty it: the memory is given back, and every reference with it.
         while let entry = model.popLast() {
             let slot = slotOf.removeValue(forKey: entry.edge)!
-            list.remove(at: slot, of: nodes[entry.node]) { link, newSlot in slotOf[link.edge] = newSlot }?.release()
+            list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in slotOf[link.edge] = newSlot }?.release()
         }
         let (isEmpty, count, slots) = (list.isEmpty, list.count, list.slots)
         #expect(isEmpty)
@@ -88,15 +90,16 @@ import Testing
     func wrongSlotIsRefused() {
         let nodes = Self.makeNodes(2)
         var list = _ObserverList()
-        let first = list.append(_Link(nodes[0], edge: 0))
-        let second = list.append(_Link(nodes[1], edge: 1))
-        #expect(list.remove(at: first, of: nodes[1]) { _, _ in } == nil)
-        #expect(list.remove(at: 7, of: nodes[0]) { _, _ in } == nil)
+        var spares = _SpareObserverBlocks()
+        let first = list.append(_Link(nodes[0], edge: 0), spares: &spares)
+        let second = list.append(_Link(nodes[1], edge: 1), spares: &spares)
+        #expect(list.remove(at: first, of: nodes[1], spares: &spares) { _, _ in } == nil)
+        #expect(list.remove(at: 7, of: nodes[0], spares: &spares) { _, _ in } == nil)
         #expect(list.count == 2)
-        list.remove(at: second, of: nodes[1]) { _, _ in }?.release()
+        list.remove(at: second, of: nodes[1], spares: &spares) { _, _ in }?.release()
         // The freed slot is gone from the list, so removing it again is refused too.
-        #expect(list.remove(at: second, of: nodes[1]) { _, _ in } == nil)
-        list.remove(at: first, of: nodes[0]) { _, _ in }?.release()
+        #expect(list.remove(at: second, of: nodes[1], spares: &spares) { _, _ in } == nil)
+        list.remove(at: first, of: nodes[0], spares: &spares) { _, _ in }?.release()
         let isEmpty = list.isEmpty
         #expect(isEmpty)
     }
@@ -105,26 +108,59 @@ import Testing
     func queueUseIsCompacted() {
         let nodes = Self.makeNodes(1)
         var list = _ObserverList()
+        var spares = _SpareObserverBlocks()
         var slots: [Int: Int] = [:]
         var head = 0
-        for edge in 0..<5 { slots[edge] = list.append(_Link(nodes[0], edge: edge)) }
+        for edge in 0..<5 { slots[edge] = list.append(_Link(nodes[0], edge: edge), spares: &spares) }
         for edge in 5..<2_000 {
-            slots[edge] = list.append(_Link(nodes[0], edge: edge))
-            list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0]) { link, newSlot in slots[link.edge] = newSlot }?.release()
+            slots[edge] = list.append(_Link(nodes[0], edge: edge), spares: &spares)
+            list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0], spares: &spares) { link, newSlot in slots[link.edge] = newSlot }?.release()
             head += 1
             #expect(list.slots.upperBound <= 6 + _ObserverList.tombstonesBeforeCompaction)
         }
         for edge in head..<2_000 {
-            list.remove(at: slots.removeValue(forKey: edge)!, of: nodes[0]) { link, newSlot in slots[link.edge] = newSlot }?.release()
+            list.remove(at: slots.removeValue(forKey: edge)!, of: nodes[0], spares: &spares) { link, newSlot in slots[link.edge] = newSlot }?.release()
         }
         let isEmpty = list.isEmpty
         #expect(isEmpty)
+    }
+
+    @Test("a list of one link that empties keeps its block for the next first link; longer lists free theirs; spares are bounded")
+    func sparesAreReused() {
+        let nodes = Self.makeNodes(2)
+        var spares = _SpareObserverBlocks()
+        // One link each, then emptied: the spares keep `maximum` blocks and free the rest.
+        // Non-copyable lists, so in memory of their own rather than an Array.
+        let count = _SpareObserverBlocks.maximum + 3
+        let lists = UnsafeMutablePointer<_ObserverList>.allocate(capacity: count)
+        defer { lists.deallocate() }
+        for index in 0..<count { (lists + index).initialize(to: _ObserverList()) }
+        let slots = (0..<count).map { lists[$0].append(_Link(nodes[0], edge: $0), spares: &spares) }
+        for index in 0..<count {
+            lists[index].remove(at: slots[index], of: nodes[0], spares: &spares) { _, _ in }?.release()
+        }
+        lists.deinitialize(count: count)
+        #expect(spares.count == _SpareObserverBlocks.maximum)
+        // A first link takes a spare block; the list works as before.
+        var list = _ObserverList()
+        let first = list.append(_Link(nodes[0], edge: 0), spares: &spares)
+        #expect(spares.count == _SpareObserverBlocks.maximum - 1)
+        #expect(list.count == 1 && list[first].edge == 0)
+        // A second link grows it into a new block; emptied, that block is freed, not kept.
+        let second = list.append(_Link(nodes[1], edge: 1), spares: &spares)
+        #expect(list.count == 2 && list[second].edge == 1)
+        list.remove(at: first, of: nodes[0], spares: &spares) { _, _ in }?.release()
+        list.remove(at: second, of: nodes[1], spares: &spares) { _, _ in }?.release()
+        let isEmpty = list.isEmpty
+        #expect(isEmpty)
+        #expect(spares.count == _SpareObserverBlocks.maximum - 1)
     }
 
     @Test("an empty list holds a parked value until its first link, and none after its last")
     func parkedValue() {
         let nodes = Self.makeNodes(2)
         var list = _ObserverList()
+        var spares = _SpareObserverBlocks()
         var parked = list.parked
         #expect(parked == nil)
         for value in [0, 1, -1, 42, Int.max >> 1, Int.min >> 1] {
@@ -134,14 +170,14 @@ import Testing
             #expect(parked == value)
             #expect(isEmpty && count == 0 && slots.isEmpty, "a parked value is not a link")
         }
-        let first = list.append(_Link(nodes[0], edge: 0))
-        let second = list.append(_Link(nodes[1], edge: 1))
+        let first = list.append(_Link(nodes[0], edge: 0), spares: &spares)
+        let second = list.append(_Link(nodes[1], edge: 1), spares: &spares)
         parked = list.parked
         var (isEmpty, count) = (list.isEmpty, list.count)
         #expect(parked == nil, "the first link discards it")
         #expect(!isEmpty && count == 2)
-        list.remove(at: first, of: nodes[0]) { _, _ in }?.release()
-        list.remove(at: second, of: nodes[1]) { _, _ in }?.release()
+        list.remove(at: first, of: nodes[0], spares: &spares) { _, _ in }?.release()
+        list.remove(at: second, of: nodes[1], spares: &spares) { _, _ in }?.release()
         parked = list.parked
         (isEmpty, count) = (list.isEmpty, list.count)
         #expect(parked == nil, "emptied, the list parks nothing")
