@@ -276,6 +276,7 @@ struct _Stack<Element> {
 package let _graph: _Graph = {
     let graph = _Graph()
     _contextKeyOfGraph = _contextKey
+    _probePointer = _probeRef.toOpaque()
     _graphPointer = Unmanaged.passUnretained(graph).toOpaque()
     return graph
 }()

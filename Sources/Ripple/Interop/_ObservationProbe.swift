@@ -72,6 +72,11 @@ final class _ProbeState: Sendable {
 /// The probe, unmanaged: kept for the life of the process, reached without reference counting.
 let _probeRef = Unmanaged.passRetained(_ProbeState())
 
+/// The probe's address, set once with the graph's (see `_graph`): a global with a constant
+/// initial value, read with a plain load where `_probeRef` costs a call to check its lazy
+/// initialisation. Only a read of a node, which exists after the graph, uses it.
+@exclusivity(unchecked) nonisolated(unsafe) var _probePointer: UnsafeMutableRawPointer?
+
 /// Whether the probe sees recorded accesses here (see `_ProbeState.works`).
 var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works } }
 
@@ -79,12 +84,17 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 /// Observation tracking scope (lock released). Always true when the probe cannot tell (see
 /// `_observationProbeWorks`), or when the thread asked to arm every read (tests).
 ///
+/// Called only after a read of a node, so the graph and the probe exist, and no global is
+/// looked up through its lazy initialisation: the probe through `_probePointer`, the thread's
+/// context through the key the graph copied (`_ThreadContext.existingPointer`).
+///
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @usableFromInline @inline(never)
 func _observationTracksThisRead() -> Bool {
-    _probeRef._withUnsafeGuaranteedRef { probe in
+    Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
         guard probe.works else { return true }
-        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+        let contextRef = _ThreadContext.existingPointer.map { Unmanaged<_ThreadContext>.fromOpaque($0) } ?? _ThreadContext.currentRef
+        return contextRef._withUnsafeGuaranteedRef { context in
             if context.armsEveryTopLevelRead { return true }
             guard _ProbeState.isRecorded(probe.subject, probe.keyPath, context) else { return false }
             if let hook = context.afterTrackedReadProbe { hook() }
