@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import _RippleThread
 
 /// Per-thread state of the graph: what the running reaction tracks, batching, and the
 /// queues of work that must run after the graph's lock is released.
@@ -141,15 +142,28 @@ package final class _ThreadContext {
     @usableFromInline
     static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
-            if let pointer = pthread_getspecific(_contextKey) {
-                return Unmanaged<_ThreadContext>.fromOpaque(pointer)
-            }
-            let context = Unmanaged.passRetained(_ThreadContext())
-            pthread_setspecific(_contextKey, context.toOpaque())
-            return context
+            #if canImport(Darwin)
+            let existing = pthread_getspecific(_contextKey)
+            #else
+            let existing = existingPointer
+            #endif
+            if let existing { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+            return created()
         }
     }
 
+    /// Creates the calling thread's context, which has none yet.
+    @inline(never)
+    private static func created() -> Unmanaged<_ThreadContext> {
+        let context = Unmanaged.passRetained(_ThreadContext())
+        pthread_setspecific(_contextKey, context.toOpaque())
+        #if !canImport(Darwin)
+        _ripple_set_context(context.toOpaque())
+        #endif
+        return context
+    }
+
+    #if canImport(Darwin)
     /// The address of the calling thread's context if it has one yet, else `nil` (creates
     /// nothing). For the graph's methods only: it reads the key the graph copied when it was
     /// created (`_contextKeyOfGraph`), a plain load where `_contextKey` costs a call to check
@@ -157,6 +171,13 @@ package final class _ThreadContext {
     static var existingPointer: UnsafeMutableRawPointer? {
         @inline(__always) get { pthread_getspecific(_contextKeyOfGraph) }
     }
+    #else
+    /// The address of the calling thread's context if it has one yet, else `nil` (creates
+    /// nothing): one load of a thread-local pointer (`_RippleThread.h`), valid anywhere.
+    static var existingPointer: UnsafeMutableRawPointer? {
+        @inline(__always) get { _ripple_context() }
+    }
+    #endif
 }
 
 /// One unit of work queued for after the lock is released: a reaction to run, or a node
@@ -235,6 +256,10 @@ let _contextKey: pthread_key_t = {
     let status = pthread_key_create(&key) { pointer in
         let pointer: UnsafeMutableRawPointer? = pointer
         if let pointer {
+            // Anything the release runs finds no context (and makes a new one if it needs one).
+            #if !canImport(Darwin)
+            _ripple_set_context(nil)
+            #endif
             Unmanaged<_ThreadContext>.fromOpaque(pointer).release()
         }
     }

@@ -24,4 +24,20 @@ static inline __attribute__((always_inline)) uintptr_t _ripple_current_thread(vo
 }
 #endif
 
+#if defined(__linux__)
+/// The calling thread's Ripple context (`_ThreadContext`), or null before it has one: a
+/// thread-local pointer in the static TLS block, read with one load, where `pthread_getspecific`
+/// costs a call. The context is also kept under a `pthread` key, whose destructor releases it at
+/// the thread's exit and clears this pointer first.
+extern __thread void *_ripple_thread_context __attribute__((tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) void *_ripple_context(void) {
+    return _ripple_thread_context;
+}
+
+static inline __attribute__((always_inline)) void _ripple_set_context(void *context) {
+    _ripple_thread_context = context;
+}
+#endif
+
 #endif
