@@ -109,7 +109,7 @@ extension _ThreadContext {
     /// it, or staged (see `_SoleWrite`). Takes no lock.
     ///
     /// - Complexity: O(1).
-    @usableFromInline
+    @usableFromInline @inline(never)
     func _soleWriteSlot(for node: _Node, perform: @escaping _SoleWrite.Perform) -> _SoleWriteSlot {
         #if canImport(Darwin)
         return .staged
@@ -122,7 +122,8 @@ extension _ThreadContext {
         guard soleWrite.phase == .free, batchDepth > 0, !isDelivering, !staging.isActive else { return .staged }
         let refused = node.graphRef._withUnsafeGuaranteedRef { graph in
             // A write inside a derivation (this thread holds the lock) is staged, and fails there.
-            graph.lock.isHeldByCallingThread || graph.tracersInstalled.load(ordering: .relaxed) != 0
+            // Never inlined and synchronous: the thread's identity may be read in place.
+            graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller) || graph.tracersInstalled.load(ordering: .relaxed) != 0
         }
         if refused { return .staged }
         soleWrite.node = .passRetained(node)

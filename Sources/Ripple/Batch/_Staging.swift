@@ -231,6 +231,7 @@ extension _ThreadContext {
     ///   run the jobs the commit queued (the reactions its writes triggered), as delivery would
     ///   next: true for a batch that ends outside any delivery, whose caller delivers the rest.
     ///   The lock pair this saves is a sizeable part of a batched write that triggers reactions.
+    @inline(never)
     func commitStaged(runningJobs: Bool = false) {
         guard staging.isActive || soleWrite.isPending || !reservations.isEmpty else { return }
         let context = Unmanaged.passUnretained(self)
@@ -240,7 +241,8 @@ extension _ThreadContext {
         var ended: [any _ReadModifyWriteSubject] = []
         // Something was staged or reserved: a node exists, and with it the graph.
         let ranJobs = _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph -> Bool in
-            graph.lock.lock()
+            // Never inlined and synchronous: the thread's identity may be read in place.
+            graph.lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             if soleWrite.isPending {
                 // A tracer shows the batch as staged; a value held for a read-modify-write
                 // must be waited for. Otherwise the write is applied as it is (see `_SoleWrite`).

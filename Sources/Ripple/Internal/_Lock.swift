@@ -241,7 +241,13 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// identity in `owner` only if it stored it there itself, while holding the mutex.
     @inline(__always)
     package var isHeldByCallingThread: Bool {
-        storage._withUnsafeGuaranteedRef { $0.owner.load(ordering: .relaxed) == Self.currentThread }
+        isHeld(byThread: Self.currentThread)
+    }
+
+    /// Whether the thread `me` (the caller's identity, found as for `lock(as:)`) holds the lock.
+    @inline(__always)
+    package func isHeld(byThread me: UInt) -> Bool {
+        storage._withUnsafeGuaranteedRef { $0.owner.load(ordering: .relaxed) == me }
     }
 
     /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
