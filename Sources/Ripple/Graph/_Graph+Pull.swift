@@ -62,27 +62,45 @@ extension _Graph {
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _DerivedNode) -> Bool {
         assertLockHeld()
+        // First a plain scan of the root's own sources, without the stack: a node whose
+        // sources are stored values (most computed values) is decided here. The walk starts
+        // only at a computed source that must be brought up to date first.
+        let (stop, index) = scan(root, from: 0)
+        if stop != .stale { return stop == .changed }
+        return sourcesChanged(root, resumingAt: index)
+    }
+
+    /// Scans the sources of `node` from `index` on: stops at the first computed source that is
+    /// not fresh (`.stale`) or the first whose version differs from the edge's (`.changed`);
+    /// returns where it stopped. Guaranteed references and an unsafe buffer: no reference
+    /// counting.
+    @inline(__always)
+    private func scan(_ node: _DerivedNode, from start: Int) -> (_ScanStop, Int) {
+        let count = node.sources.count
+        var index = start
+        guard index < count, let sources = node.sources.elements else { return (.unchanged, index) }
+        while index < count {
+            let edge = sources[index]
+            let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
+                if dep.kind == .computed, !isFresh(unsafeDowncast(dep, to: _DerivedNode.self)) { return .stale }
+                return dep.version != edge.version ? .changed : nil
+            }
+            if let stop { return (stop, index) }
+            index &+= 1
+        }
+        return (.unchanged, index)
+    }
+
+    /// `sourcesChanged(root)` once the scan of `root` stopped at a stale computed source,
+    /// number `index`: the depth-first walk, with an explicit stack.
+    private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int) -> Bool {
         let base = walk.count
-        walk.append(_WalkFrame(ref: .passUnretained(root), index: 0))
+        walk.append(_WalkFrame(ref: .passUnretained(root), index: index))
         while true {
             let top = walk.count &- 1
             let frame = walk[top]
             // Guaranteed references and an unsafe buffer: the scan does no reference counting.
-            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { node -> (_ScanStop, Int) in
-                let count = node.sources.count
-                var index = frame.index
-                guard index < count, let sources = node.sources.elements else { return (.unchanged, index) }
-                while index < count {
-                    let edge = sources[index]
-                    let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
-                        if dep.kind == .computed, !isFresh(unsafeDowncast(dep, to: _DerivedNode.self)) { return .stale }
-                        return dep.version != edge.version ? .changed : nil
-                    }
-                    if let stop { return (stop, index) }
-                    index &+= 1
-                }
-                return (.unchanged, index)
-            }
+            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { scan($0, from: frame.index) }
             switch stop {
             case .stale:
                 walk[top].index = index
