@@ -23,6 +23,10 @@
 /// How the first step of a read went (see `_Node._beginComputedRead`).
 @usableFromInline
 enum _ReadStart: UInt8 {
+    /// The read was recorded by the derivation running on this thread, which held the lock
+    /// already; the lock was not taken again (Linux, where a thread knows whether it holds the
+    /// lock): copy the value, and release nothing.
+    case trackedInDerivation
     /// The read was recorded by the running derivation or reaction; the lock is held: copy the
     /// value, then call `_endTrackedRead()`.
     case tracked
@@ -74,8 +78,18 @@ extension _Graph {
     final func _beginComputedRead(_ node: _Node) -> _ReadStart {
         // Never inlined and synchronous: the thread's identity may come straight from
         // the thread pointer, read in place (see `_Lock`).
-        lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+        let me = _Lock.threadOfNonInlinedSynchronousCaller
         let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        #if !canImport(Darwin)
+        // A read inside a derivation, whose thread holds the lock: the common case of the
+        // dynamic graphs, recorded without taking the lock again.
+        if lock.isHeld(byThread: me), let target = evaluatingRef, !derived.isEvaluating, isFresh(derived),
+            stagingThreads == 0, Self.recordInPlace(node, into: target, &evaluation)
+        {
+            return counted(.trackedInDerivation)
+        }
+        #endif
+        lock.lock(as: me)
         guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else { return counted(.general) }
         return counted(trackInPlace(node))
     }
@@ -83,7 +97,16 @@ extension _Graph {
     /// `_Node._beginStoredRead`'s work. Releases nothing (see the top of this file).
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _beginStoredRead(_ node: _Node) -> _ReadStart {
-        lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+        let me = _Lock.threadOfNonInlinedSynchronousCaller
+        #if !canImport(Darwin)
+        // A read inside a derivation, whose thread holds the lock (see `_beginComputedRead`).
+        if lock.isHeld(byThread: me), let target = evaluatingRef, node._stagedCount == 0, readModifyWriteRegions == 0,
+            Self.recordInPlace(node, into: target, &evaluation)
+        {
+            return counted(.trackedInDerivation)
+        }
+        #endif
+        lock.lock(as: me)
         guard node._stagedCount == 0, readModifyWriteRegions == 0 else { return counted(.general) }
         return counted(trackInPlace(node))
     }
@@ -102,6 +125,10 @@ extension _Graph {
             } else {
                 let count = context.fastReads
                 context.fastReads = count &+ 1
+                if start == .trackedInDerivation {
+                    let inDerivation = context.readsInDerivation
+                    context.readsInDerivation = inDerivation &+ 1
+                }
             }
         }
         #endif

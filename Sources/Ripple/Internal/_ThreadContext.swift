@@ -46,6 +46,9 @@ package final class _ThreadContext {
     /// tests can check which path a read takes.
     @exclusivity(unchecked) package var fastReads = 0
     @exclusivity(unchecked) package var generalReads = 0
+    /// Debug builds: of `fastReads`, those recorded inside a derivation without taking the lock
+    /// again (`_ReadStart.trackedInDerivation`).
+    @exclusivity(unchecked) package var readsInDerivation = 0
     #endif
     /// Greater than zero inside `batch { }`.
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0

@@ -87,6 +87,8 @@ public final class Stored<Value>: _Node, Readable {
             // The common case first, through functions that release nothing (see
             // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
             switch _beginStoredRead() {
+            case .trackedInDerivation:
+                return _value
             case .tracked:
                 let current = _value
                 _endTrackedRead()

@@ -23,6 +23,8 @@ import Testing
         var values: [Int] = []
         var fast = 0
         var general = 0
+        /// Of `fast`, the reads recorded inside a derivation without taking the lock again.
+        var inDerivation = 0
     }
 
     /// Runs `body`, counting the reads it makes on this thread.
@@ -31,8 +33,14 @@ import Testing
         let context = _ThreadContext.current
         let fast = context.fastReads
         let general = context.generalReads
+        let inDerivation = context.readsInDerivation
         let values = body()
-        return Outcome(values: values, fast: context.fastReads - fast, general: context.generalReads - general)
+        return Outcome(
+            values: values,
+            fast: context.fastReads - fast,
+            general: context.generalReads - general,
+            inDerivation: context.readsInDerivation - inDerivation
+        )
         #else
         Outcome(values: body())
         #endif
@@ -123,6 +131,17 @@ import Testing
             FastReadTests.require(outcome.fast == 4)
         }
     }
+
+    #if !canImport(Darwin)
+    @Test("inside a derivation, whose thread holds the lock, a read is recorded without taking the lock again")
+    func readsInADerivationTakeNoLock() async {
+        await #expect(processExitsWith: .success) {
+            let outcome = FastReadTests.rereads()
+            // The derivation's three reads; not the reaction's, whose body runs unlocked.
+            FastReadTests.require(outcome.inDerivation == 3)
+        }
+    }
+    #endif
     #endif
 
     @Test("a read that needs an edge of its own is tracked, and the edge it replaces is dropped")
