@@ -100,10 +100,13 @@ extension _Graph {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         #if !canImport(Darwin)
         // A read inside a derivation, whose thread holds the lock (see `_beginComputedRead`).
-        if lock.isHeld(byThread: me), let target = evaluatingRef, node._stagedCount == 0, readModifyWriteRegions == 0,
-            Self.recordInPlace(node, into: target, &evaluation)
-        {
-            return counted(.trackedInDerivation)
+        if lock.isHeld(byThread: me), let target = evaluatingRef {
+            // Read already by this evaluation: nothing to check again (no batch can stage a
+            // write of it, nor a read-modify-write begin, while this thread holds the lock).
+            if node.trackedBy == evaluation.id { return counted(.trackedInDerivation) }
+            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation) {
+                return counted(.trackedInDerivation)
+            }
         }
         #endif
         lock.lock(as: me)
