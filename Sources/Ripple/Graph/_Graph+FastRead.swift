@@ -95,18 +95,36 @@ extension _Graph {
     }
 
     /// `_Node._beginStoredRead`'s work. Releases nothing (see the top of this file).
+    ///
+    /// The most common read of all, a stored value read again by the derivation running on
+    /// this thread (`for _ in 0..<30 { total += head.value }`), is recognised here, in a
+    /// function small enough to need no registers saved; every other read goes on in
+    /// `_beginStoredReadFurther`.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _beginStoredRead(_ node: _Node) -> _ReadStart {
+        #if !canImport(Darwin)
+        // Read already by this evaluation, whose thread holds the lock: nothing to check
+        // again (no batch can stage a write of it, nor a read-modify-write begin, meanwhile).
+        if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), evaluatingRef != nil,
+            node.trackedBy == evaluation.id
+        {
+            return counted(.trackedInDerivation)
+        }
+        #endif
+        return _beginStoredReadFurther(node)
+    }
+
+    /// `_beginStoredRead` for every read but a repeated one inside a derivation. Releases
+    /// nothing (see the top of this file).
+    @_effects(releasenone) @inline(never)
+    final func _beginStoredReadFurther(_ node: _Node) -> _ReadStart {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         #if !canImport(Darwin)
         // A read inside a derivation, whose thread holds the lock (see `_beginComputedRead`).
-        if lock.isHeld(byThread: me), let target = evaluatingRef {
-            // Read already by this evaluation: nothing to check again (no batch can stage a
-            // write of it, nor a read-modify-write begin, while this thread holds the lock).
-            if node.trackedBy == evaluation.id { return counted(.trackedInDerivation) }
-            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation) {
-                return counted(.trackedInDerivation)
-            }
+        if lock.isHeld(byThread: me), let target = evaluatingRef, node._stagedCount == 0, readModifyWriteRegions == 0,
+            Self.recordInPlace(node, into: target, &evaluation)
+        {
+            return counted(.trackedInDerivation)
         }
         #endif
         lock.lock(as: me)
