@@ -117,8 +117,6 @@ public final class Computed<Value>: Readable {
         // The common case first, through functions that release nothing (see
         // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
         switch nodeRef._withUnsafeGuaranteedRef({ $0._beginComputedRead() }) {
-        case .trackedInDerivation:
-            return nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
         case .tracked:
             let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
             nodeRef._withUnsafeGuaranteedRef { $0._endTrackedRead() }
