@@ -53,7 +53,12 @@ import Testing
         shared.lock.lock()
         shared.lock.lock()
         #expect(!shared.isHeldOnce)
+        #if canImport(Darwin)
+        // The recursive mutex counts its own levels: `unlockIfNested()` leaves them to `unlock()`.
+        shared.lock.unlock()
+        #else
         #expect(shared.releasedANestedLevel)
+        #endif
         #expect(shared.isHeldOnce)
         #expect(shared.isHeld)
         #expect(!onOtherThread { shared.lock.isHeldForTesting })

@@ -20,10 +20,14 @@ import Testing
     /// runs on another thread than the code before it.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     final class NewThreadExecutor: TaskExecutor, @unchecked Sendable {
+        /// Jobs that returned: ran to their end, or to the task's next suspension.
+        let jobsReturned = ThreadProgress()
+
         func enqueue(_ job: UnownedJob) {
             let executor = asUnownedTaskExecutor()
             Thread.detachNewThreadLike {
                 job.runSynchronously(on: executor)
+                self.jobsReturned.advance()
                 DispatchSemaphoreLike().wait()
             }
         }
@@ -39,10 +43,26 @@ import Testing
         #endif
     }
 
-    /// Identities before and after an `await` that resumes on the other thread.
-    nonisolated static func identitiesAcrossAnAwait() async -> (before: UInt, after: UInt, actual: UInt) {
+    /// Suspends until another thread resumes the task, once the task has suspended (the job
+    /// running it on `executor` returned), so that it goes on through `executor`, on a new
+    /// thread. (`Task.yield()`, and a continuation resumed at once, let the task go on where it
+    /// was: under ThreadSanitizer, more often than not.)
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    nonisolated static func awaitResumedElsewhere(_ executor: NewThreadExecutor) async {
+        let returned = executor.jobsReturned.value
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThreadLike {
+                executor.jobsReturned.wait(beyond: returned)
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Identities before and after an `await` that resumes on another thread.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    nonisolated static func identitiesAcrossAnAwait(_ executor: NewThreadExecutor) async -> (before: UInt, after: UInt, actual: UInt) {
         let before = _Lock.currentThread
-        await Task.yield()
+        await awaitResumedElsewhere(executor)
         let after = _Lock.currentThread
         return (before, after, actualThread())
     }
@@ -54,18 +74,19 @@ import Testing
         var changes = 0
         for _ in 0..<5 {
             let (before, after, actual) = await withTaskExecutorPreference(executor) {
-                await Self.identitiesAcrossAnAwait()
+                await Self.identitiesAcrossAnAwait(executor)
             }
             #expect(after == actual)
             if before != actual { changes += 1 }
         }
-        #expect(changes > 0, "some awaits resumed on the other thread")
+        #expect(changes == 5, "every await resumed on another thread")
     }
 
     /// Reads a stored value, waits, and reads it again, on the other thread.
-    nonisolated static func readsAcrossAnAwait(_ value: Stored<Int>) async -> (Int, Int, Bool) {
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    nonisolated static func readsAcrossAnAwait(_ value: Stored<Int>, _ executor: NewThreadExecutor) async -> (Int, Int, Bool) {
         let first = value.value
-        await Task.yield()
+        await awaitResumedElsewhere(executor)
         let second = value.value
         // The read released the lock: this thread holds it no more.
         return (first, second, _graph.lock.isHeldForTesting)
@@ -79,7 +100,7 @@ import Testing
         for round in 0..<5 {
             value.value = round
             let (first, second, stillHeld) = await withTaskExecutorPreference(executor) {
-                await Self.readsAcrossAnAwait(value)
+                await Self.readsAcrossAnAwait(value, executor)
             }
             #expect(first == round)
             #expect(second == round)
