@@ -137,7 +137,8 @@ extension _Graph {
     final func _beginStoredReadFurther(_ node: _Node) -> _ReadStart {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         #if !canImport(Darwin)
-        // A read inside a derivation, whose thread holds the lock (see `_beginComputedRead`).
+        // A read inside a derivation, whose thread holds the lock: recorded in place without
+        // taking the lock again.
         if lock.isHeld(byThread: me), let target = evaluatingRef, node._stagedCount == 0, readModifyWriteRegions == 0,
             Self.recordInPlace(node, into: target, &evaluation)
         {

@@ -252,19 +252,16 @@ struct _ObserverList: ~Copyable {
         header.pointee.holes = 0
     }
 
-    /// The size and alignment of a list's allocation for `capacity` links.
-    fileprivate static func blockLayout(capacity: Int) -> (byteCount: Int, alignment: Int) {
-        (linksOffset + capacity * MemoryLayout<_Link>.stride, Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment))
-    }
-
     private mutating func grow() {
         let old = storage.map { $0.assumingMemoryBound(to: Header.self).pointee }
         let capacity = old.map { Int($0.capacity) } ?? 0
         precondition(capacity < Int(Int32.max) / 2, "Ripple: a node has more than \(Int32.max / 2) observers")
         // One link first: most observed nodes have one observer.
         let newCapacity = Swift.max(capacity * 2, 1)
-        let layout = Self.blockLayout(capacity: newCapacity)
-        let larger = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: layout.alignment)
+        let larger = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.linksOffset + newCapacity * MemoryLayout<_Link>.stride,
+            alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment)
+        )
         larger.bindMemory(to: Header.self, capacity: 1).initialize(
             to: Header(end: old?.end ?? 0, capacity: Int32(newCapacity), live: old?.live ?? 0, head: old?.head ?? 0, holes: old?.holes ?? 0)
         )

@@ -20,18 +20,18 @@ public import _RippleThread
 /// On Linux the lock is a word in `_RippleLock.h`, taken with one compare-and-swap and released
 /// with a plain store: no locked instruction on release, which halves the cost of an
 /// uncontended acquisition and release against the C library's mutex in a multi-threaded
-/// process (5 ns a pair instead of 11 on the project's machine; Benchmarks/README.md). A thread that must sleep pays
-/// instead: it registers as a waiter and forces a barrier on every running thread of the
-/// process (`membarrier`), after which every release sees it and wakes it. Where the kernel
-/// does not offer that barrier, every release makes a full fence. Its atomic operations are C
-/// atomics that ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux.
+/// process (5 ns a pair instead of 11 on the project's machine; Benchmarks/README.md). A thread
+/// that must sleep pays instead: it registers as a waiter and forces a barrier on every running
+/// thread of the process (`membarrier`), after which every release sees it and wakes it. Where
+/// the kernel does not offer that barrier, every release makes a full fence. Its atomic
+/// operations are C atomics that ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux.
 ///
 /// On Linux a re-entrant acquisition only compares an atomic owner with the calling thread
 /// and counts, which makes the many reads inside a derivation cheap. A thread can only read
 /// its own identity from `owner` if it stored it itself, that is, while it holds the lock (it
 /// clears `owner` before releasing it), so a relaxed load is enough to recognise a re-entrant
-/// acquisition. On Apple platforms, where `Atomic` needs
-/// macOS 15 / iOS 18 and Ripple supports macOS 14 / iOS 17, the mutex itself is recursive.
+/// acquisition. On Apple platforms, where `Atomic` needs macOS 15 / iOS 18 and Ripple supports
+/// macOS 14 / iOS 17, the mutex itself is recursive.
 ///
 /// The identity is the thread pointer on Linux (one load; `_RippleThread.h`), `pthread_self()`
 /// elsewhere. It must be the identity of the thread the code runs on *now*. Both are constant

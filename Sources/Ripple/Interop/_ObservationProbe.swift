@@ -86,7 +86,8 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 ///
 /// Called only after a read of a node, so the graph and the probe exist, and no global is
 /// looked up through its lazy initialisation: the probe through `_probePointer`, the thread's
-/// context through the key the graph copied (`_ThreadContext.existingPointer`).
+/// context through `_ThreadContext.existingPointer` (on Apple platforms the key the graph
+/// copied, where `currentRef` checks the lazy key's initialisation).
 ///
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @usableFromInline @inline(never)
