@@ -9,34 +9,11 @@ import Testing
 /// The calling thread's context (`_ThreadContext`): created on first use, reached on Linux
 /// through a thread-local pointer, and released when its thread exits.
 @Suite struct ThreadContextTests {
-    /// Runs `body` on a new thread and returns once that thread has exited (its thread-local
-    /// destructors included).
-    private func onExitingThread(_ body: @escaping @Sendable () -> Void) {
-        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        #if canImport(Glibc)
-        var thread = pthread_t()
-        #else
-        var thread: pthread_t?
-        #endif
-        let status = pthread_create(&thread, nil, { raw in
-            let pointer: UnsafeMutableRawPointer? = raw
-            Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue().body()
-            return nil
-        }, box)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        #if canImport(Glibc)
-        pthread_join(thread, nil)
-        #else
-        pthread_join(thread!, nil)
-        #endif
-    }
-
     @Test func aThreadsContextIsReleasedWhenItExits() {
         final class Weak: @unchecked Sendable { weak var context: _ThreadContext? }
         let weak = Weak()
         let stored = Stored(0)
-        onExitingThread {
+        Thread.runUntilExited {
             batch { stored.value = 1 }
             weak.context = _ThreadContext.current
             #expect(_ThreadContext.existingPointer == Unmanaged.passUnretained(weak.context!).toOpaque())
@@ -66,7 +43,7 @@ import Testing
         }
         #expect(status == 0)
         defer { pthread_key_delete(key) }
-        onExitingThread { [key] in
+        Thread.runUntilExited { [key] in
             _ = probe.stored.value
             pthread_setspecific(key, Unmanaged.passRetained(probe).toOpaque())
         }

@@ -38,9 +38,25 @@ final class DispatchSemaphoreLike: @unchecked Sendable {
 /// Starts a plain thread running `body`.
 enum Thread {
     static func detachNewThreadLike(_ body: @escaping @Sendable () -> Void) {
+        let thread = start(body)
+        pthread_detach(thread)
+    }
+
+    /// Runs `body` on a new thread and returns once that thread has exited, its thread-local
+    /// destructors included.
+    static func runUntilExited(_ body: @escaping @Sendable () -> Void) {
+        let thread = start(body)
+        pthread_join(thread, nil)
+    }
+
+    private static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        #if canImport(Glibc)
         var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
         let status = pthread_create(&thread, nil, { raw in
             let pointer: UnsafeMutableRawPointer? = raw
             let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
@@ -48,6 +64,10 @@ enum Thread {
             return nil
         }, box)
         precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
+        #if canImport(Glibc)
+        return thread
+        #else
+        return thread!
+        #endif
     }
 }
