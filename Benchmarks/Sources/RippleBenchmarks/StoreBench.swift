@@ -198,10 +198,12 @@ enum StoreBench {
             Benchmark(name: "store \(width) fine-grained readers", columns: [
                 .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
             ]),
-            Benchmark(name: "store commits from 2 threads", columns: [
-                .ripple: threadsRipple, .locked: threadsLocked, .verge: threadsVerge,
-            ]),
-        ]
+        ] + [2, 8].map { threads in
+            Benchmark(name: "store commits from \(threads) threads", columns: [
+                .ripple: { try threadsRipple(threads) }, .locked: { try threadsLocked(threads) },
+                .verge: { try threadsVerge(threads) },
+            ])
+        }
     }
 
     /// Whether `--filter` selects any store row.
@@ -548,36 +550,34 @@ enum StoreBench {
 
     static func threadCommits() -> Int { config.quick ? 2_000 : 20_000 }
 
-    /// Runs `commit` `total / 2` times on each of two threads started together; returns the
-    /// nanoseconds from their release to the end of both.
-    static func onTwoThreads(_ total: Int, _ commit: @escaping @Sendable () -> Void) -> UInt64 {
+    /// Runs `commit` `total / threads` times on each of `threads` threads started together;
+    /// returns the nanoseconds from their release to the end of all. With 8 threads on a
+    /// machine of fewer cores, threads are preempted while they hold or wait for a lock.
+    static func onThreads(_ threads: Int, _ total: Int, _ commit: @escaping @Sendable () -> Void) -> UInt64 {
         let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        for _ in 0..<2 {
+        for _ in 0..<threads {
             Thread {
                 ready.signal()
                 go.wait()
-                for _ in 0..<(total / 2) { commit() }
+                for _ in 0..<(total / threads) { commit() }
                 finished.signal()
             }.start()
         }
-        ready.wait()
-        ready.wait()
+        for _ in 0..<threads { ready.wait() }
         let start = now()
-        go.signal()
-        go.signal()
-        finished.wait()
-        finished.wait()
+        for _ in 0..<threads { go.signal() }
+        for _ in 0..<threads { finished.wait() }
         return now() - start
     }
 
-    static func sampleThreads(_ name: String, count: @escaping () -> Int, recorder: Recorder, _ commit: @escaping @Sendable () -> Void) throws -> Stats {
+    static func sampleThreads(_ name: String, threads: Int, count: @escaping () -> Int, recorder: Recorder, _ commit: @escaping @Sendable () -> Void) throws -> Stats {
         let total = threadCommits()
         var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
             let before = count()
             recorder.values.removeAll(keepingCapacity: true)
-            let elapsed = onTwoThreads(total, commit)
+            let elapsed = onThreads(threads, total, commit)
             let after = count()
             try expect(after == before + total, name, "count == \(after) after \(total) commits from \(before)")
             try expect(recorder.values.count == total, name, "the subscriber saw \(recorder.values.count) commits of \(total)")
@@ -590,34 +590,34 @@ enum StoreBench {
         return stats
     }
 
-    static func threadsRipple() throws -> (Stats, String) {
+    static func threadsRipple(_ threads: Int) throws -> (Stats, String) {
         let store = Store<BenchState, Never>(initialState: BenchState())
         let recorder = Recorder()
         let subscription = store.sinkState(dropsFirst: true) { changes in
             recorder.values.append(changes.count)
         }
-        let stats = try sampleThreads("store commits from 2 threads (Ripple)", count: { store.currentState.count }, recorder: recorder) {
+        let stats = try sampleThreads("store commits from \(threads) threads (Ripple)", threads: threads, count: { store.currentState.count }, recorder: recorder) {
             store.commit { $0.count += 1 }
         }
         withExtendedLifetime(subscription) {}
         return (stats, "1 subscriber")
     }
 
-    static func threadsLocked() throws -> (Stats, String) {
+    static func threadsLocked(_ threads: Int) throws -> (Stats, String) {
         let store = LockedStruct(BenchState())
         let recorder = Recorder()
         store.countSubscribers.append { count in recorder.values.append(count) }
-        let stats = try sampleThreads("store commits from 2 threads (locked struct)", count: { store.current.count }, recorder: recorder) {
+        let stats = try sampleThreads("store commits from \(threads) threads (locked struct)", threads: threads, count: { store.current.count }, recorder: recorder) {
             store.incrementCount()
         }
         return (stats, "1 subscriber")
     }
 
-    static func threadsVerge() throws -> (Stats, String) {
+    static func threadsVerge(_ threads: Int) throws -> (Stats, String) {
         let store = VergeStyleStore(BenchState())
         let recorder = Recorder()
         store.sink { changes in recorder.values.append(changes.current.count) }
-        let stats = try sampleThreads("store commits from 2 threads (Verge-style)", count: { store.current.count }, recorder: recorder) {
+        let stats = try sampleThreads("store commits from \(threads) threads (Verge-style)", threads: threads, count: { store.current.count }, recorder: recorder) {
             store.commit { $0.count += 1 }
         }
         return (stats, "1 subscriber")
