@@ -17,14 +17,15 @@ public import _RippleThread
 /// It is recursive because a computed value's derivation reads other nodes while the
 /// evaluating thread holds the graph, and those reads take the same lock.
 ///
-/// On Linux the lock is a word in `_RippleLock.h`, taken with one compare-and-swap and released
-/// with a plain store: no locked instruction on release, which halves the cost of an
-/// uncontended acquisition and release against the C library's mutex in a multi-threaded
-/// process (5 ns a pair instead of 11 on the project's machine; Benchmarks/README.md). A thread
-/// that must sleep pays instead: it registers as a waiter and forces a barrier on every running
-/// thread of the process (`membarrier`), after which every release sees it and wakes it. Where
-/// the kernel does not offer that barrier, every release makes a full fence. Its atomic
-/// operations are C atomics that ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux.
+/// On Linux the lock is a futex word in `_RippleLock.h`, after the C library's mutex: taken
+/// with one compare-and-swap; a thread that must sleep marks the word, and only the release of
+/// a marked word makes a system call, to wake one sleeper. The release reads the word and
+/// stores 0 where the C library's mutex exchanges it: no locked instruction, which halves the
+/// cost of an uncontended acquisition and release in a multi-threaded process (5 ns a pair
+/// instead of 11 on the project's machine; Benchmarks/README.md). A mark that a release
+/// overwrites between its read and its store is found again by its sleeper within a
+/// millisecond. The atomic operations are C atomics that ThreadSanitizer sees, unlike
+/// `Synchronization.Mutex` on Linux.
 ///
 /// On Linux a re-entrant acquisition only compares an atomic owner with the calling thread
 /// and counts, which makes the many reads inside a derivation cheap. A thread can only read
@@ -79,14 +80,8 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 
     @usableFromInline let storage: Unmanaged<Storage>
 
+    /// A free lock.
     package init() {
-        self.init(fencedRelease: false)
-    }
-
-    /// A lock; on Linux, `fencedRelease` makes its release use a full fence, as where the kernel
-    /// offers no process-wide barrier (see `_RippleLock.h`), so that tests cover both kinds.
-    /// Ignored on Apple platforms.
-    package init(fencedRelease: Bool) {
         let storage = Storage()
         #if canImport(Darwin)
         storage.mutex.initialize(to: pthread_mutex_t())
@@ -100,7 +95,7 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         let conditionStatus = pthread_cond_init(storage.condition, nil)
         precondition(conditionStatus == 0, "Ripple: pthread_cond_init failed with status \(conditionStatus)")
         #else
-        _ripple_lock_init(storage.words, fencedRelease)
+        _ripple_lock_init(storage.words)
         #endif
         self.storage = .passRetained(storage)
     }
@@ -120,18 +115,25 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     #if !canImport(Darwin)
-    /// Whether this lock's release makes a full fence (see `init(fencedRelease:)`).
-    package var usesFencedRelease: Bool {
-        // Set before the lock is shared, never changed.
-        storage._withUnsafeGuaranteedRef { $0.words.pointee.fenced != 0 }
+    /// For tests: the threads asleep, or about to be, until the lock is released.
+    package var sleepersForTesting: Int {
+        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_sleepers($0.words)) }
     }
 
-    /// Whether the kernel offers the process-wide barrier that lets a release be a plain store.
-    package static var usesProcessBarrier: Bool { _ripple_lock_uses_process_barrier() }
+    /// For tests: the wake calls made so far for threads asleep in ``lock()``.
+    package var wakesForTesting: Int {
+        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_wakes($0.words)) }
+    }
 
-    /// For tests: the threads registered to sleep until the lock is released.
-    package var sleepersForTesting: Int {
-        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_waiters($0.words)) }
+    /// For tests: whether a thread marked the word before sleeping (see `_RippleLock.h`).
+    package var isMarkedForTesting: Bool {
+        storage._withUnsafeGuaranteedRef { _ripple_lock_is_marked($0.words) }
+    }
+
+    /// For tests, with the lock held: overwrites the word's mark, as a release racing with a
+    /// thread that marks it would (see `_RippleLock.h`).
+    package func eraseMarkForTesting() {
+        storage._withUnsafeGuaranteedRef { _ripple_lock_erase_mark_for_testing($0.words) }
     }
 
     /// For tests: the threads in ``wait()``.

@@ -1,11 +1,17 @@
-// The words of Ripple's lock on Linux, and its operations (see `_Lock` in `_Lock.swift`).
+// The word of Ripple's lock on Linux, and its operations (see `_Lock` in `_Lock.swift`).
 //
-// A futex lock whose release is a plain store. Releasing with an atomic exchange (as the C
-// library's mutex does) costs a locked instruction; a store does not. The price is paid by the
-// rare thread that must sleep: before it sleeps, it registers as a waiter and forces a memory
-// barrier on every running thread of the process (`membarrier`), so that any release either
-// is visible to it or sees its registration and wakes it. Where the kernel does not offer that
-// barrier, every release makes a full fence instead (`fenced`), which is always correct.
+// A futex lock after the C library's (Drepper, "Futexes Are Tricky"): 0 free, 1 held, 2 held
+// with a thread that may sleep until it is released. A thread that must sleep marks the word 2
+// first, and only the release of a marked word makes a system call, to wake one sleeper.
+//
+// One difference: the release reads the word and then stores 0, where the C library's mutex
+// exchanges it atomically (a locked instruction, about half the cost of an uncontended
+// acquisition and release). A thread that marks the word between that read and that store has
+// its mark overwritten, and the release wakes nobody. So a sleeper never sleeps longer than a
+// millisecond at a time: it then looks again, and marks again. The race needs the waiter's
+// mark to fall between two consecutive instructions of the release, and the waiter to be
+// asleep before the second one (the releasing thread interrupted there); it costs that waiter
+// a millisecond at most. Any thread that takes the lock while a thread sleeps marks it too.
 //
 // The fast paths are inline here (so that Swift inlines them, and sanitizers see their atomic
 // operations); the paths that sleep and wake are in `_RippleLock.c`.
@@ -19,25 +25,25 @@
 
 /// The words of one lock. Allocated by Swift, which must not move them.
 typedef struct {
-    /// 0: free; 1: held.
+    /// 0: free; 1: held; 2: held, and a thread may sleep until it is released.
     uint32_t word;
-    /// Threads that registered to sleep until `word` is released.
-    uint32_t waiters;
+    /// Threads inside, or about to enter, the sleep on `word`.
+    uint32_t sleeping;
     /// Bumped by `_ripple_lock_broadcast`; threads in `_ripple_lock_wait_for_broadcast` sleep on it.
     uint32_t signal;
-    /// Threads in `_ripple_lock_wait_for_broadcast` (changed with the lock held).
+    /// Threads asleep in `_ripple_lock_wait_for_broadcast` (added with the lock held).
     uint32_t signalWaiters;
-    /// 1: every release makes a full fence (no process-wide barrier, or a test asked for it).
-    uint32_t fenced;
+    /// For tests: the wake calls made for `word`.
+    uint32_t wakes;
 } _ripple_lock_t;
 
-/// Initializes `lock` as free. `fenced` forces the fenced release (tests cover both kinds).
-void _ripple_lock_init(_ripple_lock_t *lock, bool fenced);
+/// Initializes `lock` as free.
+void _ripple_lock_init(_ripple_lock_t *lock);
 
 /// Acquires `lock` after the fast attempt failed: spins briefly, then sleeps.
 void _ripple_lock_acquire_slow(_ripple_lock_t *lock);
 
-/// Wakes a thread sleeping in `_ripple_lock_acquire_slow`.
+/// Wakes one thread asleep on `lock`, just released from a marked word.
 void _ripple_lock_wake(_ripple_lock_t *lock);
 
 /// Releases `lock` (held once by the caller), sleeps until `_ripple_lock_broadcast` is called
@@ -46,10 +52,6 @@ void _ripple_lock_wait_for_broadcast(_ripple_lock_t *lock);
 
 /// Wakes every thread in `_ripple_lock_wait_for_broadcast` (call with the lock held).
 void _ripple_lock_broadcast(_ripple_lock_t *lock);
-
-/// Whether the process-wide barrier is in use: false where the kernel does not offer it, and
-/// every lock then uses the fenced release.
-bool _ripple_lock_uses_process_barrier(void);
 
 /// Acquires `lock` if it is free. Returns whether it did.
 static inline __attribute__((always_inline)) bool _ripple_lock_try(_ripple_lock_t *lock) {
@@ -62,27 +64,32 @@ static inline __attribute__((always_inline)) void _ripple_lock_acquire(_ripple_l
     if (__builtin_expect(!_ripple_lock_try(lock), 0)) _ripple_lock_acquire_slow(lock);
 }
 
-/// Releases `lock`, and wakes a waiter if one registered.
+/// Releases `lock`, and wakes a sleeper if the word was marked.
 static inline __attribute__((always_inline)) void _ripple_lock_release(_ripple_lock_t *lock) {
+    uint32_t state = __atomic_load_n(&lock->word, __ATOMIC_RELAXED);
     __atomic_store_n(&lock->word, 0, __ATOMIC_RELEASE);
-    if (__atomic_load_n(&lock->fenced, __ATOMIC_RELAXED)) {
-        // The store must be visible before the load below reads `waiters` (Dekker's pattern).
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    } else {
-        // Keeps the compiler from moving the load above the store; the processor may, and the
-        // waiter's process-wide barrier accounts for that.
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    }
-    if (__builtin_expect(__atomic_load_n(&lock->waiters, __ATOMIC_RELAXED) != 0, 0)) _ripple_lock_wake(lock);
+    if (__builtin_expect(state != 1, 0)) _ripple_lock_wake(lock);
 }
 
-/// For tests: the threads registered to sleep until `lock` is released, and those waiting for
-/// a broadcast.
-static inline uint32_t _ripple_lock_waiters(_ripple_lock_t *lock) {
-    return __atomic_load_n(&lock->waiters, __ATOMIC_RELAXED);
+/// For tests: the threads asleep (or about to be) until `lock` is released, those waiting
+/// for a broadcast, the wake calls made so far, and whether the word is marked.
+static inline uint32_t _ripple_lock_sleepers(_ripple_lock_t *lock) {
+    return __atomic_load_n(&lock->sleeping, __ATOMIC_RELAXED);
 }
 static inline uint32_t _ripple_lock_broadcast_waiters(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->signalWaiters, __ATOMIC_RELAXED);
+}
+static inline uint32_t _ripple_lock_wakes(_ripple_lock_t *lock) {
+    return __atomic_load_n(&lock->wakes, __ATOMIC_RELAXED);
+}
+static inline bool _ripple_lock_is_marked(_ripple_lock_t *lock) {
+    return __atomic_load_n(&lock->word, __ATOMIC_RELAXED) == 2;
+}
+
+/// For tests: overwrites the mark of `lock`, held by the caller, as a release racing with a
+/// thread that marks it would.
+static inline void _ripple_lock_erase_mark_for_testing(_ripple_lock_t *lock) {
+    __atomic_store_n(&lock->word, 1, __ATOMIC_RELAXED);
 }
 
 #endif

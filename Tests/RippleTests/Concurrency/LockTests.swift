@@ -6,17 +6,16 @@ import Darwin
 import Testing
 @testable import Ripple
 
-/// Direct tests of `_Lock`, the one lock Ripple uses. On Linux its release is a plain store,
-/// and a thread that must sleep first forces a process-wide barrier (see `_RippleLock.h`);
-/// where the kernel lacks that barrier, or when a test asks, the release makes a full fence
-/// instead. Every test here runs with both kinds.
+/// Direct tests of `_Lock`, the one lock Ripple uses. On Linux it is a futex word: a thread
+/// that must sleep marks it, the release of a marked word wakes one sleeper, and the release of
+/// an unmarked one is a plain store (see `_RippleLock.h`).
 @Suite struct LockTests {
     /// A lock that threads share.
     final class Shared: @unchecked Sendable {
         let lock: _Lock
         var count = 0
         var flag = false
-        init(fencedRelease: Bool) { lock = _Lock(fencedRelease: fencedRelease) }
+        init() { lock = _Lock() }
         // Through copies: `#expect` cannot look into a non-copyable value.
         var isHeld: Bool { lock.isHeldForTesting }
         var isHeldOnce: Bool { lock.isHeldOnce }
@@ -24,13 +23,15 @@ import Testing
         #if !canImport(Darwin)
         var sleepers: Int { lock.sleepersForTesting }
         var waiters: Int { lock.waitersForTesting }
+        var wakes: Int { lock.wakesForTesting }
         #endif
     }
 
-    @Test(arguments: [false, true])
-    func excludesOtherThreads(fencedRelease: Bool) {
-        let shared = Shared(fencedRelease: fencedRelease)
-        let threads = 4
+    /// 8 threads on however many cores: on the project's 2-core machine, threads are preempted
+    /// while they hold the lock or sleep on it.
+    @Test func excludesOtherThreads() {
+        let shared = Shared()
+        let threads = 8
         let iterations = 20_000
         runOnThreads(threads) { _ in
             for _ in 0..<iterations {
@@ -46,9 +47,8 @@ import Testing
         shared.lock.unlock()
     }
 
-    @Test(arguments: [false, true])
-    func isReentrantOnItsOwnersThreadOnly(fencedRelease: Bool) {
-        let shared = Shared(fencedRelease: fencedRelease)
+    @Test func isReentrantOnItsOwnersThreadOnly() {
+        let shared = Shared()
         #expect(!shared.isHeld)
         shared.lock.lock()
         shared.lock.lock()
@@ -68,9 +68,8 @@ import Testing
 
     #if !canImport(Darwin)
     /// A thread that found the lock held long enough to go to sleep is woken by the release.
-    @Test(arguments: [false, true])
-    func wakesAThreadThatSleeps(fencedRelease: Bool) {
-        let shared = Shared(fencedRelease: fencedRelease)
+    @Test func wakesAThreadThatSleeps() {
+        let shared = Shared()
         let finished = ThreadLatch(1)
         shared.lock.lock()
         Thread.detachNewThreadLike {
@@ -79,21 +78,91 @@ import Testing
             shared.lock.unlock()
             finished.arrive()
         }
-        // Not a sleep to order events: the other thread registers before it sleeps.
-        while shared.lock.sleepersForTesting == 0 { sched_yield() }
+        // Not a sleep to order events: the other thread counts itself and marks the word
+        // before it sleeps.
+        while !shared.lock.isMarkedForTesting { sched_yield() }
         #expect(!shared.flag)
         shared.lock.unlock()
         finished.wait()
         shared.lock.lock()
         #expect(shared.flag)
         #expect(shared.sleepers == 0)
+        #expect(shared.wakes == 1)
         shared.lock.unlock()
     }
 
+    /// Three sleepers: the release wakes one, which takes the lock marked (others sleep), so
+    /// that its own release wakes the next. One wake call per sleeper, and at most one more.
+    @Test func wakesEverySleeperInTurn() {
+        let shared = Shared()
+        let sleepers = 3
+        let finished = ThreadLatch(sleepers)
+        shared.lock.lock()
+        for _ in 0..<sleepers {
+            Thread.detachNewThreadLike {
+                shared.lock.lock()
+                shared.count += 1
+                shared.lock.unlock()
+                finished.arrive()
+            }
+        }
+        while shared.lock.sleepersForTesting < sleepers || !shared.lock.isMarkedForTesting { sched_yield() }
+        shared.lock.unlock()
+        finished.wait()
+        shared.lock.lock()
+        #expect(shared.count == sleepers)
+        #expect(shared.sleepers == 0)
+        #expect(shared.wakes <= sleepers + 1)
+        shared.lock.unlock()
+    }
+
+    /// A release that overwrote a sleeper's mark (a race between two instructions, forced here)
+    /// wakes nobody; the sleeper finds the lock free by itself, within its time slice.
+    @Test func aSleeperWhoseMarkWasOverwrittenStillGetsTheLock() {
+        let shared = Shared()
+        let finished = ThreadLatch(1)
+        shared.lock.lock()
+        Thread.detachNewThreadLike {
+            shared.lock.lock()
+            shared.flag = true
+            shared.lock.unlock()
+            finished.arrive()
+        }
+        while !shared.lock.isMarkedForTesting { sched_yield() }
+        shared.lock.eraseMarkForTesting()
+        shared.lock.unlock()
+        finished.wait()
+        shared.lock.lock()
+        #expect(shared.flag)
+        #expect(shared.wakes == 0)
+        shared.lock.unlock()
+    }
+
+    /// The woken thread takes the lock unmarked when no other thread sleeps, so its release
+    /// makes no call; nor does any release after it.
+    @Test func releasesMakeNoCallOnceNobodySleeps() {
+        let shared = Shared()
+        let finished = ThreadLatch(1)
+        shared.lock.lock()
+        Thread.detachNewThreadLike {
+            shared.lock.lock()
+            shared.lock.unlock()
+            finished.arrive()
+        }
+        while !shared.lock.isMarkedForTesting { sched_yield() }
+        shared.lock.unlock()
+        finished.wait()
+        #expect(shared.wakes == 1)
+        for _ in 0..<1_000 {
+            shared.lock.lock()
+            shared.lock.unlock()
+        }
+        #expect(shared.wakes == 1)
+    }
+
     /// `wait()` releases the lock until a `broadcast()`, and holds it again when it returns.
-    @Test(arguments: [false, true])
-    func waitsForABroadcast(fencedRelease: Bool) {
-        let shared = Shared(fencedRelease: fencedRelease)
+    @Test func waitsForABroadcast() {
+        let shared = Shared()
         let finished = ThreadLatch(1)
         Thread.detachNewThreadLike {
             shared.lock.lock()
@@ -114,11 +183,5 @@ import Testing
         shared.lock.unlock()
     }
 
-    @Test func releaseKindFollowsTheKernel() {
-        let forced = _Lock(fencedRelease: true).usesFencedRelease
-        #expect(forced)
-        let chosen = _Lock().usesFencedRelease
-        #expect(chosen == !_Lock.usesProcessBarrier)
-    }
     #endif
 }
