@@ -1,5 +1,5 @@
-/// Runs `body` as one change: every other thread sees all of its writes or none, and
-/// reactions run once, when the outermost batch ends.
+/// Runs `body` as one change: every read on another thread sees all of its writes or none,
+/// and reactions run once, when the outermost batch ends.
 ///
 /// Batches nest. The writes are applied to the graph together when the outermost batch ends,
 /// even if `body` throws: until then, reads on other threads see none of them, and no computed
@@ -13,6 +13,11 @@
 ///
 /// `body` runs without holding any lock: it may block, wait for other threads (which keep
 /// reading and writing meanwhile), or hop to the main thread and back.
+///
+/// Each read is atomic, not a sequence of them: two reads on another thread (two in a
+/// reaction's run, or in a batch of reads) may fall on both sides of this batch's commit. A
+/// ``Computed`` that reads both values always sees all of the batch or none (a known issue of
+/// reactions, see ``observe(file:line:_:)``).
 ///
 /// ```swift
 /// batch {

@@ -2,7 +2,15 @@
 ///
 /// The reaction runs on the thread that made the change, once per write or outermost
 /// ``batch(_:)``, after the graph's lock is released: it may write, block, or hop to an
-/// actor. It always sees a consistent graph. Dependencies are tracked anew on every run.
+/// actor. It sees a consistent graph: no computed value it reads is derived from a mix of old
+/// and new values, and writes made on its own thread are all there or none. Dependencies are
+/// tracked anew on every run.
+///
+/// **Known issue.** A run reads each value when it reaches it, with the graph's lock released
+/// between reads. If another thread commits a batch between two reads of one run, the run sees
+/// part of that batch; it runs again after the batch, and that run sees all of it. To read
+/// several values as one snapshot whatever other threads do, read them in one ``Computed``
+/// (a derivation reads under the lock).
 ///
 /// Writes made inside the body are queued and committed after the current round of
 /// reactions, so every reaction sees every committed value, in order.
