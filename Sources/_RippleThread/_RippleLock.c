@@ -14,7 +14,9 @@ void _ripple_lock_init(_ripple_lock_t *lock) {
     lock->sleeping = 0;
     lock->signal = 0;
     lock->signalWaiters = 0;
+    lock->signalPending = 0;
     lock->wakes = 0;
+    lock->signalWakes = 0;
 }
 
 static void spinPause(void) {
@@ -61,9 +63,10 @@ void _ripple_lock_wake(_ripple_lock_t *lock) {
 }
 
 void _ripple_lock_wait_for_broadcast(_ripple_lock_t *lock) {
-    // Both read and changed with the lock held, so a broadcast after the release below bumps
-    // `signal` past `seen` and finds this thread counted: the sleep does not begin, or ends.
+    // Set and read with the lock held, so a broadcast after the release below bumps `signal`
+    // past `seen` and finds `signalPending` set: the sleep does not begin, or ends.
     __atomic_fetch_add(&lock->signalWaiters, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&lock->signalPending, 1, __ATOMIC_RELAXED);
     uint32_t seen = __atomic_load_n(&lock->signal, __ATOMIC_RELAXED);
     _ripple_lock_release(lock);
     futexWait(&lock->signal, seen, NULL);
@@ -75,7 +78,9 @@ void _ripple_lock_wait_for_broadcast(_ripple_lock_t *lock) {
 
 void _ripple_lock_broadcast(_ripple_lock_t *lock) {
     __atomic_fetch_add(&lock->signal, 1, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&lock->signalWaiters, __ATOMIC_RELAXED) != 0) {
+    if (__atomic_load_n(&lock->signalPending, __ATOMIC_RELAXED) != 0) {
+        __atomic_store_n(&lock->signalPending, 0, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&lock->signalWakes, 1, __ATOMIC_RELAXED);
         syscall(SYS_futex, &lock->signal, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     }
 }

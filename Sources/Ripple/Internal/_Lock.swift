@@ -125,6 +125,11 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         storage._withUnsafeGuaranteedRef { Int(_ripple_lock_wakes($0.words)) }
     }
 
+    /// For tests: the wake calls made so far by ``broadcast()``.
+    package var broadcastWakesForTesting: Int {
+        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_broadcast_wakes($0.words)) }
+    }
+
     /// For tests: whether a thread marked the word before sleeping (see `_RippleLock.h`).
     package var isMarkedForTesting: Bool {
         storage._withUnsafeGuaranteedRef { _ripple_lock_is_marked($0.words) }

@@ -31,10 +31,15 @@ typedef struct {
     uint32_t sleeping;
     /// Bumped by `_ripple_lock_broadcast`; threads in `_ripple_lock_wait_for_broadcast` sleep on it.
     uint32_t signal;
-    /// Threads asleep in `_ripple_lock_wait_for_broadcast` (added with the lock held).
+    /// Threads in `_ripple_lock_wait_for_broadcast` (added with the lock held), for tests.
     uint32_t signalWaiters;
-    /// For tests: the wake calls made for `word`.
+    /// 1: a thread began to wait since the last broadcast, which must wake it (changed with
+    /// the lock held). Later broadcasts find it 0 and make no call: the threads that slept are
+    /// awake, or see `signal` changed and do not sleep.
+    uint32_t signalPending;
+    /// For tests: the wake calls made for `word`, and for `signal`.
     uint32_t wakes;
+    uint32_t signalWakes;
 } _ripple_lock_t;
 
 /// Initializes `lock` as free.
@@ -72,7 +77,7 @@ static inline __attribute__((always_inline)) void _ripple_lock_release(_ripple_l
 }
 
 /// For tests: the threads asleep (or about to be) until `lock` is released, those waiting
-/// for a broadcast, the wake calls made so far, and whether the word is marked.
+/// for a broadcast, the wake calls made so far for each, and whether the word is marked.
 static inline uint32_t _ripple_lock_sleepers(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->sleeping, __ATOMIC_RELAXED);
 }
@@ -81,6 +86,9 @@ static inline uint32_t _ripple_lock_broadcast_waiters(_ripple_lock_t *lock) {
 }
 static inline uint32_t _ripple_lock_wakes(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->wakes, __ATOMIC_RELAXED);
+}
+static inline uint32_t _ripple_lock_broadcast_wakes(_ripple_lock_t *lock) {
+    return __atomic_load_n(&lock->signalWakes, __ATOMIC_RELAXED);
 }
 static inline bool _ripple_lock_is_marked(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->word, __ATOMIC_RELAXED) == 2;

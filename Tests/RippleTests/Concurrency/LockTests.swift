@@ -24,6 +24,7 @@ import Testing
         var sleepers: Int { lock.sleepersForTesting }
         var waiters: Int { lock.waitersForTesting }
         var wakes: Int { lock.wakesForTesting }
+        var broadcastWakes: Int { lock.broadcastWakesForTesting }
         #endif
     }
 
@@ -181,6 +182,31 @@ import Testing
         #expect(shared.count == 1)
         #expect(shared.waiters == 0)
         shared.lock.unlock()
+    }
+
+    /// Only the first broadcast after a thread began to wait makes a call: the next ones find
+    /// it awake, or about to see `signal` changed.
+    @Test func aSecondBroadcastMakesNoCall() {
+        let shared = Shared()
+        let finished = ThreadLatch(1)
+        Thread.detachNewThreadLike {
+            shared.lock.lock()
+            while !shared.flag { shared.lock.wait() }
+            shared.lock.unlock()
+            finished.arrive()
+        }
+        while shared.lock.waitersForTesting == 0 { sched_yield() }
+        shared.lock.lock()
+        shared.flag = true
+        shared.lock.broadcast()
+        shared.lock.broadcast()
+        shared.lock.unlock()
+        finished.wait()
+        #expect(shared.broadcastWakes == 1)
+        shared.lock.lock()
+        shared.lock.broadcast()
+        shared.lock.unlock()
+        #expect(shared.broadcastWakes == 1)
     }
 
     #endif
