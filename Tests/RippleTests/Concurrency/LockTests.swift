@@ -68,20 +68,30 @@ import Testing
     }
 
     #if !canImport(Darwin)
+    /// Holding `shared.lock`, starts `count` threads that each take it, set `flag`, count
+    /// themselves and release it, and returns once they all sleep on it (not a sleep to order
+    /// events: a thread counts itself and marks the word before it sleeps). Wait on the latch
+    /// returned after releasing the lock.
+    private func startSleepers(_ count: Int, on shared: Shared) -> ThreadLatch {
+        let finished = ThreadLatch(count)
+        shared.lock.lock()
+        for _ in 0..<count {
+            Thread.detachNewThreadLike {
+                shared.lock.lock()
+                shared.flag = true
+                shared.count += 1
+                shared.lock.unlock()
+                finished.arrive()
+            }
+        }
+        while shared.lock.sleepersForTesting < count || !shared.lock.isMarkedForTesting { sched_yield() }
+        return finished
+    }
+
     /// A thread that found the lock held long enough to go to sleep is woken by the release.
     @Test func wakesAThreadThatSleeps() {
         let shared = Shared()
-        let finished = ThreadLatch(1)
-        shared.lock.lock()
-        Thread.detachNewThreadLike {
-            shared.lock.lock()
-            shared.flag = true
-            shared.lock.unlock()
-            finished.arrive()
-        }
-        // Not a sleep to order events: the other thread counts itself and marks the word
-        // before it sleeps.
-        while !shared.lock.isMarkedForTesting { sched_yield() }
+        let finished = startSleepers(1, on: shared)
         #expect(!shared.flag)
         shared.lock.unlock()
         finished.wait()
@@ -97,17 +107,7 @@ import Testing
     @Test func wakesEverySleeperInTurn() {
         let shared = Shared()
         let sleepers = 3
-        let finished = ThreadLatch(sleepers)
-        shared.lock.lock()
-        for _ in 0..<sleepers {
-            Thread.detachNewThreadLike {
-                shared.lock.lock()
-                shared.count += 1
-                shared.lock.unlock()
-                finished.arrive()
-            }
-        }
-        while shared.lock.sleepersForTesting < sleepers || !shared.lock.isMarkedForTesting { sched_yield() }
+        let finished = startSleepers(sleepers, on: shared)
         shared.lock.unlock()
         finished.wait()
         shared.lock.lock()
@@ -121,15 +121,7 @@ import Testing
     /// wakes nobody; the sleeper finds the lock free by itself, within its time slice.
     @Test func aSleeperWhoseMarkWasOverwrittenStillGetsTheLock() {
         let shared = Shared()
-        let finished = ThreadLatch(1)
-        shared.lock.lock()
-        Thread.detachNewThreadLike {
-            shared.lock.lock()
-            shared.flag = true
-            shared.lock.unlock()
-            finished.arrive()
-        }
-        while !shared.lock.isMarkedForTesting { sched_yield() }
+        let finished = startSleepers(1, on: shared)
         shared.lock.eraseMarkForTesting()
         shared.lock.unlock()
         finished.wait()
@@ -143,14 +135,7 @@ import Testing
     /// makes no call; nor does any release after it.
     @Test func releasesMakeNoCallOnceNobodySleeps() {
         let shared = Shared()
-        let finished = ThreadLatch(1)
-        shared.lock.lock()
-        Thread.detachNewThreadLike {
-            shared.lock.lock()
-            shared.lock.unlock()
-            finished.arrive()
-        }
-        while !shared.lock.isMarkedForTesting { sched_yield() }
+        let finished = startSleepers(1, on: shared)
         shared.lock.unlock()
         finished.wait()
         #expect(shared.wakes == 1)
@@ -164,15 +149,7 @@ import Testing
     /// `wait()` releases the lock until a `broadcast()`, and holds it again when it returns.
     @Test func waitsForABroadcast() {
         let shared = Shared()
-        let finished = ThreadLatch(1)
-        Thread.detachNewThreadLike {
-            shared.lock.lock()
-            while !shared.flag { shared.lock.wait() }
-            shared.count = shared.lock.isHeldOnce ? 1 : -1
-            shared.lock.unlock()
-            finished.arrive()
-        }
-        while shared.lock.waitersForTesting == 0 { sched_yield() }
+        let finished = startWaiter(on: shared)
         shared.lock.lock()
         shared.flag = true
         shared.lock.broadcast()
@@ -188,14 +165,7 @@ import Testing
     /// it awake, or about to see `signal` changed.
     @Test func aSecondBroadcastMakesNoCall() {
         let shared = Shared()
-        let finished = ThreadLatch(1)
-        Thread.detachNewThreadLike {
-            shared.lock.lock()
-            while !shared.flag { shared.lock.wait() }
-            shared.lock.unlock()
-            finished.arrive()
-        }
-        while shared.lock.waitersForTesting == 0 { sched_yield() }
+        let finished = startWaiter(on: shared)
         shared.lock.lock()
         shared.flag = true
         shared.lock.broadcast()
@@ -207,6 +177,21 @@ import Testing
         shared.lock.broadcast()
         shared.lock.unlock()
         #expect(shared.broadcastWakes == 1)
+    }
+
+    /// Starts a thread that waits for `flag` in `wait()`, then sets `count` to 1 if it holds
+    /// the lock once; returns once it waits.
+    private func startWaiter(on shared: Shared) -> ThreadLatch {
+        let finished = ThreadLatch(1)
+        Thread.detachNewThreadLike {
+            shared.lock.lock()
+            while !shared.flag { shared.lock.wait() }
+            shared.count = shared.lock.isHeldOnce ? 1 : -1
+            shared.lock.unlock()
+            finished.arrive()
+        }
+        while shared.lock.waitersForTesting == 0 { sched_yield() }
+        return finished
     }
 
     #endif
