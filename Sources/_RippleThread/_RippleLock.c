@@ -15,7 +15,6 @@ void _ripple_lock_init(_ripple_lock_t *lock) {
     lock->signal = 0;
     lock->signalWaiters = 0;
     lock->signalPending = 0;
-    lock->wakes = 0;
     lock->signalWakes = 0;
 }
 
@@ -57,8 +56,14 @@ void _ripple_lock_acquire_slow(_ripple_lock_t *lock) {
     }
 }
 
+static __thread uint32_t wakeCallsOfThread = 0;
+
+uint32_t _ripple_lock_wake_calls_of_calling_thread(void) {
+    return wakeCallsOfThread;
+}
+
 void _ripple_lock_wake(_ripple_lock_t *lock) {
-    __atomic_fetch_add(&lock->wakes, 1, __ATOMIC_RELAXED);
+    wakeCallsOfThread += 1;
     syscall(SYS_futex, &lock->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 

@@ -120,9 +120,10 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         storage._withUnsafeGuaranteedRef { Int(_ripple_lock_sleepers($0.words)) }
     }
 
-    /// For tests: the wake calls made so far for threads asleep in ``lock()``.
-    package var wakesForTesting: Int {
-        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_wakes($0.words)) }
+    /// For tests: the wake calls the calling thread has made so far, on any lock, for threads
+    /// asleep in ``lock()``.
+    package static var wakeCallsOfCallingThreadForTesting: Int {
+        Int(_ripple_lock_wake_calls_of_calling_thread())
     }
 
     /// For tests: the wake calls made so far by ``broadcast()``.

@@ -2,16 +2,21 @@
 //
 // A futex lock after the C library's (Drepper, "Futexes Are Tricky"): 0 free, 1 held, 2 held
 // with a thread that may sleep until it is released. A thread that must sleep marks the word 2
-// first, and only the release of a marked word makes a system call, to wake one sleeper.
+// first, and only the release of a marked word makes a system call, to wake one sleeper. A
+// thread that takes the lock after sleeping or spinning marks it if another thread sleeps
+// (`sleeping`), so that its release wakes the next one.
 //
 // One difference: the release reads the word and then stores 0, where the C library's mutex
 // exchanges it atomically (a locked instruction, about half the cost of an uncontended
 // acquisition and release). A thread that marks the word between that read and that store has
-// its mark overwritten, and the release wakes nobody. So a sleeper never sleeps longer than a
-// millisecond at a time: it then looks again, and marks again. The race needs the waiter's
-// mark to fall between two consecutive instructions of the release, and the waiter to be
-// asleep before the second one (the releasing thread interrupted there); it costs that waiter
-// a millisecond at most. Any thread that takes the lock while a thread sleeps marks it too.
+// its mark overwritten, and the release wakes nobody; nor does the release of a thread that
+// then takes the lock on the fast path (it does not look at `sleeping`). So a sleeper never
+// sleeps longer than a millisecond at a time: it then looks again, and marks again. The race
+// needs the waiter's mark to fall between the release's read and its store, and the waiter to
+// be asleep before the store (the releasing thread interrupted there; on weakly ordered
+// processors the read may be satisfied early, which widens the window a little); it costs
+// that waiter a millisecond at most. The price of the slices: while another thread holds the
+// lock for long (a long derivation), each sleeper wakes once a millisecond to look.
 //
 // The fast paths are inline here (so that Swift inlines them, and sanitizers see their atomic
 // operations); the paths that sleep and wake are in `_RippleLock.c`.
@@ -37,8 +42,7 @@ typedef struct {
     /// the lock held). Later broadcasts find it 0 and make no call: the threads that slept are
     /// awake, or see `signal` changed and do not sleep.
     uint32_t signalPending;
-    /// For tests: the wake calls made for `word`, and for `signal`.
-    uint32_t wakes;
+    /// For tests: the wake calls made for `signal` (counted with the lock held).
     uint32_t signalWakes;
 } _ripple_lock_t;
 
@@ -48,8 +52,13 @@ void _ripple_lock_init(_ripple_lock_t *lock);
 /// Acquires `lock` after the fast attempt failed: spins briefly, then sleeps.
 void _ripple_lock_acquire_slow(_ripple_lock_t *lock);
 
-/// Wakes one thread asleep on `lock`, just released from a marked word.
+/// Wakes one thread asleep on `lock`, just released from a marked word. Touches no memory of
+/// the lock (another thread may have freed it since the release).
 void _ripple_lock_wake(_ripple_lock_t *lock);
+
+/// For tests: the wake calls the calling thread made on any lock (`_ripple_lock_wake`), kept
+/// per thread because the lock's memory may be gone when one is made.
+uint32_t _ripple_lock_wake_calls_of_calling_thread(void);
 
 /// Releases `lock` (held once by the caller), sleeps until `_ripple_lock_broadcast` is called
 /// after this call began, and acquires `lock` again. May return early (a spurious wake-up).
@@ -73,19 +82,18 @@ static inline __attribute__((always_inline)) void _ripple_lock_acquire(_ripple_l
 static inline __attribute__((always_inline)) void _ripple_lock_release(_ripple_lock_t *lock) {
     uint32_t state = __atomic_load_n(&lock->word, __ATOMIC_RELAXED);
     __atomic_store_n(&lock->word, 0, __ATOMIC_RELEASE);
+    // Released: the lock's memory may already be freed by its next owner. The wake only passes
+    // its address to the kernel, which wakes nobody then.
     if (__builtin_expect(state != 1, 0)) _ripple_lock_wake(lock);
 }
 
 /// For tests: the threads asleep (or about to be) until `lock` is released, those waiting
-/// for a broadcast, the wake calls made so far for each, and whether the word is marked.
+/// for a broadcast, the wake calls broadcasts made, and whether the word is marked.
 static inline uint32_t _ripple_lock_sleepers(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->sleeping, __ATOMIC_RELAXED);
 }
 static inline uint32_t _ripple_lock_broadcast_waiters(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->signalWaiters, __ATOMIC_RELAXED);
-}
-static inline uint32_t _ripple_lock_wakes(_ripple_lock_t *lock) {
-    return __atomic_load_n(&lock->wakes, __ATOMIC_RELAXED);
 }
 static inline uint32_t _ripple_lock_broadcast_wakes(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->signalWakes, __ATOMIC_RELAXED);

@@ -23,7 +23,9 @@ import Testing
         #if !canImport(Darwin)
         var sleepers: Int { lock.sleepersForTesting }
         var waiters: Int { lock.waitersForTesting }
-        var wakes: Int { lock.wakesForTesting }
+        /// The wake calls the sleepers of `startSleepers` made, each after its release.
+        let sleeperWakeCalls = Recorder<Int>()
+        var sleepersWakeCalls: Int { sleeperWakeCalls.all.reduce(0, +) }
         var broadcastWakes: Int { lock.broadcastWakesForTesting }
         #endif
     }
@@ -69,7 +71,8 @@ import Testing
 
     #if !canImport(Darwin)
     /// Holding `shared.lock`, starts `count` threads that each take it, set `flag`, count
-    /// themselves and release it, and returns once they all sleep on it (not a sleep to order
+    /// themselves, release it and record the wake calls they made (in `sleeperWakeCalls`),
+    /// and returns once they all sleep on it (not a sleep to order
     /// events: a thread counts itself and marks the word before it sleeps). Wait on the latch
     /// returned after releasing the lock.
     private func startSleepers(_ count: Int, on shared: Shared) -> ThreadLatch {
@@ -77,10 +80,12 @@ import Testing
         shared.lock.lock()
         for _ in 0..<count {
             Thread.detachNewThreadLike {
+                let before = _Lock.wakeCallsOfCallingThreadForTesting
                 shared.lock.lock()
                 shared.flag = true
                 shared.count += 1
                 shared.lock.unlock()
+                shared.sleeperWakeCalls.append(_Lock.wakeCallsOfCallingThreadForTesting - before)
                 finished.arrive()
             }
         }
@@ -93,13 +98,15 @@ import Testing
         let shared = Shared()
         let finished = startSleepers(1, on: shared)
         #expect(!shared.flag)
+        let before = _Lock.wakeCallsOfCallingThreadForTesting
         shared.lock.unlock()
+        #expect(_Lock.wakeCallsOfCallingThreadForTesting - before == 1)
         finished.wait()
         shared.lock.lock()
         #expect(shared.flag)
         #expect(shared.sleepers == 0)
-        #expect(shared.wakes == 1)
         shared.lock.unlock()
+        #expect(shared.sleepersWakeCalls == 0)
     }
 
     /// Three sleepers: the release wakes one, which takes the lock marked (others sleep), so
@@ -108,13 +115,16 @@ import Testing
         let shared = Shared()
         let sleepers = 3
         let finished = startSleepers(sleepers, on: shared)
+        let before = _Lock.wakeCallsOfCallingThreadForTesting
         shared.lock.unlock()
+        let calls = _Lock.wakeCallsOfCallingThreadForTesting - before
         finished.wait()
         shared.lock.lock()
         #expect(shared.count == sleepers)
         #expect(shared.sleepers == 0)
-        #expect(shared.wakes <= sleepers + 1)
         shared.lock.unlock()
+        #expect(calls == 1)
+        #expect(calls + shared.sleepersWakeCalls <= sleepers + 1)
     }
 
     /// A release that overwrote a sleeper's mark (a race between two instructions, forced here)
@@ -123,12 +133,14 @@ import Testing
         let shared = Shared()
         let finished = startSleepers(1, on: shared)
         shared.lock.eraseMarkForTesting()
+        let before = _Lock.wakeCallsOfCallingThreadForTesting
         shared.lock.unlock()
+        #expect(_Lock.wakeCallsOfCallingThreadForTesting - before == 0)
         finished.wait()
         shared.lock.lock()
         #expect(shared.flag)
-        #expect(shared.wakes == 0)
         shared.lock.unlock()
+        #expect(shared.sleepersWakeCalls == 0)
     }
 
     /// The woken thread takes the lock unmarked when no other thread sleeps, so its release
@@ -136,14 +148,15 @@ import Testing
     @Test func releasesMakeNoCallOnceNobodySleeps() {
         let shared = Shared()
         let finished = startSleepers(1, on: shared)
+        let before = _Lock.wakeCallsOfCallingThreadForTesting
         shared.lock.unlock()
         finished.wait()
-        #expect(shared.wakes == 1)
+        #expect(shared.sleepersWakeCalls == 0)
         for _ in 0..<1_000 {
             shared.lock.lock()
             shared.lock.unlock()
         }
-        #expect(shared.wakes == 1)
+        #expect(_Lock.wakeCallsOfCallingThreadForTesting - before == 1)
     }
 
     /// `wait()` releases the lock until a `broadcast()`, and holds it again when it returns.
