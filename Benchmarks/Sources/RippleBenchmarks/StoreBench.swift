@@ -203,7 +203,11 @@ enum StoreBench {
                 .ripple: { try threadsRipple(threads) }, .locked: { try threadsLocked(threads) },
                 .verge: { try threadsVerge(threads) },
             ])
-        }
+        } + [
+            Benchmark(name: "Stored += from 8 threads", columns: [
+                .ripple: incrementsRipple, .locked: incrementsLocked,
+            ]),
+        ]
     }
 
     /// Whether `--filter` selects any store row.
@@ -611,6 +615,41 @@ enum StoreBench {
             store.incrementCount()
         }
         return (stats, "1 subscriber")
+    }
+
+    /// 8 threads each add 1 to one `Stored<Int>` (`count.value += 1`, an atomic
+    /// read-modify-write: a thread that finds another inside one waits for it, in the lock's
+    /// `wait()`), and one `observe` reads it. Checked: no increment lost.
+    static func incrementsRipple() throws -> (Stats, String) {
+        let count = Stored(0)
+        let reaction = observe { _ = count.value }
+        let stats = try sampleIncrements("Stored += from 8 threads (Ripple)", count: { count.value }) {
+            count.value += 1
+        }
+        withExtendedLifetime(reaction) {}
+        return (stats, "1 observe")
+    }
+
+    /// The same increments on a struct behind a mutex, with no reaction.
+    static func incrementsLocked() throws -> (Stats, String) {
+        let store = LockedStruct(BenchState())
+        let stats = try sampleIncrements("Stored += from 8 threads (locked struct)", count: { store.current.count }) {
+            store.incrementCount()
+        }
+        return (stats, "no subscriber")
+    }
+
+    static func sampleIncrements(_ name: String, count: @escaping () -> Int, _ increment: @escaping @Sendable () -> Void) throws -> Stats {
+        let total = threadCommits()
+        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+            let before = count()
+            let elapsed = onThreads(8, total, increment)
+            let after = count()
+            try expect(after == before + total, name, "count == \(after) after \(total) increments from \(before)")
+            return elapsed
+        }
+        stats.samples = stats.samples.map { $0 * 1e6 / Double(total) }
+        return stats
     }
 
     static func threadsVerge(_ threads: Int) throws -> (Stats, String) {
