@@ -44,7 +44,8 @@ void _ripple_lock_acquire_slow(_ripple_lock_t *lock) {
         uint32_t expected = 0;
         uint32_t taken = __atomic_load_n(&lock->sleeping, __ATOMIC_SEQ_CST) != 0 ? 2 : 1;
         if (__atomic_compare_exchange_n(&lock->word, &expected, taken, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
-        // Counted before marking: a thread that takes the lock after the mark marks it too.
+        // Counted before marking: a thread that takes the lock here after the mark marks it
+        // too (one on the fast path does not; see the header).
         __atomic_fetch_add(&lock->sleeping, 1, __ATOMIC_SEQ_CST);
         if (__atomic_exchange_n(&lock->word, 2, __ATOMIC_ACQUIRE) == 0) {
             // Free after all: taken, marked (one wake call too many at most).

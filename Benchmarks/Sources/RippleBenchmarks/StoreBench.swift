@@ -576,17 +576,22 @@ enum StoreBench {
         return now() - start
     }
 
-    static func sampleThreads(_ name: String, threads: Int, count: @escaping () -> Int, recorder: Recorder, _ commit: @escaping @Sendable () -> Void) throws -> Stats {
+    /// Times `threadCommits()` calls of `commit` spread over `threads` threads, in ns per call.
+    /// Checks that `count` grew by one per call and, with a `recorder`, that its subscriber got
+    /// every count once, in order.
+    static func sampleThreads(_ name: String, threads: Int, count: @escaping () -> Int, recorder: Recorder?, calls: String = "commits", _ commit: @escaping @Sendable () -> Void) throws -> Stats {
         let total = threadCommits()
         var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
             let before = count()
-            recorder.values.removeAll(keepingCapacity: true)
+            recorder?.values.removeAll(keepingCapacity: true)
             let elapsed = onThreads(threads, total, commit)
             let after = count()
-            try expect(after == before + total, name, "count == \(after) after \(total) commits from \(before)")
-            try expect(recorder.values.count == total, name, "the subscriber saw \(recorder.values.count) commits of \(total)")
-            for (i, value) in recorder.values.enumerated() where value != before + i + 1 {
-                try expect(false, name, "delivery \(i) was count \(value), expected \(before + i + 1) (out of order)")
+            try expect(after == before + total, name, "count == \(after) after \(total) \(calls) from \(before)")
+            if let recorder {
+                try expect(recorder.values.count == total, name, "the subscriber saw \(recorder.values.count) commits of \(total)")
+                for (i, value) in recorder.values.enumerated() where value != before + i + 1 {
+                    try expect(false, name, "delivery \(i) was count \(value), expected \(before + i + 1) (out of order)")
+                }
             }
             return elapsed
         }
@@ -623,7 +628,7 @@ enum StoreBench {
     static func incrementsRipple() throws -> (Stats, String) {
         let count = Stored(0)
         let reaction = observe { _ = count.value }
-        let stats = try sampleIncrements("Stored += from 8 threads (Ripple)", count: { count.value }) {
+        let stats = try sampleThreads("Stored += from 8 threads (Ripple)", threads: 8, count: { count.value }, recorder: nil, calls: "increments") {
             count.value += 1
         }
         withExtendedLifetime(reaction) {}
@@ -633,23 +638,10 @@ enum StoreBench {
     /// The same increments on a struct behind a mutex, with no reaction.
     static func incrementsLocked() throws -> (Stats, String) {
         let store = LockedStruct(BenchState())
-        let stats = try sampleIncrements("Stored += from 8 threads (locked struct)", count: { store.current.count }) {
+        let stats = try sampleThreads("Stored += from 8 threads (locked struct)", threads: 8, count: { store.current.count }, recorder: nil, calls: "increments") {
             store.incrementCount()
         }
         return (stats, "no subscriber")
-    }
-
-    static func sampleIncrements(_ name: String, count: @escaping () -> Int, _ increment: @escaping @Sendable () -> Void) throws -> Stats {
-        let total = threadCommits()
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
-            let before = count()
-            let elapsed = onThreads(8, total, increment)
-            let after = count()
-            try expect(after == before + total, name, "count == \(after) after \(total) increments from \(before)")
-            return elapsed
-        }
-        stats.samples = stats.samples.map { $0 * 1e6 / Double(total) }
-        return stats
     }
 
     static func threadsVerge(_ threads: Int) throws -> (Stats, String) {
