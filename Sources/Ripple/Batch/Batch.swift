@@ -53,9 +53,10 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
                         reaction: writes[0].reaction
                     ))
                 }
-            } else if context.batchDepth == 0 {
+            } else if context.batchDepth == 0, !context.commitSoleWriteAsWrite() {
                 // Every write of the batch, applied at once: readers see all or none of them.
-                // The reactions they trigger run under the same acquisition of the lock.
+                // The reactions they trigger run under the same acquisition of the lock. (A
+                // batch of one write was committed above, as that write.)
                 context.commitStaged(runningJobs: true)
                 // No graph yet: no node, so nothing to deliver.
                 _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }

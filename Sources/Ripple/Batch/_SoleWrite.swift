@@ -4,8 +4,10 @@
 /// round. Staging it in `_Staging` takes the lock for bookkeeping that only this thread ever
 /// needs (other threads read committed values whatever it staged), and the commit takes the
 /// lock again. So a batch's first write, when its value fits in `capacity` bytes, is kept here
-/// instead, and the batch's commit applies it under the one acquisition it makes anyway: a
-/// batch of one write costs about what an unbatched write costs.
+/// instead. When the batch ends with nothing but that write (the common case), it is committed
+/// as an unbatched write would be (`commitSoleWriteAsWrite`): one acquisition of the lock, the
+/// value applied straight from the storage, the reactions delivered after. Otherwise the
+/// batch's commit applies it under the one acquisition it makes anyway.
 ///
 /// Staged on demand. Before this thread can see the batch's view or add to it, the code that
 /// holds the lock moves the write into `_Staging` (`_Graph.stageSoleWrite`), and from then on
@@ -91,6 +93,10 @@ enum _SoleWriteStep {
     case apply
     /// Destroy the value the write replaced (lock released).
     case destroyReplaced
+    /// Commit the value as an unbatched write: take it out of the storage, apply it (the write
+    /// takes the lock), deliver the reactions, then destroy the value it replaced (lock released
+    /// throughout; see `_ThreadContext.commitSoleWriteAsWrite`).
+    case commit
 }
 
 /// Where `Stored._stage` puts a write (see `_ThreadContext._soleWriteSlot`).
@@ -192,6 +198,38 @@ extension _Graph {
 }
 
 extension _ThreadContext {
+    /// Commits the batch's sole write as an unbatched write, when the outermost batch ends with
+    /// nothing else to commit (lock released, not delivering); returns `false`, touching
+    /// nothing, when the batch must go through `commitStaged` instead.
+    ///
+    /// A batch whose only change is one write of one value is, for every other thread, that
+    /// write: readers see it or not, and its reactions run once, after it. So it takes the
+    /// unbatched write's path (`Stored._write`, then the delivery), which costs one
+    /// acquisition of the lock and no staging bookkeeping. The commit goes through
+    /// `commitStaged` when the value was written more than once (each write is counted under
+    /// the commit's one acquisition, for `writeCount`), when the batch also staged or reserved
+    /// something, or while a tracer is installed (the trace shows the batch).
+    ///
+    /// The slot is freed before the write is applied: the reactions it delivers, and the
+    /// deinitializer of the value it replaced, may make batches of their own on this thread.
+    func commitSoleWriteAsWrite() -> Bool {
+        guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
+        let node = soleWrite.node.unsafelyUnwrapped
+        #if !canImport(Darwin)
+        let traced = node._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.tracersInstalled.load(ordering: .relaxed) != 0 } }
+        if traced { return false }
+        #endif
+        let perform = soleWrite.perform
+        soleWrite.node = nil
+        soleWrite.phase = .free
+        #if RIPPLE_INVARIANTS
+        soleWritesCommittedAsWrites += 1
+        #endif
+        node._withUnsafeGuaranteedRef { perform($0, soleWrite.storage, 1, .passUnretained(self), .commit) }
+        node.release()
+        return true
+    }
+
     /// Destroys the value the applied sole write replaced and releases its node (lock released).
     ///
     /// Either may run user code (a deinitializer) that makes a batch of its own: the phase is

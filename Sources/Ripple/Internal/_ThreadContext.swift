@@ -87,6 +87,10 @@ package final class _ThreadContext {
     let staging = _Staging()
     /// The batch's only write so far, not yet staged (see `_SoleWrite`).
     @usableFromInline @exclusivity(unchecked) var soleWrite = _SoleWrite()
+    #if RIPPLE_INVARIANTS
+    /// Tests: the batches whose sole write this thread committed as an unbatched write.
+    package var soleWritesCommittedAsWrites = 0
+    #endif
     /// The computed value whose derivation runs privately, in the batch's view, on this
     /// thread (see `_Staging`).
     @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_DerivedNode>?

@@ -102,7 +102,8 @@ extension Stored {
     }
 
     /// This node's sole write (see `_SoleWrite`), compiled for `Value`: staged or applied with
-    /// the lock held, or, once applied and the lock released, the value it replaced destroyed.
+    /// the lock held; once applied and the lock released, the value it replaced destroyed; or,
+    /// lock released, committed as an unbatched write.
     @inlinable
     func _performSoleWrite(_ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
         let pointer = storage.assumingMemoryBound(to: Value.self)
@@ -117,6 +118,11 @@ extension Stored {
             pointer.initialize(to: value)
         case .destroyReplaced:
             pointer.deinitialize(count: 1)
+        case .commit:
+            let replaced = _write(pointer.move(), context)
+            _deliver(context)
+            // Released only now, unlocked and delivered, as after an unbatched write.
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -250,6 +250,84 @@ struct SoleWriteTests {
         }
     }
 
+    #if !canImport(Darwin)
+    // In a process of its own: the tracer is installed for the whole process.
+    @Test("a tracer installed by another thread after the batch's write sees the batch: its commit does not take the unbatched write's path")
+    func tracerInstalledAfterTheWrite() async {
+        await #expect(processExitsWith: .success) {
+            let recorder = TraceRecorder()
+            let count = Stored(1, name: "count")
+            let tracer = Recorder<Subscription>()
+            batch {
+                count.value = 2
+                // Installed from another thread: one installed from this thread would stage
+                // the write first, as anything under the lock on this thread does.
+                runOnThreads(1) { _ in tracer.append(installTracer(recorder)) }
+            }
+            tracer.all.forEach { $0.cancel() }
+            // Committed as an unbatched write, the trace would show the write alone.
+            if recorder.lines != ["batch start", "write 'count': 1 → 2", "batch end"] || count.value != 2 { exit(1) }
+        }
+    }
+    #endif
+
+    @Test("a one-write batch is committed as that write: its reactions run once, and one a reaction makes is delivered after")
+    func committedAsAWrite() {
+        let first = Stored(0, name: "first"), second = Stored(0, name: "second")
+        let seen = Recorder<String>()
+        let copy = observe {
+            let value = first.value
+            seen.append("first \(value)")
+            if value > 0 { batch { second.value = value * 10 } }
+        }
+        let show = observe { seen.append("second \(second.value)") }
+        seen.removeAll()
+        batch { first.value = 1 }
+        #expect(seen.all == ["first 1", "second 10"])
+        #expect(first.writeCount == 1 && second.writeCount == 1)
+        copy.cancel()
+        show.cancel()
+    }
+
+    #if RIPPLE_INVARIANTS && !canImport(Darwin)
+    // In a process of its own: no tracer installed by another test makes the batches stage.
+    @Test("only a batch whose one change is one write of one value takes the unbatched write's path")
+    func onlyOneWriteTakesThePath() async {
+        await #expect(processExitsWith: .success) {
+            let count = Stored(0), other = Stored(0)
+            func committed(_ body: () -> Void) -> Int {
+                let before = _ThreadContext.current.soleWritesCommittedAsWrites
+                body()
+                return _ThreadContext.current.soleWritesCommittedAsWrites - before
+            }
+            let one = committed { batch { count.value = 1 } }
+            // Each of these batches takes it; the one the reaction makes inside the delivery is
+            // queued for the next round instead, as every write a reaction makes.
+            let reaction = observe { if count.value == 1 { batch { other.value = 10 } } }
+            let nested = committed { batch { count.value = 0 }; batch { count.value = 1 } }
+            reaction.cancel()
+            let twice = committed { batch { count.value = 2; count.value = 3 } }
+            let two = committed { batch { count.value = 4; other.value = 1 } }
+            let modified = committed { batch { count.value += 1 } }
+            let applied = count.value == 5 && other.value == 1 && count.writeCount == 7
+            if one != 1 || nested != 2 || twice != 0 || two != 0 || modified != 0 || !applied { exit(1) }
+        }
+    }
+    #endif
+
+    @Test("a batch whose body releases the last reference to the value it wrote keeps it until the commit, then releases it")
+    func bodyReleasesTheValue() {
+        weak var released: Stored<Int>?
+        batch {
+            var value: Stored<Int>? = Stored(0)
+            value?.value = 1
+            released = value
+            value = nil
+        }
+        #expect(released == nil)
+        batch { _ = Stored(0) }
+    }
+
     @Test("a traced one-write batch shows its start, the write and its end")
     func traced() {
         let recorder = TraceRecorder()
