@@ -26,6 +26,8 @@ extension _Graph {
     /// Called with the lock released, outside any batch.
     func deliver(_ context: _ThreadContext) {
         if context.isDelivering || context.batchDepth > 0 { return }
+        // Most writes queue nothing (no reaction reads the value): nothing to set up.
+        if context.pendingHead >= context.pending.count, context.deferred.isEmpty { return }
         context.isDelivering = true
         var rounds = 0
         while true {
@@ -47,8 +49,11 @@ extension _Graph {
             }
             context.isDelivering = true
         }
-        context.deferred.removeAll(keepingCapacity: true)
-        context.deferredHead = 0
+        // Most deliveries queued no write: emptying an empty queue still costs a buffer swap.
+        if !context.deferred.isEmpty {
+            context.deferred.removeAll(keepingCapacity: true)
+            context.deferredHead = 0
+        }
         context.isDelivering = false
     }
 

@@ -14,10 +14,11 @@ extension Stored {
     /// thread's read-modify-write of this value to end, and counts the write. Returns false,
     /// with the lock released and nothing counted, for the write of a read-modify-write that
     /// another write overtook (the caller retries it).
-    @usableFromInline
+    @usableFromInline @inline(never)
     func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> Bool {
         graphRef._withUnsafeGuaranteedRef { graph in
-            graph.lock.lock()
+            // Never inlined and synchronous: the thread's identity may be read in place.
+            graph.lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             // Checked through the raw references: this is on every write's path.
             if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil {
                 graph.failWriteDuringEvaluation(of: self)
