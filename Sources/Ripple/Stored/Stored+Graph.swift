@@ -53,20 +53,30 @@ extension Stored {
     }
 
     /// Propagates a committed write, queues the Observation notice, and releases the lock.
+    ///
+    /// `runningJobs` (an unbatched write, see `_write`): the jobs the write queued run first,
+    /// holding the lock from the commit to the first reaction, as a batch's commit does, so
+    /// that a write and its reactions cost one acquisition, not two.
     @usableFromInline
-    func _commitWrite(_ context: Unmanaged<_ThreadContext>) {
+    func _commitWrite(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
-            context._withUnsafeGuaranteedRef { context in
+            let ranJobs = context._withUnsafeGuaranteedRef { context -> Bool in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
                 if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) { context.pending.append(.notify(self)) }
+                guard runningJobs, context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0,
+                    graph.lock.isHeldOnce
+                else { return false }
+                context.isDelivering = true
+                graph.runQueuedJobsAndUnlock(context)
+                context.isDelivering = false
+                return true
             }
-            graph.unlock()
+            if !ranJobs { graph.unlock() }
         }
     }
 
-    /// Queues a write made while reactions are being delivered.
     @usableFromInline
     func _queueWrite(_ context: Unmanaged<_ThreadContext>, _ apply: @escaping () -> Void) {
         graphRef._withUnsafeGuaranteedRef { graph in

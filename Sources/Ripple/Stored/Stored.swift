@@ -116,7 +116,7 @@ public final class Stored<Value>: _Node, Readable {
                 _stage(newValue, context)
                 return
             }
-            let replaced = _write(newValue, context)
+            let replaced = _write(newValue, context, runningJobs: true)
             _deliver(context)
             // The replaced value is released only now, with the lock released and this write's
             // reactions delivered: its deinitializer may block, read or write like any user code.
@@ -204,12 +204,15 @@ public final class Stored<Value>: _Node, Readable {
         return counter.value + staged
     }
 
-    /// Commits a write: equality check, version, propagation. Reactions are only queued.
+    /// Commits a write: equality check, version, propagation. Reactions are only queued, unless
+    /// `runningJobs`: then, on a thread that is not delivering and outside any batch, the
+    /// reactions it queued run before the lock is released, under the same acquisition (the
+    /// caller's delivery then finds them done and goes on to any writes they queued).
     ///
     /// Returns the value it replaced, for the caller to release once the lock is released
     /// (`nil` when nothing was written).
     @inlinable
-    func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) -> Value? {
+    func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // False: the write belongs to a read-modify-write that another writer overtook.
         guard _lockForWrite(context) else { return nil }
         if let _isEqual, _isEqual(_value, newValue) {
@@ -220,7 +223,7 @@ public final class Stored<Value>: _Node, Readable {
         var replaced = newValue
         swap(&_value, &replaced)
         if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) { _recordWrite(old: replaced, new: _value, context) }
-        _commitWrite(context)
+        _commitWrite(context, runningJobs: runningJobs)
         return replaced
     }
 
