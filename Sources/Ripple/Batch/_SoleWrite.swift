@@ -54,7 +54,11 @@ struct _SoleWrite {
     @usableFromInline var writes = 0
     /// The write's own code, while `node` is set. Not optional: a function stored in an
     /// `Optional` is kept in its most general form, and storing one costs an allocation.
+    /// Kept from one write to the next while the written nodes are of one class (`performClass`):
+    /// the code depends only on the value's type, and storing a function costs reference counting.
     @usableFromInline var perform: Perform = { _, _, _, _, _ in }
+    /// The class of node `perform` was stored for.
+    @usableFromInline var performClass: ObjectIdentifier?
     /// Where the write is: no new write is kept until it is `.free` again.
     @usableFromInline var phase = _SoleWritePhase.free
 
@@ -134,7 +138,11 @@ extension _ThreadContext {
         if refused { return .staged }
         soleWrite.node = .passRetained(node)
         soleWrite.writes = 1
-        soleWrite.perform = perform
+        let nodeClass = ObjectIdentifier(type(of: node))
+        if soleWrite.performClass != nodeClass {
+            soleWrite.perform = perform
+            soleWrite.performClass = nodeClass
+        }
         soleWrite.phase = .pending
         return .kept(soleWrite.storage)
         #endif
