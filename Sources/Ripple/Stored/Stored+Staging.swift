@@ -275,7 +275,7 @@ extension Stored {
             _unlockAfterWrite()
         }
         guard _lockForWrite(context) else { return }
-        if let _isEqual, _isEqual(_value, value) {
+        if _isEqual?(_value, value) == true {
             _unlockAfterWrite()
             return
         }

@@ -215,7 +215,7 @@ public final class Stored<Value>: _Node, Readable {
     func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // False: the write belongs to a read-modify-write that another writer overtook.
         guard _lockForWrite(context) else { return nil }
-        if let _isEqual, _isEqual(_value, newValue) {
+        if _isEqual?(_value, newValue) == true {
             _unlockAfterWrite()
             return nil
         }
