@@ -43,34 +43,32 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
     // no reference counting.
     let context = _ThreadContext.currentRef
     context._withUnsafeGuaranteedRef { $0.batchDepth += 1 }
-    defer { _endBatch(context) }
+    defer { context._withUnsafeGuaranteedRef { _endBatch($0) } }
     return try body()
 }
 
 /// Ends a batch on the calling thread: commits it if it is the outermost (see ``batch(_:)``).
 @usableFromInline
-func _endBatch(_ context: Unmanaged<_ThreadContext>) {
-    context._withUnsafeGuaranteedRef { context in
-        context.batchDepth -= 1
-        if context.isDelivering {
-            // The outermost batch opened during this delivery ends: its writes are queued
-            // as one unit.
-            if context.batchDepth == context.deliveryBatchDepth, !context.deferredBatch.isEmpty {
-                let writes = context.deferredBatch
-                context.deferredBatch = []
-                context.deferred.append(_DeferredWrite(
-                    apply: { for write in writes { write.apply() } },
-                    reaction: writes[0].reaction
-                ))
-            }
-        } else if context.batchDepth == 0, !context.commitSoleWriteAsWrite() {
-            // Every write of the batch, applied at once: readers see all or none of them.
-            // The reactions they trigger run under the same acquisition of the lock. (A
-            // batch of one write was committed above, as that write.)
-            context.commitStaged(runningJobs: true)
-            // No graph yet: no node, so nothing to deliver.
-            _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
+func _endBatch(_ context: _ThreadContext) {
+    context.batchDepth -= 1
+    if context.isDelivering {
+        // The outermost batch opened during this delivery ends: its writes are queued as one
+        // unit.
+        if context.batchDepth == context.deliveryBatchDepth, !context.deferredBatch.isEmpty {
+            let writes = context.deferredBatch
+            context.deferredBatch = []
+            context.deferred.append(_DeferredWrite(
+                apply: { for write in writes { write.apply() } },
+                reaction: writes[0].reaction
+            ))
         }
+    } else if context.batchDepth == 0, !context.commitSoleWriteAsWrite() {
+        // Every write of the batch, applied at once: readers see all or none of them. The
+        // reactions they trigger run under the same acquisition of the lock. (A batch of one
+        // write was committed above, as that write.)
+        context.commitStaged(runningJobs: true)
+        // No graph yet: no node, so nothing to deliver.
+        _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
     }
 }
 

@@ -220,6 +220,7 @@ extension _ThreadContext {
     ///
     /// The slot is freed before the write is applied: the reactions it delivers, and the
     /// deinitializer of the value it replaced, may make batches of their own on this thread.
+    @inline(__always)
     func commitSoleWriteAsWrite() -> Bool {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
         let node = soleWrite.node.unsafelyUnwrapped
