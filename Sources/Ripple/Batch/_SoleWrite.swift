@@ -220,6 +220,14 @@ extension _ThreadContext {
     ///
     /// The slot is freed before the write is applied: the reactions it delivers, and the
     /// deinitializer of the value it replaced, may make batches of their own on this thread.
+    /// As after an unbatched write, the value it replaced is released after the writes its
+    /// reactions queued are delivered.
+    ///
+    /// The tracer check reads `tracersInstalled` without the lock: a tracer installed by
+    /// another thread between that check and the write's acquisition of the lock sees the
+    /// batch as the one write it made, with no batch start and end around it. A tracer
+    /// installed before the batch's write stages it at once, and one installed from this
+    /// thread stages it first (as anything that takes the lock on this thread does).
     @inline(__always)
     func commitSoleWriteAsWrite() -> Bool {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }

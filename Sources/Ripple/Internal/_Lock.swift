@@ -43,7 +43,8 @@ public import _RippleThread
 /// identity of the thread it started on, take the lock as re-entrant while that thread holds
 /// it, and work on the graph at the same time as its owner. So the identity is only ever found
 /// through `_callingThread()`, a call the optimizer can neither inline nor reason about, except
-/// in the fast read functions, which are synchronous and never inlined
+/// in functions that are synchronous and marked `@inline(never)`: the fast read functions, a
+/// write's `_lockForWrite`, a batch's commit (`commitStaged`) and its sole write's slot
 /// (`threadOfNonInlinedSynchronousCaller`).
 ///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.

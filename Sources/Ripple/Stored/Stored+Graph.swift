@@ -77,6 +77,7 @@ extension Stored {
         }
     }
 
+    /// Queues a write made while reactions are being delivered.
     @usableFromInline
     func _queueWrite(_ context: Unmanaged<_ThreadContext>, _ apply: @escaping () -> Void) {
         graphRef._withUnsafeGuaranteedRef { graph in

@@ -311,6 +311,17 @@ struct SoleWriteTests {
             let modified = committed { batch { count.value += 1 } }
             let applied = count.value == 5 && other.value == 1 && count.writeCount == 7
             if one != 1 || nested != 2 || twice != 0 || two != 0 || modified != 0 || !applied { exit(1) }
+            // Values of other types in turn: each write applies its own type's code (the kept
+            // code is replaced when the class changes).
+            let name = Stored("a"), pair = Stored([1, 2])
+            let mixed = committed {
+                batch { count.value = 6 }
+                batch { name.value = "b" }
+                batch { count.value = 7 }
+                batch { pair.value = [3] }
+                batch { name.value = "c" }
+            }
+            if mixed != 5 || count.value != 7 || name.value != "c" || pair.value != [3] { exit(2) }
         }
     }
     #endif
