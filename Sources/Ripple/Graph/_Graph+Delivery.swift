@@ -24,10 +24,19 @@ extension _Graph {
 
     /// Runs every queued job, then every queued write in order, each write in a round of its own.
     /// Called with the lock released, outside any batch.
+    ///
+    /// Most writes queue nothing (no reaction reads the value), or ran their jobs under their
+    /// commit's acquisition of the lock: the check is inlined into the caller, with no call.
+    @inline(__always)
     func deliver(_ context: _ThreadContext) {
         if context.isDelivering || context.batchDepth > 0 { return }
-        // Most writes queue nothing (no reaction reads the value): nothing to set up.
         if context.pendingHead >= context.pending.count, context.deferred.isEmpty { return }
+        deliverQueued(context)
+    }
+
+    /// `deliver` once something is queued.
+    @inline(never)
+    private func deliverQueued(_ context: _ThreadContext) {
         context.isDelivering = true
         var rounds = 0
         while true {
