@@ -240,7 +240,7 @@ extension _ThreadContext {
         // on this thread, whose commit must not end them again.
         var ended: [any _ReadModifyWriteSubject] = []
         // Something was staged or reserved: a node exists, and with it the graph.
-        let ranJobs = _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph -> Bool in
+        _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
             graph.lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             if soleWrite.isPending {
@@ -267,15 +267,12 @@ extension _ThreadContext {
                 for reserved in reservations { reserved._endExclusive() }
                 swap(&ended, &reservations)
             }
-            if runningJobs, pendingHead < pending.count, !isDelivering, batchDepth == 0, graph.lock.isHeldOnce {
-                isDelivering = true
-                graph.runQueuedJobsAndUnlock(self)
-                return true
+            if runningJobs {
+                graph.unlockRunningQueuedJobs(self)
+            } else {
+                graph.unlock()
             }
-            graph.unlock()
-            return false
         }
-        if ranJobs { isDelivering = false }
         // The nodes and the values the commit replaced are released here, unlocked.
         if soleWrite.isApplied { finishSoleWrite() }
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }

@@ -61,19 +61,16 @@ extension Stored {
     func _commitWrite(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
-            let ranJobs = context._withUnsafeGuaranteedRef { context -> Bool in
+            context._withUnsafeGuaranteedRef { context in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
                 if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) { context.pending.append(.notify(self)) }
-                guard runningJobs, context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0,
-                    graph.lock.isHeldOnce
-                else { return false }
-                context.isDelivering = true
-                graph.runQueuedJobsAndUnlock(context)
-                context.isDelivering = false
-                return true
+                if runningJobs {
+                    graph.unlockRunningQueuedJobs(context)
+                } else {
+                    graph.unlock()
+                }
             }
-            if !ranJobs { graph.unlock() }
         }
     }
 
