@@ -119,10 +119,7 @@ extension Stored {
         case .destroyReplaced:
             pointer.deinitialize(count: 1)
         case .commit:
-            let replaced = _write(pointer.move(), context, runningJobs: true)
-            _deliver(context)
-            // Released only now, unlocked and delivered, as after an unbatched write.
-            withExtendedLifetime(replaced) {}
+            _writeAndDeliver(pointer.move(), context)
         }
     }
 

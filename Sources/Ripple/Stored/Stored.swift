@@ -116,11 +116,7 @@ public final class Stored<Value>: _Node, Readable {
                 _stage(newValue, context)
                 return
             }
-            let replaced = _write(newValue, context, runningJobs: true)
-            _deliver(context)
-            // The replaced value is released only now, with the lock released and this write's
-            // reactions delivered: its deinitializer may block, read or write like any user code.
-            withExtendedLifetime(replaced) {}
+            _writeAndDeliver(newValue, context)
         }
         // A compound assignment (`count.value += 1`, `items.value.append(x)`) is one atomic
         // read-modify-write: see `Stored+ReadModifyWrite.swift`.
@@ -202,6 +198,18 @@ public final class Stored<Value>: _Node, Readable {
             }
         }
         return counter.value + staged
+    }
+
+    /// An unbatched write, from this thread outside any delivery and any batch: commits it,
+    /// runs its reactions, then delivers the writes they queued. Also a batch of one write
+    /// (`_ThreadContext.commitSoleWriteAsWrite`).
+    @inlinable
+    func _writeAndDeliver(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+        let replaced = _write(newValue, context, runningJobs: true)
+        _deliver(context)
+        // The replaced value is released only now, with the lock released and this write's
+        // reactions delivered: its deinitializer may block, read or write like any user code.
+        withExtendedLifetime(replaced) {}
     }
 
     /// Commits a write: equality check, version, propagation. Reactions are only queued, unless
