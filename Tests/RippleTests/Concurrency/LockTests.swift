@@ -162,12 +162,7 @@ import Testing
     /// `wait()` releases the lock until a `broadcast()`, and holds it again when it returns.
     @Test func waitsForABroadcast() {
         let shared = Shared()
-        let finished = startWaiter(on: shared)
-        shared.lock.lock()
-        shared.flag = true
-        shared.lock.broadcast()
-        shared.lock.unlock()
-        finished.wait()
+        release(startWaiter(on: shared), on: shared, broadcasts: 1)
         shared.lock.lock()
         #expect(shared.count == 1)
         #expect(shared.waiters == 0)
@@ -178,13 +173,7 @@ import Testing
     /// it awake, or about to see `signal` changed.
     @Test func aSecondBroadcastMakesNoCall() {
         let shared = Shared()
-        let finished = startWaiter(on: shared)
-        shared.lock.lock()
-        shared.flag = true
-        shared.lock.broadcast()
-        shared.lock.broadcast()
-        shared.lock.unlock()
-        finished.wait()
+        release(startWaiter(on: shared), on: shared, broadcasts: 2)
         #expect(shared.broadcastWakes == 1)
         shared.lock.lock()
         shared.lock.broadcast()
@@ -205,6 +194,16 @@ import Testing
         }
         while shared.lock.waitersForTesting == 0 { sched_yield() }
         return finished
+    }
+
+    /// Sets `flag` and broadcasts `broadcasts` times, holding the lock, then waits until the
+    /// waiter `startWaiter` started has finished.
+    private func release(_ waiter: ThreadLatch, on shared: Shared, broadcasts: Int) {
+        shared.lock.lock()
+        shared.flag = true
+        for _ in 0..<broadcasts { shared.lock.broadcast() }
+        shared.lock.unlock()
+        waiter.wait()
     }
 
     #endif
