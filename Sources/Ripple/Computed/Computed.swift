@@ -137,14 +137,13 @@ public final class Computed<Value>: Readable {
     @inlinable @inline(never)
     func _generalRead() -> Value {
         // A guaranteed reference: the read does no reference counting of its own.
-        let current = nodeRef._withUnsafeGuaranteedRef { node -> Value? in
-            node._refreshForRead()
-            // Some thread is inside a batch with staged writes: this thread may be it.
-            if node._isAnyThreadStaging { return nil }
-            let current = node.cached.unsafelyUnwrapped
-            return node._trackAndUnlock() ? current : nil
+        // False when some thread is inside a batch with staged writes (this thread may be it),
+        // or when nothing tracks the read.
+        if nodeRef._withUnsafeGuaranteedRef({ $0._refreshAndTrack() }) {
+            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+            nodeRef._withUnsafeGuaranteedRef { $0._endGeneralRead() }
+            return current
         }
-        if let current { return current }
         // The lock is still held.
         if nodeRef._withUnsafeGuaranteedRef({ $0._isAnyThreadStaging }) { return _readStaged() }
         let untrackedCurrent = node.cached.unsafelyUnwrapped

@@ -248,6 +248,26 @@ extension _Node {
     final func _trackAndUnlock() -> Bool {
         graphRef._withUnsafeGuaranteedRef { $0._trackAndUnlock(self) }
     }
+
+    /// A computed value's general read in one call, the lock already held: brings the value
+    /// up to date and records the read for the running derivation or reaction. Returns false,
+    /// having recorded nothing, when some thread is staging a batch or nothing tracks the
+    /// read. The lock stays held either way: after a true, copy the value and call
+    /// `_endGeneralRead()`.
+    @inlinable
+    final func _refreshAndTrack() -> Bool {
+        graphRef._withUnsafeGuaranteedRef { $0._refreshAndTrack(self) }
+    }
+
+    /// Releases the lock after a read `_refreshAndTrack` recorded. Inside a derivation, which
+    /// holds the lock already, this makes no call; the outermost release also releases what
+    /// the refresh let go of (see `_Graph.unlock()`).
+    @inlinable
+    final func _endGeneralRead() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if !graph.lock.unlockIfNested() { graph._unlockAfterGeneralRead() }
+        }
+    }
 }
 
 extension _Graph {
@@ -257,6 +277,21 @@ extension _Graph {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
         refresh(unsafeDowncast(node, to: _DerivedNode.self))
+    }
+
+    /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
+    /// anywhere, `trackRead` (lock held; still held on return).
+    @usableFromInline
+    final func _refreshAndTrack(_ node: _Node) -> Bool {
+        stageSoleWriteOfCallingThread()
+        refresh(unsafeDowncast(node, to: _DerivedNode.self))
+        return stagingThreads == 0 && trackRead(node)
+    }
+
+    /// `_Node._endGeneralRead`'s outermost release.
+    @usableFromInline
+    final func _unlockAfterGeneralRead() {
+        unlock()
     }
 
     /// Records a read for the running derivation or reaction and releases the lock. Returns
