@@ -93,33 +93,42 @@ extension _Graph {
 
     /// `sourcesChanged(root)` once the scan of `root` stopped at a stale computed source,
     /// number `index`: the depth-first walk, with an explicit stack.
+    ///
+    /// The node being scanned and where its scan resumes are kept in locals; `walk` holds only
+    /// the nodes above it, each with the edge to resume at: a step down pushes the node left, a
+    /// step up pops the one to go back to.
     private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int) -> Bool {
         let base = walk.count
-        walk.append(_WalkFrame(ref: .passUnretained(root), index: index))
+        var ref = Unmanaged.passUnretained(root)
+        var index = index
         while true {
-            let top = walk.count &- 1
-            let frame = walk[top]
             // Guaranteed references and an unsafe buffer: the scan does no reference counting.
-            let (stop, index) = frame.ref._withUnsafeGuaranteedRef { scan($0, from: frame.index) }
+            let (stop, stopIndex) = ref._withUnsafeGuaranteedRef { scan($0, from: index) }
             switch stop {
             case .stale:
-                walk[top].index = index
-                let depRef = frame.ref._withUnsafeGuaranteedRef { $0.sources[index].derivedRef }
-                depRef._withUnsafeGuaranteedRef { dep in
+                let depRef = ref._withUnsafeGuaranteedRef { $0.sources[stopIndex].derivedRef }
+                let descend = depRef._withUnsafeGuaranteedRef { dep -> Bool in
                     if dep.isEvaluating { failCycle(at: dep) }
-                    if dep.hasValue {
-                        walk.append(_WalkFrame(ref: depRef, index: 0))
-                    } else {
-                        recompute(dep)  // now fresh: the scan resumes at the same edge
-                    }
+                    if dep.hasValue { return true }
+                    recompute(dep)  // now fresh: the scan resumes at the same edge
+                    return false
+                }
+                if descend {
+                    walk.append(_WalkFrame(ref: ref, index: stopIndex))
+                    ref = depRef
+                    index = 0
+                } else {
+                    index = stopIndex
                 }
             case .changed, .unchanged:
-                walk.removeLast()
                 let changed = stop == .changed
                 if walk.count == base { return changed }
-                frame.ref._withUnsafeGuaranteedRef { node in
+                ref._withUnsafeGuaranteedRef { node in
                     if changed { recompute(node) } else { markVerified(node) }
                 }
+                let frame = walk.removeLast()
+                ref = frame.ref
+                index = frame.index
             }
         }
     }
