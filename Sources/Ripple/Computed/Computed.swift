@@ -154,42 +154,10 @@ public final class Computed<Value>: Readable {
     /// A read that no derivation or reaction tracked (lock held; released on return). If an
     /// Observation tracking scope records it, the Observation watcher is armed and the access
     /// registered (see `_Graph.finishUntrackedRead`). Read anywhere else, the value stays lazy:
-    /// later writes do not evaluate it.
-    @usableFromInline
+    /// later writes do not evaluate it. Nothing here depends on `Value`: one call into the graph.
+    @inlinable
     func _untrackedRead() {
-        let graphRef = nodeRef._withUnsafeGuaranteedRef { $0.graphRef }
-        graphRef._withUnsafeGuaranteedRef { graph in
-            let armed = nodeRef._withUnsafeGuaranteedRef { $0.hasWatcher } ? Self.subject(of: armObservation()) : nil
-            graph.finishUntrackedRead(armed: armed) {
-                Self.subject(of: armObservation())
-            }
-        }
-    }
-
-    /// The watcher's subject, kept alive by the watcher (which the handle keeps).
-    private static func subject(of watcher: Unmanaged<_WatcherNode>) -> Unmanaged<_ObservationSubject> {
-        watcher._withUnsafeGuaranteedRef { .passUnretained($0.subject) }
-    }
-
-    /// Called under the lock by a read an Observation scope recorded: every later change is
-    /// reported to Observation (the watcher stays armed; see `_WatcherNode`). Returns the
-    /// watcher, which the graph's `watchers` keeps alive for the handle. Also finds the watcher
-    /// of an armed node.
-    private func armObservation() -> Unmanaged<_WatcherNode> {
-        let node = node
-        if node.hasWatcher { return _graph.watchers[ObjectIdentifier(node)].unsafelyUnwrapped }
-        // The read that arms it released the lock before: a write since may have left the node
-        // stale, and a write's mark stops at a stale node, so it would never reach a watcher
-        // linked now. Brought up to date first, the node is fresh when the watcher links to it.
-        _graph.refresh(node)
-        let watcher = _WatcherNode(origin: node.origin)
-        watcher.sources.append(_Edge(retaining: node, version: node.version))
-        watcher.sources[0].slot = _graph.subscribe(watcher, to: node)
-        watcher.reportedVersion = node.version
-        let created = Unmanaged.passRetained(watcher)
-        _graph.watchers[ObjectIdentifier(node)] = created
-        node.hasWatcher = true
-        return created
+        nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
     }
 }
 

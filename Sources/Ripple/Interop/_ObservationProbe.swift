@@ -90,7 +90,7 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 /// copied, where `currentRef` checks the lazy key's initialisation).
 ///
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
-@usableFromInline @inline(never)
+@inline(__always)
 func _observationTracksThisRead() -> Bool {
     Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
         guard probe.works else { return true }

@@ -47,3 +47,51 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
         return Unmanaged.passUnretained(subject)
     }
 }
+
+extension _Node {
+    /// Ends a read of this computed value that no derivation or reaction tracked (lock held;
+    /// released on return): see `_Graph._finishUntrackedComputedRead`.
+    @inlinable
+    final func _finishUntrackedComputedRead() {
+        graphRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead(self) }
+    }
+}
+
+extension _Graph {
+    /// Ends a read of the computed value `node` that no derivation or reaction tracked (lock
+    /// held; released on return): registers the access with Observation through the node's
+    /// watcher if it has one; else, only if an Observation scope records the read, arms the
+    /// node (`armObservation`) and registers it (see `finishUntrackedRead`).
+    @usableFromInline
+    final func _finishUntrackedComputedRead(_ node: _Node) {
+        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived)) : nil
+        finishUntrackedRead(armed: armed) { Self.subject(of: armObservation(derived)) }
+    }
+
+    /// The subject of `watcher`, kept alive by the watcher (which the graph's `watchers` keeps
+    /// for the node).
+    private static func subject(of watcher: Unmanaged<_WatcherNode>) -> Unmanaged<_ObservationSubject> {
+        watcher._withUnsafeGuaranteedRef { .passUnretained($0.subject) }
+    }
+
+    /// Called under the lock by a read an Observation scope recorded: every later change of
+    /// the computed value `node` is reported to Observation (the watcher stays armed; see
+    /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
+    /// finds the watcher of an armed node.
+    private func armObservation(_ node: _DerivedNode) -> Unmanaged<_WatcherNode> {
+        if node.hasWatcher { return watchers[ObjectIdentifier(node)].unsafelyUnwrapped }
+        // The read that arms it released the lock before: a write since may have left the node
+        // stale, and a write's mark stops at a stale node, so it would never reach a watcher
+        // linked now. Brought up to date first, the node is fresh when the watcher links to it.
+        refresh(node)
+        let watcher = _WatcherNode(origin: node.origin)
+        watcher.sources.append(_Edge(retaining: node, version: node.version))
+        watcher.sources[0].slot = subscribe(watcher, to: node)
+        watcher.reportedVersion = node.version
+        let created = Unmanaged.passRetained(watcher)
+        watchers[ObjectIdentifier(node)] = created
+        node.hasWatcher = true
+        return created
+    }
+}
