@@ -123,7 +123,11 @@ public final class Computed<Value>: Readable {
             return current
         case .untracked:
             let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-            _untrackedRead()
+            switch nodeRef._withUnsafeGuaranteedRef({ $0._endUntrackedComputedRead() }) {
+            case .done: break
+            case .arm: nodeRef._withUnsafeGuaranteedRef { $0._armRecordedComputedRead() }
+            case .general: _untrackedRead()
+            }
             return current
         case .general:
             return _generalRead()

@@ -12,8 +12,9 @@
 //
 // The mark is a promise the compiler does not check: a release made anyway could free an
 // object the caller still uses. So the functions marked here do only what provably releases
-// nothing: take and release the lock (pthread calls), load fields, compare, and update an edge
-// that already exists in place. Anything else (a value that must be brought up to date, a
+// nothing: take and release the lock (pthread calls), load fields, compare, update an edge
+// that already exists in place, and (at the end of a top-level read) ask Observation whether a
+// scope records the read, which at most grows Observation's own tables. Anything else (a value that must be brought up to date, a
 // batch in progress on any thread, a read-modify-write region, an edge to add or replace, a
 // thread with no context yet, references queued for release at the outermost unlock) gives up
 // before changing anything, and the caller goes on along the general path, which does all of it
@@ -64,7 +65,30 @@ enum _ComputedReadStart: UInt8 {
     }
 }
 
+/// How the end of a computed value's top-level read went (see
+/// `_Node._endUntrackedComputedRead`).
+@usableFromInline
+enum _UntrackedReadEnd: UInt8 {
+    /// The lock is released, and no Observation scope records the read: nothing more to do.
+    case done
+    /// The lock is released, and an Observation scope recorded the read: call
+    /// `_armRecordedComputedRead()`.
+    case arm
+    /// Nothing was done; the lock is held: finish with `_finishUntrackedComputedRead()`.
+    case general
+}
+
 extension _Node {
+    /// The end of a read of this computed value that no derivation or reaction tracked (the
+    /// fast path's `.untracked`), the lock held: releases the lock and asks Observation whether
+    /// a scope records the read (see `_Graph._endUntrackedComputedRead`).
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    final func _endUntrackedComputedRead() -> _UntrackedReadEnd {
+        graphRef._withUnsafeGuaranteedRef { $0._endUntrackedComputedRead(self) }
+    }
+
     /// The first step of a read of this computed value: takes the lock and, if the value is up
     /// to date and no batch is staging anywhere, records the read in place (see
     /// `_Graph._beginComputedRead`).
@@ -199,6 +223,37 @@ extension _Graph {
             if recorded { context.runTracking = tracking }
         }
         return recorded ? .tracked : .general
+    }
+
+    /// `_Node._endUntrackedComputedRead`'s work. Releases nothing (see the top of this file):
+    /// a node already armed for Observation, reads hidden from Observation on some thread (`readsHidden`), or
+    /// references queued for release at this unlock leave it to the general path
+    /// (`_finishUntrackedComputedRead`), with the lock still held; so does arming the node,
+    /// which evaluates it (`_armRecordedComputedRead`, after the lock is released). Asking
+    /// Observation whether a scope records the read changes nothing the caller holds: if one
+    /// does, Observation's own tables grow.
+    ///
+    /// A top-level read of a value read out of an array (`for row in rows { row.value }`) then
+    /// needs no retain and release of the handle around it.
+    @usableFromInline @_effects(releasenone) @inline(never)
+    final func _endUntrackedComputedRead(_ node: _Node) -> _UntrackedReadEnd {
+        guard !unsafeDowncast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty else {
+            #if RIPPLE_INVARIANTS
+            if let pointer = _ThreadContext.existingPointer {
+                // A plain load and store (see `counted`).
+                unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+                let count = context.generalUntrackedReadEnds
+                context.generalUntrackedReadEnds = count &+ 1
+            }
+            #endif
+            return .general
+        }
+        assertSoleWriteStaged()
+        #if RIPPLE_INVARIANTS
+        checkNotEvaluatingAtOutermostUnlock()
+        #endif
+        lock.unlock()
+        return _observationRecordsThisRead() ? .arm : .done
     }
 
     /// `_Node._endTrackedRead`'s work: `unlock()` for the fast read path, releasing the lock

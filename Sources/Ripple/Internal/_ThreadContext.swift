@@ -49,6 +49,9 @@ package final class _ThreadContext {
     /// Debug builds: of `fastReads`, those recorded inside a derivation without taking the lock
     /// again (`_ReadStart.trackedInDerivation`).
     @exclusivity(unchecked) package var readsInDerivation = 0
+    /// Debug builds: the top-level reads of computed values on this thread whose end left the
+    /// general path to do (`_UntrackedReadEnd.general`).
+    @exclusivity(unchecked) package var generalUntrackedReadEnds = 0
     #endif
     /// Greater than zero inside `batch { }`.
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0

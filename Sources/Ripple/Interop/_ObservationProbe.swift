@@ -92,15 +92,34 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @inline(__always)
 func _observationTracksThisRead() -> Bool {
+    guard _observationRecordsThisRead() else { return false }
+    _afterRecordedRead()
+    return true
+}
+
+/// `_observationTracksThisRead` without the tests' hook: asks Observation and changes nothing of
+/// Ripple's, so that a function that releases nothing may call it (see
+/// `_Graph._endUntrackedComputedRead`). Observation, if a scope records the read, grows its own
+/// tables, which no caller of Ripple's holds.
+@inline(__always)
+func _observationRecordsThisRead() -> Bool {
     Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
         guard probe.works else { return true }
         let contextRef = _ThreadContext.existingPointer.map { Unmanaged<_ThreadContext>.fromOpaque($0) } ?? _ThreadContext.currentRef
         return contextRef._withUnsafeGuaranteedRef { context in
             if context.armsEveryTopLevelRead { return true }
-            guard _ProbeState.isRecorded(probe.subject, probe.keyPath, context) else { return false }
-            if let hook = context.afterTrackedReadProbe { hook() }
-            return true
+            return _ProbeState.isRecorded(probe.subject, probe.keyPath, context)
         }
+    }
+}
+
+/// Runs the tests' hook after a read the probe found recorded, before it is armed (see
+/// `_ThreadContext.afterTrackedReadProbe`).
+@inline(__always)
+func _afterRecordedRead() {
+    guard let pointer = _ThreadContext.existingPointer else { return }
+    Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
+        if let hook = context.afterTrackedReadProbe { hook() }
     }
 }
 

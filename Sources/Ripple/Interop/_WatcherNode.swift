@@ -55,6 +55,13 @@ extension _Node {
     final func _finishUntrackedComputedRead() {
         graphRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead(self) }
     }
+
+    /// Arms this computed value after a read an Observation scope recorded, and registers the
+    /// access (lock released; see `_Graph._endUntrackedComputedRead`).
+    @inlinable
+    final func _armRecordedComputedRead() {
+        graphRef._withUnsafeGuaranteedRef { $0._armRecordedComputedRead(self) }
+    }
 }
 
 extension _Graph {
@@ -67,6 +74,15 @@ extension _Graph {
         let derived = unsafeDowncast(node, to: _DerivedNode.self)
         let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived)) : nil
         finishUntrackedRead(armed: armed) { Self.subject(of: armObservation(derived)) }
+    }
+
+    /// `_Node._armRecordedComputedRead`'s work: the end of `finishUntrackedRead` for a read the
+    /// probe found recorded, once `_endUntrackedComputedRead` released the lock.
+    @usableFromInline
+    final func _armRecordedComputedRead(_ node: _Node) {
+        _afterRecordedRead()
+        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        withLock { Self.subject(of: armObservation(derived)) }._withUnsafeGuaranteedRef { $0.access() }
     }
 
     /// The subject of `watcher`, kept alive by the watcher (which the graph's `watchers` keeps

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Observation
 import Testing
 @testable import Ripple
 
@@ -114,6 +115,27 @@ import Testing
         }
     }
 
+    /// Top-level reads of an up-to-date computed value: outside any scope, then once armed by
+    /// a read inside `withObservationTracking`. Returns the general ends of each.
+    static func topLevelReadEnds() -> (unarmed: Int, armed: Int, values: [Int]) {
+        #if RIPPLE_INVARIANTS
+        let a = Stored(1)
+        let doubled = Computed { a.value * 2 }
+        let context = _ThreadContext.current
+        var values = [doubled.value]
+        let before = context.generalUntrackedReadEnds
+        values.append(doubled.value)
+        values.append(doubled.value)
+        let unarmed = context.generalUntrackedReadEnds - before
+        withObservationTracking { _ = doubled.value } onChange: {}
+        let beforeArmed = context.generalUntrackedReadEnds
+        values.append(doubled.value)
+        return (unarmed, context.generalUntrackedReadEnds - beforeArmed, values)
+        #else
+        return (0, 0, [])
+        #endif
+    }
+
     // MARK: Tests
 
     @Test("a derivation and a reaction that read what they read last time get the right values")
@@ -129,6 +151,17 @@ import Testing
             // The derivation reads a, b and a again; the reaction reads sum: each as last time.
             FastReadTests.require(outcome.general == 0)
             FastReadTests.require(outcome.fast == 4)
+        }
+    }
+
+    @Test("a top-level read of an up-to-date computed value ends without the general path, unless Observation armed it")
+    func topLevelReadsEndFast() async {
+        await #expect(processExitsWith: .success) {
+            let ends = FastReadTests.topLevelReadEnds()
+            FastReadTests.require(ends.values == [2, 2, 2, 2])
+            FastReadTests.require(ends.unarmed == 0)
+            // Armed: the access goes to its watcher's subject, on the general path.
+            FastReadTests.require(ends.armed == 1)
         }
     }
 

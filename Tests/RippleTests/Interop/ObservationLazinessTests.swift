@@ -61,6 +61,24 @@ struct ObservationLazinessTests {
         #expect(doubled.value == 14)
     }
 
+    @Test("arming a value read out of an array, whose derivation empties the array meanwhile, keeps its handle alive through the read")
+    func armingWhileTheArrayGoes() {
+        // A guard for the sanitizer runs: the read's fast end releases nothing, and the arming
+        // that follows it runs user code (here, a derivation dropping the array's last
+        // reference to the handle being read).
+        final class Rows: @unchecked Sendable { var rows: [Computed<Int>] = [] }
+        let source = Stored(1)
+        let holder = Rows()
+        holder.rows = [Computed { let value = source.value; if value == 5 { holder.rows = [] }; return value * 2 }]
+        #expect(holder.rows[0].value == 2)  // fresh, not armed
+        let heard = Counter()
+        let context = _ThreadContext.current
+        context.afterTrackedReadProbe = { source.value = 5 }
+        withObservationTracking { #expect(holder.rows[0].value == 2) } onChange: { heard.increment() }
+        context.afterTrackedReadProbe = nil
+        #expect(holder.rows.isEmpty, "the arming re-evaluated it, after the write the hook made")
+    }
+
     @Test("where the probe cannot tell, every top-level read arms, as before: correct, only eager")
     func fallbackArmsEveryRead() {
         let context = _ThreadContext.current
