@@ -95,7 +95,11 @@ public final class Stored<Value>: _Node, Readable {
                 return current
             case .untracked:
                 let current = _value
-                _untrackedRead()
+                switch _endUntrackedStoredRead() {
+                case .done: break
+                case .arm: _armRecordedRead()
+                case .general: _untrackedRead()
+                }
                 return current
             case .general:
                 return _generalRead()
