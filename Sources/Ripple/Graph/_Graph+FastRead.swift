@@ -65,16 +65,16 @@ enum _ComputedReadStart: UInt8 {
     }
 }
 
-/// How the end of a top-level read went (see `_Node._endUntrackedComputedRead` and
-/// `_Node._endUntrackedStoredRead`).
+/// How the end of a computed value's top-level read went (see
+/// `_Node._endUntrackedComputedRead`).
 @usableFromInline
 enum _UntrackedReadEnd: UInt8 {
     /// The lock is released, and no Observation scope records the read: nothing more to do.
     case done
-    /// The lock is released, and an Observation scope recorded the read: arm the node
-    /// (`_armRecordedComputedRead()`, `Stored._armRecordedRead()`).
+    /// The lock is released, and an Observation scope recorded the read: call
+    /// `_armRecordedComputedRead()`.
     case arm
-    /// Nothing was done; the lock is held: finish along the general path.
+    /// Nothing was done; the lock is held: finish with `_finishUntrackedComputedRead()`.
     case general
 }
 
@@ -87,14 +87,6 @@ extension _Node {
     @inlinable @inline(__always)
     final func _endUntrackedComputedRead() -> _UntrackedReadEnd {
         graphRef._withUnsafeGuaranteedRef { $0._endUntrackedComputedRead(self) }
-    }
-
-    /// `_endUntrackedComputedRead` for a stored value (see `_Graph._endUntrackedStoredRead`).
-    ///
-    /// - Complexity: O(1).
-    @inlinable @inline(__always)
-    final func _endUntrackedStoredRead() -> _UntrackedReadEnd {
-        graphRef._withUnsafeGuaranteedRef { $0._endUntrackedStoredRead(self) }
     }
 
     /// The first step of a read of this computed value: takes the lock and, if the value is up
@@ -234,9 +226,9 @@ extension _Graph {
     }
 
     /// `_Node._endUntrackedComputedRead`'s work. Releases nothing (see the top of this file):
-    /// a node already armed for Observation, reads hidden from Observation on some thread
-    /// (`readsHidden`), or references queued for release at this unlock leave it to the general
-    /// path (`_finishUntrackedComputedRead`), with the lock still held; so does arming the node,
+    /// a node already armed for Observation, reads hidden from Observation on some thread (`readsHidden`), or
+    /// references queued for release at this unlock leave it to the general path
+    /// (`_finishUntrackedComputedRead`), with the lock still held; so does arming the node,
     /// which evaluates it (`_armRecordedComputedRead`, after the lock is released). Asking
     /// Observation whether a scope records the read changes nothing the caller holds: if one
     /// does, Observation's own tables grow.
@@ -245,20 +237,7 @@ extension _Graph {
     /// needs no retain and release of the handle around it.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _endUntrackedComputedRead(_ node: _Node) -> _UntrackedReadEnd {
-        endUntrackedRead(armed: unsafeDowncast(node, to: _DerivedNode.self).hasWatcher)
-    }
-
-    /// `_Node._endUntrackedStoredRead`'s work: `_endUntrackedComputedRead` for a stored value,
-    /// armed once its Observation subject exists. Releases nothing.
-    @usableFromInline @_effects(releasenone) @inline(never)
-    final func _endUntrackedStoredRead(_ node: _Node) -> _UntrackedReadEnd {
-        endUntrackedRead(armed: node._changedObservationSubject() != nil)
-    }
-
-    /// The end of a top-level read (lock held): see `_endUntrackedComputedRead`.
-    @inline(__always)
-    private func endUntrackedRead(armed: Bool) -> _UntrackedReadEnd {
-        guard !armed, readsHidden == 0, releasedUnderLock.isEmpty else {
+        guard !unsafeDowncast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty else {
             #if RIPPLE_INVARIANTS
             if let pointer = _ThreadContext.existingPointer {
                 // A plain load and store (see `counted`).

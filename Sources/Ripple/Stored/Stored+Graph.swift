@@ -116,16 +116,6 @@ extension Stored {
         }
     }
 
-    /// Arms this value after a top-level read an Observation scope recorded, and registers the
-    /// access (lock released; see `_Graph._endUntrackedStoredRead`).
-    @usableFromInline
-    func _armRecordedRead() {
-        _afterRecordedRead()
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.withLock { armObservation() }._withUnsafeGuaranteedRef { $0.access() }
-        }
-    }
-
     /// Called under the lock by a read an Observation scope recorded: every later change is
     /// reported to Observation. Returns the subject, which this node keeps alive.
     ///

@@ -95,11 +95,7 @@ public final class Stored<Value>: _Node, Readable {
                 return current
             case .untracked:
                 let current = _value
-                switch _endUntrackedStoredRead() {
-                case .done: break
-                case .arm: _armRecordedRead()
-                case .general: _untrackedRead()
-                }
+                _untrackedRead()
                 return current
             case .general:
                 return _generalRead()

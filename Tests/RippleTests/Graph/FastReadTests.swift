@@ -136,23 +136,6 @@ import Testing
         #endif
     }
 
-    /// `topLevelReadEnds` for a stored value.
-    static func storedTopLevelReadEnds() -> (unarmed: Int, armed: Int, values: [Int]) {
-        #if RIPPLE_INVARIANTS
-        let a = Stored(3)
-        let context = _ThreadContext.current
-        let before = context.generalUntrackedReadEnds
-        var values = [a.value, a.value]
-        let unarmed = context.generalUntrackedReadEnds - before
-        withObservationTracking { _ = a.value } onChange: {}
-        let beforeArmed = context.generalUntrackedReadEnds
-        values.append(a.value)
-        return (unarmed, context.generalUntrackedReadEnds - beforeArmed, values)
-        #else
-        return (0, 0, [])
-        #endif
-    }
-
     // MARK: Tests
 
     @Test("a derivation and a reaction that read what they read last time get the right values")
@@ -171,7 +154,7 @@ import Testing
         }
     }
 
-    @Test("a top-level read of a stored or up-to-date computed value ends without the general path, unless Observation armed it")
+    @Test("a top-level read of an up-to-date computed value ends without the general path, unless Observation armed it")
     func topLevelReadsEndFast() async {
         await #expect(processExitsWith: .success) {
             let ends = FastReadTests.topLevelReadEnds()
@@ -179,10 +162,6 @@ import Testing
             FastReadTests.require(ends.unarmed == 0)
             // Armed: the access goes to its watcher's subject, on the general path.
             FastReadTests.require(ends.armed == 1)
-            let stored = FastReadTests.storedTopLevelReadEnds()
-            FastReadTests.require(stored.values == [3, 3, 3])
-            FastReadTests.require(stored.unarmed == 0)
-            FastReadTests.require(stored.armed == 1)
         }
     }
 
