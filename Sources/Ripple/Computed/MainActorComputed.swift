@@ -134,7 +134,7 @@ public final class MainActorComputed<Value>: Observable {
     /// to Observation, as for a ``Computed`` (see `_WatcherNode`), but by a main-actor reaction,
     /// so the value is only ever re-evaluated on the main actor.
     private func armObservation(_ node: _ComputedNode<Value>) -> _MainActorObservation {
-        // Fresh before the watcher links to it (see ``_Graph.armObservation``).
+        // Fresh before the watcher links to it (see `_Graph.armObservation`).
         _graph.refresh(node)
         let armed = _MainActorObservation(watching: node)
         observation = armed

@@ -14,7 +14,8 @@
 // object the caller still uses. So the functions marked here do only what provably releases
 // nothing: take and release the lock (pthread calls), load fields, compare, update an edge
 // that already exists in place, and (at the end of a top-level read) ask Observation whether a
-// scope records the read, which at most grows Observation's own tables. Anything else (a value that must be brought up to date, a
+// scope records the read, which releases nothing a caller holds (see
+// `_observationRecordsThisRead`). Anything else (a value that must be brought up to date, a
 // batch in progress on any thread, a read-modify-write region, an edge to add or replace, a
 // thread with no context yet, references queued for release at the outermost unlock) gives up
 // before changing anything, and the caller goes on along the general path, which does all of it
@@ -230,8 +231,8 @@ extension _Graph {
     /// references queued for release at this unlock leave it to the general path
     /// (`_finishUntrackedComputedRead`), with the lock still held; so does arming the node,
     /// which evaluates it (`_armRecordedComputedRead`, after the lock is released). Asking
-    /// Observation whether a scope records the read changes nothing the caller holds: if one
-    /// does, Observation's own tables grow.
+    /// Observation whether a scope records the read releases nothing the caller holds (see
+    /// `_observationRecordsThisRead`); `.ci/check-fast-read` checks what this function calls.
     ///
     /// A top-level read of a value read out of an array (`for row in rows { row.value }`) then
     /// needs no retain and release of the handle around it.

@@ -244,13 +244,6 @@ extension _Node {
         }
     }
 
-    /// Brings this computed value up to date for a read, the lock already held (see
-    /// `_Graph+FastRead.swift`).
-    @inlinable
-    final func _refreshForRead() {
-        graphRef._withUnsafeGuaranteedRef { $0._refreshLocked(self) }
-    }
-
     /// Records the read for the running derivation or reaction and releases the lock.
     /// Returns false, with the lock still held, when nothing tracked the read.
     @inlinable

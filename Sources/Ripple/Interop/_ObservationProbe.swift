@@ -99,8 +99,9 @@ func _observationTracksThisRead() -> Bool {
 
 /// `_observationTracksThisRead` without the tests' hook: asks Observation and changes nothing of
 /// Ripple's, so that a function that releases nothing may call it (see
-/// `_Graph._endUntrackedComputedRead`). Observation, if a scope records the read, grows its own
-/// tables, which no caller of Ripple's holds.
+/// `_Graph._endUntrackedComputedRead`). Inside a scope, Observation's registrar retains and
+/// releases the key path and its own context (balanced), and may free its own tables as they
+/// grow: nothing a caller of Ripple's holds.
 @inline(__always)
 func _observationRecordsThisRead() -> Bool {
     Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
@@ -114,12 +115,15 @@ func _observationRecordsThisRead() -> Bool {
 }
 
 /// Runs the tests' hook after a read the probe found recorded, before it is armed (see
-/// `_ThreadContext.afterTrackedReadProbe`).
+/// `_ThreadContext.afterTrackedReadProbe`): not when the read is armed only because the probe
+/// cannot tell, or because the thread asked to arm every read.
 @inline(__always)
 func _afterRecordedRead() {
-    guard let pointer = _ThreadContext.existingPointer else { return }
+    guard let pointer = _ThreadContext.existingPointer,
+        Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ $0.works })
+    else { return }
     Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
-        if let hook = context.afterTrackedReadProbe { hook() }
+        if !context.armsEveryTopLevelRead, let hook = context.afterTrackedReadProbe { hook() }
     }
 }
 

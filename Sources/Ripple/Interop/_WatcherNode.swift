@@ -1,7 +1,7 @@
 /// Reports a ``Computed`` value's changes to the Observation framework.
 ///
 /// Created by the first read that no Ripple reader tracked and that an Observation scope
-/// recorded (a SwiftUI body, or `withObservationTracking`; see `_observationTracksThisRead`),
+/// recorded (a SwiftUI body, or `withObservationTracking`; see `_observationRecordsThisRead`),
 /// it keeps the computed node live so writes reach it, and from
 /// then on reports every change: when a write reaches it, it brings the value up to date and,
 /// if the value changed since it last told the registrar, tells it again. It never disarms:
