@@ -136,7 +136,12 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             records: graph.isTracing || keepsValues,
             keepsValues: keepsValues
         )
-        extras?.takeTeardown(cleanups: &run.cleanups, children: &run.children)
+        // Most runs leave nothing to tear down: then the run carries no arrays to release.
+        if let extras, !extras.cleanups.isEmpty || !extras.children.isEmpty {
+            var teardown = _RunTeardown()
+            extras.takeTeardown(cleanups: &teardown.cleanups, children: &teardown.children)
+            run.teardown = teardown
+        }
         if run.records { recordRunStart(graph) }
         return run
     }
@@ -172,8 +177,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Runs the body once (lock released): first tears down the previous run (its children, then
     /// its cleanups), then runs the body as the thread's running reaction and owner.
     func runBody(_ run: inout _ReactionRun, _ context: _ThreadContext) {
-        if !run.cleanups.isEmpty || !run.children.isEmpty {
-            _tearDown(children: &run.children, cleanups: &run.cleanups, insideDerivation: run.insideDerivation)
+        if var teardown = run.teardown {
+            run.teardown = nil
+            _tearDown(children: &teardown.children, cleanups: &teardown.cleanups, insideDerivation: run.insideDerivation)
         }
         // Saved unretained: both stay alive while this run is on the stack.
         let savedReaction = context.reactionRef
@@ -289,10 +295,9 @@ final class _ReactionExtras: @unchecked Sendable {
 /// A run of a reaction's body in progress: taken under the lock when it starts
 /// (`_ReactionNode.beginRun`), used with the lock released, and ended under the lock.
 struct _ReactionRun: ~Copyable {
-    /// The previous run's cleanups, run before the body (after its children are cancelled).
-    var cleanups: [@Sendable () -> Void] = []
-    /// The previous run's children, cancelled before the body.
-    var children: [Subscription] = []
+    /// The previous run's cleanups and children, torn down before the body; `nil` when it left
+    /// none (most runs).
+    var teardown: _RunTeardown?
     /// Whether a derivation is being evaluated on the running thread (see `_runDetached`).
     let insideDerivation: Bool
     /// Whether the run is recorded, for tracers or for `whyDidThisRun`.
@@ -306,6 +311,14 @@ struct _ReactionRun: ~Copyable {
         self.records = records
         self.keepsValues = keepsValues
     }
+}
+
+/// A previous run's cleanups and children (see `_ReactionRun.teardown`).
+struct _RunTeardown {
+    /// The cleanups, run before the body (after the children are cancelled).
+    var cleanups: [@Sendable () -> Void] = []
+    /// The children, cancelled before the body.
+    var children: [Subscription] = []
 }
 
 /// What a reaction's disposal hands over to be finished with the lock released
