@@ -148,7 +148,12 @@ extension _Graph {
     /// what calls user code: the body (with the previous run's teardown), the teardown of a
     /// disposal, the executor hop. Private to this file, like every function that releases a
     /// lock its caller holds.
+    ///
+    /// Never inlined and synchronous: it takes the lock back with the thread's identity read in
+    /// place (see `_Lock`).
+    @inline(never)
     private func perform(_ first: _ReactionStateMachine.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext) {
+        let me = _Lock.threadOfNonInlinedSynchronousCaller
         var action = first
         while true {
             switch action {
@@ -159,7 +164,7 @@ extension _Graph {
             case .sendToExecutor:
                 unlock()
                 reaction.sendToExecutor()
-                lock.lock()
+                lock.lock(as: me)
                 return
             case .run:
                 var run = reaction.beginRun(self)
@@ -168,7 +173,7 @@ extension _Graph {
                 let interrupted = beginTracking(reaction, context)
                 unlock()
                 reaction.runBody(&run, context)
-                lock.lock()
+                lock.lock(as: me)
                 endTracking(reaction, context, resuming: interrupted)
                 switch reaction.endRun(self, context, run) {
                 case .none:
@@ -179,7 +184,7 @@ extension _Graph {
                     let disposal = reaction.dispose(self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true)
                     unlock()
                     reaction.finish(disposal)
-                    lock.lock()
+                    lock.lock(as: me)
                     return
                 }
             }

@@ -44,7 +44,8 @@ public import _RippleThread
 /// it, and work on the graph at the same time as its owner. So the identity is only ever found
 /// through `_callingThread()`, a call the optimizer can neither inline nor reason about, except
 /// in functions that are synchronous and marked `@inline(never)`: the fast read functions, a
-/// write's `_lockForWrite`, a batch's commit (`commitStaged`) and its sole write's slot
+/// write's `_lockForWrite`, a batch's commit (`commitStaged`), its sole write's slot, and a
+/// reaction's job taking the lock back after the body (`_Graph.perform`)
 /// (`threadOfNonInlinedSynchronousCaller`).
 ///
 /// A non-copyable value rather than a class, so taking it costs no reference counting.
