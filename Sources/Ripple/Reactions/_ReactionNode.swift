@@ -137,11 +137,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             keepsValues: keepsValues
         )
         // Most runs leave nothing to tear down: then the run carries no arrays to release.
-        if let extras, !extras.cleanups.isEmpty || !extras.children.isEmpty {
-            var teardown = _RunTeardown()
-            extras.takeTeardown(cleanups: &teardown.cleanups, children: &teardown.children)
-            run.teardown = teardown
-        }
+        run.teardown = extras?.takeTeardown()
         if run.records { recordRunStart(graph) }
         return run
     }
@@ -161,15 +157,12 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         if holdingForQueuedJobs { _ = Unmanaged.passUnretained(self).retain() }
         // Only a reaction that records why it runs keeps anything past the end of its run.
         if recordsWhy { forgetWhy(graph) }
-        var disposal = _ReactionDisposal(
-            cleanups: [],
-            children: [],
+        return _ReactionDisposal(
+            teardown: extras?.takeTeardown(),
             sources: graph.disposeSources(of: self),
             insideDerivation: graph.evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )
-        extras?.takeTeardown(cleanups: &disposal.cleanups, children: &disposal.children)
-        return disposal
     }
 
     // MARK: Steps with the lock released
@@ -177,9 +170,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Runs the body once (lock released): first tears down the previous run (its children, then
     /// its cleanups), then runs the body as the thread's running reaction and owner.
     func runBody(_ run: inout _ReactionRun, _ context: _ThreadContext) {
-        if var teardown = run.teardown {
+        if let teardown = run.teardown {
             run.teardown = nil
-            _tearDown(children: &teardown.children, cleanups: &teardown.cleanups, insideDerivation: run.insideDerivation)
+            teardown.run(insideDerivation: run.insideDerivation)
         }
         // Saved unretained: both stay alive while this run is on the stack.
         let savedReaction = context.reactionRef
@@ -211,7 +204,7 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// reference is never the last one: a queued job's hold (`_SubscriberStateMachine`), the
     /// caller of a first run, or an executor's job still holds the node.
     func finish(_ disposal: consuming _ReactionDisposal) {
-        _tearDown(children: &disposal.children, cleanups: &disposal.cleanups, insideDerivation: disposal.insideDerivation)
+        disposal.teardown?.run(insideDerivation: disposal.insideDerivation)
         _releaseLater(disposal.sources.take())
         if disposal.releasesRunHold { Unmanaged.passUnretained(self).release() }
     }
@@ -284,11 +277,14 @@ final class _ReactionExtras: @unchecked Sendable {
         self.schedule = schedule
     }
 
-    /// Moves the current run's cleanups and children into `cleanups` and `children` (which are
-    /// empty), for a teardown: the next run starts with none.
-    func takeTeardown(cleanups: inout [@Sendable () -> Void], children: inout [Subscription]) {
-        if !self.cleanups.isEmpty { swap(&cleanups, &self.cleanups) }
-        if !self.children.isEmpty { swap(&children, &self.children) }
+    /// Takes the current run's cleanups and children, for a teardown: the next run starts with
+    /// none. `nil` when the run registered neither (most runs).
+    func takeTeardown() -> _ReactionTeardown? {
+        if cleanups.isEmpty, children.isEmpty { return nil }
+        var teardown = _ReactionTeardown()
+        swap(&teardown.cleanups, &cleanups)
+        swap(&teardown.children, &children)
+        return teardown
     }
 }
 
@@ -297,7 +293,7 @@ final class _ReactionExtras: @unchecked Sendable {
 struct _ReactionRun: ~Copyable {
     /// The previous run's cleanups and children, torn down before the body; `nil` when it left
     /// none (most runs).
-    var teardown: _RunTeardown?
+    var teardown: _ReactionTeardown?
     /// Whether a derivation is being evaluated on the running thread (see `_runDetached`).
     let insideDerivation: Bool
     /// Whether the run is recorded, for tracers or for `whyDidThisRun`.
@@ -313,21 +309,26 @@ struct _ReactionRun: ~Copyable {
     }
 }
 
-/// A previous run's cleanups and children (see `_ReactionRun.teardown`).
-struct _RunTeardown {
-    /// The cleanups, run before the body (after the children are cancelled).
+/// A run's cleanups and children, torn down before the next run (`_ReactionRun.teardown`) or at
+/// the disposal (`_ReactionDisposal.teardown`).
+struct _ReactionTeardown {
+    /// The cleanups, run after the children are cancelled.
     var cleanups: [@Sendable () -> Void] = []
-    /// The children, cancelled before the body.
+    /// The children, cancelled first.
     var children: [Subscription] = []
+
+    /// Cancels the children, then runs the cleanups (lock released; see `_tearDown`).
+    consuming func run(insideDerivation: Bool) {
+        var children = children
+        _tearDown(children: &children, cleanups: &cleanups, insideDerivation: insideDerivation)
+    }
 }
 
 /// What a reaction's disposal hands over to be finished with the lock released
 /// (`_ReactionNode.finish`).
 struct _ReactionDisposal: ~Copyable {
-    /// The last run's cleanups, run after its children are cancelled.
-    var cleanups: [@Sendable () -> Void]
-    /// The last run's children, cancelled first.
-    var children: [Subscription]
+    /// The last run's cleanups and children; `nil` when it left none.
+    var teardown: _ReactionTeardown?
     /// The edges to the sources it was unlinked from; their references are released last.
     var sources: _Buffer<_Edge>
     /// Whether a derivation is being evaluated on the disposing thread.
