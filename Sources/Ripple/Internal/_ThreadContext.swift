@@ -35,7 +35,7 @@ package final class _ThreadContext {
     /// Times Observation hashed the probe key path on this thread (see `_ObservationProbe`).
     @exclusivity(unchecked) var observationProbeHits = 0
     /// Tests: every read at the top level on this thread arms its node for Observation, as when
-    /// the probe cannot tell (see `_observationTracksThisRead`).
+    /// the probe cannot tell (see `_observationRecordsThisRead`).
     @exclusivity(unchecked) package var armsEveryTopLevelRead = false
     /// Tests: runs after the probe found a top-level read recorded, before the node is armed
     /// (to write in the window between the read and the arming).

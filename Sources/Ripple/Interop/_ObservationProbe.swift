@@ -89,19 +89,12 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 /// context through `_ThreadContext.existingPointer` (on Apple platforms the key the graph
 /// copied, where `currentRef` checks the lazy key's initialisation).
 ///
+/// It asks Observation and changes nothing of Ripple's, so that a function that releases
+/// nothing may call it (see `_Graph._endUntrackedComputedRead`). Inside a scope, Observation's
+/// registrar retains and releases the key path and its own context (balanced), and may free its
+/// own tables as they grow: nothing a caller of Ripple's holds.
+///
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
-@inline(__always)
-func _observationTracksThisRead() -> Bool {
-    guard _observationRecordsThisRead() else { return false }
-    _afterRecordedRead()
-    return true
-}
-
-/// `_observationTracksThisRead` without the tests' hook: asks Observation and changes nothing of
-/// Ripple's, so that a function that releases nothing may call it (see
-/// `_Graph._endUntrackedComputedRead`). Inside a scope, Observation's registrar retains and
-/// releases the key path and its own context (balanced), and may free its own tables as they
-/// grow: nothing a caller of Ripple's holds.
 @inline(__always)
 func _observationRecordsThisRead() -> Bool {
     Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
@@ -131,8 +124,7 @@ extension _Graph {
     /// Ends a read of a node that no derivation or reaction tracked (lock held; released on
     /// return): registers the access with Observation through the node's subject if the node is
     /// `armed`; else, only if an Observation scope records the read (see
-    /// `_observationTracksThisRead`), arms it (`arm`, called with the lock held) and registers
-    /// the access. Inside an `untracked { }` within `tracked { }`, nothing is registered.
+    /// `_observationRecordsThisRead`), arms it and registers the access (`armRecordedRead`). Inside an `untracked { }` within `tracked { }`, nothing is registered.
     ///
     /// The subject must be kept alive by the node: it is used once the lock is released.
     @inline(__always)
@@ -150,7 +142,16 @@ extension _Graph {
             armed._withUnsafeGuaranteedRef { $0.access() }
             return
         }
-        guard _observationTracksThisRead() else { return }
+        guard _observationRecordsThisRead() else { return }
+        armRecordedRead(arm)
+    }
+
+    /// Arms a node after a top-level read an Observation scope recorded (lock released): runs
+    /// the tests' hook, then `arm` with the lock held, then registers the access through the
+    /// subject `arm` returns, which the node must keep alive.
+    @inline(__always)
+    func armRecordedRead(_ arm: () -> Unmanaged<_ObservationSubject>) {
+        _afterRecordedRead()
         withLock { arm() }._withUnsafeGuaranteedRef { $0.access() }
     }
 }

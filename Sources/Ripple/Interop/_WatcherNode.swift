@@ -76,13 +76,12 @@ extension _Graph {
         finishUntrackedRead(armed: armed) { Self.subject(of: armObservation(derived)) }
     }
 
-    /// `_Node._armRecordedComputedRead`'s work: the end of `finishUntrackedRead` for a read the
-    /// probe found recorded, once `_endUntrackedComputedRead` released the lock.
+    /// `_Node._armRecordedComputedRead`'s work: `armRecordedRead` for a read the probe found
+    /// recorded, once `_endUntrackedComputedRead` released the lock.
     @usableFromInline
     final func _armRecordedComputedRead(_ node: _Node) {
-        _afterRecordedRead()
         let derived = unsafeDowncast(node, to: _DerivedNode.self)
-        withLock { Self.subject(of: armObservation(derived)) }._withUnsafeGuaranteedRef { $0.access() }
+        armRecordedRead { Self.subject(of: armObservation(derived)) }
     }
 
     /// The subject of `watcher`, kept alive by the watcher (which the graph's `watchers` keeps
