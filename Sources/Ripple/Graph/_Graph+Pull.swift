@@ -276,18 +276,24 @@ extension _Graph {
     /// Brings a computed value up to date for a read (lock held).
     @usableFromInline
     final func _refreshLocked(_ node: _Node) {
-        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
-        stageSoleWriteOfCallingThread()
-        refresh(unsafeDowncast(node, to: _DerivedNode.self))
+        refreshForRead(node)
     }
 
     /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
     /// anywhere, `trackRead` (lock held; still held on return).
     @usableFromInline
     final func _refreshAndTrack(_ node: _Node) -> Bool {
+        refreshForRead(node)
+        return stagingThreads == 0 && trackRead(node)
+    }
+
+    /// The refresh of a read: inlined into both entry points above (a call from one to the
+    /// other stayed a call).
+    @inline(__always)
+    private func refreshForRead(_ node: _Node) {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
         refresh(unsafeDowncast(node, to: _DerivedNode.self))
-        return stagingThreads == 0 && trackRead(node)
     }
 
     /// `_Node._endGeneralRead`'s outermost release.
