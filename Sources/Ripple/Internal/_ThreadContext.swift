@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import _RippleThread
+public import _RippleThread
 
 /// Per-thread state of the graph: what the running reaction tracks, batching, and the
 /// queues of work that must run after the graph's lock is released.
@@ -149,22 +149,33 @@ package final class _ThreadContext {
     }
 
     /// The calling thread's context, as an unretained reference (the thread keeps it alive).
-    @usableFromInline
+    ///
+    /// Inlinable: on Linux, code compiled in the client (a batch, a write) reads the
+    /// thread-local pointer in place, one load, instead of making a call for it.
+    @inlinable
     static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
             #if canImport(Darwin)
-            let existing = pthread_getspecific(_contextKey)
+            return lookedUp()
             #else
-            let existing = existingPointer
-            #endif
-            if let existing { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+            if let existing = _ripple_context() { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
             return created()
+            #endif
         }
     }
 
+    #if canImport(Darwin)
+    /// `currentRef` on Apple platforms: the context under the `pthread` key, created if needed.
+    @usableFromInline
+    static func lookedUp() -> Unmanaged<_ThreadContext> {
+        if let existing = pthread_getspecific(_contextKey) { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+        return created()
+    }
+    #endif
+
     /// Creates the calling thread's context, which has none yet.
-    @inline(never)
-    private static func created() -> Unmanaged<_ThreadContext> {
+    @usableFromInline @inline(never)
+    static func created() -> Unmanaged<_ThreadContext> {
         let context = Unmanaged.passRetained(_ThreadContext())
         pthread_setspecific(_contextKey, context.toOpaque())
         #if !canImport(Darwin)
