@@ -96,7 +96,10 @@ extension _Graph {
     ///
     /// The node being scanned and where its scan resumes are kept in locals; `walk` holds only
     /// the nodes above it, each with the edge to resume at: a step down pushes the node left, a
-    /// step up pops the one to go back to.
+    /// step up pops the one to go back to. A step up compares only the version on that edge:
+    /// the node it leads to was just recomputed or verified, so it is fresh, and the scan's
+    /// look at its freshness would only repeat that (along a chain that found nothing changed,
+    /// this is most of the way back up).
     private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int) -> Bool {
         let base = walk.count
         var ref = Unmanaged.passUnretained(root)
@@ -121,14 +124,25 @@ extension _Graph {
                     index = stopIndex
                 }
             case .changed, .unchanged:
-                let changed = stop == .changed
-                if walk.count == base { return changed }
-                ref._withUnsafeGuaranteedRef { node in
-                    if changed { recompute(node) } else { markVerified(node) }
+                // Up the stack while the node just decided also decides the one above it: the
+                // scan above stopped at the edge to it, which is fresh now, so only that edge's
+                // version is left to compare (no second look at its freshness).
+                var changed = stop == .changed
+                while true {
+                    if walk.count == base { return changed }
+                    let child = ref
+                    let childVersion = child._withUnsafeGuaranteedRef { node -> Int in
+                        if changed { recompute(node) } else { markVerified(node) }
+                        return node.version
+                    }
+                    let frame = walk.removeLast()
+                    ref = frame.ref
+                    changed = ref._withUnsafeGuaranteedRef { $0.sources[frame.index].version } != childVersion
+                    if !changed {
+                        index = frame.index &+ 1
+                        break
+                    }
                 }
-                let frame = walk.removeLast()
-                ref = frame.ref
-                index = frame.index
             }
         }
     }
