@@ -104,7 +104,12 @@ extension _Graph {
                 switch job.kind {
                 case .reaction:
                     let reaction = unsafeDowncast(node, to: _ReactionNode.self)
-                    perform(reaction.runRequested(self), for: reaction, context)
+                    var action = reaction.runRequested(self)
+                    // The check runs here, under the lock: a reaction whose sources did not
+                    // change (the common job of a write whose change stopped on the way) is
+                    // done without a call to `perform`.
+                    if action == .checkSources { action = reaction.checkSources(self) }
+                    if action != .none { perform(action, for: reaction, context) }
                 case .watch:
                     let watcher = unsafeDowncast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
