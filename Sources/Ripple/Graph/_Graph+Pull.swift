@@ -48,7 +48,7 @@ extension _Graph {
         }
         #endif
         levelsLeftOnStack &-= 1
-        if !node.hasValue || sourcesChanged(node) {
+        if !node.hasValue || sourcesChangedInline(node) {
             recompute(node)
         } else {
             markVerified(node)
@@ -61,6 +61,13 @@ extension _Graph {
     /// Stale computed sources are brought up to date first, depth first, with an explicit
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _DerivedNode) -> Bool {
+        sourcesChangedInline(root)
+    }
+
+    /// `sourcesChanged(_:)`, inlined into `refresh`: the scan of the root's own sources is a few
+    /// instructions, where the call cost a frame of its own on every refresh.
+    @inline(__always)
+    private func sourcesChangedInline(_ root: _DerivedNode) -> Bool {
         assertLockHeld()
         // First a plain scan of the root's own sources, without the stack: a node whose
         // sources are stored values (most computed values) is decided here. The walk starts
