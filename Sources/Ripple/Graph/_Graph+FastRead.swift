@@ -138,38 +138,34 @@ extension _Graph {
 
     /// `_Node._beginStoredRead`'s work. Releases nothing (see the top of this file).
     ///
-    /// The most common read of all, a stored value read again by the derivation running on
-    /// this thread (`for _ in 0..<30 { total += head.value }`), is recognised here, in a
-    /// function small enough to need no registers saved; every other read goes on in
-    /// `_beginStoredReadFurther`.
+    /// The reads inside a derivation running on this thread, which holds the lock, are done
+    /// here, in a function small enough to need no registers saved: the most common read of
+    /// all, a stored value read again by the same evaluation (`for _ in 0..<30 { total +=
+    /// head.value }`), first, then a first read that finds its edge where the last evaluation
+    /// left it (updated in place). Every other read goes on in `_beginStoredReadFurther`.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _beginStoredRead(_ node: _Node) -> _ReadStart {
         #if !canImport(Darwin)
         // Read already by this evaluation, whose thread holds the lock: nothing to check
         // again (no batch can stage a write of it, nor a read-modify-write begin, meanwhile).
-        if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), evaluatingRef != nil,
-            node.trackedBy == evaluation.id
-        {
-            return counted(.trackedInDerivation)
+        if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), let target = evaluatingRef {
+            if node.trackedBy == evaluation.id { return counted(.trackedInDerivation) }
+            // The first read of it in this evaluation, at the same place as last time: the
+            // edge is updated in place here, without the further call.
+            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation) {
+                return counted(.trackedInDerivation)
+            }
         }
         #endif
         return _beginStoredReadFurther(node)
     }
 
-    /// `_beginStoredRead` for every read but a repeated one inside a derivation. Releases
-    /// nothing (see the top of this file).
+    /// `_beginStoredRead` for every read it did not finish: one outside a derivation, or one
+    /// inside that adds or replaces an edge, or finds a batch or a read-modify-write in the way.
+    /// Releases nothing (see the top of this file).
     @_effects(releasenone) @inline(never)
     final func _beginStoredReadFurther(_ node: _Node) -> _ReadStart {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
-        #if !canImport(Darwin)
-        // A read inside a derivation, whose thread holds the lock: recorded in place without
-        // taking the lock again.
-        if lock.isHeld(byThread: me), let target = evaluatingRef, node._stagedCount == 0, readModifyWriteRegions == 0,
-            Self.recordInPlace(node, into: target, &evaluation)
-        {
-            return counted(.trackedInDerivation)
-        }
-        #endif
         lock.lock(as: me)
         guard node._stagedCount == 0, readModifyWriteRegions == 0 else { return counted(.general) }
         return counted(trackInPlace(node))
