@@ -24,11 +24,14 @@ extension _Graph {
             // value: marking passes it by.
             let (links, end) = node._withUnsafeGuaranteedRef { $0.observers.slotsInUse }
             if end == 1 {
-                // One observer: a computed one is visited next, without the stack.
+                // One observer: a computed one is visited next, without the stack, unless it
+                // is marked already (a diamond's other branches), and then there is nothing to do.
                 let only = links.unsafelyUnwrapped[0].ref
-                if only._withUnsafeGuaranteedRef({ $0.kind == .computed && !$0.isStale }) {
-                    only._withUnsafeGuaranteedRef { $0.isStale = true }
-                    next = only
+                if only._withUnsafeGuaranteedRef({ $0.kind == .computed }) {
+                    if only._withUnsafeGuaranteedRef({ !$0.isStale }) {
+                        only._withUnsafeGuaranteedRef { $0.isStale = true }
+                        next = only
+                    }
                     continue
                 }
             }
