@@ -142,7 +142,13 @@ package final class _Graph: @unchecked Sendable {
             lock.unlock()
             return
         }
+        // The references move to this thread's spare buffer, and the graph keeps the spare's
+        // storage in exchange: no buffer is allocated and freed per release (see
+        // `_ThreadContext.releasedSpare`).
+        let context = _ThreadContext.current
         let released = releasedUnderLock.take()
+        releasedUnderLock = context.releasedSpare.take()
+        context.releasedSpare = released
         var values: [Any] = []
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         let work = observationWork
@@ -150,11 +156,10 @@ package final class _Graph: @unchecked Sendable {
         let tracing = pendingTraceThreads != 0
         lock.unlock()
         if !work.isEmpty {
-            let context = _ThreadContext.current
             for item in work { item.perform(context) }
         }
-        if tracing { _ThreadContext.current.deliverTraces() }
-        _releaseLater(released)
+        if tracing { context.deliverTraces() }
+        _releaseSpare(of: context)
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}
     }

@@ -118,6 +118,10 @@ package final class _ThreadContext {
     /// This thread's number in traces (0 until it traces something).
     var traceThreadNumber = 0
 
+    /// References the graph let go of under its lock, handed to this thread by its outermost
+    /// release (`_Graph.unlockReleasing`), which gives the graph this buffer's storage in
+    /// exchange; emptied at once into `releaseQueue`, its capacity kept.
+    @exclusivity(unchecked) var releasedSpare = _Buffer<Unmanaged<_Node>>()
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.
@@ -302,13 +306,14 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     _drainReleaseQueue(context)
 }
 
-/// Releases references the graph let go of under its lock (see `_Graph.releasedUnderLock`), as
-/// the edge version of `_releaseLater` does.
-func _releaseLater(_ references: consuming _Buffer<Unmanaged<_Node>>) {
-    let context = _ThreadContext.current
-    for index in 0..<references.count {
-        context.releaseQueue.append(references[index].takeRetainedValue() as AnyObject)
+/// Releases the references in `context.releasedSpare` as `_releaseLater` does, and empties it,
+/// keeping its storage for the next exchange (see `_Graph.unlockReleasing`).
+func _releaseSpare(of context: _ThreadContext) {
+    for index in 0..<context.releasedSpare.count {
+        context.releaseQueue.append(context.releasedSpare[index].takeRetainedValue() as AnyObject)
     }
+    // Emptied before anything is released: a release may come back here on this thread.
+    context.releasedSpare.removeAllKeepingCapacity()
     _drainReleaseQueue(context)
 }
 
