@@ -215,6 +215,43 @@ struct LeakTests {
         reaction.cancel()
     }
 
+    @Test("a node freed after the lock's release whose deinitializer makes the graph let go of another frees both, round after round")
+    func releaseThatReleasesAgain() {
+        final class Witness: @unchecked Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
+        // Each round: the first reaction drops its computed value; that value's deinitializer
+        // writes the flag that makes the second reaction drop its own, on the same thread,
+        // while the first release is still draining (the spare buffer handed over again).
+        for round in 0..<3 {
+            let freed = Recorder<String>()
+            let first = Stored(true)
+            let second = Stored(true)
+            let holders = (Holder(), Holder())
+            do {
+                let secondWitness = Witness { freed.append("second, lock held: \(_graph.lock.isHeldForTesting)") }
+                holders.1.computed = Computed { _ = secondWitness; return second.value ? 1 : 0 }
+                let firstWitness = Witness {
+                    freed.append("first, lock held: \(_graph.lock.isHeldForTesting)")
+                    second.value = false
+                }
+                holders.0.computed = Computed { _ = firstWitness; return first.value ? 1 : 0 }
+            }
+            let firstReaction = observe { if first.value { _ = holders.0.computed?.value } }
+            let secondReaction = observe { if second.value { _ = holders.1.computed?.value } }
+            holders.0.computed = nil
+            holders.1.computed = nil
+            #expect(freed.all.isEmpty, "round \(round)")
+            first.value = false
+            #expect(freed.all == ["first, lock held: false", "second, lock held: false"], "round \(round)")
+            firstReaction.cancel()
+            secondReaction.cancel()
+        }
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
