@@ -5,6 +5,16 @@ import Testing
 struct LeakTests {
     final class Token: Sendable {}
 
+    /// Calls `onDeinit` when freed: captured by a derivation, it tells when the graph frees it.
+    final class Witness: @unchecked Sendable {
+        let onDeinit: @Sendable () -> Void
+        init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    /// Holds a computed value the test lets go of.
+    final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
+
     @Test("an unobserved computed value is freed when its owner lets it go")
     func unobservedComputedIsFreed() {
         let source = Stored(1)
@@ -194,12 +204,6 @@ struct LeakTests {
 
     @Test("a node the graph lets go of is freed with the lock released, so user deinitializers never run under it")
     func droppedNodeIsFreedOutsideTheLock() {
-        final class Witness: @unchecked Sendable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
         let lockHeldInDeinit = Recorder<Bool>()
         let flag = Stored(true)
         let holder = Holder()
@@ -217,12 +221,6 @@ struct LeakTests {
 
     @Test("a node freed after the lock's release whose deinitializer makes the graph let go of another frees both, round after round")
     func releaseThatReleasesAgain() {
-        final class Witness: @unchecked Sendable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
         // Each round: the first reaction drops its computed value; that value's deinitializer
         // writes the flag that makes the second reaction drop its own, on the same thread,
         // while the first release is still draining (the spare buffer handed over again).
