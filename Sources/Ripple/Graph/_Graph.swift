@@ -155,11 +155,15 @@ package final class _Graph: @unchecked Sendable {
         if !work.isEmpty { observationWork = [] }
         let tracing = pendingTraceThreads != 0
         lock.unlock()
+        // Out of the spare before any user code runs (the work, the traces, the releases): any
+        // of it may release under the lock again on this thread, which hands the spare over
+        // again.
+        _queueSpare(of: context)
         if !work.isEmpty {
             for item in work { item.perform(context) }
         }
         if tracing { context.deliverTraces() }
-        _releaseSpare(of: context)
+        _drainReleaseQueue(context)
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}
     }

@@ -306,15 +306,14 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     _drainReleaseQueue(context)
 }
 
-/// Releases the references in `context.releasedSpare` as `_releaseLater` does, and empties it,
-/// keeping its storage for the next exchange (see `_Graph.unlockReleasing`).
-func _releaseSpare(of context: _ThreadContext) {
+/// Moves the references in `context.releasedSpare` to the release queue, and empties the spare,
+/// keeping its storage for the next exchange (see `_Graph.unlockReleasing`). Releases nothing:
+/// the caller drains the queue (`_drainReleaseQueue`).
+func _queueSpare(of context: _ThreadContext) {
     for index in 0..<context.releasedSpare.count {
         context.releaseQueue.append(context.releasedSpare[index].takeRetainedValue() as AnyObject)
     }
-    // Emptied before anything is released: a release may come back here on this thread.
     context.releasedSpare.removeAllKeepingCapacity()
-    _drainReleaseQueue(context)
 }
 
 /// Releases one retained reference later, as the edge version of `_releaseLater` does.
@@ -324,7 +323,9 @@ func _releaseLater(_ object: Unmanaged<AnyObject>) {
     _drainReleaseQueue(context)
 }
 
-private func _drainReleaseQueue(_ context: _ThreadContext) {
+/// Drops the queued references one at a time; does nothing if this thread is draining already
+/// (a release that queues more: the loop below it takes them).
+func _drainReleaseQueue(_ context: _ThreadContext) {
     if context.isReleasing { return }
     context.isReleasing = true
     while let next = context.releaseQueue.popLast() {

@@ -250,6 +250,41 @@ struct LeakTests {
         }
     }
 
+    @Test("references let go of under the lock are released even when a tracer, called after the lock's release, makes the graph let go of more")
+    func releaseWithTracerThatReleasesAgain() {
+        final class WritingTracer: GraphTracer, @unchecked Sendable {
+            var write: (() -> Void)?
+            func record(_ event: TraceEvent) {
+                // Once: the tracer's first call writes, and that write lets another node go.
+                let pending = write
+                write = nil
+                pending?()
+            }
+        }
+        let freed = Recorder<String>()
+        let first = Stored(true)
+        let second = Stored(true)
+        let holders = (Holder(), Holder())
+        do {
+            let firstWitness = Witness { freed.append("first") }
+            let secondWitness = Witness { freed.append("second") }
+            holders.0.computed = Computed { _ = firstWitness; return first.value ? 1 : 0 }
+            holders.1.computed = Computed { _ = secondWitness; return second.value ? 1 : 0 }
+        }
+        let firstReaction = observe { if first.value { _ = holders.0.computed?.value } }
+        let secondReaction = observe { if second.value { _ = holders.1.computed?.value } }
+        holders.0.computed = nil
+        holders.1.computed = nil
+        let tracer = WritingTracer()
+        tracer.write = { second.value = false }
+        withTracer(tracer) {
+            first.value = false
+        }
+        #expect(Set(freed.all) == ["first", "second"])
+        firstReaction.cancel()
+        secondReaction.cancel()
+    }
+
     @Test("a released subscription frees the reaction")
     func releasedSubscriptionFrees() {
         let source = Stored(1)
