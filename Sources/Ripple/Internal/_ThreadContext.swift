@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import _RippleThread
+internal import _RippleThread
 
 /// Per-thread state of the graph: what the running reaction tracks, batching, and the
 /// queues of work that must run after the graph's lock is released.
@@ -154,32 +154,27 @@ package final class _ThreadContext {
 
     /// The calling thread's context, as an unretained reference (the thread keeps it alive).
     ///
-    /// Inlinable: on Linux, code compiled in the client (a batch, a write) reads the
-    /// thread-local pointer in place, one load, instead of making a call for it.
-    @inlinable
+    /// A call from the client, not inlinable: inlined into an `async` function there, the read
+    /// of the thread-local pointer could be reused across a suspension point and find the
+    /// context of the thread the function started on (the hazard `_callingThread()` in
+    /// `_Lock.swift` avoids for the thread's identity). Tried inlinable at stop 21: 7 to 16
+    /// instructions less per batched write, reverted for this.
+    @usableFromInline
     static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
             #if canImport(Darwin)
-            return lookedUp()
+            let existing = pthread_getspecific(_contextKey)
             #else
-            if let existing = _ripple_context() { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
-            return created()
+            let existing = existingPointer
             #endif
+            if let existing { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+            return created()
         }
     }
 
-    #if canImport(Darwin)
-    /// `currentRef` on Apple platforms: the context under the `pthread` key, created if needed.
-    @usableFromInline
-    static func lookedUp() -> Unmanaged<_ThreadContext> {
-        if let existing = pthread_getspecific(_contextKey) { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
-        return created()
-    }
-    #endif
-
     /// Creates the calling thread's context, which has none yet.
-    @usableFromInline @inline(never)
-    static func created() -> Unmanaged<_ThreadContext> {
+    @inline(never)
+    private static func created() -> Unmanaged<_ThreadContext> {
         let context = Unmanaged.passRetained(_ThreadContext())
         pthread_setspecific(_contextKey, context.toOpaque())
         #if !canImport(Darwin)
