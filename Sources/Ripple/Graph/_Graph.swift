@@ -142,28 +142,25 @@ package final class _Graph: @unchecked Sendable {
             lock.unlock()
             return
         }
-        // The references move to this thread's spare buffer, and the graph keeps the spare's
-        // storage in exchange: no buffer is allocated and freed per release (see
+        // The references leave the graph's buffer, and the graph takes this thread's spare
+        // storage for its next releases: no buffer is allocated and freed per release (see
         // `_ThreadContext.releasedSpare`).
         let context = _ThreadContext.current
-        let released = releasedUnderLock.take()
+        var released = releasedUnderLock.take()
         releasedUnderLock = context.releasedSpare.take()
-        context.releasedSpare = released
         var values: [Any] = []
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
         let work = observationWork
         if !work.isEmpty { observationWork = [] }
         let tracing = pendingTraceThreads != 0
         lock.unlock()
-        // Out of the spare before any user code runs (the work, the traces, the releases): any
-        // of it may release under the lock again on this thread, which hands the spare over
-        // again.
-        _queueSpare(of: context)
         if !work.isEmpty {
             for item in work { item.perform(context) }
         }
         if tracing { context.deliverTraces() }
-        _drainReleaseQueue(context)
+        // Released only now, after the work and the traces: a work item's source is kept alive
+        // by its reference here (see `_ExternalSource`). The storage becomes the spare again.
+        _releaseLater(&released, sparing: context)
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}
     }

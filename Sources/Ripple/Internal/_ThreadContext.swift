@@ -118,9 +118,9 @@ package final class _ThreadContext {
     /// This thread's number in traces (0 until it traces something).
     var traceThreadNumber = 0
 
-    /// References the graph let go of under its lock, handed to this thread by its outermost
-    /// release (`_Graph.unlockReleasing`), which gives the graph this buffer's storage in
-    /// exchange; emptied at once into `releaseQueue`, its capacity kept.
+    /// An empty buffer whose storage the graph takes at this thread's next outermost release
+    /// (`_Graph.unlockReleasing`), for the references it lets go of after that; the buffer of
+    /// the references released then comes back here once they are (`_releaseLater(_:sparing:)`).
     @exclusivity(unchecked) var releasedSpare = _Buffer<Unmanaged<_Node>>()
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
@@ -301,14 +301,16 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     _drainReleaseQueue(context)
 }
 
-/// Moves the references in `context.releasedSpare` to the release queue, and empties the spare,
-/// keeping its storage for the next exchange (see `_Graph.unlockReleasing`). Releases nothing:
-/// the caller drains the queue (`_drainReleaseQueue`).
-func _queueSpare(of context: _ThreadContext) {
-    for index in 0..<context.releasedSpare.count {
-        context.releaseQueue.append(context.releasedSpare[index].takeRetainedValue() as AnyObject)
+/// Releases references the graph let go of under its lock (see `_Graph.unlockReleasing`), as
+/// the edge version of `_releaseLater` does, and keeps their buffer's storage as this thread's
+/// spare, unless a release on this thread in the meantime left one there already.
+func _releaseLater(_ references: inout _Buffer<Unmanaged<_Node>>, sparing context: _ThreadContext) {
+    for index in 0..<references.count {
+        context.releaseQueue.append(references[index].takeRetainedValue() as AnyObject)
     }
-    context.releasedSpare.removeAllKeepingCapacity()
+    references.removeAllKeepingCapacity()
+    if context.releasedSpare.elements == nil { context.releasedSpare = references.take() }
+    _drainReleaseQueue(context)
 }
 
 /// Releases one retained reference later, as the edge version of `_releaseLater` does.
@@ -320,7 +322,7 @@ func _releaseLater(_ object: Unmanaged<AnyObject>) {
 
 /// Drops the queued references one at a time; does nothing if this thread is draining already
 /// (a release that queues more: the loop below it takes them).
-func _drainReleaseQueue(_ context: _ThreadContext) {
+private func _drainReleaseQueue(_ context: _ThreadContext) {
     if context.isReleasing { return }
     context.isReleasing = true
     while let next = context.releaseQueue.popLast() {
