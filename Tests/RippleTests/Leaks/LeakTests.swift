@@ -15,6 +15,20 @@ struct LeakTests {
     /// Holds a computed value the test lets go of.
     final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
 
+    /// A computed value that captures a `Witness` calling `onDeinit`, read by a reaction while
+    /// `flag` is true. Its handle is let go of at once, so the reaction's edge keeps the node
+    /// alone, and `flag.value = false` makes the graph drop it. Returns the reaction.
+    static func nodeKeptOnlyByAReaction(while flag: Stored<Bool>, onDeinit: @escaping @Sendable () -> Void) -> Subscription {
+        let holder = Holder()
+        do {
+            let witness = Witness(onDeinit)
+            holder.computed = Computed { _ = witness; return flag.value ? 1 : 0 }
+        }
+        let reaction = observe { if flag.value { _ = holder.computed?.value } }
+        holder.computed = nil  // the reaction's edge now keeps the node alone
+        return reaction
+    }
+
     @Test("an unobserved computed value is freed when its owner lets it go")
     func unobservedComputedIsFreed() {
         let source = Stored(1)
@@ -77,7 +91,6 @@ struct LeakTests {
 
     @Test("a computed value released while its Observation watcher is queued is freed safely")
     func watcherReleasedWhileQueued() {
-        final class Holder: @unchecked Sendable { var computed: Computed<Int>? }
         let source = Stored(0)
         let holder = Holder()
         weak var weakComputed: Computed<Int>?
@@ -206,13 +219,7 @@ struct LeakTests {
     func droppedNodeIsFreedOutsideTheLock() {
         let lockHeldInDeinit = Recorder<Bool>()
         let flag = Stored(true)
-        let holder = Holder()
-        do {
-            let witness = Witness { lockHeldInDeinit.append(_graph.lock.isHeldForTesting) }
-            holder.computed = Computed { _ = witness; return flag.value ? 1 : 0 }
-        }
-        let reaction = observe { if flag.value { _ = holder.computed?.value } }
-        holder.computed = nil  // the reaction's edge now keeps the node alone
+        let reaction = Self.nodeKeptOnlyByAReaction(while: flag) { lockHeldInDeinit.append(_graph.lock.isHeldForTesting) }
         #expect(lockHeldInDeinit.all.isEmpty)
         flag.value = false  // the reaction stops reading it: the graph drops the node
         #expect(lockHeldInDeinit.all == [false])
@@ -228,20 +235,13 @@ struct LeakTests {
             let freed = Recorder<String>()
             let first = Stored(true)
             let second = Stored(true)
-            let holders = (Holder(), Holder())
-            do {
-                let secondWitness = Witness { freed.append("second, lock held: \(_graph.lock.isHeldForTesting)") }
-                holders.1.computed = Computed { _ = secondWitness; return second.value ? 1 : 0 }
-                let firstWitness = Witness {
-                    freed.append("first, lock held: \(_graph.lock.isHeldForTesting)")
-                    second.value = false
-                }
-                holders.0.computed = Computed { _ = firstWitness; return first.value ? 1 : 0 }
+            let secondReaction = Self.nodeKeptOnlyByAReaction(while: second) {
+                freed.append("second, lock held: \(_graph.lock.isHeldForTesting)")
             }
-            let firstReaction = observe { if first.value { _ = holders.0.computed?.value } }
-            let secondReaction = observe { if second.value { _ = holders.1.computed?.value } }
-            holders.0.computed = nil
-            holders.1.computed = nil
+            let firstReaction = Self.nodeKeptOnlyByAReaction(while: first) {
+                freed.append("first, lock held: \(_graph.lock.isHeldForTesting)")
+                second.value = false
+            }
             #expect(freed.all.isEmpty, "round \(round)")
             first.value = false
             #expect(freed.all == ["first, lock held: false", "second, lock held: false"], "round \(round)")
@@ -264,17 +264,8 @@ struct LeakTests {
         let freed = Recorder<String>()
         let first = Stored(true)
         let second = Stored(true)
-        let holders = (Holder(), Holder())
-        do {
-            let firstWitness = Witness { freed.append("first") }
-            let secondWitness = Witness { freed.append("second") }
-            holders.0.computed = Computed { _ = firstWitness; return first.value ? 1 : 0 }
-            holders.1.computed = Computed { _ = secondWitness; return second.value ? 1 : 0 }
-        }
-        let firstReaction = observe { if first.value { _ = holders.0.computed?.value } }
-        let secondReaction = observe { if second.value { _ = holders.1.computed?.value } }
-        holders.0.computed = nil
-        holders.1.computed = nil
+        let firstReaction = Self.nodeKeptOnlyByAReaction(while: first) { freed.append("first") }
+        let secondReaction = Self.nodeKeptOnlyByAReaction(while: second) { freed.append("second") }
         let tracer = WritingTracer()
         tracer.write = { second.value = false }
         withTracer(tracer) {
