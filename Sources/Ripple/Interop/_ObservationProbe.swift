@@ -124,7 +124,8 @@ extension _Graph {
     /// Ends a read of a node that no derivation or reaction tracked (lock held; released on
     /// return): registers the access with Observation through the node's subject if the node is
     /// `armed`; else, only if an Observation scope records the read (see
-    /// `_observationRecordsThisRead`), arms it and registers the access (`armRecordedRead`). Inside an `untracked { }` within `tracked { }`, nothing is registered.
+    /// `_observationRecordsThisRead`), arms it and registers the access (`armRecordedRead`).
+    /// Inside an `untracked { }` within `tracked { }`, nothing is registered.
     ///
     /// The subject must be kept alive by the node: it is used once the lock is released.
     @inline(__always)
