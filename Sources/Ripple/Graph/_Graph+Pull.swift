@@ -214,7 +214,9 @@ extension _Graph {
             }
             return
         }
-        var job = _FreshStackJob(graph: .passUnretained(self), node: .passUnretained(node), reader: _Lock.currentThread)
+        var job = _FreshStackJob(
+            graph: .passUnretained(self), node: .passUnretained(node), reader: _Lock.currentThread,
+            readerContext: helpedReaderContext ?? _ThreadContext.currentRef)
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -341,6 +343,9 @@ struct _FreshStackJob {
     let node: Unmanaged<_DerivedNode>
     /// The thread that holds the lock and waits.
     let reader: UInt
+    /// The context of the thread whose read started the refresh (`reader`'s, or the one it
+    /// refreshes for when it is a helper itself): the helper records trace events there.
+    let readerContext: Unmanaged<_ThreadContext>
 
     static func run(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
         let job = pointer.unsafelyUnwrapped.assumingMemoryBound(to: _FreshStackJob.self).pointee
@@ -348,7 +353,10 @@ struct _FreshStackJob {
             graph.lock.takeOver(from: job.reader)
             // The reading thread's count is 0 (it has no levels left); the helper has its own.
             graph.levelsLeftOnStack = _Graph.levelsPerHelper
+            let helped = graph.helpedReaderContext
+            graph.helpedReaderContext = job.readerContext
             job.node._withUnsafeGuaranteedRef { graph.refresh($0) }
+            graph.helpedReaderContext = helped
             graph.levelsLeftOnStack = 0
             graph.lock.handBack(to: job.reader)
         }

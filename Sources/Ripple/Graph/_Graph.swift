@@ -99,6 +99,12 @@ package final class _Graph: @unchecked Sendable {
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.
     @exclusivity(unchecked) var pendingTraceThreads = 0
+    #if !canImport(Darwin)
+    /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
+    /// thread's context: the events the helpers record are the reader's, delivered when it
+    /// releases the lock. `nil` otherwise.
+    @exclusivity(unchecked) var helpedReaderContext: Unmanaged<_ThreadContext>?
+    #endif
     /// The values each reaction that records why it runs saw at its last run, by source (see
     /// `whyDidThisRun()`); and the changes that started its current run.
     @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]

@@ -112,8 +112,16 @@ extension _Graph {
         context.pendingTraces.append(event)
     }
 
-    /// Records an event on the calling thread (lock held).
+    /// Records an event on the calling thread (lock held), or, on a helper thread of
+    /// `refreshOnFreshStack`, on the thread it refreshes for: the helper ends before the
+    /// lock is released, and its events are that thread's.
     func recordTrace(_ event: _PendingTrace) {
+        #if !canImport(Darwin)
+        if let reader = helpedReaderContext {
+            reader._withUnsafeGuaranteedRef { recordTrace(event, $0) }
+            return
+        }
+        #endif
         recordTrace(event, _ThreadContext.current)
     }
 }
