@@ -29,5 +29,11 @@ let package = Package(
                 .unsafeFlags(["-enforce-exclusivity=unchecked"]),
             ]
         ),
+        // Writes to one kairo graph, untimed: what `count-instructions.sh` runs under callgrind.
+        .executableTarget(
+            name: "WriteLoop",
+            dependencies: [.product(name: "Ripple", package: "Ripple")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )
