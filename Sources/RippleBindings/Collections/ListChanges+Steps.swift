@@ -14,11 +14,17 @@ extension ListChanges {
 
     /// The changes as steps to apply one after the other, for views that apply changes in
     /// order rather than as one batch (AppKit's `NSTableView` between `beginUpdates` and
-    /// `endUpdates`): deletions from the last, then insertions and moves from the first
-    /// position of the new list, then reloads at new indices.
+    /// `endUpdates`): deletions from the last, then at most one move per element of
+    /// ``moves``, then insertions from the first position of the new list, then reloads at
+    /// new indices.
+    ///
+    /// A move step takes the element out of `from` and puts it back at `to`, both indices in
+    /// the list as the previous steps left it: each moved element goes right after the
+    /// element that precedes it in the new list (insertions aside), in the order of the new
+    /// list, so the elements that stay never move.
     ///
     /// ```swift
-    /// for step in changes.steps() {
+    /// for step in changes.steps(oldCount: oldCount) {
     ///     switch step {
     ///     case .delete(let i): tableView.removeRows(at: [i])
     ///     case .insert(let i): tableView.insertRows(at: [i])
@@ -29,36 +35,81 @@ extension ListChanges {
     /// ```
     ///
     /// - Parameter oldCount: The number of elements in the old list.
-    /// - Complexity: O(*n* + *m*·*d*) for *m* moves at distance up to *d*.
+    /// - Complexity: O(*n* + *m*·*d*) for *m* moves at distance up to *d* (the distance
+    ///   between a move step's `from` and `to`).
     public func steps(oldCount: Int) -> [Step] {
         var steps: [Step] = []
-        // What each old index stays as: its new index, or -1 when deleted.
-        var destination = [Int](repeating: -2, count: oldCount)
-        for i in deletions { destination[i] = -1 }
-        for move in moves { destination[move.from] = move.to }
-        // Elements neither deleted nor moved keep their order around the others.
-        let inserted = Set(insertions)
-        let movedTo = Set(moves.map(\.to))
-        var freeSlots = (0..<(oldCount - deletions.count + insertions.count))
-            .lazy.filter { !inserted.contains($0) && !movedTo.contains($0) }.makeIterator()
-        for i in 0..<oldCount where destination[i] == -2 { destination[i] = freeSlots.next() ?? -1 }
+        steps.reserveCapacity(deletions.count + moves.count + insertions.count + updates.count)
         for i in deletions.reversed() { steps.append(.delete(i)) }
-        // The list after the deletions, by final index (-1 for nothing yet).
-        var current = (0..<oldCount).filter { destination[$0] >= 0 }.map { destination[$0] }
-        let newCount = current.count + insertions.count
-        for j in 0..<newCount {
-            if inserted.contains(j) {
-                current.insert(j, at: j)
-                steps.append(.insert(j))
-                continue
-            }
-            if current[j] == j { continue }
-            guard let from = current[j...].firstIndex(of: j) else { continue }
-            current.remove(at: from)
-            current.insert(j, at: j)
-            steps.append(.move(from: from, to: j))
+        let newToOld = _newToOld(oldCount: oldCount)
+        var isMoved = [Bool](repeating: false, count: oldCount)
+        for move in moves { isMoved[move.from] = true }
+        // The list after the deletions, as old indices, and the position of each in it.
+        var current: [Int] = []
+        current.reserveCapacity(oldCount - deletions.count)
+        var position = [Int](repeating: -1, count: oldCount)
+        var isKept = [Bool](repeating: false, count: oldCount)
+        for i in newToOld where i >= 0 { isKept[i] = true }
+        for i in 0..<oldCount where isKept[i] {
+            position[i] = current.count
+            current.append(i)
         }
-        for i in updates { steps.append(.reload(destination[i])) }
+        // In the order of the new list, each moved element goes right after its predecessor
+        // there (or first), which is already where it ends: the elements of the new list
+        // then follow each other, and the insertions fit at their new indices.
+        var predecessor = -1
+        for i in newToOld where i >= 0 {
+            defer { predecessor = i }
+            guard isMoved[i] else { continue }
+            let from = position[i]
+            let to = predecessor < 0 ? 0 : (position[predecessor] < from ? position[predecessor] + 1 : position[predecessor])
+            if from == to { continue }
+            if from < to {
+                for p in from..<to {
+                    current[p] = current[p + 1]
+                    position[current[p]] = p
+                }
+            } else {
+                for p in stride(from: from, to: to, by: -1) {
+                    current[p] = current[p - 1]
+                    position[current[p]] = p
+                }
+            }
+            current[to] = i
+            position[i] = to
+            steps.append(.move(from: from, to: to))
+        }
+        for j in insertions { steps.append(.insert(j)) }
+        if !updates.isEmpty {
+            var oldToNew = [Int](repeating: -1, count: oldCount)
+            for (j, i) in newToOld.enumerated() where i >= 0 { oldToNew[i] = j }
+            for i in updates { steps.append(.reload(oldToNew[i])) }
+        }
         return steps
+    }
+
+    /// For each index of the new list, the index in the old list of the element there, or
+    /// `-1` for an insertion: a moved element is where its move puts it, and the elements
+    /// neither deleted nor moved fill the other positions in their old order.
+    ///
+    /// - Parameter oldCount: The number of elements in the old list.
+    /// - Complexity: O(*n* + *m*).
+    func _newToOld(oldCount: Int) -> [Int] {
+        let newCount = oldCount - deletions.count + insertions.count
+        var newToOld = [Int](repeating: -2, count: max(newCount, 0))
+        var stays = [Bool](repeating: true, count: oldCount)
+        for i in deletions { stays[i] = false }
+        for j in insertions { newToOld[j] = -1 }
+        for move in moves {
+            stays[move.from] = false
+            newToOld[move.to] = move.from
+        }
+        var next = 0
+        for j in newToOld.indices where newToOld[j] == -2 {
+            while next < oldCount, !stays[next] { next += 1 }
+            newToOld[j] = next < oldCount ? next : -1
+            next += 1
+        }
+        return newToOld
     }
 }

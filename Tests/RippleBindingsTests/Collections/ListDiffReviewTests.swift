@@ -79,6 +79,8 @@ import Testing
         let steps = changes.steps(oldCount: old.count)
         let applied = try #require(applyStepsChecked(steps, to: old, reading: new), "seed \(seed): steps \(steps) of \(changes) use an index out of range")
         #expect(applied == new, "seed \(seed): steps \(steps) of \(changes)")
+        // One move step at most per move of the changes.
+        #expect(steps.count { if case .move = $0 { true } else { false } } <= changes.moves.count, "seed \(seed): steps \(steps) of \(changes)")
     }
 
     @Test("ListChanges of Identifiable elements without contents: updates are never reported, the result still applies", arguments: 0..<100)
@@ -88,6 +90,32 @@ import Testing
         #expect(changes.updates.isEmpty)
         let applied = try #require(applyAsTableView(changes, to: old, reading: new))
         #expect(applied.map(\.id) == new.map(\.id), "seed \(seed): \(changes)")
+    }
+
+    @Test("steps: a rotation by one of 1000 elements is one move step, not one per element")
+    func rotationIsOneStep() throws {
+        let old = Array(0..<1000)
+        let new = Array(1..<1000) + [0]
+        let changes = ListChanges(from: old, to: new, id: \.self)
+        #expect(changes.moves == [.init(from: 0, to: 999)])
+        let steps = changes.steps(oldCount: old.count)
+        #expect(steps.count == 1, "\(steps.count) steps")
+        #expect(try #require(applyStepsChecked(steps, to: old, reading: new)) == new)
+    }
+
+    @Test("steps: insertions, moves and deletions of a large list stay in the steps' count")
+    func largeSteps() throws {
+        var generator = SeededGenerator(seed: 99)
+        var nextID = 0
+        let old = (0..<3000).map { _ -> Row in
+            nextID += 1
+            return Row(id: nextID, title: "r")
+        }
+        let new = randomEdit(old, rate: 0.05, nextID: &nextID, using: &generator)
+        let changes = ListChanges(from: old, to: new)
+        let steps = changes.steps(oldCount: old.count)
+        #expect(steps.count <= changes.deletions.count + changes.insertions.count + changes.moves.count + changes.updates.count)
+        #expect(try #require(applyStepsChecked(steps, to: old, reading: new)) == new)
     }
 
     @Test("ListChanges asks for each element's id a bounded number of times (O(n + m))")
