@@ -4,8 +4,10 @@ extension ListChanges {
     ///
     /// The result is minimal: every element present in both lists is kept, and the fewest
     /// elements are moved (those outside a longest run of kept elements in increasing order).
-    /// Repeated ids are matched in order: the first occurrence in `old` with the first in
-    /// `new`, and so on.
+    /// Elements of a common prefix and a common suffix (same ids at the same distance from
+    /// the start, or from the end) are matched position by position; between them, repeated
+    /// ids are matched in order: the first occurrence in `old` with the first in `new`, and so
+    /// on.
     ///
     /// ```swift
     /// struct Row: Identifiable, Equatable { let id: Int; var title: String }

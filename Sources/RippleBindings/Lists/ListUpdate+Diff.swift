@@ -9,11 +9,12 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
 ) -> ListUpdate {
     var update = ListUpdate()
     update.sections = ListChanges(from: old, to: new, id: { $0.id }, isUpdated: nil)
-    // Match sections in order, as the section diff does (repeated ids in order).
-    var oldByID = [SectionID: [Int]](minimumCapacity: old.count)
-    for index in old.indices.reversed() { oldByID[old[index].id, default: []].append(index) }
+    // Each section that stays is paired with the old section the section diff kept or moved
+    // to it (with repeated ids, not necessarily the first unmatched one with its id).
+    let newToOld = update.sections._newToOld(oldCount: old.count)
     for (newSection, section) in new.enumerated() {
-        guard let oldSection = oldByID[section.id]?.popLast() else { continue }
+        let oldSection = newToOld[newSection]
+        guard oldSection >= 0 else { continue }
         let before = old[oldSection].items
         let after = section.items
         // The common case: a section that did not change at all.

@@ -92,6 +92,15 @@ import Testing
         #expect(applied.map(\.id) == new.map(\.id), "seed \(seed): \(changes)")
     }
 
+    @Test("repeated ids in a common suffix are matched position by position, as documented")
+    func repeatedIDsInSuffix() throws {
+        let old = [Row(id: 1, title: "a"), Row(id: 2, title: "b"), Row(id: 1, title: "c")]
+        let new = [Row(id: 2, title: "b"), Row(id: 1, title: "c")]
+        let changes = ListChanges(from: old, to: new)
+        #expect(changes == ListChanges(deletions: [0]))
+        #expect(try #require(applyAsTableView(changes, to: old, reading: new)) == new)
+    }
+
     @Test("steps: a rotation by one of 1000 elements is one move step, not one per element")
     func rotationIsOneStep() throws {
         let old = Array(0..<1000)
@@ -230,7 +239,7 @@ import Testing
     func sectionedUpdates(seed: Int) {
         var generator = SeededGenerator(seed: UInt64(seed) &+ 90_000)
         var nextID = 0
-        let repeatSections = false
+        let repeatSections = seed % 3 == 2
         let source = Stored(Self.randomSections(sectionIDs: 5, repeatSections: repeatSections, nextID: &nextID, using: &generator))
         let dataSource = ListDataSource(sections: source, isUpdated: { $0 != $1 })
         let shown = Locked(source.value.map { ($0.id, $0.items) })
@@ -255,6 +264,32 @@ import Testing
         }
         #expect(broken.value == nil, "seed \(seed)")
         #expect(shown.value.map(\.0) == source.value.map(\.id) && shown.value.map(\.1) == source.value.map(\.items), "seed \(seed)")
+    }
+
+    @Test("a repeated section id: the items of a section are diffed against the old section the section diff kept")
+    func repeatedSectionID() {
+        let old = [
+            ListSection(id: "A", items: [Row(id: 1, title: "1")]),
+            ListSection(id: "B", items: [Row(id: 2, title: "2")]),
+            ListSection(id: "A", items: [Row(id: 3, title: "3")]),
+        ]
+        let new = [
+            ListSection(id: "B", items: [Row(id: 2, title: "2")]),
+            ListSection(id: "A", items: [Row(id: 3, title: "3")]),
+        ]
+        let source = Stored(old)
+        let dataSource = ListDataSource(sections: source)
+        let updates = Locked<[ListUpdate]>([])
+        dataSource.connect(update: { update in updates.mutate { $0.append(update) } })
+        source.value = new
+        guard let update = updates.value.first else {
+            Issue.record("no update")
+            return
+        }
+        switch applyAsSectionedTableView(update, to: old.map { ($0.id, $0.items) }, reading: new.map { ($0.id, $0.items) }) {
+        case .success(let applied): #expect(applied.map(\.1) == new.map(\.items), "\(update)")
+        case .failure(let error): Issue.record("\(update): \(error.reason)")
+        }
     }
 
     // MARK: Selection
