@@ -126,6 +126,30 @@ extension ArrayEdit where Element: Identifiable & Equatable {
     }
 }
 
+extension ArrayEdit {
+    /// `replaceAll(with:)` as the overload for the elements' actual type does it, where the
+    /// code is generic over them (``ObservableArray/value``'s setter): matching by `id` for
+    /// `Identifiable` elements, reporting updates by `!=` for `Identifiable & Equatable` ones.
+    ///
+    /// - Complexity: O(*n* + *m*).
+    mutating func _replaceAllByType(with elements: [Element]) {
+        func byID<T: Identifiable>(_: T.Type, isUpdated: (T, T) -> Bool) {
+            var edit = self as! ArrayEdit<T>
+            edit.replaceAll(with: elements as! [T], isUpdated: isUpdated)
+            self = edit as! ArrayEdit<Element>
+        }
+        func equatable<T: Identifiable & Equatable>(_ type: T.Type) { byID(type, isUpdated: !=) }
+        func identifiable<T: Identifiable>(_ type: T.Type) { byID(type, isUpdated: { _, _ in true }) }
+        if let type = Element.self as? any (Identifiable & Equatable).Type {
+            equatable(type)
+        } else if let type = Element.self as? any Identifiable.Type {
+            identifiable(type)
+        } else {
+            replaceAll(with: elements)
+        }
+    }
+}
+
 extension ArrayEdit where Element: Identifiable {
     mutating func replaceAll(with elements: [Element], isUpdated: (Element, Element) -> Bool) {
         var byID = [Element.ID: [Int]](minimumCapacity: count)

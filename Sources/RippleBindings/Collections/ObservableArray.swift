@@ -39,10 +39,12 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     }
 
     /// The elements. Reading them inside a derivation or reaction tracks the array;
-    /// assigning replaces every element (see `ArrayEdit.replaceAll(with:)`).
+    /// assigning replaces every element as `ArrayEdit.replaceAll(with:)` does for the
+    /// elements' type: `Identifiable` elements are matched by `id` (and `Equatable` ones
+    /// reported updated only when they differ), others are all removed and inserted.
     public var value: [Element] {
         get { storage.value.elements }
-        set { edit { $0.replaceAll(with: newValue) } }
+        set { edit { $0._replaceAllByType(with: newValue) } }
     }
 
     /// The number of elements (tracked).

@@ -179,6 +179,30 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
+    @Test("ObservableArray of Identifiable elements: assigning the value keeps the identity of elements in both, as replaceAll(with:) does")
+    func assignmentKeepsIdentity() {
+        let rows = ObservableArray([Row(id: 1, title: "a"), Row(id: 2, title: "b"), Row(id: 3, title: "c")])
+        let seen = Locked<[ListChanges]>([])
+        let subscription = rows.didChangeElements { changes, _ in seen.mutate { $0.append(changes) } }
+        rows.value = [Row(id: 2, title: "b"), Row(id: 3, title: "c"), Row(id: 1, title: "a")]
+        #expect(seen.value == [ListChanges(moves: [.init(from: 0, to: 2)])])
+        rows.binding.value = [Row(id: 2, title: "B"), Row(id: 3, title: "c"), Row(id: 1, title: "a")]
+        #expect(seen.value.last == ListChanges(updates: [0]))
+        withExtendedLifetime(subscription) {}
+
+        // Identifiable, not Equatable: as replaceAll(with:) reports it in a concrete context.
+        struct Tag: Identifiable, Sendable { var id: Int }
+        let assigned = ObservableArray([Tag(id: 1), Tag(id: 2), Tag(id: 3)])
+        let edited = ObservableArray([Tag(id: 1), Tag(id: 2), Tag(id: 3)])
+        let changes = Locked<[ListChanges]>([])
+        let subscriptions = [assigned, edited].map { array in array.didChangeElements { change, _ in changes.mutate { $0.append(change) } } }
+        assigned.value = [Tag(id: 3), Tag(id: 1), Tag(id: 4)]
+        edited.edit { $0.replaceAll(with: [Tag(id: 3), Tag(id: 1), Tag(id: 4)]) }
+        #expect(changes.value.count == 2 && changes.value[0] == changes.value[1], "\(changes.value)")
+        #expect(changes.value.first?.deletions.contains(0) == false, "\(changes.value)")   // 1 is kept
+        withExtendedLifetime(subscriptions) {}
+    }
+
     // MARK: ListUpdate against a sectioned table-view model
 
     /// Random sections: ids from `sectionIDs` (unique unless `repeatSections`), items with
