@@ -35,9 +35,10 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
 }
 
 /// The ids of the items in `old` that are nowhere in `new`: those the update deletes (alone or
-/// with their section) and does not insert again (an item that changed section).
+/// with their section) and that `new` does not show again (an item that changed section, or
+/// one of two items with the same id).
 ///
-/// - Complexity: O(*d* + *i*) in the items deleted and inserted.
+/// - Complexity: O(*d*) in the items deleted, plus O(*m*) over the items of `new` when some are.
 func _removedIDs<SectionID: Hashable, Item: Identifiable>(
     from old: [ListSection<SectionID, Item>],
     to new: [ListSection<SectionID, Item>],
@@ -47,7 +48,8 @@ func _removedIDs<SectionID: Hashable, Item: Identifiable>(
     for index in changes.itemDeletions { removed.insert(old[index.section].items[index.item].id) }
     for section in changes.sections.deletions { for item in old[section].items { removed.insert(item.id) } }
     if removed.isEmpty { return removed }
-    for index in changes.itemInsertions { removed.remove(new[index.section].items[index.item].id) }
-    for section in changes.sections.insertions { for item in new[section].items { removed.remove(item.id) } }
+    for section in new {
+        for item in section.items where removed.contains(item.id) { removed.remove(item.id) }
+    }
     return removed
 }

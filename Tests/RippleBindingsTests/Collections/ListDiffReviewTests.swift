@@ -344,6 +344,18 @@ import Testing
         }
     }
 
+    @Test("an item shown twice and removed once stays selected")
+    func duplicateItemStaysSelected() {
+        let source = Stored([Row(id: 1, title: "x"), Row(id: 1, title: "x"), Row(id: 2, title: "y")])
+        let selection = Stored<Set<Int>>([1])
+        let dataSource = ListDataSource(items: source)
+        dataSource.bindSelection(selection)
+        dataSource.connect(update: { _ in })
+        source.value = [Row(id: 1, title: "x"), Row(id: 2, title: "y")]
+        #expect(selection.value == [1])
+        #expect(dataSource.selectedIndices == [ListIndex(item: 0)])
+    }
+
 }
 
 // MARK: Models
