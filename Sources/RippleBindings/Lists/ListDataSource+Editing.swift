@@ -16,8 +16,9 @@ extension ListDataSource {
             guard displayed.indices.contains(from.section), displayed[from.section].items.indices.contains(from.item) else {
                 _bindingsFailure("ListDataSource.userDidMove(from: \(from), to: \(to)): no item at \(from).")
             }
-            let removedCount = displayed[to.section].items.count - (from.section == to.section ? 1 : 0)
-            guard displayed.indices.contains(to.section), (0...removedCount).contains(to.item) else {
+            guard displayed.indices.contains(to.section),
+                  (0...(displayed[to.section].items.count - (from.section == to.section ? 1 : 0))).contains(to.item)
+            else {
                 _bindingsFailure("ListDataSource.userDidMove(from: \(from), to: \(to)): \(to) is not a valid destination.")
             }
             let item = state.displayed[from.section].items.remove(at: from.item)

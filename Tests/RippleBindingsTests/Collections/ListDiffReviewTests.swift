@@ -356,6 +356,16 @@ import Testing
         #expect(dataSource.selectedIndices == [ListIndex(item: 0)])
     }
 
+    @Test("a user's move to a section that does not exist stops with the data source's message")
+    func moveToMissingSection() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dataSource = ListDataSource(items: Stored([Row(id: 1, title: "1"), Row(id: 2, title: "2")]))
+            dataSource.allowsMoving = true
+            dataSource.userDidMove(from: ListIndex(item: 0), to: ListIndex(section: 3, item: 0))
+        })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("is not a valid destination"))
+    }
 }
 
 // MARK: Models
