@@ -208,6 +208,7 @@ extension Stored: _ReadModifyWriteSubject {
                 context.waitingFor = self
                 graph.lock.wait()
                 context.waitingFor = nil
+                graph.rearmTraceDelivery(context)
             }
         }
     }

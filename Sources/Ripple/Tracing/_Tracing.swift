@@ -112,6 +112,16 @@ extension _Graph {
         context.pendingTraces.append(event)
     }
 
+    /// After this thread waited in `_Lock.wait()` (lock held again): while it waited, another
+    /// thread's outermost release may have taken the entry of `releasedUnderLock` that sends
+    /// this thread's release down the path that delivers its recorded events (see
+    /// `recordTrace`). Puts one back if it has events pending, or they would stay pending, and
+    /// so would every event it records after them (they add no entry of their own).
+    func rearmTraceDelivery(_ context: _ThreadContext) {
+        assertLockHeld()
+        if !context.pendingTraces.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
+    }
+
     /// Records an event on the calling thread (lock held), or, on a helper thread of
     /// `refreshOnFreshStack`, on the thread it refreshes for: the helper ends before the
     /// lock is released, and its events are that thread's.

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import Ripple
+import Testing
+
+/// Tracing in the corners a review found: events recorded before the lock is lent to another
+/// thread.
+@Suite struct TracingReviewTests {
+    #if !canImport(Darwin)
+    /// A batch whose commit waits for another thread's read-modify-write (`_Lock.wait()`, which
+    /// lets other threads take the lock) after recording events: another thread's outermost
+    /// release may drain the reference that asks for their delivery. They must still be
+    /// delivered when this thread releases the lock, and the thread's later traces too.
+    @Test("events recorded before a batch's commit waits for a read-modify-write are delivered")
+    func eventsRecordedBeforeAWait() {
+        let x = Stored(0, name: "review.wait.x")
+        let y = Stored(0, name: "review.wait.y")
+        let bHolding = DispatchSemaphoreLike(), bGo = DispatchSemaphoreLike()
+        let aWrote = DispatchSemaphoreLike(), aGo = DispatchSemaphoreLike(), aDone = DispatchSemaphoreLike()
+        let later = TraceRecorder()
+        let leftPending = Recorder<Int>()
+        // B holds `x` for its batch's read-modify-write until told to end the batch.
+        Thread.detachNewThreadLike {
+            batch {
+                x.update { $0 += 10 }
+                bHolding.signal()
+                bGo.wait()
+            }
+        }
+        // A's batch writes `x` before any tracer is installed (kept as its sole write); its
+        // commit, once a tracer is installed, stages it (recording events), then waits for B.
+        Thread.detachNewThreadLike {
+            bHolding.wait()
+            batch {
+                x.value = 1
+                aWrote.signal()
+                aGo.wait()
+            }
+            leftPending.append(_graph.withLock { _ThreadContext.current.pendingTraces.count })
+            withTracer(later) { y.value = 5 }
+            leftPending.append(_graph.withLock { _ThreadContext.current.pendingTraces.count })
+            aDone.signal()
+        }
+        aWrote.wait()
+        withTracer(TraceRecorder()) {
+            aGo.signal()
+            // Until A's commit waits for B (bounded: A waits as soon as it takes the lock).
+            var spins = 0
+            while _graph.lock.waitersForTesting == 0, spins < 10_000_000 {
+                sched_yield()
+                spins += 1
+            }
+            bGo.signal()
+            aDone.wait()
+        }
+        #expect(x.value == 1)
+        #expect(leftPending.all == [0, 0])
+        #expect(later.lines == ["write 'review.wait.y': 0 → 5"])
+    }
+    #endif
+}
