@@ -18,8 +18,10 @@
 /// list is complete, with old and new values, from its second run on. Any other reaction starts
 /// keeping them when it first asks: that call returns an empty list, and the next run lists the
 /// changed sources with their new values only. The values cost memory only for those
-/// reactions. (While a tracer is installed, the runs of other reactions are traced with their
-/// changed sources and new values, without old values.)
+/// reactions. A source that another thread wrote while the last run's body was running is
+/// also listed with its new value only: the value that run read is not kept. (While a tracer
+/// is installed, the runs of other reactions are traced with their changed sources and new
+/// values, without old values.)
 ///
 /// Called outside a reaction (or a handler built on one), it stops the program with a message
 /// saying so.

@@ -33,7 +33,7 @@ extension _ReactionNode {
 
     /// Ends a run's record (lock held, after its tracking ended): tells the tracers; and for a
     /// reaction that records why it runs, keeps its changes for `whyDidThisRun(named:)` and the
-    /// values of the sources it read for the next run. (Other reactions keep no values, even
+    /// values of the sources it read, as it read them, for the next run. (Other reactions keep no values, even
     /// while a tracer is installed: a value kept would outlive its replacement by a write.)
     @inline(never)
     func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext, keepingValues: Bool) {
@@ -49,6 +49,10 @@ extension _ReactionNode {
         values.reserveCapacity(sources.count)
         for index in 0..<sources.count {
             let source = sources[index].node
+            // A source written since the run read it (by another thread, while the body ran)
+            // no longer holds the value the run saw: its old value is unknown to the next run,
+            // whose change it is, rather than its new value twice.
+            guard source.version == sources[index].version else { continue }
             if let value = source._traceValue() { values[ObjectIdentifier(source)] = value }
         }
         graph.whySnapshots[ObjectIdentifier(self)] = values

@@ -7,7 +7,7 @@ import Darwin
 import Testing
 
 /// Tracing in the corners a review found: events recorded before the lock is lent to another
-/// thread.
+/// thread, and reasons recorded while another thread writes.
 @Suite struct TracingReviewTests {
     #if !canImport(Darwin)
     /// A batch whose commit waits for another thread's read-modify-write (`_Lock.wait()`, which
@@ -61,4 +61,36 @@ import Testing
         #expect(later.lines == ["write 'review.wait.y': 0 → 5"])
     }
     #endif
+
+    /// The values a named reaction keeps for `whyDidThisRun()` are those its run read: a write
+    /// another thread makes while the run's body runs is the change of the next run, whose old
+    /// value (the one the run read) is not kept, so it is listed with its new value only, not
+    /// as its new value twice.
+    @Test("whyDidThisRun after a write made by another thread during the previous run")
+    func whyAfterAWriteDuringTheRun() {
+        let x = Stored(0, name: "review.why.x")
+        let inRun = DispatchSemaphoreLike(), written = DispatchSemaphoreLike()
+        let reasons = Recorder<[String]>()
+        let reaction = observe(named: "review.why") {
+            let value = x.value
+            reasons.append(whyDidThisRun().map(\.description))
+            if value == 1 {
+                inRun.signal()
+                written.wait()
+            }
+        }
+        Thread.detachNewThreadLike {
+            inRun.wait()
+            x.value = 2
+            written.signal()
+        }
+        x.value = 1
+        #expect(x.value == 2)
+        #expect(reasons.all == [
+            [],
+            ["'review.why.x' 0 → 1"],
+            ["'review.why.x' → 2"],
+        ])
+        withExtendedLifetime(reaction) {}
+    }
 }
