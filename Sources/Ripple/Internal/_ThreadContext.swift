@@ -107,8 +107,9 @@ package final class _ThreadContext {
     /// Observation tracking is in force, so reads must not register with Observation there.
     @exclusivity(unchecked) var hidesReads = 0
 
-    /// Trace events recorded on this thread under the lock, delivered once it is released.
-    var pendingTraces: [_PendingTrace] = []
+    /// Trace events recorded on this thread under the lock, delivered once it is released,
+    /// each with the tracers of the `withTracer` scopes open when it was recorded.
+    var pendingTraces: [_RecordedTrace] = []
     /// True while this thread calls its tracers (events they cause are delivered after).
     var isDeliveringTraces = false
     /// The tracers of the `withTracer` scopes open on this thread.

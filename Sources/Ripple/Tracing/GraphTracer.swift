@@ -62,6 +62,9 @@ public func installTracer(_ tracer: some GraphTracer) -> Subscription {
 /// (the writes, the evaluations and the reactions they run here), in addition to the
 /// process-wide tracers.
 ///
+/// Events are delivered once Ripple releases the graph: for a scope opened where it holds it
+/// (inside a derivation) or while a tracer is being called, after `body` returns.
+///
 /// ```swift
 /// let recorder = TraceRecorder()
 /// withTracer(recorder) { loginManager.logIn() }

@@ -10,6 +10,15 @@ enum _PendingTrace {
     case commit(store: String, transaction: String, woke: [String])
 }
 
+/// An event recorded on a thread, with the tracers of the `withTracer` scopes open on that
+/// thread when it was recorded: they receive it even if the scope has ended by the time it is
+/// delivered (a scope opened while the lock is held, inside a derivation, or by a tracer
+/// while it is called, ends before the events of its body are delivered).
+struct _RecordedTrace {
+    let event: _PendingTrace
+    let scoped: [any GraphTracer]
+}
+
 /// A changed source of a reaction, with the values as they were recorded.
 struct _PendingSourceChange {
     let source: String
@@ -109,7 +118,7 @@ extension _Graph {
             pendingTraceThreads += 1
             releasedUnderLock.append(_tombstone.retain())
         }
-        context.pendingTraces.append(event)
+        context.pendingTraces.append(_RecordedTrace(event: event, scoped: context.scopedTracers))
     }
 
     /// After this thread waited in `_Lock.wait()` (lock held again): while it waited, another
@@ -144,7 +153,7 @@ extension _ThreadContext {
         defer { isDeliveringTraces = false }
         while true {
             // Taken under the lock, which guards the count of threads with events.
-            let batch = _graph.withLock { () -> [_PendingTrace] in
+            let batch = _graph.withLock { () -> [_RecordedTrace] in
                 guard !pendingTraces.isEmpty else { return [] }
                 let taken = pendingTraces
                 pendingTraces = []
@@ -154,12 +163,12 @@ extension _ThreadContext {
             if batch.isEmpty { return }
             // Events recorded while no tracer is installed any more go nowhere.
             let thread = traceThreadName
-            let scoped = scopedTracers
             let global = _tracers.all
-            for pending in batch {
-                let event = pending.event(thread: thread)
+            for recorded in batch {
+                let event = recorded.event.event(thread: thread)
                 for tracer in global { tracer.record(event) }
-                for tracer in scoped { tracer.record(event) }
+                // The scopes open when it was recorded, which may have ended since.
+                for tracer in recorded.scoped { tracer.record(event) }
             }
         }
     }

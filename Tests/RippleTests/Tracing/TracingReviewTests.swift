@@ -7,7 +7,8 @@ import Darwin
 import Testing
 
 /// Tracing in the corners a review found: events recorded before the lock is lent to another
-/// thread, and reasons recorded while another thread writes.
+/// thread, reasons recorded while another thread writes, and `withTracer` scopes that end
+/// before their events are delivered.
 @Suite struct TracingReviewTests {
     #if !canImport(Darwin)
     /// A batch whose commit waits for another thread's read-modify-write (`_Lock.wait()`, which
@@ -93,4 +94,40 @@ import Testing
         ])
         withExtendedLifetime(reaction) {}
     }
+
+    /// A `withTracer` scope opened by a derivation, which runs with the graph's lock held: the
+    /// events of its body are delivered once the lock is released, after the scope ended, and
+    /// still belong to it.
+    @Test("a withTracer scope inside a derivation receives the evaluations it caused")
+    func scopeInsideADerivation() {
+        let source = Stored(1, name: "review.derivation.source")
+        let inner = Computed(name: "review.derivation.inner") { source.value * 2 }
+        let recorder = TraceRecorder()
+        let outer = Computed(name: "review.derivation.outer") { withTracer(recorder) { inner.value } + 1 }
+        #expect(outer.value == 3)
+        #expect(recorder.lines == ["evaluate 'review.derivation.inner': changed"])
+    }
+
+    /// A tracer that opens a `withTracer` scope of its own while it is called, and reads a
+    /// Ripple value in it: the events of that read are delivered after the tracer returns (the
+    /// delivery in progress goes on with them), and still belong to the scope it opened.
+    @Test("a withTracer scope opened by a tracer while it is called receives its events")
+    func scopeOpenedByATracer() {
+        let source = Stored(1, name: "review.reentrant.source")
+        let doubled = Computed(name: "review.reentrant.doubled") { source.value * 2 }
+        let inner = TraceRecorder()
+        let reentrant = CallbackTracer { event in
+            guard event.node == "'review.reentrant.source'" else { return }
+            withTracer(inner) { _ = doubled.value }
+        }
+        withTracer(reentrant) { source.value = 2 }
+        #expect(inner.lines == ["evaluate 'review.reentrant.doubled': changed"])
+    }
+}
+
+/// A tracer that hands each event to a closure.
+private struct CallbackTracer: GraphTracer {
+    let body: @Sendable (TraceEvent) -> Void
+
+    func record(_ event: TraceEvent) { body(event) }
 }
