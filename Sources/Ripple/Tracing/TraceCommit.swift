@@ -1,6 +1,9 @@
 /// Runs `body`, a commit of a store built on Ripple, and tells the tracers about it with the
 /// reactions that ran on this thread because of it (RippleStore's `commit` calls it).
 ///
+/// Inside a reaction, where writes are queued after the current round, the commit is traced
+/// once the reactions its writes woke have run.
+///
 /// With no tracer installed, it only runs `body` (after one check of the graph's flag).
 ///
 /// - Parameters:
@@ -15,6 +18,22 @@ public func traceCommit<R, Failure: Error>(
 ) throws(Failure) -> R {
     guard _graph.withLock({ _graph.isTracing }) else { return try body() }
     let context = _ThreadContext.current
+    if context.isDelivering {
+        // Inside a reaction (a delivery on this thread), the commit's writes are queued after
+        // the current round, and the reactions they wake run in the rounds that follow: the
+        // count of woken reactions starts in a write queued before the commit's, and the
+        // commit is recorded, with them, in one queued after. (A commit inside a batch in the
+        // reaction, whose writes are queued as one unit with these, still names none.)
+        _graph.queueWrite(context) { context.wokeReactions.append([]) }
+        defer {
+            let store = store(), transaction = transaction()
+            _graph.queueWrite(context) {
+                let event = _PendingTrace.commit(store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
+                _graph.withLock { _graph.recordTrace(event, context) }
+            }
+        }
+        return try body()
+    }
     context.wokeReactions.append([])
     defer {
         let woke = context.wokeReactions.removeLast()

@@ -123,6 +123,33 @@ import Testing
         withTracer(reentrant) { source.value = 2 }
         #expect(inner.lines == ["evaluate 'review.reentrant.doubled': changed"])
     }
+
+    /// A commit made by a reaction (a store's subscriber that commits): its writes are queued
+    /// after the current round, and the reactions they wake run in the rounds that follow. The
+    /// commit is traced after them, naming them, as a commit made outside a reaction is.
+    @Test("a commit made inside a reaction names the reactions its queued writes woke")
+    func commitInsideAReaction() {
+        let trigger = Stored(0, name: "review.commit.trigger")
+        let target = Stored(0, name: "review.commit.target")
+        let seen = observe(named: "review.commit.seen") { _ = target.value }
+        let committer = observe(named: "review.commit.committer") {
+            let value = trigger.value
+            if value > 0 { traceCommit(of: "review.store", transaction: "copy") { target.value = value } }
+        }
+        let recorder = TraceRecorder()
+        withTracer(recorder) { trigger.value = 1 }
+        #expect(target.value == 1)
+        #expect(recorder.lines == [
+            "write 'review.commit.trigger': 0 → 1",
+            "run 'review.commit.committer': 'review.commit.trigger' 0 → 1",
+            "batch start",
+            "write 'review.commit.target': 0 → 1",
+            "batch end",
+            "run 'review.commit.seen': 'review.commit.target' 0 → 1",
+            "commit review.store copy: woke 'review.commit.seen'",
+        ])
+        withExtendedLifetime((seen, committer)) {}
+    }
 }
 
 /// A tracer that hands each event to a closure.
