@@ -44,7 +44,7 @@ extension _Graph {
             guard context.deferredHead < context.deferred.count else { break }
             let write = context.deferred[context.deferredHead]
             context.deferredHead += 1
-            rounds += 1
+            if !write.writesNothing { rounds += 1 }
             if rounds > _Graph.maximumRounds {
                 context.isDelivering = false
                 _rippleFailure("runaway reaction: \(write.origin) keeps writing values that re-trigger reactions (more than \(_Graph.maximumRounds) rounds in one delivery). A reaction that writes what it reads must stop changing it.")
@@ -208,9 +208,10 @@ extension _Graph {
     }
 
     /// Queues a write made while delivering (`context.isDelivering`), to be applied after the
-    /// current round.
-    func queueWrite(_ context: _ThreadContext, _ apply: @escaping () -> Void) {
-        let write = _DeferredWrite(apply: apply, reaction: context.reaction)
+    /// current round. `writesNothing`: a step queued in order with the writes that changes no
+    /// value (see `_DeferredWrite.writesNothing`).
+    func queueWrite(_ context: _ThreadContext, writesNothing: Bool = false, _ apply: @escaping () -> Void) {
+        let write = _DeferredWrite(apply: apply, reaction: context.reaction, writesNothing: writesNothing)
         if context.batchDepth > context.deliveryBatchDepth {
             context.deferredBatch.append(write)
         } else {

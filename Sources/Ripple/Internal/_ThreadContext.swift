@@ -249,6 +249,10 @@ struct _DeferredWrite {
     /// The reaction whose body made the write (nil for a change handler): to name a runaway
     /// loop, and to count a reaction that keeps re-triggering itself (see `_Graph.mark`).
     let reaction: _ReactionNode?
+    /// True for a queued step that writes nothing (tracing's bookkeeping around a commit made
+    /// inside a reaction, see `traceCommit`): it is not counted as a round toward a runaway
+    /// loop, so that installing a tracer never changes when a program stops.
+    var writesNothing = false
 
     /// Who made the write, for a runaway message.
     var origin: String { reaction?.debugLabel ?? "a change handler" }

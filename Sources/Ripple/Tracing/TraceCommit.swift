@@ -24,10 +24,11 @@ public func traceCommit<R, Failure: Error>(
         // count of woken reactions starts in a write queued before the commit's, and the
         // commit is recorded, with them, in one queued after. (A commit inside a batch in the
         // reaction, whose writes are queued as one unit with these, still names none.)
-        _graph.queueWrite(context) { context.wokeReactions.append([]) }
+        // Neither counts as a round toward a runaway loop (`writesNothing`).
+        _graph.queueWrite(context, writesNothing: true) { context.wokeReactions.append([]) }
         defer {
             let store = store(), transaction = transaction()
-            _graph.queueWrite(context) {
+            _graph.queueWrite(context, writesNothing: true) {
                 let event = _PendingTrace.commit(store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
                 _graph.withLock { _graph.recordTrace(event, context) }
             }

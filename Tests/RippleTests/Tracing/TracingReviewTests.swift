@@ -150,6 +150,26 @@ import Testing
         ])
         withExtendedLifetime((seen, committer)) {}
     }
+
+    /// The steps that trace a commit made inside a reaction are queued with its writes, but
+    /// are not rounds: a delivery of 40 % of the runaway limit in commits, each made by the
+    /// run its previous commit triggered, ends normally with a tracer as without one.
+    @Test("commits made inside reactions count toward the runaway limit as without a tracer")
+    func commitsInsideReactionsKeepTheRunawayLimit() async {
+        await #expect(processExitsWith: .success) {
+            let commits = _Graph.maximumRounds * 4 / 10
+            let counter = Stored(0, name: "review.rounds.counter")
+            let committer = observe(named: "review.rounds.committer") {
+                let value = counter.value
+                if value > 0, value < commits { traceCommit(of: "review.store", transaction: "next") { counter.value = value + 1 } }
+            }
+            let recorder = TraceRecorder()
+            withTracer(recorder) { counter.value = 1 }
+            let traced = recorder.events.filter { if case .commit = $0.kind { true } else { false } }.count
+            precondition(counter.value == commits && traced == commits - 1, "counter \(counter.value), commits traced \(traced)")
+            withExtendedLifetime(committer) {}
+        }
+    }
 }
 
 /// A tracer that hands each event to a closure.
