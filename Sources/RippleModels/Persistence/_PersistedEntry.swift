@@ -193,6 +193,9 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         lock.withLock {
             guard write > notedWrites else { return }
             notedWrites = write
+            // The value the store ends with: a later write of an equal value is compared with
+            // it, not with an older note, so it is not skipped while the store holds another.
+            lastNoted = value
             pending = value
             if case .loaded = loadState { loadState = .superseded }
         }
