@@ -69,8 +69,10 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
     }
 
     /// The current value: the last one written (through any `Persisted` for this key), else
-    /// the stored one, else the default. Assigning saves it (an equal value too: `didUpdate`
-    /// hears every write, as for `Stored`).
+    /// the stored one, else the default. Assigning saves it, unless the store already holds
+    /// exactly this property-list or raw value (`-0.0` is not `0.0`); a `Codable` value is
+    /// saved on every write, as its `==` may ignore what its encoding keeps. Every write
+    /// notifies: `didUpdate` hears an equal value too, as for `Stored`.
     ///
     /// Inside a reaction the write is queued after the current round, like a `Stored` write.
     public var value: Value {

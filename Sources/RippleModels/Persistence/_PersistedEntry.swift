@@ -43,10 +43,9 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// never replaces a newer one.
     private var notedWrites = 0
     private var isSaveScheduled = false
-    /// The last value noted for saving, to skip saving a write of an equal value (the write
-    /// still notifies: `didUpdate` hears it).
+    /// The last value noted for saving, to skip saving a write of a value the store already
+    /// holds exactly (the write still notifies: `didUpdate` hears it).
     private var lastNoted: Value?
-    private let isEqual = _equality(for: Value.self)
 
     private enum LoadState {
         case notLoaded
@@ -149,19 +148,16 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// Records `value`, committed as write number `write`, for the next save, and schedules
     /// one unless one is scheduled.
     private func note(_ value: Value, write: Int) {
-        // An equal value is not saved again. Compared outside the lock (`==` is user code).
-        let previous = lock.withLock { () -> Value? in
-            if let lastNoted { return lastNoted }
-            if case .loaded(let stored) = loadState { return stored }
-            return nil
-        }
-        if let isEqual, let previous, isEqual(previous, value) {
-            lock.withLock { notedWrites = max(notedWrites, write) }
-            return
-        }
         let schedule = lock.withLock { () -> Bool in
             guard write > notedWrites else { return false }
             notedWrites = write
+            // A value whose stored form is exactly the one the store holds (or will hold) is
+            // not saved again. Not `==`, which may call two different stored forms equal (a
+            // record compared by its identifier, -0.0 and 0.0). Under the lock (it calls no
+            // user code but `rawValue`), so that no other note slips in between.
+            let previous: Value? =
+                if let lastNoted { lastNoted } else if case .loaded(let stored) = loadState { stored } else { nil }
+            if let isSameStored = coding.isSameStored, let previous, isSameStored(previous, value) { return false }
             lastNoted = value
             pending = value
             if case .loaded = loadState { loadState = .superseded }

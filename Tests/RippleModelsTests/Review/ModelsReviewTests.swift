@@ -3,6 +3,13 @@ import Ripple
 import Testing
 @testable import RippleModels
 
+/// A record whose `==` compares its identifier only, as a list's row model often does.
+private struct Note: Codable, Equatable, Sendable {
+    var id: Int
+    var text: String
+    static func == (lhs: Note, rhs: Note) -> Bool { lhs.id == rhs.id }
+}
+
 @Suite("RippleModels review")
 struct ModelsReviewTests {
     // MARK: Persisted: a write is never lost
@@ -22,5 +29,53 @@ struct ModelsReviewTests {
         let reloaded = MemoryStore()
         reloaded.set(store.raw("theme"), forKey: "theme")
         #expect(Persisted("theme", default: "light", store: reloaded).value == "dark")
+    }
+
+    @Test("a Codable value that is == to the saved one but differs is saved")
+    func equalButDifferentCodableValueIsSaved() throws {
+        let store = MemoryStore()
+        let note = Persisted("note", default: Note(id: 0, text: ""), store: store)
+        note.value = Note(id: 1, text: "draft")
+        note.value = Note(id: 1, text: "final")
+        #expect(note.value.text == "final")
+        let saved = try JSONDecoder().decode(Note.self, from: try #require(store.raw("note") as? Data))
+        #expect(saved.text == "final")
+    }
+
+    @Test("a Codable value == to the stored one but different is saved over it")
+    func equalButDifferentToLoadedValueIsSaved() throws {
+        let store = MemoryStore()
+        store.set(try JSONEncoder().encode(Note(id: 1, text: "old")), forKey: "note")
+        let note = Persisted("note", default: Note(id: 0, text: ""), store: store)
+        note.value = Note(id: 1, text: "new")
+        let saved = try JSONDecoder().decode(Note.self, from: try #require(store.raw("note") as? Data))
+        #expect(saved.text == "new")
+    }
+
+    @Test("a property-list value is saved exactly as written: -0.0, a string's scalars")
+    func propertyListValueSavedExactly() {
+        let store = MemoryStore()
+        let level = Persisted("level", default: 1.0, store: store)
+        level.value = 0.0
+        level.value = -0.0
+        #expect(level.value.sign == .minus)
+        #expect((store.raw("level") as? Double)?.sign == .minus)
+
+        let name = Persisted("name", default: "", store: store)
+        name.value = "caf\u{E9}"                 // precomposed
+        name.value = "cafe\u{301}"               // decomposed: == to the first, other scalars
+        #expect((store.raw("name") as? String).map { Array($0.unicodeScalars) } == Array("cafe\u{301}".unicodeScalars))
+    }
+
+    @Test("writing an equal value of a property-list type still does not store it again")
+    func equalPropertyListWriteIsNotStoredAgain() {
+        let store = MemoryStore()
+        let count = Persisted("count", default: 0, store: store)
+        count.value = 8
+        count.value = 8
+        let names = Persisted("names", default: [String](), store: store)
+        names.value = ["a", "b"]
+        names.value = ["a", "b"]
+        #expect(store.writeCount == 2)
     }
 }
