@@ -114,12 +114,18 @@ public struct Observed<Value: Sendable>: Sendable {
 
 extension Observed: Codable where Value: Codable {
     /// Decodes the value, so that a model with `@Observed` properties can be `Codable`.
+    ///
+    /// The value is decoded through a single-value container, as a plain property's is: the
+    /// decoder's strategies apply (a `JSONDecoder` reads `Data` as base64 and `Date` with its
+    /// `dateDecodingStrategy`), so a model reads what it encoded before it used `@Observed`.
     public init(from decoder: any Decoder) throws {
-        self.init(value: try Value(from: decoder))
+        self.init(value: try decoder.singleValueContainer().decode(Value.self))
     }
 
-    /// Encodes the current value.
+    /// Encodes the current value through a single-value container, as a plain property's is
+    /// (the encoder's strategies apply).
     public func encode(to encoder: any Encoder) throws {
-        try storage.value.encode(to: encoder)
+        var container = encoder.singleValueContainer()
+        try container.encode(storage.value)
     }
 }

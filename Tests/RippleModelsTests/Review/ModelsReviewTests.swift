@@ -10,6 +10,20 @@ private struct Note: Codable, Equatable, Sendable {
     static func == (lhs: Note, rhs: Note) -> Bool { lhs.id == rhs.id }
 }
 
+/// A model with `@Observed` properties of types that JSON coders encode in their own way.
+private final class Attachment: ObservableModel, Codable, @unchecked Sendable {
+    @Observed var bytes = Data([1, 2, 3])
+    @Observed var created = Date(timeIntervalSinceReferenceDate: 0)
+    @Observed var link: URL? = URL(string: "https://example.com/a")
+}
+
+/// The same record without `@Observed`: what a model encoded before it adopted Ripple.
+private struct PlainAttachment: Codable, Equatable {
+    var bytes = Data([1, 2, 3])
+    var created = Date(timeIntervalSinceReferenceDate: 0)
+    var link: URL? = URL(string: "https://example.com/a")
+}
+
 @Suite("RippleModels review")
 struct ModelsReviewTests {
     // MARK: Persisted: a write is never lost
@@ -77,5 +91,34 @@ struct ModelsReviewTests {
         names.value = ["a", "b"]
         names.value = ["a", "b"]
         #expect(store.writeCount == 2)
+    }
+
+    // MARK: @Observed and Codable
+
+    @Test("@Observed properties encode as the plain properties do, with the encoder's strategies")
+    func observedEncodesLikePlainProperty() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .iso8601
+        let model = try String(decoding: encoder.encode(Attachment()), as: UTF8.self)
+        let plain = try String(decoding: encoder.encode(PlainAttachment()), as: UTF8.self)
+        #expect(model == plain)
+    }
+
+    @Test("@Observed properties decode what the plain properties encoded")
+    func observedDecodesPlainEncoding() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let plain = PlainAttachment(
+            bytes: Data([9, 8]),
+            created: Date(timeIntervalSinceReferenceDate: 86_400),
+            link: URL(string: "https://example.com/b")
+        )
+        let model = try decoder.decode(Attachment.self, from: encoder.encode(plain))
+        #expect(model.bytes == plain.bytes)
+        #expect(model.created == plain.created)
+        #expect(model.link == plain.link)
     }
 }
