@@ -121,4 +121,33 @@ struct ModelsReviewTests {
         #expect(model.created == plain.created)
         #expect(model.link == plain.link)
     }
+
+    // MARK: UserDefaults on Linux
+
+    /// A known issue, not fixed: swift-corelibs-foundation writes `UserDefaults` as an XML
+    /// property list, whose `<date>` holds whole seconds, so a date read back by the next
+    /// process has lost its fraction (100.25 s → 100 s). Fixing it needs a decision (store dates
+    /// in another form, or refuse them); `withKnownIssue` fails here once it is fixed.
+    @Test("a date with a fraction of a second survives the process through UserDefaultsStore (known issue)")
+    func subsecondDateSurvivesTheProcess() async throws {
+        let suite = "ripple.tests.review.\(UInt64.random(in: 0...UInt64.max))"
+        await #expect(processExitsWith: .success) { [suite = suite as String] in
+            let store = UserDefaultsStore(UserDefaults(suiteName: suite)!)
+            let at = Persisted("at", default: Date(timeIntervalSinceReferenceDate: 0), store: store)
+            at.value = Date(timeIntervalSinceReferenceDate: 100.25)
+            at.flush()
+            exit(0)
+        }
+        // Read by this process for the first time, so from disk.
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let at = Persisted("at", default: Date(timeIntervalSinceReferenceDate: 0), store: UserDefaultsStore(defaults))
+        #if canImport(Darwin)
+        #expect(at.value.timeIntervalSinceReferenceDate == 100.25)
+        #else
+        withKnownIssue("XML property lists keep whole seconds") {
+            #expect(at.value.timeIntervalSinceReferenceDate == 100.25)
+        }
+        #endif
+    }
 }
