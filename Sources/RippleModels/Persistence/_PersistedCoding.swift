@@ -20,7 +20,7 @@ struct _PersistedCoding<Value: Sendable>: Sendable {
     let decode: @Sendable (Any) throws(Failure) -> Value
     /// Whether two values are stored as exactly the same object, so that saving the second
     /// over the first changes nothing; `nil` when that cannot be known without encoding.
-    /// It runs under the entry's lock: it calls no user code but a raw value's `rawValue`.
+    /// Called without the entry's lock held: a raw value's `rawValue` is user code.
     let isSameStored: (@Sendable (Value, Value) -> Bool)?
 
     /// Stores property-list values as they are.

@@ -148,24 +148,40 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// Records `value`, committed as write number `write`, for the next save, and schedules
     /// one unless one is scheduled.
     private func note(_ value: Value, write: Int) {
-        let schedule = lock.withLock { () -> Bool in
-            guard write > notedWrites else { return false }
-            notedWrites = write
+        while true {
+            // What the store holds or will hold, with the count of writes noted so far.
+            let (previous, noted) = lock.withLock { () -> (Value?, Int) in
+                if let lastNoted { return (lastNoted, notedWrites) }
+                if case .loaded(let stored) = loadState { return (stored, notedWrites) }
+                return (nil, notedWrites)
+            }
             // A value whose stored form is exactly the one the store holds (or will hold) is
             // not saved again. Not `==`, which may call two different stored forms equal (a
-            // record compared by its identifier, -0.0 and 0.0). Under the lock (it calls no
-            // user code but `rawValue`), so that no other note slips in between.
-            let previous: Value? =
-                if let lastNoted { lastNoted } else if case .loaded(let stored) = loadState { stored } else { nil }
-            if let isSameStored = coding.isSameStored, let previous, isSameStored(previous, value) { return false }
-            lastNoted = value
-            pending = value
-            if case .loaded = loadState { loadState = .superseded }
-            guard !isSaveScheduled else { return false }
-            isSaveScheduled = true
-            return true
+            // record compared by its identifier, -0.0 and 0.0). Compared outside the lock: a
+            // raw value's `rawValue` is user code.
+            let isSame = previous.map { coding.isSameStored?($0, value) ?? false } ?? false
+            // Whether to schedule a save; `nil`: another write was noted since the comparison,
+            // compare with it instead (else this write could be skipped as equal to a value
+            // the store no longer ends with).
+            let schedule = lock.withLock { () -> Bool? in
+                guard write > notedWrites else { return false }
+                if isSame {
+                    guard notedWrites == noted else { return nil }
+                    notedWrites = write
+                    return false
+                }
+                notedWrites = write
+                lastNoted = value
+                pending = value
+                if case .loaded = loadState { loadState = .superseded }
+                guard !isSaveScheduled else { return false }
+                isSaveScheduled = true
+                return true
+            }
+            guard let schedule else { continue }
+            if schedule { store.scheduleSave { self.save() } }
+            return
         }
-        if schedule { store.scheduleSave { self.save() } }
     }
 
     /// Records a migrated stored value for saving, unless a write was already noted.
