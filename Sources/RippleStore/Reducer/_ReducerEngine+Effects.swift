@@ -88,7 +88,9 @@ extension _ReducerEngine {
             await debounce(id, duration, effect, ids: ids)?.value
         case .throttle(let id, let duration, let latest, let effect):
             if throttle(id, duration, latest: latest, effect, ids: ids) {
-                await run(effect, ids: ids + [id])
+                // Its own task, so that cancelling `id` stops it (as in `.cancellable`).
+                let inner = ids + [id]
+                await spawn(ids: inner, priority: nil) { engine in await engine.run(effect, ids: inner) }?.value
             }
         }
     }
