@@ -46,8 +46,8 @@ extension _ReducerEngine {
         case .debounce(let id, let duration, let effect):
             debounce(id, duration, effect, ids: ids)
         case .throttle(let id, let duration, let latest, let effect):
-            if throttle(id, duration, latest: latest, effect, ids: ids) {
-                start(effect, ids: ids + [id], followUps: &followUps)
+            for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
+                start(due, ids: dueIDs, followUps: &followUps)
             }
         }
     }
@@ -87,10 +87,9 @@ extension _ReducerEngine {
         case .debounce(let id, let duration, let effect):
             await debounce(id, duration, effect, ids: ids)?.value
         case .throttle(let id, let duration, let latest, let effect):
-            if throttle(id, duration, latest: latest, effect, ids: ids) {
+            for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
                 // Its own task, so that cancelling `id` stops it (as in `.cancellable`).
-                let inner = ids + [id]
-                await spawn(ids: inner, priority: nil) { engine in await engine.run(effect, ids: inner) }?.value
+                await spawn(ids: dueIDs, priority: nil) { engine in await engine.run(due, ids: dueIDs) }?.value
             }
         }
     }
@@ -214,35 +213,55 @@ extension _ReducerEngine {
         for cancel in cancels { cancel() }
     }
 
-    /// Decides a throttled effect: `true` to start it now (which opens a window); otherwise it
-    /// is held (or dropped) until the window closes.
-    func throttle(_ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]) -> Bool {
+    /// Decides a throttled effect: returns the effects to start now, in order, each with the
+    /// cancellation ids to start it under. That is `effect` when no window is open (it opens
+    /// one); otherwise it is held (or dropped) until the window closes.
+    ///
+    /// A window that has closed while its timer has not fired yet (a late timer) still holds
+    /// an effect: that effect is due, so it comes first and opens the next window, in which
+    /// `effect` may be held in turn.
+    func throttle(
+        _ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]
+    ) -> [(Effect<Action>, [_TaskKey])] {
         let now = clock.now()
-        let (startNow, waitUntil) = lock.withLock { () -> (Bool, Duration?) in
+        let (due, timer) = lock.withLock { () -> ([(Effect<Action>, [_TaskKey])], (Duration, UInt64)?) in
+            var due: [(Effect<Action>, [_TaskKey])] = []
+            if var window = throttles[id], now >= window.windowEnd, let held = window.held {
+                // Its timer is late: the held effect starts first, in a new window.
+                due.append((held, window.ids + [id]))
+                nextEffect += 1
+                window = Throttle(windowEnd: now + duration, held: nil, ids: window.ids, number: nextEffect)
+                throttles[id] = window
+            }
             if var window = throttles[id], now < window.windowEnd {
                 let wasHolding = window.held != nil
                 if latest || !wasHolding { window.held = effect }
                 throttles[id] = window
-                return (false, wasHolding ? nil : window.windowEnd)
+                return (due, wasHolding ? nil : (window.windowEnd, window.number))
             }
-            throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids)
-            return (true, nil)
+            nextEffect += 1
+            throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids, number: nextEffect)
+            due.append((effect, ids + [id]))
+            return (due, nil)
         }
-        if let waitUntil {
+        if let (waitUntil, number) = timer {
             let inner = ids + [id]
             spawn(ids: inner, priority: nil) { engine in
                 do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
-                await engine.closeWindow(id, duration)
+                await engine.closeWindow(id, number, duration)
             }
         }
-        return startNow
+        return due
     }
 
-    /// A throttle window closed: starts the held effect, which opens the next window.
-    private func closeWindow(_ id: _TaskKey, _ duration: Duration) async {
+    /// The throttle window `number` closed: starts the held effect, which opens the next
+    /// window. Does nothing when that window was already closed by a throttled effect that
+    /// arrived after its end, before this timer fired (a later window may hold an effect that
+    /// is not due yet).
+    private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration) async {
         let now = clock.now()
         let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
-            guard var window = throttles[id], let effect = window.held else { return nil }
+            guard var window = throttles[id], window.number == number, let effect = window.held else { return nil }
             window.held = nil
             window.windowEnd = now + duration
             throttles[id] = window

@@ -45,6 +45,9 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         var windowEnd: Duration
         var held: Effect<Action>?
         var ids: [_TaskKey]
+        /// The window's number, which its timer names: a timer that fires after its window was
+        /// replaced does nothing.
+        var number: UInt64
     }
 
     let reducer: R
