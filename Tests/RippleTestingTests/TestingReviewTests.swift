@@ -101,6 +101,30 @@ private final class LateClock: Clock, @unchecked Sendable {
         await store.finish()
     }
 
+    /// The test store receives the actions of `.merge(.create { … }, .send(.a))` in the order a
+    /// real store reduces them: `.a` (sent at once, reduced right after the action) first, then
+    /// what the `create` sent (queued).
+    @Test func theTestStoreReceivesInTheOrderTheStoreReduces() async {
+        let effects: @Sendable (Int) -> Effect<Scripted.Action> = { _ in
+            .merge(
+                .create { continuation in
+                    continuation.send(.log("create"))
+                    continuation.finish()
+                },
+                .send(.log("send"))
+            )
+        }
+        let real = ReducerStore(reducer: Scripted(effects: effects), initialState: Scripted.State())
+        real.send(.start(0))
+        #expect(real.currentState.log == ["send", "create"])
+
+        let store = TestStore(reducer: Scripted(effects: effects), initialState: Scripted.State())
+        await store.send(.start(0))
+        #expect(store.receivedActions == [.log("send"), .log("create")])
+        await store.skipReceivedActions()
+        await store.finish()
+    }
+
     /// A throttled effect held in a window starts when the window closes, even when the window's
     /// timer fires late and another throttled effect arrives first: the held one is due, runs,
     /// and opens the next window, which holds the newcomer.

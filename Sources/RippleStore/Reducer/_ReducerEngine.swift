@@ -67,6 +67,9 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     private var completed: UInt64 = 0
     private var waiters = 0
     private var mainDrainScheduled = false
+    /// On a test store: actions effects sent while a thread reduced, given to `intercept`
+    /// after the actions the reduction's effect sent at once, as a store's queue orders them.
+    private var intercepted: [Action] = []
     var isEnded = false
     // The effects:
     var running: [UInt64: Running] = [:]
@@ -141,6 +144,13 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     /// main-actor store, schedules that on the main actor).
     func sendFromEffect(_ action: Action) {
         if let intercept {
+            lock.lock()
+            if drainer != 0 {
+                intercepted.append(action)
+                lock.unlock()
+                return
+            }
+            lock.unlock()
             intercept(action)
             return
         }
@@ -196,6 +206,13 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     private func drain(_ me: UInt) {
         while true {
             lock.lock()
+            if let intercept, !intercepted.isEmpty {
+                let actions = intercepted
+                intercepted = []
+                lock.unlock()
+                for action in actions { intercept(action) }
+                continue
+            }
             guard head < queue.count, !isEnded else {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
