@@ -286,10 +286,42 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     }
 
     /// Starts the reducer's global inputs.
+    ///
+    /// When no one reduces, this thread holds the queue while they start, as a reduction does:
+    /// what they send at once (`.send`) is reduced first, before what their other effects send
+    /// meanwhile (a `create` at once, a task on another thread).
     func bind() {
+        let me = _Lock.currentThread
+        let holds = lock.withLock { () -> Bool in
+            guard drainer == 0, !isEnded else { return false }
+            drainer = me
+            return true
+        }
         var followUps: [Action] = []
         start(reducer.bind(), ids: [], followUps: &followUps)
-        for action in followUps { sendFromEffect(action) }
+        guard holds else {
+            for action in followUps { sendFromEffect(action) }
+            return
+        }
+        if let intercept {
+            for action in followUps { intercept(action) }
+            followUps = []
+        }
+        lock.lock()
+        queue.insert(contentsOf: followUps.map { Entry(action: $0, ticket: 0, file: #fileID, line: #line) }, at: head)
+        if onMainActor, intercept == nil {
+            // Reduced on the main actor, by a job, as effect actions are.
+            drainer = 0
+            let schedule = head < queue.count && !mainDrainScheduled
+            if schedule { mainDrainScheduled = true }
+            lock.unlock()
+            if schedule {
+                Task { @MainActor [weak self] in self?.drainOnMainActor() }
+            }
+            return
+        }
+        lock.unlock()
+        drain(me)
     }
 
     /// How many effects are running (tasks and `create` continuations), for test stores.
