@@ -26,15 +26,22 @@ extension Store {
         let registry = _core.registry(
             table,
             make: { _EntityObservers<State, Entity>(path: _KeyPath(keyPath: table)) },
-            hook: { registry in { old, new in registry.publish(old, new) } }
+            hook: { registry in { old, new, version in registry.publish(old, new, version: version) } }
         )
-        let node = registry.node(for: id) { [_core] in _core.latestSnapshot.state[keyPath: table] }
-        return Derived(Computed(name: "\(name)\(table)[\(id)]", equals: ==) { node.value })
+        let node = registry.node(for: id) { [_core] in
+            let snapshot = _core.latestSnapshot
+            return (snapshot.state[keyPath: table], snapshot.version)
+        }
+        return Derived(Computed(name: "\(name)\(table)[\(id)]", equals: ==) { node.value.entity })
     }
 }
 
 /// The per-entity nodes of one table of a store: one `Stored` per observed id, held weakly,
 /// updated by the store's publish hook for the ids a commit changed.
+///
+/// Each node holds the entity with the version of the state it was read from, and drops a
+/// write of an older version (as the store's own node does): a commit made inside a `batch`
+/// is written when the batch ends, possibly after a later commit from another thread.
 final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable & Sendable>: @unchecked Sendable where Entity.ID: Sendable {
     let path: _KeyPath<State, EntityTable<Entity>>
     private let lock = _Lock()
@@ -48,12 +55,17 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
     }
 
     /// The node for `id`, made with the entity in the latest committed table if needed.
-    func node(for id: Entity.ID, latest: () -> EntityTable<Entity>) -> Stored<Entity?> {
+    ///
+    /// - Parameters:
+    ///   - id: The observed entity's id.
+    ///   - latest: The latest committed table, and the version of the state it belongs to.
+    func node(for id: Entity.ID, latest: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<_VersionedEntity<Entity>> {
         lock.withLock {
             if let node = nodes[id]?.node { return node }
             // Read with the lock held: a commit's publish hook that runs after this sees the
             // node, and one that ran before left its state in the latest table.
-            let node = Stored<Entity?>(latest()[id], equals: ==)
+            let (table, version) = latest()
+            let node = Stored(_VersionedEntity(entity: table[id], version: version), equals: { old, new in new.version <= old.version })
             nodes[id] = _WeakEntityNode(node: node)
             if nodes.count >= sweepAt {
                 nodes = nodes.filter { $0.value.node != nil }
@@ -63,8 +75,9 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
         }
     }
 
-    /// A commit is being published: writes the observed entities it changed.
-    func publish(_ old: State, _ new: State) {
+    /// A commit is being published: writes the observed entities it changed, stamped with
+    /// `version`, the new state's version.
+    func publish(_ old: State, _ new: State, version: UInt64) {
         let before = old[keyPath: path.keyPath]
         let after = new[keyPath: path.keyPath]
         guard !after.storage.isIdentical(to: before.storage), lock.withLock({ !nodes.isEmpty }) else { return }
@@ -76,11 +89,17 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
             lastLookups = changed.count
             return changed.compactMap { id, entity in nodes[id]?.node.map { ($0, entity) } }
         }
-        for (node, entity) in writes { node.value = entity }
+        for (node, entity) in writes { node.value = _VersionedEntity(entity: entity, version: version) }
     }
 }
 
 /// A per-entity node, held weakly: it lives while a derived value reads it.
 struct _WeakEntityNode<Entity: Sendable> {
-    weak var node: Stored<Entity?>?
+    weak var node: Stored<_VersionedEntity<Entity>>?
+}
+
+/// An observed entity (`nil`: not in the table) as of the store version `version`.
+struct _VersionedEntity<Entity: Sendable>: Sendable {
+    let entity: Entity?
+    let version: UInt64
 }

@@ -35,9 +35,9 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
     private var isEnded = false
-    /// Run with the previous and the new state in the batch that publishes each commit (entity
-    /// observers), so what they write is consistent with the state.
-    private var publishHooks: [@Sendable (State, State) -> Void] = []
+    /// Run with the previous and the new state, and the new state's version, in the batch that
+    /// publishes each commit (entity observers), so what they write is consistent with the state.
+    private var publishHooks: [@Sendable (State, State, UInt64) -> Void] = []
     /// The per-entity observers of each table, by key path (``_EntityObservers``).
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
@@ -128,7 +128,7 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
             return
         }
         let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
-        let hooks = lock.withLock { () -> [@Sendable (State, State) -> Void] in
+        let hooks = lock.withLock { () -> [@Sendable (State, State, UInt64) -> Void] in
             latest = snapshot
             isMutating = false
             if logger != nil { woken[snapshot.version] = [] }
@@ -142,7 +142,7 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
             let previous = base.state
             writeInOrder { [node] in
                 node.value = snapshot
-                for hook in hooks { hook(previous, snapshot.state) }
+                for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
             }
         }
         writeInOrder { [self] in
@@ -219,13 +219,13 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     }
 
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new
-    /// state (lock not held).
-    func addPublishHook(_ hook: @escaping @Sendable (State, State) -> Void) {
+    /// state and the new state's version (lock not held).
+    func addPublishHook(_ hook: @escaping @Sendable (State, State, UInt64) -> Void) {
         lock.withLock { publishHooks.append(hook) }
     }
 
     /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
-    func registry<Registry: AnyObject>(_ key: AnyKeyPath, make: () -> Registry, hook: @escaping @Sendable (Registry) -> @Sendable (State, State) -> Void) -> Registry {
+    func registry<Registry: AnyObject>(_ key: AnyKeyPath, make: () -> Registry, hook: @escaping @Sendable (Registry) -> @Sendable (State, State, UInt64) -> Void) -> Registry {
         lock.lock()
         if let existing = entityRegistries[key] {
             lock.unlock()

@@ -61,10 +61,10 @@ import Foundation
         let first = store.entity(3, in: \.database.todos)
         let second = store.entity(3, in: \.database.todos)
         #expect(first.value == second.value)
-        weak var weakNode: Stored<ENTodo?>?
+        weak var weakNode: Stored<_VersionedEntity<ENTodo>>?
         do {
             let registry = try #require(store._entityObservers(\.database.todos))
-            weakNode = registry.node(for: 3) { EntityTable() }
+            weakNode = registry.node(for: 3) { (EntityTable(), 0) }
         }
         #expect(weakNode != nil)
         withExtendedLifetime((first, second)) {}
