@@ -40,4 +40,22 @@ import Testing
         #expect(todo.value?.title == "later")
         #expect(titles.value.last == "later")
     }
+
+    /// A subscriber cancels another one's subscription while an activity is delivered: the
+    /// cancelled one is not called, as a state subscriber cancelled that way is not.
+    @Test("an activity subscriber cancelled by an earlier one in the same delivery is not called")
+    func activitySubscriberCancelledDuringDeliveryIsNotCalled() {
+        let store = Store<ENState, Int>(initialState: ENState())
+        let log = ENBox<[String]>([])
+        let second = ENBox<Subscription?>(nil)
+        let first = store.sinkActivity { activity in
+            log.update { $0.append("first \(activity)") }
+            second.value?.cancel()
+        }
+        second.value = store.sinkActivity { activity in log.update { $0.append("second \(activity)") } }
+        store.send(1)
+        store.send(2)
+        withExtendedLifetime(first) {}
+        #expect(log.value == ["first 1", "first 2"])
+    }
 }

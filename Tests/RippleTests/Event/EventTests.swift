@@ -54,6 +54,24 @@ struct EventTests {
         _ = subscription
     }
 
+    @Test("a subscriber cancelled by an earlier one during a delivery is not called with it")
+    func cancelledDuringADelivery() {
+        let event = Event<Int>()
+        let seen = Recorder<String>()
+        let second = Cell<Subscription?>(nil)
+        let first = event.subscribe { value in
+            seen.append("first \(value)")
+            second.value?.cancel()
+        }
+        second.value = event.subscribe { seen.append("second \($0)") }
+        let third = event.subscribe { seen.append("third \($0)") }
+        event.send(1)
+        event.send(2)
+        #expect(seen.all == ["first 1", "third 1", "first 2", "third 2"])
+        #expect(event.subscriberCount == 2)
+        _ = (first, third)
+    }
+
     @Test("an event handler may write state that reactions see in order")
     func handlerWrites() {
         let event = Event<Int>()
