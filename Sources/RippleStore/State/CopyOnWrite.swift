@@ -74,13 +74,21 @@ extension CopyOnWrite: Hashable where Value: Hashable {
 
 extension CopyOnWrite: Codable where Value: Codable {
     /// Decodes the value.
+    ///
+    /// Through a single-value container, as a plain property is decoded: the decoder's
+    /// strategies apply (a `JSONDecoder` reads `Data` as base64, `Date` with its
+    /// `dateDecodingStrategy`), so a state reads what it encoded before the property was wrapped.
     public init(from decoder: any Decoder) throws {
-        self.init(wrappedValue: try Value(from: decoder))
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self))
     }
 
     /// Encodes the value.
+    ///
+    /// Through a single-value container, as a plain property is encoded (the encoder's
+    /// strategies apply).
     public func encode(to encoder: any Encoder) throws {
-        try box.value.encode(to: encoder)
+        var container = encoder.singleValueContainer()
+        try container.encode(box.value)
     }
 }
 

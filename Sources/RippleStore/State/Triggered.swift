@@ -48,12 +48,20 @@ extension Triggered: Hashable where Value: Hashable {}
 
 extension Triggered: Codable where Value: Codable {
     /// Decodes the value (at generation 0).
+    ///
+    /// Through a single-value container, as a plain property is decoded: the decoder's
+    /// strategies apply (a `JSONDecoder` reads `Data` as base64, `Date` with its
+    /// `dateDecodingStrategy`), so a state reads what it encoded before the property was wrapped.
     public init(from decoder: any Decoder) throws {
-        self.init(wrappedValue: try Value(from: decoder))
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self))
     }
 
     /// Encodes the value only.
+    ///
+    /// Through a single-value container, as a plain property is encoded (the encoder's
+    /// strategies apply).
     public func encode(to encoder: any Encoder) throws {
-        try value.encode(to: encoder)
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 }

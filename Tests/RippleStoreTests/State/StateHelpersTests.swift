@@ -159,3 +159,47 @@ final class SHRecorder<Value: Sendable>: @unchecked Sendable {
         #expect(seen.values == [5])
     }
 }
+
+/// The wrappers encode and decode their value as a plain property does: through a single-value
+/// container, so the coder's strategies for `Data` and `Date` apply (a `Data` is base64 in
+/// JSON, a `Date` follows `dateEncodingStrategy`), and a state written before a property was
+/// wrapped still decodes.
+@Suite struct WrapperCodingTests {
+    struct Plain: Codable, Equatable {
+        var bytes = Data([1, 2, 3])
+        var when = Date(timeIntervalSinceReferenceDate: 0)
+        var note = Data([4])
+    }
+
+    struct Wrapped: Codable, Equatable {
+        @CopyOnWrite var bytes = Data([1, 2, 3])
+        @Triggered var when = Date(timeIntervalSinceReferenceDate: 0)
+        @Ignored var note = Data([4])
+    }
+
+    static func coders() -> (JSONEncoder, JSONDecoder) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (encoder, decoder)
+    }
+
+    @Test("CopyOnWrite, Triggered and Ignored encode with the encoder's strategies, as a plain property does")
+    func encodesAsAPlainProperty() throws {
+        let (encoder, _) = Self.coders()
+        let json = String(decoding: try encoder.encode(Wrapped()), as: UTF8.self)
+        #expect(json == #"{"bytes":"AQID","note":"BA==","when":"2001-01-01T00:00:00Z"}"#)
+    }
+
+    @Test("CopyOnWrite, Triggered and Ignored decode what plain properties encoded")
+    func decodesAPlainPropertysEncoding() throws {
+        let (encoder, decoder) = Self.coders()
+        let plain = try encoder.encode(Plain(bytes: Data([9, 8]), when: Date(timeIntervalSinceReferenceDate: 86_400), note: Data([7])))
+        let wrapped = try decoder.decode(Wrapped.self, from: plain)
+        #expect(wrapped.bytes == Data([9, 8]))
+        #expect(wrapped.note == Data([7]))
+        #expect(wrapped.when == Date(timeIntervalSinceReferenceDate: 86_400))
+    }
+}
