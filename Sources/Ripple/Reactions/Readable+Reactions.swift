@@ -92,7 +92,9 @@ extension Readable where Self: Sendable, Value: Sendable {
     /// }
     /// ```
     ///
-    /// Ending the iteration (or dropping the sequence) cancels the underlying reaction.
+    /// Ending the iteration (or dropping the sequence) cancels the underlying reaction, and
+    /// nothing else does: the sequence belongs to no reaction or ``ReactionScope``, so one made
+    /// inside a reaction's body outlives that run.
     ///
     /// - Parameter buffering: What to keep while the consumer is behind.
     /// - Complexity: O(1) per change, plus the memory of the values kept.
@@ -106,7 +108,9 @@ extension Readable where Self: Sendable, Value: Sendable {
         case .unbounded: policy = .unbounded
         }
         return AsyncStream(bufferingPolicy: policy) { continuation in
-            let subscription = observe { continuation.yield(self.value) }
+            // Owned by no one: a reaction's run that made the sequence would cancel its
+            // reaction at its next run, and the stream would then neither yield nor finish.
+            let subscription = withoutOwner { observe { continuation.yield(self.value) } }
             continuation.onTermination = { _ in subscription.cancel() }
         }
     }
