@@ -9,9 +9,18 @@ extension Readable where Self: Sendable, Value: Sendable {
     /// ```
     ///
     /// A subscriber with no demand left gets only the newest value when it asks again.
+    ///
+    /// The subscriber is called as a handler, not as the reaction's body: what it reads is not
+    /// a dependency (a change of it sends nothing), and what it creates belongs to no run (a
+    /// reaction it starts is not cancelled by the next value).
     public var publisher: RipplePublisher<Value> {
         RipplePublisher { send in
-            withoutOwner { observe { send(self.value) } }
+            withoutOwner {
+                observe {
+                    let value = self.value
+                    withoutOwner { untracked { send(value) } }
+                }
+            }
         }
     }
 }
