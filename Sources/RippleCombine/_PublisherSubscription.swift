@@ -45,13 +45,17 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
         drain()
     }
 
-    /// A value from the source: waits for demand, then is sent.
+    /// A value from the source: waits for demand, then is sent. For `.newest`, the values the
+    /// subscriber has demand for all wait (they arrive while it receives one); only the one
+    /// beyond its demand is replaced by a newer one.
     private func offer(_ value: Input) {
         lock.withLock {
             guard subscriber != nil else { return }
             switch buffering {
-            case .newest: waiting = [value]
-            case .all: waiting.append(value)
+            case .newest where !waiting.isEmpty && demand <= .max(waiting.count):
+                waiting[waiting.count - 1] = value
+            case .newest, .all:
+                waiting.append(value)
             }
         }
         drain()

@@ -81,4 +81,31 @@ final class Tracked: Sendable {}
         subscriber.request(1)
         #expect(received.value == [1, 2, 3])
     }
+    @Test("a value publisher keeps every value its subscriber has demand for, even while it is busy")
+    func valuesWithinDemandAreKept() {
+        let count = Stored(0)
+        let received = Box<[Int]>([])
+        // The subscriber writes the value it observes while it receives (outside any reaction,
+        // so each write runs the publisher's reaction at once, during the delivery).
+        let subscriber = ManualSubscriber<Int> { _, value in
+            received.mutate { $0.append(value) }
+            if value == 1 {
+                count.value = 2
+                count.value = 3
+            }
+        }
+        count.publisher.subscribe(subscriber)
+        subscriber.request(1)
+        #expect(received.value == [0])
+        count.value = 1
+        subscriber.request(5)   // 1 waits; it is sent from here, not from the reaction
+        #expect(received.value == [0, 1, 2, 3])
+        count.value = 4
+        count.value = 5
+        #expect(received.value == [0, 1, 2, 3, 4, 5])
+        count.value = 6   // no demand left: kept, then replaced by the newest
+        count.value = 7
+        subscriber.request(1)
+        #expect(received.value == [0, 1, 2, 3, 4, 5, 7])
+    }
 }
