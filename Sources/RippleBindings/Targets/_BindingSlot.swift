@@ -11,42 +11,56 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     private let lock = _Lock()
     private var subscription: Subscription?
     private var push: _Push<Value>?
+    /// What `replace` returned for the current binding: cancelling it ends the binding. Kept
+    /// here, so that a caller that drops it (the result is discardable) leaves the binding in
+    /// place.
+    private var handle: Subscription?
     private var applying = 0
     private var generation: UInt64 = 0
 
+    /// A binding as the slot holds it: its reaction, the path of the user's edits, and the
+    /// subscription its caller got.
+    private typealias Binding = (subscription: Subscription?, push: _Push<Value>?, handle: Subscription?)
+
     /// Installs a new binding made by `make` (given the generation that identifies it), and
-    /// ends the previous one.
+    /// ends the previous one. Returns the subscription that ends the new binding: the way the
+    /// `unbind()` of the property does (a paced edit still waiting is written first), and
+    /// only while it is the current binding.
     func replace(_ make: (UInt64) -> (Subscription, _Push<Value>?)) -> Subscription {
         let id = lock.withLock { () -> UInt64 in
             generation &+= 1
             return generation
         }
         let (created, createdPush) = make(id)
-        let previous = lock.withLock { () -> (Subscription?, _Push<Value>?) in
-            guard generation == id else { return (created, createdPush) }   // replaced meanwhile
-            defer { subscription = created; push = createdPush }
-            return (subscription, push)
+        let handle = Subscription { [weak self] in self?.clear(generation: id) }
+        let previous = lock.withLock { () -> Binding in
+            guard generation == id else { return (created, createdPush, nil) }   // replaced meanwhile
+            defer { subscription = created; push = createdPush; self.handle = handle }
+            return (subscription, push, self.handle)
         }
         end(previous)
-        return created
+        return handle
     }
 
     /// Ends the binding of `generation` (or whatever is bound when `nil`).
     func clear(generation expected: UInt64? = nil) {
-        let previous = lock.withLock { () -> (Subscription?, _Push<Value>?) in
-            if let expected, expected != generation { return (nil, nil) }
+        let previous = lock.withLock { () -> Binding in
+            if let expected, expected != generation { return (nil, nil, nil) }
             generation &+= 1
-            defer { subscription = nil; push = nil }
-            return (subscription, push)
+            defer { subscription = nil; push = nil; handle = nil }
+            return (subscription, push, handle)
         }
         end(previous)
     }
 
     /// Writes what a pacer still holds, then stops the reaction (in that order: the reaction
-    /// still recognizes the flushed edit as its own).
-    private func end(_ binding: (Subscription?, _Push<Value>?)) {
-        binding.1?.flush()
-        binding.0?.cancel()
+    /// still recognizes the flushed edit as its own), then marks the caller's subscription
+    /// cancelled (its own cancellation finds the binding ended and does nothing more). Called
+    /// with the lock released: the handle's cancellation takes it.
+    private func end(_ binding: Binding) {
+        binding.push?.flush()
+        binding.subscription?.cancel()
+        binding.handle?.cancel()
     }
 
     var isBound: Bool { lock.withLock { subscription != nil } }

@@ -45,4 +45,57 @@ import Testing
         #expect(await eventually { b.value == "2" })
         #expect(a.value == "1")
     }
+
+    @Test("cancelling a two-way binding's subscription ends it: edits stop reaching the model, the model stops reaching the control")
+    func cancellingTheSubscriptionEndsTheBinding() {
+        let query = Stored("")
+        let field = FakeField()
+        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
+        field.onChange = { [weak property] in property?.userDidEdit() }
+        let subscription = property.bind(query)
+        field.type("a")
+        #expect(query.value == "a")
+        subscription.cancel()
+        #expect(!property.isBound)
+        #expect(subscription.isCancelled)
+        field.type("ab")
+        #expect(query.value == "a")
+        query.value = "model"
+        #expect(field.text == "ab")
+    }
+
+    @Test("cancelling a paced two-way binding's subscription writes the waiting edit and stops its timer")
+    func cancellingAPacedBindingFlushesIt() async {
+        let clock = TestClock()
+        let query = Stored("")
+        let field = FakeField()
+        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
+        field.onChange = { [weak property] in property?.userDidEdit() }
+        let subscription = property.bind(query, .identity.debounce(for: .milliseconds(10), clock: clock))
+        field.type("a")
+        #expect(await eventually { clock.sleeperCount == 1 })
+        subscription.cancel()
+        #expect(query.value == "a")
+        #expect(await eventually { clock.sleeperCount == 0 })
+        field.type("ab")
+        await clock.advance(by: .milliseconds(20))
+        #expect(query.value == "a")
+    }
+
+    @Test("a binding whose subscription is dropped stays in place, and unbinding or binding again cancels it")
+    func aDroppedSubscriptionKeepsTheBinding() {
+        let first = Stored("")
+        let second = Stored("")
+        let field = FakeField()
+        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
+        field.onChange = { [weak property] in property?.userDidEdit() }
+        property.bind(first)
+        field.type("a")
+        #expect(first.value == "a")
+        let subscription = property.bind(second)
+        #expect(property.isBound)
+        property.unbind()
+        #expect(subscription.isCancelled)
+        #expect(!property.isBound)
+    }
 }
