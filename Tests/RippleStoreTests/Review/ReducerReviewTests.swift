@@ -41,7 +41,11 @@ private struct BoundInputs: Reducer {
     /// `.concat(.send(.a), .run { … })` as a global input: the run's action is reduced after
     /// `.a`, even when the run's task sends before `bind` has finished starting the inputs.
     /// (A `create` that waits for the run's signal holds `bind` at that point.)
-    @Test func aGlobalInputsConcatReducesItsFirstStepBeforeTheNext() {
+    ///
+    /// The store is made on a thread of its own, which that `create` blocks: blocking a thread
+    /// of the cooperative pool instead could leave the run's task no thread to start on (with
+    /// two cores and other tests running, it timed out under ThreadSanitizer).
+    @Test func aGlobalInputsConcatReducesItsFirstStepBeforeTheNext() async {
         let sent = DispatchSemaphore(value: 0)
         let inputs: @Sendable () -> Effect<BoundInputs.Action> = {
             .merge(
@@ -59,7 +63,12 @@ private struct BoundInputs: Reducer {
                 }
             )
         }
-        let store = ReducerStore(reducer: BoundInputs(inputs: inputs), initialState: BoundInputs.State())
-        #expect(store.currentState.log == ["first", "second"])
+        let log = await withCheckedContinuation { (made: CheckedContinuation<[String], Never>) in
+            Thread {
+                let store = ReducerStore(reducer: BoundInputs(inputs: inputs), initialState: BoundInputs.State())
+                made.resume(returning: store.currentState.log)
+            }.start()
+        }
+        #expect(log == ["first", "second"])
     }
 }
