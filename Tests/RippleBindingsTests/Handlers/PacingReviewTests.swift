@@ -5,21 +5,13 @@ import RippleTesting
 import Testing
 
 @Suite struct PacingReviewTests {
-    private func bound(_ handler: BindingHandler<String, String>, to model: Stored<String>) -> (FakeField, TwoWayBindableProperty<String>) {
-        let field = FakeField()
-        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-        field.onChange = { [weak property] in property?.userDidEdit() }
-        property.bind(model, handler)
-        return (field, property)
-    }
-
     @Test("releasing a property with an edit waiting writes it and stops the timer")
     func releaseStopsTimer() async {
         let clock = TestClock()
         let query = Stored("")
         var field: FakeField?
         do {
-            let (f, property) = bound(.identity.throttle(for: .milliseconds(10), clock: clock), to: query)
+            let (f, property, _) = bound(.identity.throttle(for: .milliseconds(10), clock: clock), to: query)
             field = f
             f.type("a")
             #expect(await eventually { clock.sleeperCount == 1 })
@@ -34,7 +26,7 @@ import Testing
     func rebind() async {
         let clock = TestClock()
         let a = Stored(""), b = Stored("")
-        let (field, property) = bound(.identity.throttle(for: .milliseconds(10), clock: clock), to: a)
+        let (field, property, _) = bound(.identity.throttle(for: .milliseconds(10), clock: clock), to: a)
         field.type("1")
         property.bind(b, .identity.throttle(for: .milliseconds(10), clock: clock))
         #expect(a.value == "1")
@@ -49,10 +41,7 @@ import Testing
     @Test("cancelling a two-way binding's subscription ends it: edits stop reaching the model, the model stops reaching the control")
     func cancellingTheSubscriptionEndsTheBinding() {
         let query = Stored("")
-        let field = FakeField()
-        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-        field.onChange = { [weak property] in property?.userDidEdit() }
-        let subscription = property.bind(query)
+        let (field, property, subscription) = bound(to: query)
         field.type("a")
         #expect(query.value == "a")
         subscription.cancel()
@@ -68,10 +57,7 @@ import Testing
     func cancellingAPacedBindingFlushesIt() async {
         let clock = TestClock()
         let query = Stored("")
-        let field = FakeField()
-        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-        field.onChange = { [weak property] in property?.userDidEdit() }
-        let subscription = property.bind(query, .identity.debounce(for: .milliseconds(10), clock: clock))
+        let (field, property, subscription) = bound(.identity.debounce(for: .milliseconds(10), clock: clock), to: query)
         field.type("a")
         #expect(await eventually { clock.sleeperCount == 1 })
         subscription.cancel()
@@ -80,6 +66,7 @@ import Testing
         field.type("ab")
         await clock.advance(by: .milliseconds(20))
         #expect(query.value == "a")
+        withExtendedLifetime(property) {}
     }
 
     @Test("a binding whose subscription is dropped stays in place, and unbinding or binding again cancels it")
@@ -87,8 +74,7 @@ import Testing
         let first = Stored("")
         let second = Stored("")
         let field = FakeField()
-        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-        field.onChange = { [weak property] in property?.userDidEdit() }
+        let property = editableProperty(of: field)
         property.bind(first)
         field.type("a")
         #expect(first.value == "a")

@@ -5,21 +5,13 @@ import RippleTesting
 import Testing
 
 @Suite struct PacingTests {
-    private func bound(_ handler: BindingHandler<String, String>, to model: Stored<String>) -> (FakeField, TwoWayBindableProperty<String>) {
-        let field = FakeField()
-        let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-        field.onChange = { [weak property] in property?.userDidEdit() }
-        property.bind(model, handler)
-        return (field, property)
-    }
-
     @Test("throttle writes the latest edit exactly once, when the interval has passed")
     func throttle() async {
         let clock = TestClock()
         let query = Stored("")
         let writes = Locked<[String]>([])
         let log = query.didUpdate { value in writes.mutate { $0.append(value) } }
-        let (field, property) = bound(.identity.throttle(for: .milliseconds(100), clock: clock), to: query)
+        let (field, property, _) = bound(.identity.throttle(for: .milliseconds(100), clock: clock), to: query)
 
         field.type("r")
         field.type("ri")
@@ -48,7 +40,7 @@ import Testing
         let query = Stored("")
         let writes = Locked<[String]>([])
         let log = query.didUpdate { value in writes.mutate { $0.append(value) } }
-        let (field, property) = bound(.identity.debounce(for: .milliseconds(300), clock: clock), to: query)
+        let (field, property, _) = bound(.identity.debounce(for: .milliseconds(300), clock: clock), to: query)
 
         field.type("r")
         #expect(await eventually { clock.sleeperCount == 1 })
@@ -66,7 +58,7 @@ import Testing
     func flushOnUnbind() async {
         let clock = TestClock()
         let query = Stored("")
-        let (field, property) = bound(.identity.debounce(for: .seconds(1), clock: clock), to: query)
+        let (field, property, _) = bound(.identity.debounce(for: .seconds(1), clock: clock), to: query)
         field.type("unsaved")
         property.unbind()
         #expect(query.value == "unsaved")

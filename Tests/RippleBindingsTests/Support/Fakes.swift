@@ -78,6 +78,25 @@ final class FakeField: @unchecked Sendable {
     }
 }
 
+/// A two-way property over `field`'s text, told of the user's edits as the adapters do.
+func editableProperty(of field: FakeField) -> TwoWayBindableProperty<String> {
+    let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
+    field.onChange = { [weak property] in property?.userDidEdit() }
+    return property
+}
+
+/// A field whose editable property is bound to `model` through `handler`, and the binding's
+/// subscription.
+func bound(
+    _ handler: BindingHandler<String, String> = .identity,
+    to model: Stored<String>
+) -> (field: FakeField, property: TwoWayBindableProperty<String>, subscription: Subscription) {
+    let field = FakeField()
+    let property = editableProperty(of: field)
+    let subscription = property.bind(model, handler)
+    return (field, property, subscription)
+}
+
 /// A scheduler whose jobs wait until the test runs them.
 final class ManualScheduler: @unchecked Sendable {
     private let jobs = Locked<[@Sendable () -> Void]>([])
