@@ -171,6 +171,14 @@ package final class _Graph: @unchecked Sendable {
         withExtendedLifetime(values) {}
     }
 
+    /// Releases the lock (held once) until another thread broadcasts, and takes it again.
+    /// While it waited, other threads' releases may have taken what sends this thread's next
+    /// release down the path that delivers its trace events: that is put back.
+    func waitForBroadcast(_ context: _ThreadContext) {
+        lock.wait()
+        rearmTraceDelivery(context)
+    }
+
     /// Keeps a computed value's replaced value until the lock is released (lock held): its
     /// deinitializer is user code. Also used for the strong reference a weak-owner derivation
     /// takes to its owner (see `_OwnedDerivation`).

@@ -206,9 +206,8 @@ extension Stored: _ReadModifyWriteSubject {
                 }
                 failIfWaitingCloses(on: owner, me, graph)
                 context.waitingFor = self
-                graph.lock.wait()
+                graph.waitForBroadcast(context)
                 context.waitingFor = nil
-                graph.rearmTraceDelivery(context)
             }
         }
     }

@@ -121,7 +121,7 @@ extension _Graph {
         context.pendingTraces.append(_RecordedTrace(event: event, scoped: context.scopedTracers))
     }
 
-    /// After this thread waited in `_Lock.wait()` (lock held again): while it waited, another
+    /// After this thread waited (`waitForBroadcast`, lock held again): while it waited, another
     /// thread's outermost release may have taken the entry of `releasedUnderLock` that sends
     /// this thread's release down the path that delivers its recorded events (see
     /// `recordTrace`). Puts one back if it has events pending, or they would stay pending, and
