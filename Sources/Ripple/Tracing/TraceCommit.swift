@@ -18,28 +18,27 @@ public func traceCommit<R, Failure: Error>(
 ) throws(Failure) -> R {
     guard _graph.withLock({ _graph.isTracing }) else { return try body() }
     let context = _ThreadContext.current
+    // The commit counts the reactions run on this thread from `open` to `close`, then is traced.
+    let open = { context.wokeReactions.append([]) }
+    let close = { (store: String, transaction: String) in
+        let event = _PendingTrace.commit(store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
+        _graph.withLock { _graph.recordTrace(event, context) }
+    }
     if context.isDelivering {
         // Inside a reaction (a delivery on this thread), the commit's writes are queued after
         // the current round, and the reactions they wake run in the rounds that follow: the
-        // count of woken reactions starts in a write queued before the commit's, and the
-        // commit is recorded, with them, in one queued after. (A commit inside a batch in the
-        // reaction, whose writes are queued as one unit with these, still names none.)
-        // Neither counts as a round toward a runaway loop (`writesNothing`).
-        _graph.queueWrite(context, writesNothing: true) { context.wokeReactions.append([]) }
+        // count starts in a write queued before the commit's, and the commit is recorded, with
+        // them, in one queued after. (A commit inside a batch in the reaction, whose writes are
+        // queued as one unit with these, still names none.) Neither counts as a round toward
+        // a runaway loop (`writesNothing`).
+        _graph.queueWrite(context, writesNothing: true, open)
         defer {
             let store = store(), transaction = transaction()
-            _graph.queueWrite(context, writesNothing: true) {
-                let event = _PendingTrace.commit(store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
-                _graph.withLock { _graph.recordTrace(event, context) }
-            }
+            _graph.queueWrite(context, writesNothing: true) { close(store, transaction) }
         }
         return try body()
     }
-    context.wokeReactions.append([])
-    defer {
-        let woke = context.wokeReactions.removeLast()
-        let event = _PendingTrace.commit(store: store(), transaction: transaction(), woke: woke)
-        _graph.withLock { _graph.recordTrace(event, context) }
-    }
+    open()
+    defer { close(store(), transaction()) }
     return try body()
 }
