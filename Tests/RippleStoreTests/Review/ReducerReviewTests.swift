@@ -43,32 +43,35 @@ private struct BoundInputs: Reducer {
     /// (A `create` that waits for the run's signal holds `bind` at that point.)
     ///
     /// The store is made on a thread of its own, which that `create` blocks: blocking a thread
-    /// of the cooperative pool instead could leave the run's task no thread to start on (with
-    /// two cores and other tests running, it timed out under ThreadSanitizer).
+    /// of the cooperative pool instead could leave the run's task no thread to start on. And
+    /// it runs in a process of its own: in the suite's parallel run under ThreadSanitizer,
+    /// other tests kept the pool's two threads busy past the `create`'s bound, twice.
     @Test func aGlobalInputsConcatReducesItsFirstStepBeforeTheNext() async {
-        let sent = DispatchSemaphore(value: 0)
-        let inputs: @Sendable () -> Effect<BoundInputs.Action> = {
-            .merge(
-                .concat(
-                    .send(.log("first")),
-                    .run { send in
-                        await send(.log("second"))
-                        sent.signal()
+        await #expect(processExitsWith: .success) {
+            let sent = DispatchSemaphore(value: 0)
+            let inputs: @Sendable () -> Effect<BoundInputs.Action> = {
+                .merge(
+                    .concat(
+                        .send(.log("first")),
+                        .run { send in
+                            await send(.log("second"))
+                            sent.signal()
+                        }
+                    ),
+                    .create { continuation in
+                        // Bounded, in case the run never starts: the order is checked below.
+                        _ = sent.wait(timeout: .now() + .seconds(30))
+                        continuation.finish()
                     }
-                ),
-                .create { continuation in
-                    // Bounded, in case the run never starts: the order is checked below.
-                    _ = sent.wait(timeout: .now() + .seconds(30))
-                    continuation.finish()
-                }
-            )
+                )
+            }
+            let log = await withCheckedContinuation { (made: CheckedContinuation<[String], Never>) in
+                Thread {
+                    let store = ReducerStore(reducer: BoundInputs(inputs: inputs), initialState: BoundInputs.State())
+                    made.resume(returning: store.currentState.log)
+                }.start()
+            }
+            precondition(log == ["first", "second"], "reduced \(log), expected [\"first\", \"second\"]")
         }
-        let log = await withCheckedContinuation { (made: CheckedContinuation<[String], Never>) in
-            Thread {
-                let store = ReducerStore(reducer: BoundInputs(inputs: inputs), initialState: BoundInputs.State())
-                made.resume(returning: store.currentState.log)
-            }.start()
-        }
-        #expect(log == ["first", "second"])
     }
 }
