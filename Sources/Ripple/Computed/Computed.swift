@@ -119,10 +119,17 @@ public final class Computed<Value>: Readable {
         switch nodeRef._withUnsafeGuaranteedRef({ $0._beginComputedRead() }) {
         case .tracked:
             let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-            nodeRef._withUnsafeGuaranteedRef { $0._endTrackedRead() }
+            nodeRef._withUnsafeGuaranteedRef { $0._endTrackedRead(copying: Value.self) }
             return current
         case .untracked:
             let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+            // A value that holds references ends along the general path, whose unlock keeps
+            // the copy's retain before it (see the top of `_Graph+FastRead.swift`). Decided
+            // when `Value` is known.
+            guard _isPOD(Value.self) else {
+                _untrackedRead()
+                return current
+            }
             switch nodeRef._withUnsafeGuaranteedRef({ $0._endUntrackedComputedRead() }) {
             case .done: break
             case .arm: nodeRef._withUnsafeGuaranteedRef { $0._armRecordedComputedRead() }

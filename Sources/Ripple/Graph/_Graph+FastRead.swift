@@ -21,6 +21,17 @@
 // before changing anything, and the caller goes on along the general path, which does all of it
 // (with the lock still held: giving up costs no second acquisition).
 // `Graph/FastReadTests` covers each of those ways out.
+//
+// Values that hold references. The mark also tells the optimizer that nothing can free a value
+// the caller copied out of a node before the call: so it may retain that copy after the call
+// (or not at all, if the caller releases it before anything that might release). But the call
+// releases the lock, and from then on another thread may replace the value and free it: a
+// reader of an array then retained, or read, freed memory (found by CI's AddressSanitizer run,
+// `Graph/ValueLifetimeTests`). So a read copies a value that holds references (`!_isPOD`) and
+// ends through the general path's unlock, which is not marked and is a real call: the retain
+// stays before it. Only values without references (numbers, flags, plain structs) end here,
+// where there is no retain to move. `.ci/check-fast-read` checks that no caller of the two
+// marked ends retains anything after calling them.
 
 /// How the first step of a read of a stored value went (see `_Node._beginStoredRead`).
 ///
@@ -111,10 +122,18 @@ extension _Node {
     }
 
     /// Releases the lock after a read that `_beginComputedRead` or `_beginStoredRead`
-    /// tracked. Releases nothing else. Inside a derivation, which holds the lock already, this
-    /// makes no call.
+    /// tracked, once the caller has copied the value, of type `Value`. Releases nothing else.
+    /// Inside a derivation, which holds the lock already, this makes no call.
+    ///
+    /// A value that holds references ends through `_endGeneralRead()` instead, which is not
+    /// marked as releasing nothing: see "Values that hold references" at the top of this file.
+    /// The choice is made when `Value` is known, so it costs nothing at run time.
     @inlinable @inline(__always)
-    final func _endTrackedRead() {
+    final func _endTrackedRead<Value>(copying _: Value.Type) {
+        guard _isPOD(Value.self) else {
+            _endGeneralRead()
+            return
+        }
         graphRef._withUnsafeGuaranteedRef { graph in
             if !graph.lock.unlockIfNested() { graph._endTrackedRead() }
         }

@@ -91,7 +91,7 @@ public final class Stored<Value>: _Node, Readable {
                 return _value
             case .tracked:
                 let current = _value
-                _endTrackedRead()
+                _endTrackedRead(copying: Value.self)
                 return current
             case .untracked:
                 let current = _value
