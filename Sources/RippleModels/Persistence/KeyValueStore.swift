@@ -54,6 +54,25 @@ public protocol KeyValueStore: Sendable {
     /// the thread that first reads the value, which may be inside a `Computed`'s derivation:
     /// it must not read or write Ripple values.
     func reportDecodingFailure(_ error: PersistenceError)
+
+    /// The object a later process reads for `object` once this store has written it out.
+    ///
+    /// A ``Persisted`` decodes it after each save and compares the result with the value it
+    /// saved: a value the store cannot keep exactly is reported
+    /// (``PersistenceError/Kind-swift.enum/notKeptExactly``), never lost silently. The
+    /// default returns `object`: the store keeps what it is given. ``UserDefaultsStore`` on
+    /// Linux, which writes an XML property list, returns the object after a round trip
+    /// through that format (its `<date>` keeps whole seconds, its `<real>` drops the sign of
+    /// `-0.0`).
+    func storedForm(of object: Any) -> Any
+
+    /// Receives a value a ``Persisted`` saved that the store did not keep exactly (see
+    /// ``storedForm(of:)``), after the log line.
+    ///
+    /// The default passes it to the process-wide ``PersistenceError/handler``. It is called on
+    /// the thread that runs the save: a background queue by default, or the thread that calls
+    /// ``Persisted/flush()``.
+    func reportWriteFailure(_ error: PersistenceError)
 }
 
 extension KeyValueStore where Self: AnyObject {
@@ -73,6 +92,14 @@ extension KeyValueStore {
 
     /// Passes `error` to ``PersistenceError/handler``.
     public func reportDecodingFailure(_ error: PersistenceError) {
+        PersistenceError.handler?(error)
+    }
+
+    /// Returns `object`: the store keeps what it is given.
+    public func storedForm(of object: Any) -> Any { object }
+
+    /// Passes `error` to ``PersistenceError/handler``.
+    public func reportWriteFailure(_ error: PersistenceError) {
         PersistenceError.handler?(error)
     }
 }

@@ -106,7 +106,12 @@ public final class Persisted<Value: Sendable>: Readable, ObservableValue, Sendab
     /// You rarely need it: saves run on the store's schedule, and releasing the last
     /// `Persisted` for a key saves too. Call it before the process may be killed, or in a test.
     ///
-    /// - Complexity: One encoding and one store write if a value is pending, plus the store's
+    /// When it returns, every value saved so far that the store could not keep exactly has
+    /// been reported (``PersistenceError/Kind-swift.enum/notKeptExactly``). Do not call it from
+    /// the handler that receives those reports.
+    ///
+    /// - Complexity: One encoding and one store write if a value is pending, plus the check
+    ///   that the store keeps it (``KeyValueStore/storedForm(of:)``) and the store's
     ///   synchronization.
     public func flush() {
         handle.entry.flush()

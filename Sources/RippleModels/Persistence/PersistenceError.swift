@@ -1,8 +1,9 @@
 import Foundation
 import Ripple
 
-/// A stored value that a ``Persisted`` could not read: it does not decode, or does not
-/// convert exactly, to the persisted type.
+/// A stored value that a ``Persisted`` could not read (it does not decode, or does not
+/// convert exactly, to the persisted type), or a value it saved that its store could not keep
+/// exactly (``Kind-swift.enum/notKeptExactly``).
 ///
 /// A `Persisted` never converts a stored value silently: an `Int` key holding 3.7 or 1e300,
 /// a `Bool` key holding 2, a `Float` key holding a double beyond `Float`'s range, or a `Codable`
@@ -15,12 +16,31 @@ import Ripple
 ///   key until the app writes a value (which replaces the stored data) or a migration passed
 ///   to the `Persisted` converts the stored data.
 ///
+/// A saved value the store cannot keep exactly (a `Date` with a fraction of a second, or
+/// `-0.0`, in `UserDefaults` on Linux, whose XML file keeps neither) is saved in the closest
+/// form the store keeps, and reported the same way (``KeyValueStore/reportWriteFailure(_:)``):
+/// the value in memory stays exact for this process, and the next process reads the stored
+/// form. To keep such a date exactly there, persist it in another form, such as a `Double`
+/// of seconds (`timeIntervalSinceReferenceDate`).
+///
 /// ```swift
 /// PersistenceError.handler = { error in
 ///     crashReporter.record(error.description)
 /// }
 /// ```
 public struct PersistenceError: Error, Sendable, CustomStringConvertible {
+    /// Which way a value failed: read from the store, or kept by it.
+    public enum Kind: Sendable, Equatable {
+        /// The stored value does not decode, or does not convert exactly, to the persisted
+        /// type: the `Persisted` reads as its default.
+        case unreadable
+        /// A value the `Persisted` saved reads back from the store as a different value: the
+        /// store keeps the closest form it can, which the next process reads.
+        case notKeptExactly
+    }
+
+    /// Which way the value failed.
+    public let kind: Kind
     /// The key whose stored value could not be read.
     public let key: String
     /// What the store holds, for instance `Double (3.7)` or `Data (120 bytes)`. Numbers are
@@ -38,7 +58,9 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     ///   - storedType: What the store holds.
     ///   - expectedType: The type the value was read as.
     ///   - reason: Why the stored value does not convert.
-    public init(key: String, storedType: String, expectedType: String, reason: String) {
+    ///   - kind: Which way the value failed; a read by default.
+    public init(key: String, storedType: String, expectedType: String, reason: String, kind: Kind = .unreadable) {
+        self.kind = kind
         self.key = key
         self.storedType = storedType
         self.expectedType = expectedType
@@ -48,17 +70,24 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// One line naming the key, the stored type and the expected type, and saying what
     /// happens next.
     public var description: String {
-        "Persisted '\(key)' cannot read its stored value: the store holds \(storedType), expected \(expectedType) "
-            + "(\(reason)). It reads as its default; the stored value is left as it is until a value is written."
+        switch kind {
+        case .unreadable:
+            "Persisted '\(key)' cannot read its stored value: the store holds \(storedType), expected \(expectedType) "
+                + "(\(reason)). It reads as its default; the stored value is left as it is until a value is written."
+        case .notKeptExactly:
+            "Persisted '\(key)' was saved, but its store cannot keep the \(expectedType) exactly (\(reason)): "
+                + "the store keeps \(storedType), which the next process reads. The value in memory is exact."
+        }
     }
 
     /// The handler every store passes failures to unless it handles them itself
-    /// (``KeyValueStore/reportDecodingFailure(_:)``); `nil`, the default, reports nothing
-    /// beyond the log line.
+    /// (``KeyValueStore/reportDecodingFailure(_:)``, ``KeyValueStore/reportWriteFailure(_:)``);
+    /// `nil`, the default, reports nothing beyond the log line.
     ///
-    /// It is called on the thread that first reads the value, after the log line. That read
-    /// may be inside a `Computed`'s derivation, so the handler must not read or write Ripple
-    /// values; hop to another queue or actor for anything more than recording.
+    /// It is called after the log line: for a read, on the thread that first reads the value,
+    /// which may be inside a `Computed`'s derivation; for a save, on the thread that runs it.
+    /// So the handler must not read or write Ripple values, nor call ``Persisted/flush()``;
+    /// hop to another queue or actor for anything more than recording.
     ///
     /// - Complexity: O(1); setting and reading it take a lock.
     public static var handler: (@Sendable (PersistenceError) -> Void)? {

@@ -42,6 +42,26 @@ public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// The `UserDefaults` object.
     public var identity: ObjectIdentifier { ObjectIdentifier(defaults) }
 
+    /// The object the next process reads for `object`. On Linux, swift-corelibs-foundation
+    /// writes the defaults as an XML property list, which keeps a date to the whole second and
+    /// writes `-0.0` as `0`: the object after a round trip through that format. On Apple
+    /// platforms, `object` (the defaults are a binary property list, which keeps both).
+    ///
+    /// - Complexity: O(*n*) in the size of `object` on Linux (one encoding and decoding, once
+    ///   per save); O(1) on Apple platforms.
+    public func storedForm(of object: Any) -> Any {
+        #if canImport(Darwin)
+        return object
+        #else
+        guard
+            let data = try? PropertyListSerialization.data(fromPropertyList: ["v": object], format: .xml, options: 0),
+            let read = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+            let value = read["v"]
+        else { return object }
+        return value
+        #endif
+    }
+
     /// Writes the defaults to disk where `UserDefaults` does not do it by itself (Linux); does
     /// nothing on Apple platforms, where it does.
     public func synchronize() {

@@ -37,6 +37,9 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     private let saveLock = _Lock()
     // Guarded by `lock`.
     private var loadState: LoadState = .notLoaded
+    /// Saves that have stored their value and not yet finished checking that the store kept
+    /// it exactly (see `save()`); `flush()` waits for them.
+    private var savesChecking = 0
     /// The value the next save writes, if any.
     private var pending: Value?
     /// `written.writeCount` of the last value noted for saving: a note of an older write
@@ -213,25 +216,78 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Encodes and stores the pending value, if any. Returns whether it stored one.
+    /// Encodes and stores the pending value, if any, then reports it if the store cannot keep
+    /// it exactly (see `KeyValueStore.storedForm(of:)`). Returns whether it stored one.
     @discardableResult
     func save() -> Bool {
-        saveLock.withLock {
+        let saved = saveLock.withLock { () -> (value: Value, object: Any)? in
             let value = lock.withLock { () -> Value? in
                 isSaveScheduled = false
                 defer { pending = nil }
                 return pending
             }
-            guard let value else { return false }
-            store.set(coding.encode(value), forKey: key)
-            return true
+            guard let value else { return nil }
+            let object = coding.encode(value)
+            store.set(object, forKey: key)
+            // Counted before the save lock is released, so that a `flush()` whose own save
+            // finds nothing pending still waits for this save's report.
+            lock.withLock { savesChecking += 1 }
+            return (value, object)
+        }
+        guard let saved else { return false }
+        // Checked and reported without a lock held: decoding and comparing may call the app's
+        // code (a raw value's initialiser), and the report calls its handler.
+        if let failure = failureToKeep(saved.value, storedAs: saved.object) {
+            _PersistenceErrorHandler.log(failure)
+            store.reportWriteFailure(failure)
+        }
+        lock.withLock {
+            savesChecking -= 1
+            if savesChecking == 0 { lock.broadcast() }
+        }
+        return true
+    }
+
+    /// Waits until every save that has stored its value has also reported it if the store
+    /// did not keep it exactly (see `save()`).
+    private func waitForSaveChecks() {
+        lock.withLock {
+            while savesChecking > 0 { lock.wait() }
         }
     }
 
-    /// Saves the latest committed value now, then makes the store durable.
+    /// The error to report when the store does not keep `value`, saved as `object`, exactly:
+    /// what a later process reads back (`storedForm(of:)`) decodes to a value stored
+    /// differently, or does not decode. `nil` when it is kept, or when the format cannot
+    /// compare stored forms without encoding (JSON data, which every store keeps as it is), or
+    /// when the comparison does not know the type (a `PropertyListValue` conformance outside
+    /// Ripple, which is not even the same as itself to it).
+    private func failureToKeep(_ value: Value, storedAs object: Any) -> PersistenceError? {
+        guard let isSameStored = coding.isSameStored, isSameStored(value, value) else { return nil }
+        let readBack = store.storedForm(of: object)
+        let reason: String
+        do throws(_PersistedCoding<Value>.Failure) {
+            let decoded = try coding.decode(readBack)
+            if isSameStored(value, decoded) { return nil }
+            reason = "it reads back as a different value"
+        } catch {
+            reason = "it reads back as something that does not decode: \(error.reason)"
+        }
+        return PersistenceError(
+            key: key,
+            storedType: _describeStoredObject(readBack),
+            expectedType: "\(Value.self)",
+            reason: reason,
+            kind: .notKeptExactly
+        )
+    }
+
+    /// Saves the latest committed value now, then makes the store durable. Returns once every
+    /// value saved so far has been reported, if its store did not keep it exactly.
     func flush() {
         noteCommitted()
         save()
+        waitForSaveChecks()
         store.synchronize()
     }
 

@@ -19,8 +19,13 @@ final class MemoryStore: KeyValueStore, @unchecked Sendable {
     /// Whether a call found the graph's lock held by the calling thread.
     private var calledUnderGraphLock = false
 
-    init(saving: Saving = .immediately) {
+    private var writeFailures: [PersistenceError] = []
+    /// What the store keeps of an object (`storedForm(of:)`); the object itself by default.
+    private let keeps: @Sendable (Any) -> Any
+
+    init(saving: Saving = .immediately, keeps: @escaping @Sendable (Any) -> Any = { $0 }) {
         self.saving = saving
+        self.keeps = keeps
     }
 
     func object(forKey key: String) -> Any? {
@@ -39,6 +44,8 @@ final class MemoryStore: KeyValueStore, @unchecked Sendable {
     }
     func synchronize() { lock.withLock { synchronizations += 1 } }
     func reportDecodingFailure(_ error: PersistenceError) { lock.withLock { failures.append(error) } }
+    func storedForm(of object: Any) -> Any { keeps(object) }
+    func reportWriteFailure(_ error: PersistenceError) { lock.withLock { writeFailures.append(error) } }
 
     /// Runs the saves scheduled so far, in order.
     func runPendingSaves() {
@@ -50,6 +57,7 @@ final class MemoryStore: KeyValueStore, @unchecked Sendable {
     var synchronizeCount: Int { lock.withLock { synchronizations } }
     var pendingSaveCount: Int { lock.withLock { pendingSaves.count } }
     var reported: [PersistenceError] { lock.withLock { failures } }
+    var reportedWrites: [PersistenceError] { lock.withLock { writeFailures } }
     var wasCalledUnderGraphLock: Bool { lock.withLock { calledUnderGraphLock } }
     func raw(_ key: String) -> Any? { lock.withLock { objects[key] } }
 }

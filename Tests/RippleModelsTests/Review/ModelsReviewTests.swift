@@ -124,19 +124,27 @@ struct ModelsReviewTests {
 
     // MARK: UserDefaults on Linux
 
-    /// A known issue, not fixed: swift-corelibs-foundation writes `UserDefaults` as an XML
-    /// property list, whose `<date>` holds whole seconds, so a date read back by the next
-    /// process has lost its fraction (100.25 s → 100 s). Fixing it needs a decision (store dates
-    /// in another form, or refuse them); `withKnownIssue` fails here once it is fixed.
-    @Test("a date with a fraction of a second survives the process through UserDefaultsStore (known issue)")
-    func subsecondDateSurvivesTheProcess() async throws {
+    /// swift-corelibs-foundation writes `UserDefaults` as an XML property list, whose `<date>`
+    /// holds whole seconds, so a date read back by the next process has lost its fraction
+    /// (100.25 s → 100 s). It used to happen silently; the save now reports it
+    /// (`PersistenceError.Kind.notKeptExactly`), in the process that wrote it.
+    @Test("a date with a fraction of a second that UserDefaultsStore cannot keep is reported when saved")
+    func subsecondDateIsReportedOrKept() async throws {
         let suite = "ripple.tests.review.\(UInt64.random(in: 0...UInt64.max))"
         await #expect(processExitsWith: .success) { [suite = suite as String] in
+            let reports = _ReportedErrors()
+            PersistenceError.handler = { reports.append($0) }
             let store = UserDefaultsStore(UserDefaults(suiteName: suite)!)
             let at = Persisted("at", default: Date(timeIntervalSinceReferenceDate: 0), store: store)
             at.value = Date(timeIntervalSinceReferenceDate: 100.25)
             at.flush()
-            exit(0)
+            #if canImport(Darwin)
+            let expected: [String] = []
+            #else
+            let expected = ["at"]
+            #endif
+            let reported = reports.all.filter { $0.kind == .notKeptExactly }.map(\.key)
+            exit(reported == expected ? 0 : 1)
         }
         // Read by this process for the first time, so from disk.
         let defaults = try #require(UserDefaults(suiteName: suite))
@@ -145,9 +153,15 @@ struct ModelsReviewTests {
         #if canImport(Darwin)
         #expect(at.value.timeIntervalSinceReferenceDate == 100.25)
         #else
-        withKnownIssue("XML property lists keep whole seconds") {
-            #expect(at.value.timeIntervalSinceReferenceDate == 100.25)
-        }
+        #expect(at.value.timeIntervalSinceReferenceDate == 100)
         #endif
     }
+}
+
+/// Errors passed to `PersistenceError.handler`, from any thread.
+final class _ReportedErrors: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [PersistenceError] = []
+    func append(_ error: PersistenceError) { lock.withLock { errors.append(error) } }
+    var all: [PersistenceError] { lock.withLock { errors } }
 }
