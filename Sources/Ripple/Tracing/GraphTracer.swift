@@ -65,17 +65,37 @@ public func installTracer(_ tracer: some GraphTracer) -> Subscription {
 /// Events are delivered once Ripple releases the graph: for a scope opened where it holds it
 /// (inside a derivation) or while a tracer is being called, after `body` returns.
 ///
+/// Inside a reaction, where writes are queued after the current round, the scope also
+/// receives the queued writes `body` made, once they are applied, and the reactions they run
+/// in the round that follows.
+///
 /// ```swift
 /// let recorder = TraceRecorder()
 /// withTracer(recorder) { loginManager.logIn() }
 /// ```
 public func withTracer<R>(_ tracer: some GraphTracer, _ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current
-    context.scopedTracers.append(tracer)
-    _graph.withLock { _graph.changeTracingCount(by: 1) }
-    defer {
+    let open = {
+        context.scopedTracers.append(tracer)
+        _graph.withLock { _graph.changeTracingCount(by: 1) }
+    }
+    let close = {
         _graph.withLock { _graph.changeTracingCount(by: -1) }
         context.scopedTracers.removeLast()
     }
+    if context.isDelivering {
+        // Inside a reaction (a delivery on this thread), the writes of `body` are queued after
+        // the current round, to be applied once the scope has ended: the scope opens again in
+        // a step queued before them and closes in one queued after them, so that it receives
+        // them and the reactions they run (the round between their write and the close). The
+        // steps write nothing and are not rounds toward a runaway loop (`writesNothing`).
+        _graph.queueWrite(context, writesNothing: true, open)
+        defer { _graph.queueWrite(context, writesNothing: true, close) }
+        open()
+        defer { close() }
+        return try body()
+    }
+    open()
+    defer { close() }
     return try body()
 }
