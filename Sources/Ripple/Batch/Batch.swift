@@ -59,17 +59,33 @@ func _endBatch(_ context: _ThreadContext) {
             context.deferredBatch = []
             context.deferred.append(_DeferredWrite(
                 apply: { for write in writes { write.apply() } },
-                reaction: writes[0].reaction
+                reaction: writes[0].reaction,
+                // Only tracing's steps (see `withTracer`, `traceCommit`): not a round.
+                writesNothing: writes.allSatisfy(\.writesNothing)
             ))
         }
-    } else if context.batchDepth == 0, !context.commitSoleWriteAsWrite() {
-        // Every write of the batch, applied at once: readers see all or none of them. The
-        // reactions they trigger run under the same acquisition of the lock. (A batch of one
-        // write was committed above, as that write.)
-        context.commitStaged(runningJobs: true)
-        // No graph yet: no node, so nothing to deliver.
-        _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
+    } else if context.batchDepth == 0 {
+        // Commits traced inside the batch are recorded once it is applied and its reactions
+        // have run, naming them (see `traceCommit`).
+        guard context.batchCommits.isEmpty else {
+            context.tracingBatchCommits { _commitOutermostBatch(context) }
+            return
+        }
+        _commitOutermostBatch(context)
     }
+}
+
+/// Applies the outermost batch that ended on the calling thread, outside any delivery, then
+/// delivers what it queued.
+@inline(__always)
+private func _commitOutermostBatch(_ context: _ThreadContext) {
+    guard !context.commitSoleWriteAsWrite() else { return }
+    // Every write of the batch, applied at once: readers see all or none of them. The
+    // reactions they trigger run under the same acquisition of the lock. (A batch of one
+    // write was committed above, as that write.)
+    context.commitStaged(runningJobs: true)
+    // No graph yet: no node, so nothing to deliver.
+    _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
 }
 
 /// Runs `body` without recording what it reads as a dependency of the current derivation

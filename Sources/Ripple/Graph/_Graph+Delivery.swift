@@ -56,6 +56,8 @@ extension _Graph {
                 // The round's writes were staged: applied as one unit, atomically for readers.
                 context.commitStaged()
             }
+            // Commits traced in the round are recorded after the reactions it runs next.
+            if !context.batchCommits.isEmpty { context.traceBatchCommitsAfterNextJobs() }
             context.isDelivering = true
         }
         // Most deliveries queued no write: emptying an empty queue still costs a buffer swap.

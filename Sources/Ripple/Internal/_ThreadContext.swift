@@ -116,6 +116,9 @@ package final class _ThreadContext {
     var scopedTracers: [any GraphTracer] = []
     /// The reactions run inside each `traceCommit` open on this thread.
     var wokeReactions: [[String]] = []
+    /// The commits traced inside the batch in progress on this thread, recorded once it is
+    /// applied and its reactions have run (see `traceCommit`, `tracingBatchCommits`).
+    var batchCommits: [(store: String, transaction: String)] = []
     /// This thread's number in traces (0 until it traces something).
     var traceThreadNumber = 0
 

@@ -27,4 +27,49 @@ import Testing
         ])
         withExtendedLifetime((seen, writer)) {}
     }
+
+    /// A commit inside a batch: its writes are applied, and the reactions they wake run, when
+    /// the batch ends. The commit is traced then, naming them, as outside a batch.
+    @Test("a commit made inside a batch names the reactions the batch's end ran")
+    func commitInsideABatch() {
+        let target = Stored(0, name: "hA.commit.target")
+        let seen = observe(named: "hA.commit.seen") { _ = target.value }
+        let recorder = TraceRecorder()
+        withTracer(recorder) {
+            batch { traceCommit(of: "hA.store", transaction: "set") { target.value = 1 } }
+        }
+        #expect(recorder.lines == [
+            "batch start",
+            "write 'hA.commit.target': 0 → 1",
+            "batch end",
+            "run 'hA.commit.seen': 'hA.commit.target' 0 → 1",
+            "commit hA.store set: woke 'hA.commit.seen'",
+        ])
+        withExtendedLifetime(seen) {}
+    }
+
+    /// The same inside a reaction, where the batch's writes are queued as one unit.
+    @Test("a commit made inside a batch inside a reaction names the reactions it woke")
+    func commitInsideABatchInsideAReaction() {
+        let trigger = Stored(0, name: "hA.commitR.trigger")
+        let target = Stored(0, name: "hA.commitR.target")
+        let seen = observe(named: "hA.commitR.seen") { _ = target.value }
+        let committer = observe(named: "hA.commitR.committer") {
+            let value = trigger.value
+            if value > 0 { batch { traceCommit(of: "hA.store", transaction: "copy") { target.value = value } } }
+        }
+        let recorder = TraceRecorder()
+        withTracer(recorder) { trigger.value = 1 }
+        #expect(target.value == 1)
+        #expect(recorder.lines == [
+            "write 'hA.commitR.trigger': 0 → 1",
+            "run 'hA.commitR.committer': 'hA.commitR.trigger' 0 → 1",
+            "batch start",
+            "write 'hA.commitR.target': 0 → 1",
+            "batch end",
+            "run 'hA.commitR.seen': 'hA.commitR.target' 0 → 1",
+            "commit hA.store copy: woke 'hA.commitR.seen'",
+        ])
+        withExtendedLifetime((seen, committer)) {}
+    }
 }
