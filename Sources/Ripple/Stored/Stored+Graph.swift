@@ -98,10 +98,30 @@ extension Stored {
         }
     }
 
-    /// Records a write staged in a batch for the tracers (lock held): its old value is the value
-    /// committed before the batch.
+    /// Records a write staged in a batch for the tracers (lock held), called once the write has
+    /// its slot and before its value is put there: its old value is the value committed before
+    /// the batch. A write of a value equal to the one the batch's view holds (its previous
+    /// write, or the committed value) is not recorded, as an unbatched write of an equal value
+    /// is not.
     @usableFromInline @inline(never)
     func _recordStagedWrite(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+        if let isEqual = _isEqual {
+            let staging = context._withUnsafeGuaranteedRef { $0.staging }
+            var current = _value
+            if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+                // Nothing in the slot yet: the batch's first write of the value.
+                if let staged = extras._stagedValue { current = staged }
+            } else if !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] {
+                current = entry.value as! Value
+            }
+            // As in an unbatched write, a write from inside the equality check fails.
+            let equal = graphRef._withUnsafeGuaranteedRef { graph in
+                graph.comparingRef = .passUnretained(self)
+                defer { graph.comparingRef = nil }
+                return isEqual(current, newValue)
+            }
+            if equal { return }
+        }
         _recordWrite(old: _value, new: newValue, context)
     }
 

@@ -15,7 +15,8 @@ public struct TraceEvent: Sendable, CustomStringConvertible {
     /// What happened.
     public enum Kind: Sendable, Equatable {
         /// A stored value was written: its value before and after. Inside a batch, `old` is
-        /// the value committed before the batch.
+        /// the value committed before the batch. A write of a value equal to the current one
+        /// (inside a batch, to the one the batch's view holds) is not traced.
         case write(old: String, new: String)
         /// A computed value was re-evaluated; `changed` says whether its value changed (a
         /// value equal to the previous one stops there).

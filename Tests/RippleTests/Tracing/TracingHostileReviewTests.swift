@@ -72,4 +72,26 @@ import Testing
         ])
         withExtendedLifetime((seen, committer)) {}
     }
+
+    /// Outside a batch, a write of a value equal to the current one is not traced: inside a
+    /// batch neither (compared with the value in the batch's view).
+    @Test("an equal write inside a batch is not traced, as outside one")
+    func equalWriteInsideABatch() {
+        let count = Stored(1, name: "hA.equal.count")
+        let other = Stored(0, name: "hA.equal.other")
+        let recorder = TraceRecorder()
+        withTracer(recorder) {
+            count.value = 1
+            batch {
+                count.value = 1
+                other.value = 5
+                other.value = 5
+            }
+        }
+        #expect(recorder.lines == [
+            "batch start",
+            "write 'hA.equal.other': 0 → 5",
+            "batch end",
+        ])
+    }
 }
