@@ -49,6 +49,11 @@ public final class TraceRecorder: GraphTracer, @unchecked Sendable {
 /// Installs `tracer` for the whole process: it receives every event on every thread until
 /// the returned subscription is cancelled or released.
 ///
+/// Once the cancellation returns, the tracer is handed no further event. Cancelling does not
+/// wait for a call already under way on another thread (as for a reaction's run, see
+/// ``Subscription/cancel()``): that call, checked just before the cancellation, may still be
+/// running or about to start.
+///
 /// With no tracer installed, tracing costs nothing measurable (see the Benchmarks README):
 /// the graph checks one flag it already holds the lock for.
 ///

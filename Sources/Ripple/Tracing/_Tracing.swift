@@ -58,7 +58,14 @@ final class _TracerRegistry: @unchecked Sendable {
         }
     }
 
-    var all: [any GraphTracer] { lock.withLock { tracers.map(\.tracer) } }
+    /// The installed tracers, with their ids.
+    var all: [(id: UInt64, tracer: any GraphTracer)] { lock.withLock { tracers } }
+
+    /// Whether the tracer `id` is still installed: checked before each call, so that a tracer
+    /// whose uninstallation returned is handed no further event.
+    func isInstalled(_ id: UInt64) -> Bool {
+        lock.withLock { tracers.contains { $0.id == id } }
+    }
 
     private var threadCount = 0
 
@@ -161,12 +168,15 @@ extension _ThreadContext {
                 return taken
             }
             if batch.isEmpty { return }
-            // Events recorded while no tracer is installed any more go nowhere.
+            // Events recorded while no tracer is installed any more go nowhere. Each tracer is
+            // checked before each call (a tracer may block, and another thread uninstall one
+            // meanwhile): once its uninstallation returned, it is handed no further event (a
+            // call already made to it may still be running).
             let thread = traceThreadName
             let global = _tracers.all
             for recorded in batch {
                 let event = recorded.event.event(thread: thread)
-                for tracer in global { tracer.record(event) }
+                for (id, tracer) in global where _tracers.isInstalled(id) { tracer.record(event) }
                 // The scopes open when it was recorded, which may have ended since.
                 for tracer in recorded.scoped { tracer.record(event) }
             }

@@ -94,4 +94,65 @@ import Testing
             "batch end",
         ])
     }
+
+    /// A process-wide tracer uninstalled while another thread delivers events to it: once
+    /// `cancel()` returned, no other event is handed to it (the call in progress ends).
+    @Test("an uninstalled tracer is handed no event after its cancel returned")
+    func uninstallDuringDelivery() {
+        let source = Stored(1, name: "hA.uninstall.source")
+        let inner = Computed(name: "hA.uninstall.inner") { source.value + 1 }
+        let outer = Computed(name: "hA.uninstall.outer") { inner.value + 1 }
+        let firstEvent = DispatchSemaphoreLike(), cancelled = DispatchSemaphoreLike()
+        let tracer = UninstallProbe(firstEvent: firstEvent, cancelled: cancelled)
+        let subscription = installTracer(tracer)
+        runOnThreads(2) { thread in
+            if thread == 0 {
+                // Both evaluations are recorded under one hold of the lock, and delivered
+                // together: the tracer blocks in the first until the other thread cancelled.
+                #expect(outer.value == 3)
+            } else {
+                firstEvent.wait()
+                subscription.cancel()
+                tracer.markUninstalled()
+                cancelled.signal()
+            }
+        }
+        #expect(tracer.before == ["evaluate 'hA.uninstall.inner': changed"])
+        #expect(tracer.after == [])
+    }
+}
+
+/// A tracer that blocks in the first event of its test until that test uninstalled it, and
+/// sorts its test's events by whether they came before or after.
+private final class UninstallProbe: GraphTracer, @unchecked Sendable {
+    private let lock = _Lock()
+    private var uninstalled = false
+    private var seenFirst = false
+    private var recordedBefore: [String] = []
+    private var recordedAfter: [String] = []
+    let firstEvent: DispatchSemaphoreLike
+    let cancelled: DispatchSemaphoreLike
+
+    init(firstEvent: DispatchSemaphoreLike, cancelled: DispatchSemaphoreLike) {
+        self.firstEvent = firstEvent
+        self.cancelled = cancelled
+    }
+
+    func record(_ event: TraceEvent) {
+        // Other tests' events, on other threads, are not this test's.
+        guard event.node.hasPrefix("'hA.uninstall.") else { return }
+        let (first, after) = lock.withLock { () -> (Bool, Bool) in
+            defer { seenFirst = true }
+            if uninstalled { recordedAfter.append(event.description) } else { recordedBefore.append(event.description) }
+            return (!seenFirst, uninstalled)
+        }
+        if first, !after {
+            firstEvent.signal()
+            cancelled.wait()
+        }
+    }
+
+    func markUninstalled() { lock.withLock { uninstalled = true } }
+    var before: [String] { lock.withLock { recordedBefore } }
+    var after: [String] { lock.withLock { recordedAfter } }
 }
