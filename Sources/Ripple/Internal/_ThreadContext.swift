@@ -117,8 +117,10 @@ package final class _ThreadContext {
     /// The reactions run inside each `traceCommit` open on this thread.
     var wokeReactions: [[String]] = []
     /// The commits traced inside the batch in progress on this thread, recorded once it is
-    /// applied and its reactions have run (see `traceCommit`, `tracingBatchCommits`).
-    var batchCommits: [(store: String, transaction: String)] = []
+    /// applied and its reactions have run (see `traceCommit`, `tracingBatchCommits`). Checked
+    /// at the end of every outermost batch: unchecked exclusivity (this thread's own, like the
+    /// fields above): with the check enforced, a batched write cost about 85 instructions more.
+    @exclusivity(unchecked) var batchCommits: [(store: String, transaction: String)] = []
     /// This thread's number in traces (0 until it traces something).
     var traceThreadNumber = 0
 
