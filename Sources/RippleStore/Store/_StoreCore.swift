@@ -35,8 +35,9 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
     private var isEnded = false
-    /// Run with the previous and the new state, and the new state's version, in the batch that
-    /// publishes each commit (entity observers), so what they write is consistent with the state.
+    /// Run with the previously published state (as the committing thread reads it), the new
+    /// state and the new state's version, in the batch that publishes each commit (entity
+    /// observers), so what they write is consistent with the state.
     private var publishHooks: [@Sendable (State, State, UInt64) -> Void] = []
     /// The per-entity observers of each table, by key path (``_EntityObservers``).
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
@@ -139,8 +140,12 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         if hooks.isEmpty {
             writeInOrder { [node] in node.value = snapshot }
         } else {
-            let previous = base.state
             writeInOrder { [node] in
+                // The hooks write what changed since the state this thread reads as published,
+                // not since `base`: a commit made inside a `batch` on another thread is not
+                // applied until that batch ends, so its entity writes are not either, and this
+                // commit, made on top of it, must write them too.
+                let previous = untracked { node.value.state }
                 node.value = snapshot
                 for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
             }
