@@ -32,10 +32,10 @@ extension _ReducerEngine {
             }
             if index < effects.endIndex {
                 let rest = Effect<Action>(.concat(Array(effects[index...])))
-                spawn(ids: ids, priority: nil) { engine in await engine.run(rest, ids: ids) }
+                spawn(ids: ids, priority: nil) { engine, token in await engine.run(rest, ids: ids, in: token) }
             }
         case .run(let priority, let operation, let handler):
-            spawn(ids: ids, priority: priority) { engine in await engine.perform(operation, handler) }
+            spawn(ids: ids, priority: priority) { engine, token in await engine.perform(operation, handler, in: token) }
         case .create(let body):
             create(body, ids: ids, onEnd: nil)
         case .cancellable(let id, let cancelInFlight, let effect):
@@ -52,27 +52,27 @@ extension _ReducerEngine {
         }
     }
 
-    /// Runs `effect` to its end inside an effect task (a `concat`'s later steps, a debounced or
-    /// throttled effect): what it sends is queued like any effect action.
-    func run(_ effect: Effect<Action>, ids: [_TaskKey]) async {
+    /// Runs `effect` to its end inside the effect task of `token` (a `concat`'s later steps, a
+    /// debounced or throttled effect): what it sends is queued like any effect action.
+    func run(_ effect: Effect<Action>, ids: [_TaskKey], in token: _EffectToken) async {
         switch effect.operation {
         case .none:
             return
         case .send(let action):
-            if !Task.isCancelled { sendFromEffect(action) }
+            if !Task.isCancelled { sendFromEffect(action, from: token) }
         case .merge(let effects):
             await withTaskGroup(of: Void.self) { group in
                 for effect in effects {
-                    group.addTask { await self.run(effect, ids: ids) }
+                    group.addTask { await self.run(effect, ids: ids, in: token) }
                 }
             }
         case .concat(let effects):
             for effect in effects {
                 if Task.isCancelled { return }
-                await run(effect, ids: ids)
+                await run(effect, ids: ids, in: token)
             }
         case .run(_, let operation, let handler):
-            await perform(operation, handler)
+            await perform(operation, handler, in: token)
         case .create(let body):
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 create(body, ids: ids) { ended.resume() }
@@ -81,7 +81,7 @@ extension _ReducerEngine {
             if cancelInFlight { cancel(id) }
             // Its own task, so that cancelling `id` stops it and not the steps around it.
             let inner = ids + [id]
-            await spawn(ids: inner, priority: nil) { engine in await engine.run(effect, ids: inner) }?.value
+            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?.value
         case .cancel(let id):
             cancel(id)
         case .debounce(let id, let duration, let effect):
@@ -89,7 +89,7 @@ extension _ReducerEngine {
         case .throttle(let id, let duration, let latest, let effect):
             for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
                 // Its own task, so that cancelling `id` stops it (as in `.cancellable`).
-                await spawn(ids: dueIDs, priority: nil) { engine in await engine.run(due, ids: dueIDs) }?.value
+                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token) }?.value
             }
         }
     }
@@ -101,18 +101,20 @@ extension _ReducerEngine {
         cancel(id)
         let deadline = clock.now() + duration
         let inner = ids + [id]
-        return spawn(ids: inner, priority: nil) { engine in
+        return spawn(ids: inner, priority: nil) { engine, token in
             do { try await engine.clock.sleepUntil(deadline) } catch { return }
-            await engine.run(effect, ids: inner)
+            await engine.run(effect, ids: inner, in: token)
         }
     }
 
-    /// Runs a `run` effect's operation; its error goes to its handler or is reported.
+    /// Runs a `run` effect's operation, in the effect task of `token`; its error goes to its
+    /// handler or is reported.
     func perform(
         _ operation: @Sendable (Send<Action>) async throws -> Void,
-        _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+        _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+        in token: _EffectToken
     ) async {
-        let send = Send<Action> { [weak self] action in self?.sendFromEffect(action) }
+        let send = Send<Action> { [weak self] action in self?.sendFromEffect(action, from: token) }
         do {
             try await operation(send)
         } catch is CancellationError {
@@ -127,13 +129,13 @@ extension _ReducerEngine {
         }
     }
 
-    /// Starts `body` in a task registered under `ids` (and its own number); returns the task,
-    /// or `nil` when the store has ended.
+    /// Starts `body` in a task registered under `ids` (and its own number), giving it the
+    /// task's cancellation token; returns the task, or `nil` when the store has ended.
     @discardableResult
     func spawn(
         ids: [_TaskKey],
         priority: TaskPriority?,
-        _ body: @escaping @Sendable (_ReducerEngine) async -> Void
+        _ body: @escaping @Sendable (_ReducerEngine, _EffectToken) async -> Void
     ) -> Task<Void, Never>? {
         lock.lock()
         if isEnded {
@@ -142,14 +144,15 @@ extension _ReducerEngine {
         }
         nextEffect += 1
         let number = nextEffect
+        let token = _EffectToken()
         // Created with the lock held so that it is registered before it can end; creating a
         // task runs none of its code.
         let task = Task(priority: priority) { [weak self] in
             guard let self else { return }
-            await body(self)
+            await body(self, token)
             self.finished(number)
         }
-        register(number, Running(ids: ids, isTask: true, cancel: { task.cancel() }))
+        register(number, Running(ids: ids, isTask: true, token: token, cancel: { task.cancel() }))
         lock.unlock()
         return task
     }
@@ -165,11 +168,12 @@ extension _ReducerEngine {
         }
         nextEffect += 1
         let number = nextEffect
+        let token = _EffectToken()
         let continuation = EffectContinuation<Action>(
-            deliver: { [weak self] action in self?.sendFromEffect(action) },
+            deliver: { [weak self] action in self?.sendFromEffect(action, from: token) },
             ended: { [weak self] in self?.finished(number) }
         )
-        register(number, Running(ids: ids, isTask: false, cancel: { continuation.terminate() }))
+        register(number, Running(ids: ids, isTask: false, token: token, cancel: { continuation.terminate() }))
         lock.unlock()
         if let onEnd { continuation.onTermination(onEnd) }
         body(continuation)
@@ -202,6 +206,7 @@ extension _ReducerEngine {
             var cancels: [@Sendable () -> Void] = []
             for number in numbers {
                 guard let effect = running.removeValue(forKey: number) else { continue }
+                effect.token.isCancelled = true
                 for other in effect.ids where other != id {
                     runningByID[other]?.remove(number)
                     if runningByID[other]?.isEmpty == true { runningByID[other] = nil }
@@ -246,9 +251,9 @@ extension _ReducerEngine {
         }
         if let (waitUntil, number) = timer {
             let inner = ids + [id]
-            spawn(ids: inner, priority: nil) { engine in
+            spawn(ids: inner, priority: nil) { engine, token in
                 do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
-                await engine.closeWindow(id, number, duration)
+                await engine.closeWindow(id, number, duration, in: token)
             }
         }
         return due
@@ -258,7 +263,7 @@ extension _ReducerEngine {
     /// window. Does nothing when that window was already closed by a throttled effect that
     /// arrived after its end, before this timer fired (a later window may hold an effect that
     /// is not due yet).
-    private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration) async {
+    private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
         let now = clock.now()
         let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
             guard var window = throttles[id], window.number == number, let effect = window.held else { return nil }
@@ -268,7 +273,7 @@ extension _ReducerEngine {
             return (effect, window.ids)
         }
         if let (effect, ids) = held {
-            await run(effect, ids: ids + [id])
+            await run(effect, ids: ids + [id], in: token)
         }
     }
 }

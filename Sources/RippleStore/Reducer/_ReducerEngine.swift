@@ -38,6 +38,8 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         let ids: [_TaskKey]
         /// A task (not a `create` continuation, which runs only when its source calls it).
         let isTask: Bool
+        /// Marked when the effect is cancelled, in the same hold of `lock` that forgets it.
+        let token: _EffectToken
         let cancel: @Sendable () -> Void
     }
 
@@ -141,10 +143,16 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     }
 
     /// Queues `action` from an effect; reduces the queue at once if no one is (on a
-    /// main-actor store, schedules that on the main actor).
-    func sendFromEffect(_ action: Action) {
+    /// main-actor store, schedules that on the main actor). `effect` is the running effect
+    /// that sends (`nil` for what `bind` sent at once): once it is cancelled, the action is
+    /// dropped, checked with `lock` held, so none is queued after `cancel` has returned.
+    func sendFromEffect(_ action: Action, from effect: _EffectToken?) {
         if let intercept {
             lock.lock()
+            if effect?.isCancelled == true {
+                lock.unlock()
+                return
+            }
             if drainer != 0 {
                 intercepted.append(action)
                 lock.unlock()
@@ -156,7 +164,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         }
         let me = _Lock.currentThread
         lock.lock()
-        if isEnded {
+        if isEnded || effect?.isCancelled == true {
             lock.unlock()
             return
         }
@@ -279,6 +287,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             if waiters > 0 { lock.broadcast() }
             throttles = [:]
             runningByID = [:]
+            for effect in running.values { effect.token.isCancelled = true }
             defer { running = [:] }
             return running.values.map(\.cancel)
         }
@@ -300,7 +309,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         var followUps: [Action] = []
         start(reducer.bind(), ids: [], followUps: &followUps)
         guard holds else {
-            for action in followUps { sendFromEffect(action) }
+            for action in followUps { sendFromEffect(action, from: nil) }
             return
         }
         if let intercept {
@@ -334,6 +343,12 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     package var runningTaskCount: Int {
         lock.withLock { running.values.count(where: \.isTask) }
     }
+}
+
+/// A running effect's mark of cancellation, which its sends check: guarded by its engine's
+/// `lock`.
+final class _EffectToken: @unchecked Sendable {
+    var isCancelled = false
 }
 
 /// A clock reduced to what effects need, measured from the moment the store was created.

@@ -1,0 +1,84 @@
+import Foundation
+import Ripple
+import RippleStore
+import Testing
+
+/// A reducer whose `.start` starts a `create` effect under the id "feed", whose continuation
+/// the test drives from its own threads; `.stop` cancels it. `.marker` is sent by the test
+/// after `send(.stop)` returned: a `.tick` reduced after it was queued after the cancel
+/// returned.
+private struct Feed: Reducer {
+    struct State: Equatable {
+        var ticks = 0
+        var markerSeen = false
+        var ticksAfterMarker = 0
+    }
+
+    enum Action: Sendable { case start, stop, marker, tick }
+
+    let continuation: CancelRaceBox<EffectContinuation<Action>?>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+            return Effect.create { [continuation] in continuation.value = $0 }.cancellable(id: "feed")
+        case .stop:
+            return .cancel(id: "feed")
+        case .marker:
+            state.markerSeen = true
+            return .none
+        case .tick:
+            state.ticks += 1
+            if state.markerSeen { state.ticksAfterMarker += 1 }
+            return .none
+        }
+    }
+}
+
+final class CancelRaceBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Review of `cancel(id:)` against an effect sending from other threads at the same time.
+@Suite struct EffectCancelRaceReviewTests {
+    /// Threads send through a `create` effect's continuation while another thread cancels it
+    /// (`send(.stop)`) and then sends `.marker`. Once the cancel has returned the effect's
+    /// sends are dropped (``Effect/cancel(id:)``), so no `.tick` may be queued after
+    /// `.marker`. More sending threads than processors, so that one is often preempted between
+    /// the continuation's check and the store's queue.
+    @Test("no action of a cancelled effect is queued after the cancel returned")
+    func noActionIsQueuedAfterTheCancelReturned() {
+        let senders = 4
+        var late = 0
+        for _ in 0..<100 {
+            let box = CancelRaceBox<EffectContinuation<Feed.Action>?>(nil)
+            let store = ReducerStore(reducer: Feed(continuation: box), initialState: Feed.State())
+            store.send(.start)
+            guard let continuation = box.value else {
+                Issue.record("the create effect did not start")
+                return
+            }
+            runOnThreads(senders + 1) { index in
+                if index < senders {
+                    for _ in 0..<2_000 { continuation.send(.tick) }
+                    return
+                }
+                var spins = 0
+                while store.currentState.ticks < 100, spins < 1_000_000 {
+                    sched_yield()
+                    spins += 1
+                }
+                store.send(.stop)
+                store.send(.marker)
+            }
+            late += store.currentState.ticksAfterMarker
+        }
+        #expect(late == 0, "ticks queued after the cancel returned: \(late)")
+    }
+}
