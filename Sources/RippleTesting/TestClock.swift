@@ -117,11 +117,13 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
         let end = now.advanced(by: duration)
         await settle()
-        while let due = takeDue(before: end) {
+        // The last pass, which finds no sleeper due, moves the clock to `end` in the same hold
+        // of the lock: a sleeper that begins to sleep after it finds the clock there and wakes
+        // at once, and one that began before it was found due.
+        while let due = takeDue(before: end, otherwiseMovingTo: end) {
             for sleeper in due { sleeper.continuation.resume() }
             await settle()
         }
-        lock.withLock { current = Swift.max(current, end) }
         await settle()
     }
 
@@ -143,10 +145,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// The sleepers due at the earliest deadline not after `end`, removed, with the clock set
-    /// to that deadline; `nil` when none is due.
-    private func takeDue(before end: Instant) -> [Sleeper]? {
+    /// to that deadline; `nil` when none is due, having moved the clock to `last` if given.
+    private func takeDue(before end: Instant, otherwiseMovingTo last: Instant? = nil) -> [Sleeper]? {
         lock.withLock { () -> [Sleeper]? in
-            guard let earliest = sleepers.map(\.deadline).min(), earliest <= end else { return nil }
+            guard let earliest = sleepers.map(\.deadline).min(), earliest <= end else {
+                if let last { current = Swift.max(current, last) }
+                return nil
+            }
             current = Swift.max(current, earliest)
             let due = sleepers.filter { $0.deadline <= current }
             sleepers.removeAll { $0.deadline <= current }
