@@ -9,7 +9,9 @@ extension BindingHandler {
     ///
     /// When the binding ends (``TwoWayBindableProperty/unbind()``, or its target is released)
     /// with an edit still waiting, that edit is written at once: a user's edit is never
-    /// dropped.
+    /// dropped. Edits reach the model in the order they were taken, and ending the binding
+    /// returns only once every edit taken before it is written (waiting, if need be, for a
+    /// write its timer began on another thread).
     ///
     /// - Parameters:
     ///   - interval: How long a window lasts.
@@ -26,7 +28,9 @@ extension BindingHandler {
     /// searchField.text.bind(query, .identity.debounce(for: .milliseconds(300)))
     /// ```
     ///
-    /// When the binding ends with an edit still waiting, that edit is written at once.
+    /// When the binding ends with an edit still waiting, that edit is written at once; as with
+    /// ``throttle(for:clock:)``, edits reach the model in order, and ending the binding
+    /// returns once they are written.
     ///
     /// - Parameters:
     ///   - interval: How long the user must pause.
