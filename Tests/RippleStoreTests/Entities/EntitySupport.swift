@@ -94,3 +94,34 @@ final class ENBox<Value: Sendable>: @unchecked Sendable {
     }
     func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
+
+/// A store whose todo 1 is titled "initial", for the tests of a commit that waits in a batch.
+func storeWithOneTodo() throws -> Store<ENState, Never> {
+    var state = ENState()
+    try state.database.todos.insert(ENTodo(id: 1, title: "initial"))
+    return Store<ENState, Never>(initialState: state)
+}
+
+/// On another thread, inside a `batch`, commits todo 1's title "from the batch"; runs
+/// `whileWaiting` on this thread once that commit is made and before its batch ends (the
+/// commit released the store's gate, so a commit made there is published at once), then
+/// returns when the batch has ended.
+func whileABatchedCommitWaits(in store: Store<ENState, Never>, _ whileWaiting: () throws -> Void) rethrows {
+    let batchCommitted = DispatchSemaphore(value: 0)
+    let otherCommitted = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        batch {
+            try? store.commit { try $0.database.todos.update(1) { $0.title = "from the batch" } }
+            batchCommitted.signal()
+            otherCommitted.wait()
+        }
+        finished.signal()
+    }
+    batchCommitted.wait()
+    defer {
+        otherCommitted.signal()
+        finished.wait()
+    }
+    try whileWaiting()
+}

@@ -16,7 +16,7 @@ private struct Feed: Reducer {
 
     enum Action: Sendable { case start, stop, marker, tick }
 
-    let continuation: CancelRaceBox<EffectContinuation<Action>?>
+    let continuation: RDBox<EffectContinuation<Action>?>
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -35,15 +35,6 @@ private struct Feed: Reducer {
     }
 }
 
-final class CancelRaceBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
 
 /// Review of `cancel(id:)` against an effect sending from other threads at the same time.
 @Suite struct EffectCancelRaceReviewTests {
@@ -62,7 +53,7 @@ final class CancelRaceBox<Value: Sendable>: @unchecked Sendable {
         let rounds = sanitized ? 20 : 100
         let sends = sanitized ? 500 : 2_000
         for _ in 0..<rounds {
-            let box = CancelRaceBox<EffectContinuation<Feed.Action>?>(nil)
+            let box = RDBox<EffectContinuation<Feed.Action>?>(nil)
             let store = ReducerStore(reducer: Feed(continuation: box), initialState: Feed.State())
             store.send(.start)
             guard let continuation = box.value else {

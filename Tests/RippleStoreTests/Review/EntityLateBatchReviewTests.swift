@@ -12,30 +12,18 @@ import Testing
     /// through `entity(_:in:)` must hold it too: a reader of both never sees them disagree.
     @Test("an entity read after a later commit holds the change of a commit still waiting in a batch")
     func entityReadAfterALaterCommitIsNotStale() throws {
-        var state = ENState()
-        try state.database.todos.insert(ENTodo(id: 1, title: "initial"))
-        let store = Store<ENState, Never>(initialState: state)
+        let store = try storeWithOneTodo()
         let todo = store.entity(1, in: \.database.todos)
         #expect(todo.value?.title == "initial")
-        let batchCommitted = DispatchSemaphore(value: 0)
-        let otherCommitted = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            batch {
-                try? store.commit { try $0.database.todos.update(1) { $0.title = "from the batch" } }
-                batchCommitted.signal()
-                otherCommitted.wait()
-            }
-            finished.signal()
+        var stateTitle: String?
+        var entityTitle: String?
+        whileABatchedCommitWaits(in: store) {
+            // Published at once (the batch's commit released the gate), made on top of the
+            // batch's commit; it leaves todo 1 as that commit left it.
+            store.commit { $0.title = "later" }
+            stateTitle = store.currentState.database.todos[1]?.title
+            entityTitle = todo.value?.title
         }
-        batchCommitted.wait()
-        // Published at once (the batch's commit released the gate), made on top of the
-        // batch's commit; it leaves todo 1 as that commit left it.
-        store.commit { $0.title = "later" }
-        let stateTitle = store.currentState.database.todos[1]?.title
-        let entityTitle = todo.value?.title
-        otherCommitted.signal()
-        finished.wait()
         #expect(stateTitle == "from the batch")
         #expect(entityTitle == stateTitle)
         #expect(todo.value?.title == "from the batch")
@@ -45,31 +33,18 @@ import Testing
     /// commit is published, not only when the batch ends.
     @Test("an entity subscriber hears a batch's waiting change when a later commit is published")
     func entitySubscriberHearsTheChangeWithALaterCommit() throws {
-        var state = ENState()
-        try state.database.todos.insert(ENTodo(id: 1, title: "initial"))
-        let store = Store<ENState, Never>(initialState: state)
+        let store = try storeWithOneTodo()
         let todo = store.entity(1, in: \.database.todos)
         let titles = ENBox<[String?]>([])
         let subscription = todo.sinkValue { changes in
             let title = changes.current?.title
             titles.update { $0.append(title) }
         }
-        let batchCommitted = DispatchSemaphore(value: 0)
-        let otherCommitted = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            batch {
-                try? store.commit { try $0.database.todos.update(1) { $0.title = "from the batch" } }
-                batchCommitted.signal()
-                otherCommitted.wait()
-            }
-            finished.signal()
+        var heardBeforeTheBatchEnded: [String?] = []
+        whileABatchedCommitWaits(in: store) {
+            store.commit { $0.title = "later" }
+            heardBeforeTheBatchEnded = titles.value
         }
-        batchCommitted.wait()
-        store.commit { $0.title = "later" }
-        let heardBeforeTheBatchEnded = titles.value
-        otherCommitted.signal()
-        finished.wait()
         withExtendedLifetime(subscription) {}
         #expect(heardBeforeTheBatchEnded.last == "from the batch")
         #expect(titles.value.last == "from the batch")

@@ -10,31 +10,17 @@ import Testing
     /// entity observer must drop it too, not go back to the batch's older value.
     @Test("an entity observer is not set back by a commit applied late by a batch")
     func entityObserverIsNotSetBackByALateBatch() throws {
-        var state = ENState()
-        try state.database.todos.insert(ENTodo(id: 1, title: "initial"))
-        let store = Store<ENState, Never>(initialState: state)
+        let store = try storeWithOneTodo()
         let todo = store.entity(1, in: \.database.todos)
         let titles = ENBox<[String?]>([])
         let subscription = todo.sinkValue { changes in
             let title = changes.current?.title
             titles.update { $0.append(title) }
         }
-        let batchCommitted = DispatchSemaphore(value: 0)
-        let otherCommitted = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            batch {
-                try? store.commit { try $0.database.todos.update(1) { $0.title = "from the batch" } }
-                batchCommitted.signal()
-                otherCommitted.wait()
-            }
-            finished.signal()
-        }
-        batchCommitted.wait()
         // The batch's commit released the gate: this later commit is published at once.
-        try store.commit { try $0.database.todos.update(1) { $0.title = "later" } }
-        otherCommitted.signal()
-        finished.wait()
+        try whileABatchedCommitWaits(in: store) {
+            try store.commit { try $0.database.todos.update(1) { $0.title = "later" } }
+        }
         withExtendedLifetime(subscription) {}
         #expect(store.currentState.database.todos[1]?.title == "later")
         #expect(todo.value?.title == "later")
