@@ -35,7 +35,6 @@ private struct Feed: Reducer {
     }
 }
 
-
 /// Review of `cancel(id:)` against an effect sending from other threads at the same time.
 @Suite struct EffectCancelRaceReviewTests {
     /// Threads send through a `create` effect's continuation while another thread cancels it
