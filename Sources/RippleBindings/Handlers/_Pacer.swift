@@ -121,7 +121,7 @@ struct _PacerState<Value> {
     /// queue is empty: whoever adds to it then becomes the writer.)
     private mutating func startWriting(on thread: UInt) -> Delivery? {
         guard writer == 0 || writer == thread else { return nil }
-        guard !queue.isEmpty else { return .none }
+        guard !queue.isEmpty else { return Delivery.none }
         writer = thread
         writerTurns += 1
         return .write
