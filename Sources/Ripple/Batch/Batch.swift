@@ -8,8 +8,12 @@
 /// depends on a written value is evaluated in the batch's view, on demand (that value is not
 /// cached in the graph; it is kept until the batch's next write). A value changed and changed
 /// back inside one batch triggers no reaction. A reaction started inside the batch sees the
-/// batch's view, and runs again after the batch if a value it read changes when the batch is
-/// applied. When batches on two threads write the same value, the one that ends last wins.
+/// batch's view, and runs again after the batch only if the batch commits something other
+/// than what it saw: a ``Stored`` it read as the batch last wrote it does not run it again,
+/// one the batch wrote again after the read does (even back to the value before the batch).
+/// A ``Computed`` it read in the batch's view runs it again once the batch is applied, with
+/// the same value if nothing else changed (a known issue). When batches on two threads write
+/// the same value, the one that ends last wins.
 ///
 /// `body` runs without holding any lock: it may block, wait for other threads (which keep
 /// reading and writing meanwhile), or hop to the main thread and back.

@@ -176,9 +176,49 @@ final class _StagedWrite {
     @exclusivity(unchecked) var value: Any
     /// Writes made in the batch, equal ones included (for `writeCount`).
     @exclusivity(unchecked) var count = 1
+    /// Reactions' reads of the staged value, in the batch's view (see `_StagedRead`).
+    @exclusivity(unchecked) var read = _StagedRead()
 
     init(value: Any) {
         self.value = value
+    }
+}
+
+/// What reactions read of one staged value in the batch's view, so that applying it neither
+/// runs them again for what they saw nor leaves them with a value that was never committed.
+///
+/// A reaction started inside a batch runs there, in the batch's view: a ``Stored`` the batch
+/// wrote reads as its staged value. Its edge to the value must record the version that
+/// value gets when the batch is applied; the version it had before the batch would make the
+/// apply run the reaction again, with the value it saw already. Versions are the graph's
+/// unique identifiers (`_Graph.makeID`), so the first such read reserves one (`version`) and
+/// the apply gives it to the value. A later write in the batch replaces the value those reads
+/// saw: the reservation is dropped (the apply takes a new version, and they run again), and
+/// `superseded` makes the apply commit even a value equal to the one before the batch, so
+/// that they run again and see it rather than keep one the batch never committed.
+///
+/// Lock held to touch.
+@usableFromInline
+struct _StagedRead {
+    /// The version reserved for the staged value by a reaction's read of it; 0 when none.
+    @usableFromInline var version = 0
+    /// A reaction read a value this batch staged and then replaced.
+    @usableFromInline var superseded = false
+
+    @usableFromInline
+    init() {}
+
+    /// A write replaced the staged value.
+    mutating func replace() {
+        guard version != 0 else { return }
+        version = 0
+        superseded = true
+    }
+
+    /// The version the staged value gets when applied, reserved now if no read reserved one.
+    mutating func reserve(in graph: _Graph) -> Int {
+        if version == 0 { version = graph.makeID() }
+        return version
     }
 }
 

@@ -27,6 +27,26 @@ extension _Graph {
         }
     }
 
+    /// Makes the edge that the reaction run in progress on this thread just recorded for `dep`
+    /// hold `version` instead of `dep`'s current one (lock held). For a read of a value staged
+    /// by this thread's batch: `version` is the one it will have once applied (see
+    /// `_StagedRead`). Does nothing when no reaction's run tracked the read, or when its last
+    /// recorded edge is to another node (`dep` was recorded earlier in the run, before the
+    /// batch staged what it reads now: the run goes again once the batch is applied).
+    func recordVersionOfRunRead(of dep: _Node, _ version: Int) {
+        guard evaluatingRef == nil else { return }
+        _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+            guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return }
+            let index = context.runTracking.count &- 1
+            reaction._withUnsafeGuaranteedRef { subscriber in
+                guard index >= 0, index < subscriber.sources.count,
+                    subscriber.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
+                else { return }
+                subscriber.sources[index].version = version
+            }
+        }
+    }
+
     /// Adds `dep` as the next source of `target`, the computed value being evaluated (see
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)

@@ -52,6 +52,13 @@ extension Stored {
         graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
     }
 
+    /// Gives the value being written the version a reaction's read reserved for it (lock
+    /// held; see `_StagedRead`).
+    @usableFromInline
+    func _stampVersion(_ reserved: Int) {
+        version = reserved
+    }
+
     /// Propagates a committed write, queues the Observation notice, and releases the lock.
     ///
     /// `runningJobs` (an unbatched write, see `_write`): the jobs the write queued run first,

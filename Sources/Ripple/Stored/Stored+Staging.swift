@@ -81,7 +81,10 @@ extension Stored {
         staging.generation &+= 1
         let me = Unmanaged.passUnretained(staging)
         if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.stagedOwner?.toOpaque() == me.toOpaque() }) {
-            extras._withUnsafeGuaranteedRef { $0.stagedWrites &+= 1 }
+            extras._withUnsafeGuaranteedRef { extras in
+                extras.stagedWrites &+= 1
+                extras.stagedRead.replace()
+            }
             return .own
         }
         if !staging.overflow.isEmpty, staging.overflow[ObjectIdentifier(self)] != nil { return .apart }
@@ -97,6 +100,7 @@ extension Stored {
             guard extras.stagedOwner == nil else { return .apart }
             extras.stagedOwner = me
             extras.stagedWrites = 1
+            extras.stagedRead = _StagedRead()
             return .own
         }
     }
@@ -157,6 +161,7 @@ extension Stored {
         let staging = _ThreadContext.current.staging
         if let entry = staging.overflow[ObjectIdentifier(self)] {
             entry.count &+= 1
+            entry.read.replace()
             var value: Any = newValue.unsafelyUnwrapped
             swap(&entry.value, &value)
             newValue = (value as! Value)
@@ -198,17 +203,40 @@ extension Stored {
         let context = _ThreadContext.current
         let view = context.view(graphRef.takeUnretainedValue())
         var current = _value
+        var readsStaged = false
         if view != .committed, let staged = staged(by: context.staging) {
             current = staged.value
+            readsStaged = true
         }
         if view == .privateEvaluation {
             // Inside a private derivation: nothing is tracked.
             graphRef._withUnsafeGuaranteedRef { $0.unlock() }
             return current
         }
-        if _trackAndUnlock() { return current }
+        if readsStaged {
+            // A reaction's run in the batch's view: its edge records the version the staged
+            // value will have (see `_StagedRead`).
+            let tracked = graphRef._withUnsafeGuaranteedRef { graph in
+                guard graph.trackRead(self) else { return false }
+                graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph))
+                graph.unlock()
+                return true
+            }
+            if tracked { return current }
+        } else if _trackAndUnlock() {
+            return current
+        }
         _untrackedRead()
         return current
+    }
+
+    /// The version the value `staging` staged for this node gets when it is applied, reserved
+    /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
+    private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
+        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+            return extras.stagedRead.reserve(in: graph)
+        }
+        return staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserve(in: graph)
     }
 
     /// The value in this thread's view (lock held): the staged value inside its batch.
@@ -233,8 +261,9 @@ extension Stored {
             _commitStagedApart(by: staging, context)
             return
         }
+        let read = _takeStagedRead()
         var value = _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0._stagedValue.take().unsafelyUnwrapped }
-        _applyStaged(&value, writes: writes, context)
+        _applyStaged(&value, writes: writes, context, read: read)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
 
@@ -251,20 +280,36 @@ extension Stored {
         }
     }
 
+    /// What reactions read of the value staged in this node's own slot, taken with it (lock
+    /// held; see `_StagedRead`).
+    @usableFromInline
+    func _takeStagedRead() -> _StagedRead {
+        extrasRef._withUnsafeGuaranteedRef { extras in
+            let read = extras.stagedRead
+            extras.stagedRead = _StagedRead()
+            return read
+        }
+    }
+
     /// `_commitStaged` for a value staged apart from the node.
     @usableFromInline
     func _commitStagedApart(by staging: _Staging, _ context: Unmanaged<_ThreadContext>) {
         let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self)).unsafelyUnwrapped
         var value = entry.value as! Value
-        _applyStaged(&value, writes: entry.count, context)
+        _applyStaged(&value, writes: entry.count, context, read: entry.read)
         staging.keepForRelease(value)
         staging.keepForRelease(entry)
     }
 
     /// Counts `writes` writes, then, unless `value` equals the committed value, swaps it in and
     /// propagates the change (lock held). Leaves the value not kept in `value`.
+    ///
+    /// `read` says what reactions read of the staged value in the batch's view: the version
+    /// it gets, if one was reserved, and whether a value they read was replaced, in which case
+    /// even a value equal to the committed one is applied, so that they run again (see
+    /// `_StagedRead`).
     @inlinable
-    func _applyStaged(_ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>) {
+    func _applyStaged(_ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()) {
         // A false from `_lockForWrite`: the write of a read-modify-write that another write
         // overtook (the lock is released once, and the caller retries): nothing is applied.
         for _ in 1..<writes {
@@ -272,11 +317,15 @@ extension Stored {
             _unlockAfterWrite()
         }
         guard _lockForWrite(context) else { return }
-        if _isEqual?(_value, value) == true {
+        if !read.superseded, _isEqual?(_value, value) == true {
             _unlockAfterWrite()
             return
         }
-        _stampVersion()
+        if read.version != 0 {
+            _stampVersion(read.version)
+        } else {
+            _stampVersion()
+        }
         swap(&_value, &value)
         _commitWrite(context)
     }

@@ -9,6 +9,8 @@ final class _StoredExtras<Value> {
     @exclusivity(unchecked) var stagedOwner: Unmanaged<_Staging>?
     /// The writes the staged value stands for.
     @exclusivity(unchecked) var stagedWrites = 0
+    /// Reactions' reads of the staged value, in the batch's view (see `_StagedRead`).
+    @exclusivity(unchecked) var stagedRead = _StagedRead()
     /// Publishes the value's write count to readers of ``Stored/writeCount``.
     @exclusivity(unchecked) var writeCounter: Stored<Int>?
     /// The thread (its context) inside a compound assignment to the value, which other writers

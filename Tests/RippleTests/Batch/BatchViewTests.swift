@@ -140,10 +140,9 @@ struct BatchViewTests {
     }
 
     /// A reaction created inside a batch, after the batch wrote what it reads, runs first in the
-    /// batch's view, then again once the batch is applied, with the same value: its run
-    /// recorded the versions from before the batch. Known issue: the second run should not
-    /// happen (an `onChange` made there hears `5 → 5`).
-    @Test("a reaction created inside a batch after its write runs once with that value (known issue: twice)")
+    /// batch's view. Once the batch is applied it has seen every value the batch committed, so
+    /// it does not run again with the same value (it used to: `[5, 5]`).
+    @Test("a reaction created inside a batch after its write runs once with that value")
     func reactionCreatedAfterAWriteInTheBatch() {
         let value = Stored(0)
         let seen = Recorder<Int>()
@@ -152,11 +151,109 @@ struct BatchViewTests {
             value.value = 5
             reaction = observe { seen.append(value.value) }
         }
-        withKnownIssue("the run after the batch sees the value its first run saw") {
-            #expect(seen.all == [5])
+        #expect(seen.all == [5])
+        value.value = 6
+        #expect(seen.all == [5, 6])
+        reaction?.cancel()
+    }
+
+    @Test("an onChange made inside a batch after its write hears nothing when the batch is applied")
+    func onChangeCreatedAfterAWriteInTheBatch() {
+        let value = Stored(0)
+        let heard = Recorder<String>()
+        var subscription: Subscription?
+        batch {
+            value.value = 5
+            subscription = value.onChange { old, new in heard.append("\(old) → \(new)") }
+        }
+        #expect(heard.all == [])
+        value.value = 6
+        #expect(heard.all == ["5 → 6"])
+        subscription?.cancel()
+    }
+
+    @Test("a reaction created inside a batch that then writes the value again runs again with the last write")
+    func reactionCreatedBeforeALaterWriteInTheBatch() {
+        let value = Stored(0)
+        let seen = Recorder<Int>()
+        var first: Subscription?
+        var second: Subscription?
+        batch {
+            value.value = 5
+            first = observe { seen.append(value.value) }
+            value.value = 7
+            second = observe { seen.append(100 + value.value) }
+        }
+        // The first saw 5, which the batch did not commit: it runs again with 7. The second
+        // saw 7, what was committed: once.
+        #expect(seen.all == [5, 107, 7])
+        first?.cancel()
+        second?.cancel()
+    }
+
+    @Test("a reaction that saw a batch's write the batch then undid runs again with the committed value")
+    func reactionCreatedBeforeTheBatchWritesTheOldValueBack() {
+        let value = Stored(0)
+        let seen = Recorder<Int>()
+        var reaction: Subscription?
+        batch {
+            value.value = 5
+            reaction = observe { seen.append(value.value) }
+            value.value = 0
+        }
+        #expect(seen.all == [5, 0], "the reaction must not be left with a value that was never committed")
+        reaction?.cancel()
+    }
+
+    @Test("a reaction created inside a batch that wrote the committed value again runs once")
+    func reactionCreatedAfterAnEqualWriteInTheBatch() {
+        let value = Stored(3)
+        let seen = Recorder<Int>()
+        var reaction: Subscription?
+        batch {
+            value.value = 3
+            reaction = observe { seen.append(value.value) }
+        }
+        #expect(seen.all == [3])
+        value.value = 4
+        #expect(seen.all == [3, 4])
+        reaction?.cancel()
+    }
+
+    /// Known issue: a computed value read in the batch's view records the version it had
+    /// before the batch, so the reaction runs again once the batch is applied, with the value
+    /// its first run saw. Fixing it needs the computed value's next evaluation to take a
+    /// version reserved for the private value when it finds an equal one.
+    @Test("a reaction created inside a batch that reads a computed value of its write runs once (known issue: twice)")
+    func reactionCreatedAfterAWriteReadsAComputedValue() {
+        let value = Stored(0)
+        let doubled = Computed { value.value * 2 }
+        let seen = Recorder<Int>()
+        var reaction: Subscription?
+        batch {
+            value.value = 5
+            reaction = observe { seen.append(doubled.value) }
+        }
+        withKnownIssue("the computed value's edge records its version from before the batch") {
+            #expect(seen.all == [10])
         }
         value.value = 6
-        #expect(seen.all.last == 6)
+        #expect(seen.all.last == 12)
+        reaction?.cancel()
+    }
+
+    @Test("a reaction created inside a batch runs again when another source the batch wrote after it changes")
+    func reactionCreatedInABatchSeesLaterWritesOfOtherValues() {
+        let a = Stored(0)
+        let b = Stored(0)
+        let seen = Recorder<String>()
+        var reaction: Subscription?
+        batch {
+            a.value = 1
+            reaction = observe { seen.append("\(a.value),\(b.value)") }
+            b.value = 2
+        }
+        #expect(seen.all == ["1,0", "1,2"])
         reaction?.cancel()
     }
 
