@@ -3,17 +3,17 @@
 extension Computed {
     /// A read made while some thread has staged writes (lock held, node brought up to date in
     /// the shared graph; the lock is released on return). On the batching thread, the value
-    /// in its batch's view; anywhere else, the shared value.
-    @usableFromInline
-    func _readStaged() -> Value {
-        _readStaged(untrackedRead: _untrackedRead)
+    /// in its batch's view; anywhere else, the shared value. `untrackedRead` (called with the
+    /// lock held, it releases it) registers a read nothing in Ripple tracked with Observation.
+    func _readStaged(untrackedRead: () -> Void) -> Value {
+        Self._readStaged(node, untrackedRead: untrackedRead)
     }
 
-    /// ``_readStaged()`` for a handle whose reads outside Ripple's tracking register with
-    /// Observation in a way of its own (`untrackedRead`, called with the lock held, releases it).
-    func _readStaged(untrackedRead: () -> Void) -> Value {
+    /// ``_readStaged(untrackedRead:)`` given the node, for a caller that holds no reference to
+    /// the handle (see `_generalRead(of:)`).
+    @usableFromInline
+    static func _readStaged(_ node: _ComputedNode<Value>, untrackedRead: () -> Void) -> Value {
         let context = _ThreadContext.current
-        let node = node
         let graph = node.graphRef.takeUnretainedValue()
         switch context.view(graph) {
         case .committed:

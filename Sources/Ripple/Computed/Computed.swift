@@ -137,29 +137,8 @@ public final class Computed<Value>: Readable {
             }
             return current
         case .general:
-            return _generalRead()
+            return _generalRead(of: nodeRef)
         }
-    }
-
-    /// A read the fast path (`_beginComputedRead`) left to the graph, with the lock held: a value
-    /// to bring up to date, a batch staging on some thread, a read that adds or replaces an
-    /// edge, or the first read on a thread. Not inlined, so that code reading in a loop stays
-    /// small; inlinable, so that it is compiled for `Value`.
-    @inlinable @inline(never)
-    func _generalRead() -> Value {
-        // A guaranteed reference: the read does no reference counting of its own.
-        // False when some thread is inside a batch with staged writes (this thread may be it),
-        // or when nothing tracks the read.
-        if nodeRef._withUnsafeGuaranteedRef({ $0._refreshAndTrack() }) {
-            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-            nodeRef._withUnsafeGuaranteedRef { $0._endGeneralRead() }
-            return current
-        }
-        // The lock is still held.
-        if nodeRef._withUnsafeGuaranteedRef({ $0._isAnyThreadStaging }) { return _readStaged() }
-        let untrackedCurrent = node.cached.unsafelyUnwrapped
-        _untrackedRead()
-        return untrackedCurrent
     }
 
     /// A read that no derivation or reaction tracked (lock held; released on return). If an
@@ -170,6 +149,38 @@ public final class Computed<Value>: Readable {
     func _untrackedRead() {
         nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
     }
+}
+
+/// A computed value's read that the fast path (`_beginComputedRead`) left to the graph, with
+/// the lock held: a value to bring up to date, a batch staging on some thread, a read that adds
+/// or replaces an edge, or the first read on a thread. Not inlined, so that code reading in a
+/// loop stays small; inlinable, so that it is compiled for `Value`.
+///
+/// A function given the node's unmanaged reference, not a method of the handle nor one called
+/// on a reference the getter obtains: either way the caller would keep the handle alive
+/// across the call, and code that reads handles out of an array (`for branch in branches {
+/// total += branch.value }`) retained and released each handle it read this way, two atomic
+/// operations per stale value. The graph keeps the node alive instead, before any derivation
+/// runs (`_Graph.refreshAndTrackHolding`).
+@inlinable @inline(never)
+func _generalRead<Value>(of nodeRef: Unmanaged<_ComputedNode<Value>>) -> Value {
+    // Guaranteed references: the read does no reference counting of its own.
+    // False when some thread is inside a batch with staged writes (this thread may be it),
+    // or when nothing tracks the read.
+    if nodeRef._withUnsafeGuaranteedRef({ $0._refreshAndTrack() }) {
+        let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+        nodeRef._withUnsafeGuaranteedRef { $0._endGeneralRead() }
+        return current
+    }
+    // The lock is still held, and so is the node (until the lock is released).
+    if nodeRef._withUnsafeGuaranteedRef({ $0._isAnyThreadStaging }) {
+        return Computed<Value>._readStaged(nodeRef.takeUnretainedValue()) {
+            nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
+        }
+    }
+    let untrackedCurrent = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+    nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
+    return untrackedCurrent
 }
 
 extension Computed where Value: Equatable {

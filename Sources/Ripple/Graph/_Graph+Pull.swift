@@ -304,10 +304,57 @@ extension _Graph {
 
     /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
     /// anywhere, `trackRead` (lock held; still held on return).
+    ///
+    /// The caller need not hold a reference to `node` (see `_generalRead(of:)`): before
+    /// anything runs that could let go of it, it is held by an edge of the evaluation or
+    /// retained (`refreshAndTrackHolding`).
     @usableFromInline
     final func _refreshAndTrack(_ node: _Node) -> Bool {
+        guard isHeldByEvaluation(node) else { return refreshAndTrackHolding(node) }
         refreshForRead(node)
         return stagingThreads == 0 && trackRead(node)
+    }
+
+    /// Whether an edge of the derivation being evaluated holds `node` (lock held): the one its
+    /// evaluation is about to read, or one it recorded already. See `refreshAndTrackHolding`.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    private func isHeldByEvaluation(_ node: _Node) -> Bool {
+        guard let targetRef = evaluatingRef else { return false }
+        if node.trackedBy == evaluation.id { return true }
+        let index = evaluation.count
+        return targetRef._withUnsafeGuaranteedRef { target in
+            index < target.sources.count && target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+        }
+    }
+
+    /// `_refreshAndTrack` for a node no edge of the evaluation holds: retained for the read,
+    /// whose caller holds no reference to it across the call (lock held).
+    ///
+    /// A computed value's general read runs derivations, user code that could drop the last
+    /// reference to the handle being read (and the handle's to its node). Inside a derivation
+    /// that reads its sources in the order of its last evaluation, the node is the source of
+    /// the evaluating node's next edge, or was recorded by it already: the edge holds it, and
+    /// an edge let go of under the lock is released only after the lock is (as the walk's
+    /// nodes are kept). Anywhere else the node is retained here. A read that was tracked then
+    /// left an edge holding it, so the release is never the last; otherwise it waits for the
+    /// lock's outermost release, like a dropped edge, in case it is.
+    ///
+    /// Asking the caller to hold the node instead costs an atomic retain and release around
+    /// every general read: code that reads handles out of an array (`for branch in branches {
+    /// total += branch.value }`) made two per stale value it read.
+    @inline(never)
+    private func refreshAndTrackHolding(_ node: _Node) -> Bool {
+        let ref = Unmanaged.passUnretained(node).retain()
+        refreshForRead(node)
+        let tracked = stagingThreads == 0 && trackRead(node)
+        if tracked {
+            ref.release()
+        } else {
+            releaseAfterUnlock(ref)
+        }
+        return tracked
     }
 
     /// The refresh of a read: inlined into both entry points above (a call from one to the
