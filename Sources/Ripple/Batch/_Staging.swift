@@ -194,8 +194,9 @@ final class _StagedWrite {
 /// unique identifiers (`_Graph.makeID`), so the first such read reserves one (`version`) and
 /// the apply gives it to the value. A later write in the batch replaces the value those reads
 /// saw: the reservation is dropped (the apply takes a new version, and they run again), and
-/// `superseded` makes the apply commit even a value equal to the one before the batch, so
-/// that they run again and see it rather than keep one the batch never committed.
+/// `superseded` makes an apply that commits nothing (a value equal to the committed one) mark
+/// the value's readers anyway, so that they run again and see the committed value rather than
+/// keep one the batch never committed (see `Stored._markReadersOfReplacedStagedValue`).
 ///
 /// Lock held to touch.
 @usableFromInline

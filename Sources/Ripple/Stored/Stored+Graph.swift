@@ -59,6 +59,27 @@ extension Stored {
         version = reserved
     }
 
+    /// A batch's apply that commits nothing, although reactions read a value the batch staged
+    /// and then replaced (lock held; released on return): marks the readers as a write would,
+    /// without changing the value or its version, and tells Observation nothing.
+    ///
+    /// Those reactions' edges hold the version reserved for the replaced value, which the node
+    /// never gets: marked, they find it differs and run again, seeing the committed value
+    /// instead of one that was never committed. Every other reader's edge holds the node's
+    /// version, so it does not run, and a computed value that reads the node is verified, not
+    /// evaluated again. Committing the value instead (with a new version) ran every reader
+    /// again for a value equal to the one it saw (an `onChange` heard `0 → 0`), and, for an
+    /// equality that refuses an older value (RippleStore's snapshots), replaced a newer value
+    /// that another thread had committed meanwhile with the batch's older one.
+    @usableFromInline
+    func _markReadersOfReplacedStagedValue(_ context: Unmanaged<_ThreadContext>) {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            graph.comparingRef = nil
+            context._withUnsafeGuaranteedRef { graph.propagate(from: self, into: $0) }
+            graph.unlock()
+        }
+    }
+
     /// Propagates a committed write, queues the Observation notice, and releases the lock.
     ///
     /// `runningJobs` (an unbatched write, see `_write`): the jobs the write queued run first,

@@ -305,9 +305,11 @@ extension Stored {
     /// propagates the change (lock held). Leaves the value not kept in `value`.
     ///
     /// `read` says what reactions read of the staged value in the batch's view: the version
-    /// it gets, if one was reserved, and whether a value they read was replaced, in which case
-    /// even a value equal to the committed one is applied, so that they run again (see
-    /// `_StagedRead`).
+    /// it gets, if one was reserved, and whether a value they read was replaced. A value equal
+    /// to the committed one is still not applied then (the equality may also refuse an older
+    /// value, as RippleStore's snapshots do, which must not replace a newer one): the readers
+    /// are only marked, so that those that saw the replaced value run again (see
+    /// `_markReadersOfReplacedStagedValue`).
     @inlinable
     func _applyStaged(_ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()) {
         // A false from `_lockForWrite`: the write of a read-modify-write that another write
@@ -317,8 +319,12 @@ extension Stored {
             _unlockAfterWrite()
         }
         guard _lockForWrite(context) else { return }
-        if !read.superseded, _isEqual?(_value, value) == true {
-            _unlockAfterWrite()
+        if _isEqual?(_value, value) == true {
+            if read.superseded {
+                _markReadersOfReplacedStagedValue(context)
+            } else {
+                _unlockAfterWrite()
+            }
             return
         }
         if read.version != 0 {
