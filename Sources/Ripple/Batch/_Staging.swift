@@ -205,14 +205,18 @@ struct _StagedRead {
     @usableFromInline var version = 0
     /// A reaction read a value this batch staged and then replaced.
     @usableFromInline var superseded = false
+    /// A private evaluation read the staged value (for a computed value a reaction may have
+    /// read in the batch's view, whose edge to it then holds `_Graph.privateReadVersion`).
+    @usableFromInline var readPrivately = false
 
     @usableFromInline
     init() {}
 
     /// A write replaced the staged value.
     mutating func replace() {
-        guard version != 0 else { return }
+        guard version != 0 || readPrivately else { return }
         version = 0
+        readPrivately = false
         superseded = true
     }
 
@@ -220,6 +224,14 @@ struct _StagedRead {
     mutating func reserve(in graph: _Graph) -> Int {
         if version == 0 { version = graph.makeID() }
         return version
+    }
+}
+
+extension _Staging {
+    /// Whether `node`'s value in the batch's view, as `privateValue` last found it, is a private
+    /// one (lock held).
+    func hasPrivateValue(of node: _Node) -> Bool {
+        memo[ObjectIdentifier(node)]?.value != nil
     }
 }
 

@@ -31,7 +31,15 @@ extension Computed {
             // batch is applied) or registered with Observation, as any read.
             let staging = context.staging
             let current = staging.privateValue(of: node, graph, context)
-            if !node._trackAndUnlock() { untrackedRead() }
+            if graph.trackRead(node) {
+                // A private value, which the node's own may never become: the reaction's edge
+                // holds a version the node never has, so that the reaction runs again whenever
+                // it is marked after the batch, also when the apply leaves the node as it was.
+                if staging.hasPrivateValue(of: node) { graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion) }
+                graph.unlock()
+            } else {
+                untrackedRead()
+            }
             staging.emptyTrash()
             return current
         }

@@ -27,6 +27,14 @@ extension _Graph {
         }
     }
 
+    /// The version a reaction's edge to a computed value records for a read of its private
+    /// value in a batch's view: one no computed value ever has (their versions count up from
+    /// 0), so the reaction runs again once marked after the batch, whatever the node's value
+    /// then. Without it, an apply that leaves the node's value as it was (the batch wrote its
+    /// source back, or the last write gives the old result) left the reaction with a value
+    /// that was never committed.
+    static let privateReadVersion = Int.min
+
     /// Makes the edge that the reaction run in progress on this thread just recorded for `dep`
     /// hold `version` instead of `dep`'s current one (lock held). For a read of a value staged
     /// by this thread's batch: `version` is the one it will have once applied (see

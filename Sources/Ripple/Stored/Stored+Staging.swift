@@ -209,7 +209,9 @@ extension Stored {
             readsStaged = true
         }
         if view == .privateEvaluation {
-            // Inside a private derivation: nothing is tracked.
+            // Inside a private derivation: nothing is tracked. A later write of the value makes
+            // the apply mark its readers even if it commits nothing (see `_StagedRead`).
+            if readsStaged { notePrivateReadOfStagedValue(context.staging) }
             graphRef._withUnsafeGuaranteedRef { $0.unlock() }
             return current
         }
@@ -237,6 +239,16 @@ extension Stored {
             return extras.stagedRead.reserve(in: graph)
         }
         return staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserve(in: graph)
+    }
+
+    /// Notes that a private evaluation read the value `staging` staged for this node (lock
+    /// held; see `_StagedRead.readPrivately`).
+    private func notePrivateReadOfStagedValue(_ staging: _Staging) {
+        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+            extras.stagedRead.readPrivately = true
+            return
+        }
+        staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.readPrivately = true
     }
 
     /// The value in this thread's view (lock held): the staged value inside its batch.

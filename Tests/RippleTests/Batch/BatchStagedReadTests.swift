@@ -165,9 +165,7 @@ struct BatchStagedReadTests {
             reaction = observe { seen.append(doubled.value) }
             value.value = 0
         }
-        withKnownIssue("the reaction's edge to the computed value records its version from before the batch, which the batch leaves as it was") {
-            #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 10, never committed")
-        }
+        #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 10, never committed")
         reaction?.cancel()
     }
 
@@ -183,9 +181,7 @@ struct BatchStagedReadTests {
             value.value = 2
         }
         #expect(parity.value == 0)
-        withKnownIssue("the reaction's edge to the computed value records its version from before the batch, which the batch leaves as it was") {
-            #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 1, never committed")
-        }
+        #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 1, never committed")
         reaction?.cancel()
     }
 
