@@ -161,7 +161,7 @@ public final class Computed<Value>: Readable {
 /// across the call, and code that reads handles out of an array (`for branch in branches {
 /// total += branch.value }`) retained and released each handle it read this way, two atomic
 /// operations per stale value. The graph keeps the node alive instead, before any derivation
-/// runs (`_Graph.refreshAndTrackHolding`).
+/// runs (`_Graph.refreshAndTrackUnheld`).
 @inlinable @inline(never)
 func _generalRead<Value>(of nodeRef: Unmanaged<_ComputedNode<Value>>) -> Value {
     // Guaranteed references: the read does no reference counting of its own.

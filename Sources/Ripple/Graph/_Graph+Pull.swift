@@ -307,16 +307,16 @@ extension _Graph {
     ///
     /// The caller need not hold a reference to `node` (see `_generalRead(of:)`): before
     /// anything runs that could let go of it, it is held by an edge of the evaluation or
-    /// retained (`refreshAndTrackHolding`).
+    /// retained (`refreshAndTrackUnheld`).
     @usableFromInline
     final func _refreshAndTrack(_ node: _Node) -> Bool {
-        guard isHeldByEvaluation(node) else { return refreshAndTrackHolding(node) }
+        guard isHeldByEvaluation(node) else { return refreshAndTrackUnheld(node) }
         refreshForRead(node)
         return stagingThreads == 0 && trackRead(node)
     }
 
     /// Whether an edge of the derivation being evaluated holds `node` (lock held): the one its
-    /// evaluation is about to read, or one it recorded already. See `refreshAndTrackHolding`.
+    /// evaluation is about to read, or one it recorded already. See `refreshAndTrackUnheld`.
     ///
     /// - Complexity: O(1).
     @inline(__always)
@@ -329,25 +329,33 @@ extension _Graph {
         }
     }
 
-    /// `_refreshAndTrack` for a node no edge of the evaluation holds: retained for the read,
-    /// whose caller holds no reference to it across the call (lock held).
+    /// `_refreshAndTrack` for a node no edge of the evaluation holds (out of line: the rare
+    /// case), whose caller holds no reference to it across the call (lock held).
     ///
     /// A computed value's general read runs derivations, user code that could drop the last
     /// reference to the handle being read (and the handle's to its node). Inside a derivation
     /// that reads its sources in the order of its last evaluation, the node is the source of
     /// the evaluating node's next edge, or was recorded by it already: the edge holds it, and
     /// an edge let go of under the lock is released only after the lock is (as the walk's
-    /// nodes are kept). Anywhere else the node is retained here. A read that was tracked then
-    /// left an edge holding it, so the release is never the last; otherwise it waits for the
-    /// lock's outermost release, like a dropped edge, in case it is.
+    /// nodes are kept); `_refreshAndTrack` does not come here. Nor does a node that is up to
+    /// date need anything, unless a batch is staging (its view may evaluate the node
+    /// privately; this thread's sole write, staged first, counts): its refresh runs no
+    /// derivation, and the read's tracking lets go of nothing until the lock is released.
+    /// Anywhere else the node is retained here. A read that was tracked then left an edge
+    /// holding it, so the release is never the last; otherwise it waits for the lock's
+    /// outermost release, like a dropped edge, in case it is.
     ///
     /// Asking the caller to hold the node instead costs an atomic retain and release around
     /// every general read: code that reads handles out of an array (`for branch in branches {
     /// total += branch.value }`) made two per stale value it read.
     @inline(never)
-    private func refreshAndTrackHolding(_ node: _Node) -> Bool {
+    private func refreshAndTrackUnheld(_ node: _Node) -> Bool {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
+        stageSoleWriteOfCallingThread()
+        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        if stagingThreads == 0, !derived.isEvaluating, isFresh(derived) { return trackRead(node) }
         let ref = Unmanaged.passUnretained(node).retain()
-        refreshForRead(node)
+        refresh(derived)
         let tracked = stagingThreads == 0 && trackRead(node)
         if tracked {
             ref.release()

@@ -5,7 +5,7 @@ import Testing
 /// handles out of an array retains none of them (see `_generalRead(of:)`): once the inlined
 /// getter has the node's reference, optimized code may let go of the handle. The graph keeps
 /// the node alive instead, by an edge of the evaluation or a retain of its own
-/// (`_Graph.refreshAndTrackHolding`). These tests read as the inlined getter does, from the
+/// (`_Graph.refreshAndTrackUnheld`). These tests read as the inlined getter does, from the
 /// node's unmanaged reference alone, while the derivation being read drops the handle's last
 /// reference: without that hold the node is freed under the read, which the release
 /// AddressSanitizer run reports.
@@ -91,6 +91,20 @@ struct HandleLifetimeTests {
         #expect(holder.cleared == 1)
         head.value = 6
         #expect(outer.value == 0, "the handle is gone: the outer value reads nothing any more")
+    }
+
+    @Test("a read in a batch's view whose private evaluation drops the handle's last reference")
+    func readInTheBatchView() {
+        let head = Stored(0)
+        let holder = Holder()
+        Self.dropsItsOwnHandle(holder, head)
+        #expect(holder.handle?.value == 0, "up to date in the shared graph")
+        batch {
+            head.value = 7
+            // Evaluated privately, in the batch's view, although up to date in the graph.
+            #expect(Self.readWithoutTheHandle(of: holder) == 70)
+        }
+        #expect(holder.cleared == 1)
     }
 
     @Test("handles read out of an array by a derivation and by a reaction, in order, every write")
