@@ -158,48 +158,31 @@ struct BatchStagedReadTests {
     func computedReadBeforeAWriteBack() {
         let value = Stored(0)
         let doubled = Computed { value.value * 2 }
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(doubled.value) }
-            value.value = 0
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { doubled.value }, after: { value.value = 0 })
         #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 10, never committed")
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("a reaction that read a computed value in the batch's view runs again when the applied batch leaves that value as it was")
     func computedReadOfAValueTheCommitCutsOff() {
         let value = Stored(0)
         let parity = Computed { value.value % 2 }
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(parity.value) }
-            value.value = 2
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { parity.value }, after: { value.value = 2 })
         #expect(parity.value == 0)
         #expect(seen.all.last == 0, "saw \(seen.all): must not be left with 1, never committed")
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("a reaction started in a batch that reads the write count runs once for the batch's writes")
     func writeCountReadInTheBatch() {
         let value = Stored(0)
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(value.writeCount) }
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { value.writeCount })
         #expect(value.writeCount == 1)
         withKnownIssue("the write counter is not staged: its edge records the counter's version from before the batch") {
             #expect(seen.all == [1])
         }
         #expect(seen.all.last == 1)
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("a reaction started in a batch that reads a value the batch's equality drops, while a newer one is committed, ends with the committed one")

@@ -145,16 +145,11 @@ struct BatchViewTests {
     @Test("a reaction created inside a batch after its write runs once with that value")
     func reactionCreatedAfterAWriteInTheBatch() {
         let value = Stored(0)
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(value.value) }
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { value.value })
         #expect(seen.all == [5])
         value.value = 6
         #expect(seen.all == [5, 6])
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("an onChange made inside a batch after its write hears nothing when the batch is applied")
@@ -194,30 +189,19 @@ struct BatchViewTests {
     @Test("a reaction that saw a batch's write the batch then undid runs again with the committed value")
     func reactionCreatedBeforeTheBatchWritesTheOldValueBack() {
         let value = Stored(0)
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(value.value) }
-            value.value = 0
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { value.value }, after: { value.value = 0 })
         #expect(seen.all == [5, 0], "the reaction must not be left with a value that was never committed")
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("a reaction created inside a batch that wrote the committed value again runs once")
     func reactionCreatedAfterAnEqualWriteInTheBatch() {
         let value = Stored(3)
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 3
-            reaction = observe { seen.append(value.value) }
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 3 }, reading: { value.value })
         #expect(seen.all == [3])
         value.value = 4
         #expect(seen.all == [3, 4])
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     /// Known issue: the reaction's edge to a computed value read in the batch's view cannot
@@ -229,33 +213,22 @@ struct BatchViewTests {
     func reactionCreatedAfterAWriteReadsAComputedValue() {
         let value = Stored(0)
         let doubled = Computed { value.value * 2 }
-        let seen = Recorder<Int>()
-        var reaction: Subscription?
-        batch {
-            value.value = 5
-            reaction = observe { seen.append(doubled.value) }
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { doubled.value })
         withKnownIssue("the edge to a private value holds a version the computed value never has") {
             #expect(seen.all == [10])
         }
         value.value = 6
         #expect(seen.all.last == 12)
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("a reaction created inside a batch runs again when another source the batch wrote after it changes")
     func reactionCreatedInABatchSeesLaterWritesOfOtherValues() {
         let a = Stored(0)
         let b = Stored(0)
-        let seen = Recorder<String>()
-        var reaction: Subscription?
-        batch {
-            a.value = 1
-            reaction = observe { seen.append("\(a.value),\(b.value)") }
-            b.value = 2
-        }
+        let (seen, reaction) = reactionStartedInABatch(before: { a.value = 1 }, reading: { "\(a.value),\(b.value)" }, after: { b.value = 2 })
         #expect(seen.all == ["1,0", "1,2"])
-        reaction?.cancel()
+        reaction.cancel()
     }
 
     @Test("equal writes inside a batch are counted by writeCount, and reported once")
