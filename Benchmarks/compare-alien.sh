@@ -82,6 +82,7 @@ if [ -z "$binary" ]; then
     binary="$(RIPPLE_WITHOUT_MACROS=1 swift build -c release --show-bin-path)/RippleBenchmarks"
 fi
 results=${RESULTS:-$(mktemp -d)}
+mkdir -p "$results"
 js=$(cd "$js" && pwd)
 for run in $(seq 1 "${RUNS:-1}"); do
     echo "== pair $run: Ripple" >&2
