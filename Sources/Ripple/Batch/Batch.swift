@@ -11,11 +11,11 @@
 /// batch's view, and runs again after the batch only if the batch commits something other
 /// than what it saw: a ``Stored`` it read as the batch last wrote it does not run it again,
 /// one the batch wrote again after the read does (even back to the value before the batch,
-/// which runs no other reaction). A ``Computed`` it read in the batch's view runs it again once
-/// the batch is applied if the computed value changes, with the same value if nothing else
-/// changed; if the apply leaves the computed value as it was (say the batch wrote its source
-/// back), the reaction keeps what it saw in the batch's view (known issues). When batches on
-/// two threads write the same value, the one that ends last wins.
+/// which runs no other reaction). A ``Computed`` it read in the batch's view, one of whose
+/// sources the batch wrote, runs it again once the batch is applied, whatever the computed
+/// value then: with the value it saw if that did not change (a known issue), never left with
+/// one the batch did not commit. When batches on two threads write the same value, the one
+/// that ends last wins.
 ///
 /// `body` runs without holding any lock: it may block, wait for other threads (which keep
 /// reading and writing meanwhile), or hop to the main thread and back.
