@@ -144,7 +144,16 @@ extension _Graph {
                     }
                     let frame = walk.removeLast()
                     ref = frame.ref
-                    changed = ref._withUnsafeGuaranteedRef { $0.sources[frame.index].version } != childVersion
+                    // A derivation run by this walk may have cancelled the reaction being
+                    // checked (directly, or through a teardown or cleanup): its disposal
+                    // emptied the root's sources. Nothing is left to decide for it.
+                    guard let frameVersion = ref._withUnsafeGuaranteedRef({ node -> Int? in
+                        frame.index < node.sources.count ? node.sources[frame.index].version : nil
+                    }) else {
+                        while walk.count > base { walk.removeLast() }
+                        return false
+                    }
+                    changed = frameVersion != childVersion
                     if !changed {
                         index = frame.index &+ 1
                         break

@@ -223,7 +223,11 @@ struct _ReactionStateMachine: Equatable {
 
     /// The answer to ``RunAction/checkSources`` or ``RunFinishedAction/checkSources`` (the
     /// lock held since): whether a source changed since the last run.
+    ///
+    /// The check runs derivations, which may cancel the reaction being checked (directly, or
+    /// through another reaction's teardown or cleanup): it is then disposed, and does not run.
     mutating func sourcesChecked(changed: Bool) -> RunAction {
+        if phase == .disposed { return .none }
         guard phase == .idle else { Self.invalidTransition("sources checked", phase) }
         guard changed else { return .none }
         phase = .running(rerunRequested: false, cancelRequested: false)

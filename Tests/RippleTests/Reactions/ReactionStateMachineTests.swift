@@ -146,6 +146,16 @@ import Testing
         }
     }
 
+    @Test("a reaction cancelled by a derivation while its sources are checked does not run")
+    func cancelDuringSourceCheck() {
+        var machine = idleMachine()
+        #expect(machine.runRequested(canRunHere: true) == .checkSources)
+        // The check runs a derivation that cancels the reaction.
+        #expect(machine.cancel() == .dispose(holdingForQueuedJobs: false))
+        #expect(machine.sourcesChecked(changed: true) == .none)
+        #expect(machine.phase == .disposed)
+    }
+
     @Test("cancelling a running reaction is deferred to the end of its run, which disposes of it")
     func cancelWhileRunning() {
         var machine = runningMachine()
