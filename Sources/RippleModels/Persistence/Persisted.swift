@@ -39,8 +39,10 @@ import Ripple
 /// **Bad stored data.** A stored value that does not decode, or does not convert exactly
 /// (an `Int` key holding 3.7), is never converted silently: it is logged and reported as a
 /// ``PersistenceError``, the value reads as its default, and the stored data is left as it is
-/// until the app writes a value (which replaces it). Pass `migrate:` to convert stored data
-/// of an older format: its result is the value, and is saved.
+/// until the app writes a value. That write does not lose it: before saving, the stored data
+/// is copied, exactly as stored, to the recovery key the error names
+/// (``PersistenceError/recoveryKey``, `"<key>.unreadable"`). Pass `migrate:` to convert
+/// stored data of an older format: its result is the value, and is saved.
 ///
 /// **Shared keys.** Every `Persisted` for one key of one store is one value: a write through
 /// one is seen by the others, and `+= 1` through each adds up. Creating two with different

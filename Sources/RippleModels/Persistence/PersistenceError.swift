@@ -12,9 +12,13 @@ import Ripple
 /// - logs a line on standard error naming the key, the stored type and the expected type;
 /// - reports this error to its store (``KeyValueStore/reportDecodingFailure(_:)``), whose
 ///   default passes it to the process-wide ``handler``;
-/// - reads as its default, and leaves the stored data as it is: nothing is written under the
-///   key until the app writes a value (which replaces the stored data) or a migration passed
-///   to the `Persisted` converts the stored data.
+/// - reads as its default, and leaves the stored data as it is until the app writes a value
+///   or a migration passed to the `Persisted` converts the stored data;
+/// - before the first value written replaces the stored data, copies that data, exactly as
+///   stored, to the ``recoveryKey`` this error names (`"<key>.unreadable"`, numbered when
+///   that key holds an earlier recovery), so that nothing a user saved is lost because the
+///   type changed. Read it back with the store (`UserDefaults.standard.data(forKey:)`), or with
+///   a `Persisted` of the old type under the recovery key.
 ///
 /// A saved value the store cannot keep exactly (a `Date` with a fraction of a second, or
 /// `-0.0`, in `UserDefaults` on Linux, whose XML file keeps neither) is saved in the closest
@@ -50,6 +54,10 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public let expectedType: String
     /// Why the stored value does not convert: `it does not convert exactly`, `missing key 'fontSize'`…
     public let reason: String
+    /// For a stored value that does not read (``Kind-swift.enum/unreadable``): the key it is
+    /// copied to, exactly as stored, before the first value written replaces it. `nil` for
+    /// ``Kind-swift.enum/notKeptExactly``.
+    public let recoveryKey: String?
 
     /// Creates an error for `key`.
     ///
@@ -59,8 +67,17 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     ///   - expectedType: The type the value was read as.
     ///   - reason: Why the stored value does not convert.
     ///   - kind: Which way the value failed; a read by default.
-    public init(key: String, storedType: String, expectedType: String, reason: String, kind: Kind = .unreadable) {
+    ///   - recoveryKey: Where the unreadable stored value is kept once a write replaces it.
+    public init(
+        key: String,
+        storedType: String,
+        expectedType: String,
+        reason: String,
+        kind: Kind = .unreadable,
+        recoveryKey: String? = nil
+    ) {
         self.kind = kind
+        self.recoveryKey = recoveryKey
         self.key = key
         self.storedType = storedType
         self.expectedType = expectedType
@@ -73,7 +90,8 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .unreadable:
             "Persisted '\(key)' cannot read its stored value: the store holds \(storedType), expected \(expectedType) "
-                + "(\(reason)). It reads as its default; the stored value is left as it is until a value is written."
+                + "(\(reason)). It reads as its default; the stored value is left as it is"
+                + (recoveryKey.map { ", and copied to '\($0)' before a value written replaces it." } ?? ".")
         case .notKeptExactly:
             "Persisted '\(key)' was saved, but its store cannot keep the \(expectedType) exactly (\(reason)): "
                 + "the store keeps \(storedType), which the next process reads. The value in memory is exact."

@@ -49,6 +49,9 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// The last value noted for saving, to skip saving a write of a value the store already
     /// holds exactly (the write still notifies: `didUpdate` hears it).
     private var lastNoted: Value?
+    /// The stored object that did not decode, until the first save moves it to a recovery
+    /// key (see `moveUnreadableAside()`): a save never replaces data that could not be read.
+    private var unreadable: Any?
 
     private enum LoadState {
         case notLoaded
@@ -105,6 +108,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
     /// both load; the first to finish installs its result and reports.
     private func load() -> Value? {
         var failure: PersistenceError?
+        var unreadableObject: Any?
         var migrated = false
         let value: Value?
         if let object = store.object(forKey: key) {
@@ -116,11 +120,13 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
                     migrated = true
                 } else {
                     value = nil
+                    unreadableObject = object
                     failure = PersistenceError(
                         key: key,
                         storedType: _describeStoredObject(object),
                         expectedType: "\(Value.self)",
-                        reason: error.reason
+                        reason: error.reason,
+                        recoveryKey: _recoveryKey(for: key, in: store)
                     )
                 }
             }
@@ -130,6 +136,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         let (earlier, installed) = lock.withLock { () -> (LoadState, Bool) in
             if case .notLoaded = loadState {
                 loadState = .loaded(value)
+                unreadable = unreadableObject
                 return (loadState, true)
             }
             return (loadState, false)
@@ -228,6 +235,7 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
             }
             guard let value else { return nil }
             let object = coding.encode(value)
+            moveUnreadableAside()
             store.set(object, forKey: key)
             // Counted before the save lock is released, so that a `flush()` whose own save
             // finds nothing pending still waits for this save's report.
@@ -246,6 +254,18 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
             if savesChecking == 0 { lock.broadcast() }
         }
         return true
+    }
+
+    /// Before the first save replaces a stored object that did not decode, copies it, exactly
+    /// as stored, to a recovery key (`_recoveryKey(for:in:)`: the one the load's error named,
+    /// unless something was stored there since). Called by a save, with `saveLock` held.
+    private func moveUnreadableAside() {
+        let object = lock.withLock { () -> Any? in
+            defer { unreadable = nil }
+            return unreadable
+        }
+        guard let object else { return }
+        store.set(object, forKey: _recoveryKey(for: key, in: store))
     }
 
     /// Waits until every save that has stored its value has also reported it if the store
@@ -296,4 +316,19 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         noteCommitted()
         if save() { store.synchronize() }
     }
+}
+
+/// The key a stored object that does not decode is kept under once a write replaces it:
+/// `"<key>.unreadable"`, or `"<key>.unreadable.2"`, `.3`… when that one holds something
+/// already (an earlier recovery is never overwritten).
+///
+/// - Complexity: One store read per recovery key already in use.
+func _recoveryKey(for key: String, in store: any KeyValueStore) -> String {
+    var candidate = key + ".unreadable"
+    var number = 2
+    while store.object(forKey: candidate) != nil {
+        candidate = key + ".unreadable.\(number)"
+        number += 1
+    }
+    return candidate
 }
