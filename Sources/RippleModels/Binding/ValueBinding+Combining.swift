@@ -104,4 +104,31 @@ extension ObservableValue where Self: Sendable {
             handler(new.0, new.1, new.2)
         }
     }
+
+    /// Calls `handler` with all four parts when any part of a quadruple changes, as for a
+    /// ``compound(_:_:_:_:)``.
+    ///
+    /// ```swift
+    /// let observer = compound($form.street, $form.city, $form.zip, $form.country)
+    ///     .didChange { street, city, zip, country in validate(street, city, zip, country) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - withCurrent: Also call `handler` at once with the current parts.
+    ///   - handler: Called with the new parts.
+    /// - Returns: A `Subscription` that stops the handler when cancelled or released.
+    public func didChange<
+        A: Equatable & SendableMetatype,
+        B: Equatable & SendableMetatype,
+        C: Equatable & SendableMetatype,
+        D: Equatable & SendableMetatype
+    >(
+        withCurrent: Bool = false,
+        _ handler: @escaping @Sendable (A, B, C, D) -> Void
+    ) -> Subscription where Value == (A, B, C, D) {
+        _observeUpdates(withCurrent: withCurrent) { old, new in
+            if let old, old == new { return }
+            handler(new.0, new.1, new.2, new.3)
+        }
+    }
 }

@@ -119,6 +119,20 @@ struct DidUpdateTests {
         _ = observer
     }
 
+    @Test("a compound of four values: didChange gets all four parts, once per change")
+    func compoundOfFourDidChange() {
+        let street = Stored("Main St"), city = Stored("Springfield"), zip = Stored(12345), country = Stored("US")
+        let log = Log<String>()
+        let observer = compound(street, city, zip, country).didChange { street, city, zip, country in
+            log.append("\(street), \(city) \(zip) \(country)")
+        }
+        zip.value = 54321
+        zip.value = 54321                                                     // equal: nothing
+        batch { city.value = "Shelbyville"; country.value = "CA" }            // one notification
+        #expect(log.all == ["Main St, Springfield 54321 US", "Main St, Shelbyville 54321 CA"])
+        _ = observer
+    }
+
     @Test("allTrue and someTrue follow every input")
     func allTrueAndSomeTrue() {
         let a = Stored(false), b = Stored(false)
