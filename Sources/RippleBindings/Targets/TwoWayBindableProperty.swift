@@ -22,9 +22,15 @@ import RippleModels
 /// **No echo.** A user's edit written to the model is not applied back to the control, even
 /// when the transform is not an exact inverse: a field bound to a `Double` with
 /// `.transform({ "\($0)" }, reverse: { Double($0) ?? 0 })` keeps the "1.50" the user typed
-/// while the model holds 1.5, and the model is written once per edit. A later change of
-/// the model from anywhere else is shown as usual. A value the binding applies to the
-/// control is never taken for an edit, even if the control reports it as one.
+/// while the model holds 1.5, and the model is written once per edit. That holds wherever
+/// the edit is reported from: inside a `batch`, or from a handler or reaction. A later change
+/// of the model from anywhere else is shown as usual, even one made in the same batch as the
+/// edit (for `Equatable` values). A value the binding applies to the control is never taken
+/// for an edit, even if the control reports it as one.
+///
+/// **The control and the model agree.** A paced edit (throttled or debounced) written after a
+/// change from elsewhere was shown in the control is shown too: the control then holds the
+/// model's value, not the change it no longer shows.
 ///
 /// The rules of ``BindableProperty`` hold too: one binding at a time, ended by ``unbind()``,
 /// by the release of the property or of its target.
@@ -115,18 +121,27 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
         }
         let forward = handler.forward
         return slot.replace { [slot, scheduler, set] generation in
-            let token = _EchoToken()
-            let id = ObjectIdentifier(token)
-            let push = makePush { data in
-                withExtendedLifetime(token) {
-                    _EchoScope.$binding.withValue(id) { binding.value = data }
+            let ownWrites = _OwnWrites<Data>()
+            let isEqual = _equality(for: Data.self)
+            let push = makePush { [weak slot] data in
+                // The write is the echo of an edit only while the control still shows that
+                // edit: a value applied since it was taken (a change from elsewhere) makes it
+                // a change to show, so that the control and the model agree. (Weak: the slot
+                // holds this push; a slot being released flushes it, and shows nothing more.)
+                let isOwn = slot?.controlShowsLastEdit ?? true
+                writeInOrder {
+                    if isOwn { ownWrites.record(data) }
+                    binding.value = data
                 }
             }
             let latest = _applier(slot: slot, scheduler: scheduler, set: set, generation: generation)
+            let seen = _ReactionState<UInt64>(0)
             let subscription = withoutOwner {
                 observe {
                     let value = binding.value
-                    if _EchoScope.binding == id { return }
+                    let own = ownWrites.last
+                    defer { seen.value = own.serial }
+                    if own.serial != seen.value, _isEcho(of: value, written: own.value, isEqual) { return }
                     latest.send(forward(value))
                 }
             }
@@ -158,7 +173,7 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     /// The adapters call it from the control's change event. A call made while the binding is
     /// applying a value to the control is ignored.
     public func userDidEdit() {
-        guard let push = slot.pushForEdit, let value = get() else { return }
+        guard let push = slot.takeEdit(), let value = get() else { return }
         push.send(value)
     }
 
@@ -172,11 +187,44 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     public var isBound: Bool { slot.isBound }
 }
 
-/// Identifies one two-way binding's own writes (see `_EchoScope`).
-final class _EchoToken: Sendable {}
+/// The writes a two-way binding made to its model for the user's edits: a serial number, and
+/// the last value written, recorded just before the model's write (in the same queued step,
+/// inside a reaction or a batch).
+///
+/// The binding's reaction skips the update when the serial moved since its last run and, for
+/// `Equatable` values, the model holds the value written: the echo of the user's own edit,
+/// wherever the edit was reported from (a batch or a handler delays the reaction past the
+/// write), while a write from elsewhere in the same round (a batch) is shown. Not a `Stored`:
+/// the reaction reads it without depending on it, and the value need not be `Sendable`.
+final class _OwnWrites<Value>: @unchecked Sendable {
+    private let lock = _Lock()
+    private var serial: UInt64 = 0
+    private var value: Value?
+
+    /// Records a write of `value`.
+    func record(_ value: Value) {
+        lock.withLock {
+            serial &+= 1
+            self.value = value
+        }
+    }
+
+    /// The last write recorded.
+    var last: (serial: UInt64, value: Value?) {
+        lock.withLock { (serial, value) }
+    }
+}
+
+/// Whether the model's `value` is the echo of the binding's last own write, `written` (see
+/// `_OwnWrites`): always for values that are not `Equatable`.
+func _isEcho<Value>(of value: Value, written: Value?, _ isEqual: (@Sendable (Value, Value) -> Bool)?) -> Bool {
+    guard let isEqual, let written else { return true }
+    return isEqual(written, value)
+}
 
 /// The function that applies values to a target through a scheduler, marked as programmatic,
-/// ending the binding of `generation` when the target is gone.
+/// while the binding of `generation` is the current one; it ends that binding when the target
+/// is gone.
 func _applier<Value: Sendable>(
     slot: _BindingSlot<Value>,
     scheduler: BindingScheduler,
@@ -186,7 +234,9 @@ func _applier<Value: Sendable>(
     _LatestValue<Value>(scheduler: scheduler) { [weak slot] value in
         guard let slot else { return }
         var alive = true
-        slot.applying { alive = set(value) }
+        // A binding that was replaced or ended shows nothing more: the edit a pacer still
+        // held, written to its model when it ended, is not applied over the new binding's value.
+        guard slot.applying(generation: generation, { alive = set(value) }) else { return }
         if !alive { slot.clear(generation: generation) }
     }
 }

@@ -17,6 +17,10 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     private var handle: Subscription?
     private var applying = 0
     private var generation: UInt64 = 0
+    /// Values applied to the target so far, and how many had been when the user's last edit
+    /// was taken: the target still shows that edit while they are equal.
+    private var applied: UInt64 = 0
+    private var appliedAtLastEdit: UInt64 = 0
 
     /// A binding as the slot holds it: its reaction, the path of the user's edits, and the
     /// subscription its caller got.
@@ -65,26 +69,38 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
 
     var isBound: Bool { lock.withLock { subscription != nil } }
 
-    /// The path of a user's edit, unless a value is being applied to the target.
-    var pushForEdit: _Push<Value>? {
-        lock.withLock { applying > 0 ? nil : push }
+    /// The path of a user's edit, unless a value is being applied to the target; notes that
+    /// the target shows the edit being taken (see `controlShowsLastEdit`).
+    func takeEdit() -> _Push<Value>? {
+        lock.withLock {
+            if applying > 0 { return nil }
+            appliedAtLastEdit = applied
+            return push
+        }
     }
 
-    /// Runs `apply` marked as a programmatic change of the target.
-    func applying(_ apply: () -> Void) {
-        lock.withLock { applying += 1 }
-        defer { lock.withLock { applying -= 1 } }
+    /// Whether no value was applied to the target since the user's last edit was taken: the
+    /// target still shows it.
+    var controlShowsLastEdit: Bool {
+        lock.withLock { applied == appliedAtLastEdit }
+    }
+
+    /// Runs `apply` marked as a programmatic change of the target, if the binding of
+    /// `generation` is still the current one; returns whether it ran.
+    func applying(generation expected: UInt64, _ apply: () -> Void) -> Bool {
+        let isCurrent = lock.withLock { () -> Bool in
+            guard generation == expected else { return false }
+            applying += 1
+            return true
+        }
+        guard isCurrent else { return false }
+        defer { lock.withLock { applying -= 1; applied &+= 1 } }
         apply()
+        return true
     }
 
     deinit {
         push?.flush()
         subscription?.cancel()
     }
-}
-
-/// Marks a write to the model made by a two-way binding, so that its own reaction, run on
-/// this thread by that write, does not apply the value back to the target (an echo).
-enum _EchoScope {
-    @TaskLocal static var binding: ObjectIdentifier?
 }

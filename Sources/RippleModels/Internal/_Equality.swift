@@ -2,7 +2,7 @@
 ///
 /// The property types take any value; those whose values are `Equatable` get the usual
 /// cut-off (an equal value notifies nobody) without a second set of initialisers.
-func _equality<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+package func _equality<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
     guard Value.self is any Equatable.Type else { return nil }
     return { lhs, rhs in (lhs as! any Equatable)._isEqual(to: rhs) }
 }

@@ -2,7 +2,7 @@
 ///
 /// A reaction never runs concurrently with itself, so its body may keep state here
 /// without a lock. Nothing else may touch it.
-final class _ReactionState<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+package final class _ReactionState<Value>: @unchecked Sendable {
+    package var value: Value
+    package init(_ value: Value) { self.value = value }
 }
