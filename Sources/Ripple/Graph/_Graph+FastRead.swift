@@ -36,7 +36,7 @@
 /// How the first step of a read of a stored value went (see `_Node._beginStoredRead`).
 ///
 /// Measured on the benchmark package, case by case: a stored value's read gains from
-/// `trackedInDerivation` (kairo "repeated", 30 reads of one value per evaluation, −21 %); a
+/// `trackedInDerivation` (benchmark "repeated", 30 reads of one value per evaluation, −21 %); a
 /// computed value's read lost as much on "diamond" and "unstable" from the jump through a
 /// table a switch of four cases compiles to, so it has three (`_ComputedReadStart`).
 @usableFromInline
@@ -145,7 +145,7 @@ extension _Node {
     /// a call of its own. Not inlined, so that the reads of values without references, which
     /// never take this branch, stay as small as before for the optimizer's inlining of them
     /// (inlined here, the branch made `Stored<Int>.value` too large to inline into a
-    /// derivation: 38 instructions more per write on kairo "diamond").
+    /// derivation: 38 instructions more per write on benchmark "diamond").
     @usableFromInline @inline(never)
     final func _endTrackedReadOfReferences() {
         _endGeneralRead()

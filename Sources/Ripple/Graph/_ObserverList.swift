@@ -9,7 +9,7 @@
 /// that its edge's slot can follow. Emptying the list frees its memory, or, for a list of one
 /// link, gives it to the graph's spare blocks (`_SpareObserverBlocks`), from which the next list
 /// to get its first observer takes it: a computed value that an evaluation reads every other
-/// time (the kairo "unstable" graph) is linked and unlinked without a call to the allocator.
+/// time (the "unstable" benchmark graph) is linked and unlinked without a call to the allocator.
 ///
 /// It is not copyable and has one owner (the node), like `_Buffer`; every use is under the
 /// graph's lock. The links' references are counted by hand: `remove(at:of:moving:)` hands the

@@ -163,7 +163,7 @@ package final class _ThreadContext {
     /// A call from the client, not inlinable: inlined into an `async` function there, the read
     /// of the thread-local pointer could be reused across a suspension point and find the
     /// context of the thread the function started on (the hazard `_callingThread()` in
-    /// `_Lock.swift` avoids for the thread's identity). Tried inlinable at stop 21: 7 to 16
+    /// `_Lock.swift` avoids for the thread's identity). Tried inlinable once: 7 to 16
     /// instructions less per batched write, reverted for this.
     @usableFromInline
     static var currentRef: Unmanaged<_ThreadContext> {
