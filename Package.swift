@@ -11,7 +11,8 @@ let includeMacros = Context.environment["RIPPLE_WITHOUT_MACROS"] == nil
 // The documentation plugin (`swift package generate-documentation`) is declared only when
 // RIPPLE_DOCS is set (to anything), so `swift test` and the package's users never resolve it:
 // `RIPPLE_DOCS=1 swift package generate-documentation --target Ripple`, or `.ci/check-docs`.
-let includeDocs = Context.environment["RIPPLE_DOCS"] != nil
+// Swift Package Index sets SPI_GENERATE_DOCS for its documentation builds (see .spi.yml).
+let includeDocs = Context.environment["RIPPLE_DOCS"] != nil || Context.environment["SPI_GENERATE_DOCS"] != nil
 
 let macroTargets: [Target] = [
     .macro(name: "RippleMacrosPlugin", dependencies: [
