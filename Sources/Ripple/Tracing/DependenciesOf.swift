@@ -1,0 +1,53 @@
+/// What `body` reads, directly and transitively, without keeping anything: `body` runs once,
+/// now, on the calling thread, tracked as a reaction's body is, and the snapshot of what that
+/// run read is returned (Fisticuffs' `DependencyTracker.findDependencies`).
+///
+/// The snapshot's ``DependencySnapshot/root`` stands for `body`; its
+/// ``DependencySnapshot/sources`` are the values `body` read directly, in the order first read,
+/// and its ``DependencySnapshot/nodes`` include what those values derive from. Nothing observes
+/// them once this returns.
+///
+/// ```swift
+/// let first = Stored("Ada", name: "first"), last = Stored("Lovelace", name: "last")
+/// let full = Computed(name: "full") { "\(first.value) \(last.value)" }
+/// let read = dependencies { _ = full.value }
+/// print(read.sources.map(\.name))      // ["'full'"]
+/// print(read.nodes.map(\.name).dropFirst())   // ["'full'", "'first'", "'last'"]
+/// ```
+///
+/// `body` runs with the graph's lock released, like a reaction's body: it may write (writes
+/// are delivered as a reaction's are) and what it creates belongs to no one.
+///
+/// - Precondition: Called where a new reaction runs at once: not inside a derivation, nor from a
+///   reaction bound to an actor's executor off that executor.
+/// - Complexity: One run of `body`, plus O(*n*) in the nodes upstream of what it read, at most
+///   ``DependencySnapshot/limit``.
+public func dependencies(
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    of body: @escaping () -> Void
+) -> DependencySnapshot {
+    // Run at once on this thread (checked below), before this function returns: the closure
+    // never crosses a thread, though the reaction's body type asks for a `Sendable` one.
+    nonisolated(unsafe) let body = body
+    let ran = _RanOnce()
+    let subscription = withoutOwner {
+        _startReaction(
+            _ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
+                ran.mark()
+                body()
+            }
+        )
+    }
+    defer { subscription.cancel() }
+    guard ran.value, let snapshot = subscription.dependencies else {
+        _rippleFailure("dependencies(of:) at \(file):\(line): the body did not run at once (called where reactions are deferred, such as inside a derivation)")
+    }
+    return snapshot
+}
+
+/// Whether a reaction's body ran; set and read on the one thread that runs it.
+private final class _RanOnce: @unchecked Sendable {
+    private(set) var value = false
+    func mark() { value = true }
+}
