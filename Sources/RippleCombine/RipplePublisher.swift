@@ -4,7 +4,11 @@ import Ripple
 /// store's states or changes, an event's or a store's activities.
 ///
 /// Each subscriber gets a reaction (or event subscription) of its own, started by its first
-/// demand and ended when it cancels. It never fails.
+/// demand and ended when it cancels. It never fails. A publisher of a store (its states,
+/// changes or activities) does not keep the store alive, and finishes when the store is
+/// released: the subscriber gets the values kept for it (as its demand allows), then
+/// `.finished`; subscribed after the release, it gets `.finished` at once. Other publishers
+/// never finish.
 ///
 /// ```swift
 /// let count = Stored(0)
@@ -26,8 +30,15 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
         case all
     }
 
+    /// Starts sending: called at a subscriber's first demand with the functions that send a
+    /// value and that finish, returns the subscription to cancel when the subscriber cancels.
+    typealias Start = @Sendable (
+        _ send: @escaping @Sendable (Output) -> Void,
+        _ finish: @escaping @Sendable () -> Void
+    ) -> Ripple.Subscription
+
     let buffering: Buffering
-    let start: @Sendable (_ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
+    let start: Start
 
     /// Creates a publisher of what `start` sends: it is called at a subscriber's first demand
     /// with the function that sends a value, and returns the subscription to cancel when the
@@ -41,6 +52,13 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
         keepsEveryValue: Bool = false,
         start: @escaping @Sendable (_ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
     ) {
+        buffering = keepsEveryValue ? .all : .newest
+        self.start = { send, _ in start(send) }
+    }
+
+    /// Creates a publisher that may finish: `start` is given the function that sends a value
+    /// and the one that finishes (after the values kept for the subscriber).
+    init(keepsEveryValue: Bool = false, finishing start: @escaping Start) {
         buffering = keepsEveryValue ? .all : .newest
         self.start = start
     }

@@ -7,15 +7,18 @@ extension Store {
     /// then the state after each commit that changed it. A subscriber with no demand left gets
     /// only the newest state when it asks again.
     ///
+    /// It does not keep the store alive, and finishes when the store is released.
+    ///
     /// ```swift
     /// let cancellable = store.statePublisher.map(\.count).removeDuplicates().sink { print($0) }
     /// ```
     public var statePublisher: RipplePublisher<State> {
-        RipplePublisher { send in self.sinkState { send($0.current) } }
+        RipplePublisher(finishing: untilReleased { store, send in store.sinkState { send($0.current) } })
     }
 
     /// A publisher of each commit's `Changes` (the first one holds the current state): ask
     /// it what changed with `ifChanged`. A subscriber with no demand left gets every one later.
+    /// It does not keep the store alive, and finishes when the store is released.
     ///
     /// ```swift
     /// let cancellable = store.changesPublisher.sink { changes in
@@ -23,15 +26,33 @@ extension Store {
     /// }
     /// ```
     public var changesPublisher: RipplePublisher<Changes<State>> {
-        RipplePublisher(keepsEveryValue: true) { send in self.sinkState { send($0) } }
+        RipplePublisher(keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkState { send($0) } })
     }
 }
 
 extension Store where Activity: Sendable {
     /// A publisher of the activities the store sends from now on. A subscriber with no demand
-    /// left gets every one later, in order.
+    /// left gets every one later, in order. It does not keep the store alive, and finishes
+    /// when the store is released.
     public var activityPublisher: RipplePublisher<Activity> {
-        RipplePublisher(keepsEveryValue: true) { send in self.sinkActivity(send) }
+        RipplePublisher(keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkActivity(send) })
+    }
+}
+
+extension Store {
+    /// A publisher's start that holds the store weakly and finishes when it is released (at
+    /// once if it is gone already): `subscribe` subscribes to the store with the function that
+    /// sends a value.
+    func untilReleased<Output: Sendable>(
+        _ subscribe: @escaping @Sendable (_ store: Store, _ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
+    ) -> RipplePublisher<Output>.Start {
+        { [weak self] send, finish in
+            guard let self else {
+                finish()
+                return Ripple.Subscription {}
+            }
+            return self._ownUntilReleased(subscribe(self, send), finishing: finish)
+        }
     }
 }
 

@@ -2,21 +2,24 @@ import Ripple
 
 /// One subscriber's subscription to a ``RipplePublisher``: demand, the values waiting for it,
 /// and the Ripple subscription that feeds it. A pure state machine behind a lock decides what
-/// to send; values are sent with the lock released.
+/// to send; values, and the completion once the source finished and every value waiting was
+/// sent, are sent with the lock released, one at a time.
 final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unchecked Sendable {
     private let lock = _Lock()
     private var subscriber: AnySubscriber<Input, Never>?
     private var demand = Subscribers.Demand.none
     private var waiting: [Input] = []
     private var isSending = false
+    /// Set when the source finished: the completion follows the values waiting.
+    private var isFinished = false
     private var source: Ripple.Subscription?
-    private var start: (@Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription)?
+    private var start: RipplePublisher<Input>.Start?
     private let buffering: RipplePublisher<Input>.Buffering
 
     init(
         _ subscriber: AnySubscriber<Input, Never>,
         buffering: RipplePublisher<Input>.Buffering,
-        start: @escaping @Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription
+        start: @escaping RipplePublisher<Input>.Start
     ) {
         self.subscriber = subscriber
         self.buffering = buffering
@@ -27,14 +30,14 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
 
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        let starting = lock.withLock { () -> (@Sendable (@escaping @Sendable (Input) -> Void) -> Ripple.Subscription)? in
+        let starting = lock.withLock { () -> RipplePublisher<Input>.Start? in
             guard subscriber != nil else { return nil }
             demand += more
             defer { start = nil }
             return start
         }
         if let starting {
-            let subscription = starting { [weak self] value in self?.offer(value) }
+            let subscription = starting({ [weak self] value in self?.offer(value) }, { [weak self] in self?.finish() })
             let cancelled = lock.withLock { () -> Bool in
                 if subscriber == nil { return true }
                 source = subscription
@@ -61,21 +64,53 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
         drain()
     }
 
+    /// The source finished (the store was released): the subscriber gets the values waiting,
+    /// as its demand allows, then the completion. Idempotent.
+    private func finish() {
+        lock.withLock {
+            if subscriber != nil { isFinished = true }
+        }
+        drain()
+    }
+
+    /// What `drain` sends next.
+    private enum Next {
+        case value(AnySubscriber<Input, Never>, Input)
+        case completion(AnySubscriber<Input, Never>, Ripple.Subscription?)
+    }
+
     /// Sends what waits, as far as demand allows, one value at a time with the lock released
-    /// (a subscriber's `receive` may request more, or cancel).
+    /// (a subscriber's `receive` may request more, or cancel); then, once the source finished
+    /// and nothing waits, the completion, once (it needs no demand).
     private func drain() {
         while true {
-            let next = lock.withLock { () -> (AnySubscriber<Input, Never>, Input)? in
-                guard !isSending, let subscriber, demand > .none, !waiting.isEmpty else { return nil }
-                isSending = true
-                demand -= 1
-                return (subscriber, waiting.removeFirst())
+            let next = lock.withLock { () -> Next? in
+                guard !isSending, let subscriber else { return nil }
+                if !waiting.isEmpty {
+                    guard demand > .none else { return nil }
+                    isSending = true
+                    demand -= 1
+                    return .value(subscriber, waiting.removeFirst())
+                }
+                guard isFinished else { return nil }
+                self.subscriber = nil
+                start = nil
+                defer { source = nil }
+                return .completion(subscriber, source)
             }
-            guard let (subscriber, value) = next else { return }
-            let more = subscriber.receive(value)
-            lock.withLock {
-                isSending = false
-                demand += more
+            switch next {
+            case nil:
+                return
+            case .value(let subscriber, let value):
+                let more = subscriber.receive(value)
+                lock.withLock {
+                    isSending = false
+                    demand += more
+                }
+            case .completion(let subscriber, let source):
+                source?.cancel()
+                subscriber.receive(completion: .finished)
+                return
             }
         }
     }

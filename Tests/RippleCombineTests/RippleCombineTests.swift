@@ -138,9 +138,16 @@ struct Counter: Equatable, Sendable {
 final class ManualSubscriber<Input: Sendable>: Subscriber, @unchecked Sendable {
     typealias Failure = Never
     private let onValue: @Sendable (ManualSubscriber, Input) -> Void
+    private let onCompletion: @Sendable () -> Void
     private let subscription = Box<(any _TestSubscription)?>(nil)
 
-    init(_ onValue: @escaping @Sendable (ManualSubscriber, Input) -> Void) { self.onValue = onValue }
+    init(
+        _ onValue: @escaping @Sendable (ManualSubscriber, Input) -> Void,
+        onCompletion: @escaping @Sendable () -> Void = {}
+    ) {
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
 
     var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
     func receive(subscription: any _TestSubscription) { self.subscription.value = subscription }
@@ -148,7 +155,7 @@ final class ManualSubscriber<Input: Sendable>: Subscriber, @unchecked Sendable {
         onValue(self, input)
         return .none
     }
-    func receive(completion: Subscribers.Completion<Never>) {}
+    func receive(completion: Subscribers.Completion<Never>) { onCompletion() }
     func request(_ demand: Subscribers.Demand) { subscription.value?.request(demand) }
     func request(_ count: Int) { request(.max(count)) }
     func cancel() { subscription.value?.cancel() }

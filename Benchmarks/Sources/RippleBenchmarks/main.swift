@@ -207,6 +207,17 @@ func runAll() {
         }
         bindingsReport = report
     }
+    // The event rows: with no filter, or --filter events.
+    var eventReport: EventBench.Report?
+    if sectionsSelected, EventBench.isSelected {
+        log("measuring events…")
+        let report = EventBench.measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        eventReport = report
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -276,6 +287,10 @@ func runAll() {
     if let bindingsReport {
         print("")
         printBindings(bindingsReport)
+    }
+    if let eventReport {
+        print("")
+        printEvents(eventReport)
     }
     print("")
     if failures.isEmpty {

@@ -135,6 +135,44 @@ package func _readModifyWrite<Value>(
     }
 }
 
+/// Reads with `read`, changes the result with `transform` and writes it with `write`, in one
+/// pass that no other write to the first stored value `read` reads can overtake: that value's
+/// other writers wait from the read until the write (its readers don't). For a transform that
+/// must not run twice, because it tells others what it is about to write (an observable
+/// array's before-change handlers).
+///
+/// While reactions are being delivered on this thread, the whole read-modify-write is queued
+/// after the current round, like any write; inside a batch, the value is held until the batch
+/// is applied (see `_readModifyWrite`). `transform` runs with no lock held, once. A thread that
+/// would wait for another that waits for it is stopped with a message instead of hanging.
+package func _exclusiveReadModifyWrite<Value>(
+    read: @escaping () -> Value,
+    transform: @escaping (inout Value) -> Void,
+    write: @escaping (Value) -> Void
+) {
+    let context = _ThreadContext.current
+    if context.isDelivering {
+        _graph.queueWrite(context) { _exclusiveReadModifyWrite(read: read, transform: transform, write: write) }
+        return
+    }
+    let enclosing = context.readModifyWrite
+    _graph.withLock { _graph.readModifyWriteRegions += 1 }
+    context.readModifyWrite = _ReadModifyWriteRegion(mode: .exclusive)
+    var value = read()
+    // What the transform reads is not the subject (it is kept, exclusive, until the end).
+    context.readModifyWrite.mode = .none
+    transform(&value)
+    write(value)
+    let region = context.readModifyWrite
+    context.readModifyWrite = enclosing
+    _graph.withLock {
+        _graph.readModifyWriteRegions -= 1
+        if !region.isReservedByBatch, let subject = region.subject { subject._endExclusive() }
+    }
+    // `region` holds the subject: released here, with the lock released.
+    withExtendedLifetime(region) {}
+}
+
 extension Stored: _ReadModifyWriteSubject {
     /// A read inside a read-modify-write region (lock held): the region's first read of a
     /// stored value outside any derivation makes it the subject; an exclusive region waits for

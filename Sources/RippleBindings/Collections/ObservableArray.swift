@@ -23,9 +23,17 @@ import RippleModels
 ///
 /// Every index is checked: one out of range stops the program with a message that names the
 /// call, the index and the valid range.
+///
+/// Edits from many threads are atomic: each applies to the array the previous one left. What
+/// ``willChange(_:)`` handlers are told is the edit that is applied: while there are any, an
+/// edit holds the array from its preview to its write, and other threads' edits wait.
 public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable {
     private let storage: Stored<_ArrayStorage<Element>>
     private let willChangeHandlers = _HandlerList<(old: [Element], new: [Element])>()
+    /// The threads calling before-change handlers, which must not edit the array.
+    private let previewing = _CallingThreads()
+    /// The array's name in failure messages.
+    private let label: String
 
     /// Creates an array holding `elements`.
     ///
@@ -36,6 +44,7 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     ///   - line: The line that creates it, named in diagnostics.
     public init(_ elements: [Element] = [], name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         storage = Stored(_ArrayStorage(elements), name: name, file: file, line: line)
+        label = name.map { "ObservableArray \"\($0)\"" } ?? "the ObservableArray created at \(file):\(line)"
     }
 
     /// The elements. Reading them inside a derivation or reaction tracks the array;
@@ -64,22 +73,39 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
 
     /// Applies `body`'s edits as one change: handlers get one ``ListChanges`` for all of them.
     ///
-    /// `body` may run more than once (again when another thread's edit lands while it runs,
-    /// and once more to compute the value before-change handlers get): it should only edit.
+    /// While the array has before-change handlers (``willChange(_:)``), the edit is exclusive:
+    /// `body` runs once, the handlers are told the elements before and after it, and the
+    /// result is applied before any other thread's edit of the array, which waits (readers
+    /// don't). Without them, `body` may run again when another thread's edit lands while it
+    /// runs: it should only edit.
     ///
     /// - Complexity: O(*n*) for the copy of the array, plus each edit's own cost.
     public func edit(_ body: @escaping (inout ArrayEdit<Element>) -> Void) {
-        if !willChangeHandlers.isEmpty {
-            var preview = ArrayEdit(untracked { storage.value })
-            let old = preview.elements
-            body(&preview)
-            willChangeHandlers.call((old, preview.elements))
+        let storage = self.storage
+        if previewing.isHeldByCallingThread {
+            _bindingsFailure("ObservableArray.edit: \(label) was edited from inside one of its willChange handlers, before the edit it was told about is applied. Edit it after the change (in didChangeElements, or a reaction).")
         }
-        storage.update { current in
-            var edit = ArrayEdit(current)
-            body(&edit)
-            current = edit.storage
+        guard !willChangeHandlers.isEmpty else {
+            storage.update { current in
+                var edit = ArrayEdit(current)
+                body(&edit)
+                current = edit.storage
+            }
+            return
         }
+        let (handlers, previewing) = (willChangeHandlers, self.previewing)
+        _exclusiveReadModifyWrite(
+            read: { untracked { storage.value } },
+            transform: { current in
+                var edit = ArrayEdit(current)
+                body(&edit)
+                previewing.enter()
+                handlers.call((current.elements, edit.elements))
+                previewing.leave()
+                current = edit.storage
+            },
+            write: { storage.value = $0 }
+        )
     }
 
     /// Adds `element` at the end.
@@ -139,6 +165,13 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// on the editing thread, while the graph still shows the old elements (Fisticuffs'
     /// `.beforeChange` subscriptions).
     ///
+    /// What it is told is exactly what happens, even while other threads edit the array: `old`
+    /// is the array the edit applies to, and `new` is the array it leaves, applied before any
+    /// other edit (an edit of an array with before-change handlers holds it from its preview
+    /// to its write; other threads' edits of it wait, its readers don't). Inside a `batch`, the
+    /// array is held until the batch is applied. The handler must not edit the array itself:
+    /// that stops the program with a message.
+    ///
     /// - Returns: A subscription that removes the handler when cancelled or released.
     public func willChange(_ handler: @escaping @Sendable (_ old: [Element], _ new: [Element]) -> Void) -> Subscription {
         willChangeHandlers.add { handler($0.old, $0.new) }
@@ -147,6 +180,31 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// A two-way binding to the elements; a write through it replaces every element.
     public var binding: ValueBinding<[Element]> {
         ValueBinding(get: { self.value }, set: { self.value = $0 })
+    }
+}
+
+/// The threads inside some section (an observable array's before-change handlers), so that a
+/// thread can tell it is inside one; almost always empty or one thread.
+final class _CallingThreads: @unchecked Sendable {
+    private let lock = _Lock()
+    private var threads: [UInt] = []
+
+    func enter() {
+        let me = _Lock.currentThread
+        lock.withLock { threads.append(me) }
+    }
+
+    func leave() {
+        let me = _Lock.currentThread
+        lock.withLock {
+            if let index = threads.lastIndex(of: me) { threads.remove(at: index) }
+        }
+    }
+
+    /// Whether the calling thread is inside the section.
+    var isHeldByCallingThread: Bool {
+        let me = _Lock.currentThread
+        return lock.withLock { threads.contains(me) }
     }
 }
 

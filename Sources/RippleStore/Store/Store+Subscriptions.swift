@@ -132,6 +132,16 @@ extension Store {
     }
 }
 
+extension Store {
+    /// Ties `subscription` to the store's life, for the modules above (RippleCombine's
+    /// publishers): it is cancelled when the store is released, or when the returned
+    /// subscription is cancelled or released; `finishing` runs then too (at once if the store
+    /// is gone already). It may run more than once: it must be idempotent.
+    package func _ownUntilReleased(_ subscription: Subscription, finishing: @escaping @Sendable () -> Void) -> Subscription {
+        _core.own(subscription, also: finishing)
+    }
+}
+
 extension _StoreCore {
     /// A plain subscriber: a reaction on the committing thread.
     func sink(
