@@ -29,6 +29,11 @@ let macroTargets: [Target] = [
     ]),
     // A model in a module that is main-actor isolated by default, as Xcode 26's app targets are.
     .testTarget(name: "RippleMacrosMainActorTests", dependencies: ["RippleMacros"]),
+    // A to-do app written as the articles show it, in a main-actor module: every product,
+    // with no concurrency annotation on the app's own types.
+    .testTarget(name: "RippleTodoAppMainActorTests", dependencies: [
+        "RippleMacros", "RippleStore", "RippleTesting", "RippleBindings",
+    ]),
 ]
 
 let package = Package(

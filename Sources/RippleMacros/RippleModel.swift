@@ -39,9 +39,9 @@
 ///   model.
 /// - **`ObservableModel`.** `model.bindings.items` is a two-way `ValueBinding`, and
 ///   `@ObservedModel` holds the model.
-/// - **Conformances from any isolation.** The conformances are declared in a `nonisolated`
-///   extension, so they stay usable from generic code and other threads even in a module
-///   whose declarations are main-actor isolated by default (Xcode 26's app targets).
+/// - **Isolation.** The conformances are declared in an extension that takes the module's
+///   default isolation: in a module that is main-actor isolated by default (Xcode 26's app
+///   targets) the model is a main-actor model, as an `@Observable` class is there.
 /// - **`Sendable`.** A `final` class that holds no other mutable state than its generated
 ///   storage gets a `Sendable` conformance that the compiler checks: it verifies that every
 ///   other stored property is a `let` of a `Sendable` type. A `@MainActor` class is `Sendable`

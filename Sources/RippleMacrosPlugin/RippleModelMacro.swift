@@ -26,9 +26,9 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         }
     }
 
-    /// The conformances, in a `nonisolated` extension: `Observable`, `ObservableModel`, and
-    /// `Sendable` when the compiler can check it; a diagnostic for a declaration that is not a
-    /// class.
+    /// The conformances, in an extension that takes the module's default isolation:
+    /// `Observable`, `ObservableModel`, and `Sendable` when the compiler can check it; a
+    /// diagnostic for a declaration that is not a class.
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
@@ -50,19 +50,14 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         return [try ExtensionDeclSyntax("\(raw: extensionModifier)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
     }
 
-    /// `nonisolated`, so that the conformances are usable from any isolation even when the class
-    /// is main-actor isolated by default (`-default-isolation MainActor`, where conformances
-    /// are otherwise inferred to be isolated and cannot satisfy a `Sendable` generic
-    /// parameter: `ObservedModel`, `@Bindable`). None of the protocols has a requirement that
-    /// touches isolated state. The plugin is built by the compiler that will expand it, so this
-    /// checks that compiler's version: `nonisolated` extensions arrived in Swift 6.1.
-    static var extensionModifier: String {
-        #if compiler(>=6.1)
-        "nonisolated "
-        #else
-        ""
-        #endif
-    }
+    /// No modifier: the extension, like the class, takes the module's default isolation. In
+    /// a module that is main-actor isolated by default (Xcode 26's app targets) the model is
+    /// then a main-actor model, as an `@Observable` class is there: its methods, `lazy`
+    /// properties and derived values (`MainActorComputed(owner: self)`) reach its properties
+    /// synchronously. A `nonisolated` extension made the whole class nonisolated there. The
+    /// conformances stay usable from any isolation: `Observable` and `ObservableModel` have no
+    /// requirement that an isolated member would witness.
+    static var extensionModifier: String { "" }
 
     /// Whether a checked `Sendable` conformance can hold, as far as syntax tells: the class is
     /// `final` and every mutable stored property is one the macro manages (its storage is

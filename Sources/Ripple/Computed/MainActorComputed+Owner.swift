@@ -14,7 +14,7 @@ extension MainActorComputed {
     ///   - line: The line that creates it, named in diagnostics.
     ///   - derive: The derivation, run on the main actor with the owner. Reads inside it are
     ///     tracked.
-    public convenience init<Owner: AnyObject>(
+    public nonisolated convenience init<Owner: AnyObject>(
         owner: Owner,
         name: String? = nil,
         file: StaticString = #fileID,
@@ -57,7 +57,7 @@ extension MainActorComputed where Value: Equatable {
     ///   - line: The line that creates it, named in diagnostics.
     ///   - derive: The derivation, run on the main actor with the owner. Reads inside it are
     ///     tracked.
-    public convenience init<Owner: AnyObject>(
+    public nonisolated convenience init<Owner: AnyObject>(
         owner: Owner,
         name: String? = nil,
         file: StaticString = #fileID,

@@ -49,7 +49,9 @@ import Observation
 public final class MainActorComputed<Value>: Observable {
     /// Owns the node. Its own `value` is never read: the Observation watcher that reading it
     /// arms would bring the value up to date on the writing thread.
-    let computed: Computed<Value>
+    /// `nonisolated(unsafe)` only so that the nonisolated `init(node:)` may set it: it is set
+    /// once, there, and read afterwards only by main-actor members.
+    nonisolated(unsafe) let computed: Computed<Value>
     /// Where the value was created, for diagnostics.
     private nonisolated let origin: _Origin
     /// Reports changes to Observation, once a read that no Ripple reader tracked, and that an
@@ -57,7 +59,12 @@ public final class MainActorComputed<Value>: Observable {
     private var observation: _MainActorObservation?
 
     /// Takes ownership of `node`, whose derivation is checked to run on the main thread.
-    init(node: _ComputedNode<Value>) {
+    ///
+    /// Nonisolated, as are the `owner:` initializers: creating the value touches no main-actor
+    /// state (its derivation runs on the first read, on the main actor), and the initial value
+    /// of a `lazy var` in a `@RippleModel` class is type-checked as nonisolated by Swift 6.3,
+    /// even in a main-actor class.
+    nonisolated init(node: _ComputedNode<Value>) {
         node.derivesOnMainActor = true
         computed = Computed(node: node)
         origin = node.origin

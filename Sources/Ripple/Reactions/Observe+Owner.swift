@@ -93,6 +93,41 @@ public func observeOnMainActor<Owner: AnyObject & Sendable>(
     }
 }
 
+/// ``observeOnMainActor(owner:isolation:file:line:_:)`` with a name: traces and diagnostics
+/// name the reaction by it.
+///
+/// ```swift
+/// badge = observeOnMainActor(named: "badge", owner: self) { screen in
+///     screen.badge = "\(screen.model.remaining.value) left"
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: The reaction's name.
+///   - owner: The object passed to `body`; held weakly.
+///   - isolation: The caller's isolation, filled in by the compiler.
+///   - file: The file that creates it.
+///   - line: The line that creates it.
+///   - body: The reaction, isolated to the main actor, called with the owner.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observeOnMainActor<Owner: AnyObject & Sendable>(
+    named name: String,
+    owner: Owner,
+    isolation: isolated (any Actor)? = #isolation,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @MainActor (Owner) -> Void
+) -> Subscription {
+    let reference = _WeakOwner(owner)
+    return observeOnMainActor(named: name, isolation: isolation, file: file, line: line) {
+        guard let owner = reference.object else {
+            _ThreadContext.current.reaction?.cancel()
+            return
+        }
+        body(owner)
+    }
+}
+
 /// A weak reference to a `Sendable` object, readable from any thread.
 final class _WeakOwner<Owner: AnyObject & Sendable>: Sendable {
     weak let object: Owner?

@@ -270,3 +270,31 @@ public func observe(
 ) -> Subscription {
     _startReaction(_ReactionNode(origin: _Origin(name: name, fileID: file, line: line), body: body))
 }
+
+/// ``observeOnMainActor(isolation:file:line:_:)`` with a name: traces and diagnostics name the
+/// reaction by it, as for ``observe(named:file:line:_:)``.
+///
+/// ```swift
+/// let badge = observeOnMainActor(named: "badge") { badgeLabel.text = "\(model.remaining.value)" }
+/// ```
+///
+/// - Parameters:
+///   - name: The reaction's name.
+///   - isolation: The caller's isolation, filled in by the compiler: when it is the main
+///     actor, the first run happens at once.
+///   - file: The file that creates it.
+///   - line: The line that creates it.
+///   - body: The reaction, isolated to the main actor.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+public func observeOnMainActor(
+    named name: String,
+    isolation: isolated (any Actor)? = #isolation,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @MainActor () -> Void
+) -> Subscription {
+    _ = isolation
+    return _startReaction(_mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
+        MainActor.assumeIsolated { body() }
+    })
+}

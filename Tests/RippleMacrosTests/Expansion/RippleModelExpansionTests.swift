@@ -53,7 +53,7 @@ struct RippleModelExpansionTests {
                 private nonisolated(unsafe) var _filter: RippleMacros._ModelPropertyStorage
             }
 
-            nonisolated extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+            extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
             }
             """
         )
@@ -95,7 +95,7 @@ struct RippleModelExpansionTests {
                 func save() {}
             }
 
-            nonisolated extension Document: Observation.Observable, RippleModels.ObservableModel {
+            extension Document: Observation.Observable, RippleModels.ObservableModel {
             }
             """
         )
@@ -151,7 +151,7 @@ struct RippleModelExpansionTests {
                 private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
             }
 
-            nonisolated extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+            extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
             }
             """
         )
@@ -194,7 +194,7 @@ struct RippleModelExpansionTests {
                 \(body)
                 }
 
-                nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
+                extension Model: Observation.Observable, RippleModels.ObservableModel {
                 }
                 """
             )
@@ -215,7 +215,7 @@ struct RippleModelExpansionTests {
                 let id = 0
             }
 
-            nonisolated extension Model: Observation.Observable {
+            extension Model: Observation.Observable {
             }
             """,
             conformances: ["Observable"]
@@ -240,7 +240,7 @@ struct RippleModelExpansionTests {
                 }
             }
 
-            nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
+            extension Model: Observation.Observable, RippleModels.ObservableModel {
             }
             """,
             diagnostics: [
@@ -267,7 +267,7 @@ struct RippleModelExpansionTests {
                 var x = 0, y = 0
             }
 
-            nonisolated extension Model: Observation.Observable, RippleModels.ObservableModel {
+            extension Model: Observation.Observable, RippleModels.ObservableModel {
             }
             """,
             diagnostics: [
