@@ -63,6 +63,10 @@ private func _indexes<Declaring: IndexedEntity>(of type: Declaring.Type) -> Any 
 protocol _EntityIndexStorage<Entity>: Sendable {
     associatedtype Entity: Identifiable & Equatable & Sendable where Entity.ID: Sendable
     var keyPath: AnyKeyPath { get }
+    /// How many entities the index holds: always the table's count.
+    var count: Int { get }
+    /// What the index is, for the invariant checks' messages.
+    var name: String { get }
     mutating func insert(_ entity: Entity, sequence: UInt64)
     mutating func remove(_ entity: Entity, sequence: UInt64)
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64)
@@ -74,6 +78,8 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
     var entries = _SortedChunks<_OrderedEntry<Key, Entity.ID>>()
 
     var keyPath: AnyKeyPath { path.keyPath }
+    var count: Int { entries.count }
+    var name: String { ".ordered(by: \(path.keyPath))" }
 
     mutating func insert(_ entity: Entity, sequence: UInt64) {
         entries.insert(_OrderedEntry(key: entity[keyPath: path.keyPath], sequence: sequence, id: entity.id))
@@ -86,7 +92,7 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64) {
         let oldKey = old[keyPath: path.keyPath]
         let newKey = new[keyPath: path.keyPath]
-        guard oldKey != newKey else { return }
+        guard !_OrderedEntry<Key, Entity.ID>.keysMatch(oldKey, newKey) else { return }
         entries.remove(_OrderedEntry(key: oldKey, sequence: sequence, id: old.id))
         entries.insert(_OrderedEntry(key: newKey, sequence: sequence, id: new.id))
     }
@@ -96,8 +102,10 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
 struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var groups = _HashTrie<Key, _HashTrie<Entity.ID, UInt64>>()
+    private(set) var count = 0
 
     var keyPath: AnyKeyPath { path.keyPath }
+    var name: String { ".grouped(by: \(path.keyPath))" }
 
     mutating func insert(_ entity: Entity, sequence: UInt64) {
         add(entity.id, sequence, to: entity[keyPath: path.keyPath])
@@ -117,13 +125,13 @@ struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Ha
 
     private mutating func add(_ id: Entity.ID, _ sequence: UInt64, to key: Key) {
         var members = groups.removeValue(forKey: key) ?? _HashTrie()
-        members.updateValue(sequence, forKey: id)
+        if members.updateValue(sequence, forKey: id) == nil { count += 1 }
         groups.updateValue(members, forKey: key)
     }
 
     private mutating func drop(_ id: Entity.ID, from key: Key) {
         guard var members = groups.removeValue(forKey: key) else { return }
-        members.removeValue(forKey: id)
+        if members.removeValue(forKey: id) != nil { count -= 1 }
         if members.count > 0 { groups.updateValue(members, forKey: key) }
     }
 

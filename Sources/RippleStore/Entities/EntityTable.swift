@@ -225,6 +225,9 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         storage.updateValue(row, forKey: entity.id)
         insertionOrder.insert(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: entity.id))
         if !indexes.isEmpty { indexInsert(entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "inserting", entity.id)
+        #endif
     }
 
     @inlinable
@@ -232,6 +235,9 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         guard entity != row.entity else { return }
         storage.updateValue(_EntityRow(entity: entity, sequence: row.sequence), forKey: entity.id)
         if !indexes.isEmpty { indexReplace(row.entity, with: entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "replacing", entity.id)
+        #endif
     }
 
     @inlinable
@@ -239,8 +245,23 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         guard let row = storage.removeValue(forKey: id) else { return nil }
         insertionOrder.remove(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: id))
         if !indexes.isEmpty { indexRemove(row.entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "removing", id)
+        #endif
         return row.entity
     }
+
+    #if RIPPLE_INVARIANTS
+    /// The invariant runs: the insertion order and every index hold one entry per entity.
+    /// O(1) per index, so a debug build keeps each operation's complexity.
+    @usableFromInline
+    func checkCounts(after operation: String, _ id: ID) {
+        precondition(insertionOrder.count == count, "RippleStore invariant: \(Self.name)'s insertion order holds \(insertionOrder.count) entries for \(count) entities after \(operation) \(id).")
+        for index in indexes {
+            precondition(index.count == count, "RippleStore invariant: the index \(index.name) of \(Self.name) holds \(index.count) entries for \(count) entities after \(operation) \(id).")
+        }
+    }
+    #endif
 
     // The indexes' updates are not inlined: they go through the index's protocol anyway.
 
@@ -329,6 +350,12 @@ struct _EntityRow<Entity: Equatable & Sendable>: Equatable, Sendable {
 }
 
 /// An entry of an ordered list: ordered by key, then by insertion.
+///
+/// The order is total even for keys that are not equal to themselves (a floating-point NaN):
+/// such keys count as equal to each other and greater than every other key (as PostgreSQL
+/// orders NaN), so an entry with a NaN key is found again, removed and replaced like any other.
+/// With `<` alone, an entry with a NaN key compares neither less, greater nor equal to
+/// anything, a binary search cannot find it, and a removal would leave it behind.
 @usableFromInline
 struct _OrderedEntry<Key: Comparable, ID>: Comparable {
     @usableFromInline let key: Key
@@ -342,14 +369,29 @@ struct _OrderedEntry<Key: Comparable, ID>: Comparable {
         self.id = id
     }
 
+    /// Whether `lhs` orders before `rhs`, in the total order described above.
+    @inlinable @inline(__always)
+    static func keyPrecedes(_ lhs: Key, _ rhs: Key) -> Bool {
+        if lhs < rhs { return true }
+        if lhs == rhs || rhs < lhs { return false }
+        // Unordered: at least one is not equal to itself. An ordinary key precedes it.
+        return lhs == lhs
+    }
+
+    /// Whether `lhs` and `rhs` are the same place in the total order.
+    @inlinable @inline(__always)
+    static func keysMatch(_ lhs: Key, _ rhs: Key) -> Bool {
+        lhs == rhs || (lhs != lhs && rhs != rhs)
+    }
+
     @inlinable
     static func < (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
-        lhs.key < rhs.key || (lhs.key == rhs.key && lhs.sequence < rhs.sequence)
+        keyPrecedes(lhs.key, rhs.key) || (lhs.sequence < rhs.sequence && keysMatch(lhs.key, rhs.key))
     }
 
     @inlinable
     static func == (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
-        lhs.sequence == rhs.sequence && lhs.key == rhs.key
+        lhs.sequence == rhs.sequence && keysMatch(lhs.key, rhs.key)
     }
 }
 

@@ -37,7 +37,11 @@ struct _SortedChunks<Element: Comparable> {
         let index = chunkIndex(for: element)
         if !isKnownUniquelyReferenced(&chunks[index]) { chunks[index] = _Chunk(chunks[index].items) }
         let chunk = chunks[index]
-        chunk.items.insert(element, at: chunk.insertionIndex(of: element))
+        let position = chunk.insertionIndex(of: element)
+        chunk.items.insert(element, at: position)
+        #if RIPPLE_INVARIANTS
+        checkOrder(around: index, position, "inserting")
+        #endif
         if chunk.items.count > Self.maximumChunk {
             let upper = _Chunk(Array(chunk.items[(Self.maximumChunk / 2)...]))
             chunk.items.removeSubrange((Self.maximumChunk / 2)...)
@@ -62,8 +66,30 @@ struct _SortedChunks<Element: Comparable> {
         }
         if !isKnownUniquelyReferenced(&chunks[index]) { chunks[index] = _Chunk(chunks[index].items) }
         chunks[index].items.remove(at: position)
+        #if RIPPLE_INVARIANTS
+        if position > 0 { checkOrder(around: index, position - 1, "removing") }
+        #endif
         return true
     }
+
+    #if RIPPLE_INVARIANTS
+    /// The invariant runs: the element at `position` of chunk `index` is strictly between its
+    /// neighbours (in the chunk, or the last of the chunk before and the first of the next).
+    /// O(1): a debug build keeps each operation's complexity.
+    @usableFromInline
+    func checkOrder(around index: Int, _ position: Int, _ operation: String) {
+        let items = chunks[index].items
+        let element = items[position]
+        let previous = position > 0 ? items[position - 1] : index > 0 ? chunks[index - 1].items.last : nil
+        let next = position + 1 < items.count ? items[position + 1] : index + 1 < chunks.count ? chunks[index + 1].items.first : nil
+        if let previous {
+            precondition(previous < element, "RippleStore invariant: a sorted index is out of order after \(operation): \(previous) is not before \(element).")
+        }
+        if let next {
+            precondition(element < next, "RippleStore invariant: a sorted index is out of order after \(operation): \(element) is not before \(next).")
+        }
+    }
+    #endif
 
     /// Calls `body` with every element, in order, until it returns `false`.
     @inlinable
