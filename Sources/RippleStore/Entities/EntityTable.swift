@@ -284,18 +284,36 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 extension EntityTable: Equatable {
     /// Whether both hold equal entities in the same insertion order (however they got there).
     ///
-    /// - Complexity: O(k log₃₂ n) for k differing entities when one was made from the other by
+    /// The comparison looks only at what differs between the two versions: the entities whose
+    /// value or place changed (their hash trie paths). An entity deleted and inserted again (a
+    /// move) is compared by its position in each insertion order, found in O(log n), never by
+    /// listing every id.
+    ///
+    /// - Complexity: O(k log n) for k differing entities when one was made from the other by
     ///   changes (a store compares its state on every commit); O(n) otherwise.
     @inlinable public static func == (lhs: EntityTable, rhs: EntityTable) -> Bool {
         if lhs.storage.isIdentical(to: rhs.storage) { return true }
         guard lhs.count == rhs.count else { return false }
         var equal = true
-        rhs.storage.diff(from: lhs.storage) { _, before, after in
-            if equal, before?.entity != after?.entity { equal = false }
+        // The entities in both whose place in the insertion order may differ.
+        var moved: [(id: ID, before: UInt64, after: UInt64)] = []
+        rhs.storage.diff(from: lhs.storage) { id, before, after in
+            guard equal else { return }
+            guard let before, let after, before.entity == after.entity else {
+                equal = false
+                return
+            }
+            if before.sequence != after.sequence { moved.append((id, before.sequence, after.sequence)) }
         }
-        guard equal else { return false }
-        // The same entities: the same order too? (Shared chunks: yes, without looking.)
-        return lhs.insertionOrder.isIdentical(to: rhs.insertionOrder) || lhs.ids == rhs.ids
+        // Same ids with equal entities and the same sequences: the same order.
+        guard equal, !moved.isEmpty, !lhs.insertionOrder.isIdentical(to: rhs.insertionOrder) else { return equal }
+        // The entities whose sequences agree keep their relative order in both; the orders are
+        // equal when every moved entity has the same position in both.
+        guard moved.count <= Swift.max(16, lhs.count / 64) else { return lhs.ids == rhs.ids }
+        return moved.allSatisfy { id, before, after in
+            lhs.insertionOrder.rank(of: _OrderedEntry(key: before, sequence: before, id: id))
+                == rhs.insertionOrder.rank(of: _OrderedEntry(key: after, sequence: after, id: id))
+        }
     }
 }
 

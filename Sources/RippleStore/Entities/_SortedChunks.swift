@@ -91,6 +91,16 @@ struct _SortedChunks<Element: Comparable> {
     }
     #endif
 
+    /// How many elements are less than `element`: its position, if it is in the list.
+    ///
+    /// - Complexity: O(log n + n / 512).
+    @inlinable
+    func rank(of element: Element) -> Int {
+        guard !chunks.isEmpty else { return 0 }
+        let index = chunkIndex(for: element)
+        return chunks[..<index].reduce(0) { $0 + $1.items.count } + chunks[index].insertionIndex(of: element)
+    }
+
     /// Calls `body` with every element, in order, until it returns `false`.
     @inlinable
     func forEach(_ body: (Element) throws -> Bool) rethrows {
