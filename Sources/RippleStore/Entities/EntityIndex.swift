@@ -26,8 +26,17 @@ public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// An index listing the entities ordered by the value at `keyPath` (equal keys in insertion
     /// order), for ``EntityTable/sorted(by:)``.
     ///
-    /// - Complexity: Each insert, update of the key, or delete costs O(log n) plus a move
-    ///   within a chunk of at most 512 entries.
+    /// The order is total for every key: a key that is not equal to itself (a floating-point
+    /// NaN) counts as equal to every such key and greater than every other, so entities whose
+    /// key is NaN come last, in insertion order, and are updated and deleted like any other.
+    ///
+    /// The index is a persistent B+ tree (leaves of at most 128 entries, inner nodes of at most
+    /// 32 children), shared between a table's versions: a change copies the O(log n) nodes on
+    /// its path and one leaf, however many entities there are, although the store keeps the
+    /// previous state.
+    ///
+    /// - Complexity: Each insert, update of the key, or delete costs O(log n), plus copying at
+    ///   most one leaf of 128 entries.
     public static func ordered<Key: Comparable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
         let path = _KeyPath(keyPath: keyPath)
         return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _OrderedIndexStorage<Entity, Key>(path: path) }
@@ -72,7 +81,7 @@ protocol _EntityIndexStorage<Entity>: Sendable {
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64)
 }
 
-/// An ordered index: (key, insertion) → id, in sorted chunks.
+/// An ordered index: (key, insertion) → id, in a persistent sorted tree (``_SortedChunks``).
 struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Comparable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var entries = _SortedChunks<_OrderedEntry<Key, Entity.ID>>()

@@ -22,11 +22,14 @@
 /// let todo = store.entity(1, in: \.todos)          // re-runs only when todo 1 changes
 /// ```
 ///
-/// **Cost.** The table is a persistent hash trie: a change copies only the few nodes on its path,
-/// however many entities there are and although the store keeps the previous state; comparing
-/// two versions (the store does on every commit) and listing what changed between them
-/// (``changes(since:)``) take time proportional to what changed. Declared indexes
-/// (``IndexedEntity``) are kept up to date by every change, incrementally.
+/// **Cost.** The table is a persistent hash trie, its insertion order and its ordered indexes
+/// persistent B+ trees: a change copies only the few nodes on its paths (O(log n) of them, and
+/// at most one leaf of 128 entries per tree), however many entities there are and although the
+/// store keeps the previous state. Comparing two versions (the store does on every commit) and
+/// listing what changed between them (``changes(since:)``) take time proportional to what
+/// changed: O(k log n) for k changed entities, entities deleted and inserted again (moved)
+/// included. Declared indexes (``IndexedEntity``) are kept up to date by every change,
+/// incrementally.
 ///
 /// **Order.** ``all`` and iteration list the entities in the order they were inserted (an
 /// update keeps an entity's place); ordered indexes list them by a key.
@@ -99,7 +102,8 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// - Throws: ``EntityError/duplicateID(table:id:)`` when an entity already has its id (use
     ///   ``upsert(_:)`` to insert or replace).
-    /// - Complexity: O(log n) per index, plus O(log₃₂ n).
+    /// - Complexity: O(log n) for the insertion order and per index (plus copying at most one
+    ///   shared leaf of each), plus O(log₃₂ n).
     @inlinable public mutating func insert(_ entity: Entity) throws(EntityError) {
         guard storage[entity.id] == nil else {
             throw .duplicateID(table: Self.name, id: "\(entity.id)")
@@ -168,6 +172,8 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     }
 
     /// Removes the entity with `id`; returns it, or `nil` when there was none.
+    ///
+    /// - Complexity: O(log n) for the insertion order and per index, plus O(log₃₂ n).
     ///
     /// In a ``EntityDatabase``, delete through the database (`database.delete(id, from: \.table)`)
     /// so that its relationships' delete rules apply.
