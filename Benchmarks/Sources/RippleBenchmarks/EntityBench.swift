@@ -216,7 +216,78 @@ enum EntityBench {
         report.check(sortedIDs.count == dictionary.count, "the re-sorted baseline lost entities")
         report.add("upsert 1 000 into 100 000 with an ordered index", "\(format(upsertRipple.median)) ms per commit (incremental)")
         report.add("  dictionary + ids re-sorted (entity adapter with sortComparer)", "\(format(upsertRedux.median)) ms (Ripple \(format(upsertRipple.median / upsertRedux.median))x)")
+
+        // 4. One entity's commit at 1 000, 100 000 and 1 000 000 entities: what a commit costs
+        // as the table grows (the docs promise O(k log n) for k changed entities).
+        scaling(&report)
         return report
+    }
+
+    /// The sizes of the scaling rows.
+    static let scalingSizes = [1_000, 100_000, 1_000_000]
+
+    /// Median µs per commit of `commits` commits, each made by `change(store, round)`.
+    static func microsecondsPerCommit<State>(_ store: Store<State, Never>, commits: Int, _ change: (Store<State, Never>, Int) -> Void) -> Double {
+        var round = 0
+        let stats = sample(maximum: config.quick ? 1 : 5, minimum: 1, budget: config.quick ? 0.5 : 5) {
+            timed {
+                for _ in 0..<commits {
+                    round += 1
+                    change(store, round)
+                }
+            }
+        }
+        return stats.median * 1e3 / Double(commits)
+    }
+
+    /// One entity updated, moved (deleted and inserted again), its ordered-index key changed,
+    /// inserted and deleted, per commit, at each size: each row should grow as log n.
+    static func scaling(_ report: inout Report) {
+        var rows: [String: [String]] = [:]
+        let names = [
+            "update 1 (no index)", "move 1: delete + insert (no index)",
+            "change 1 ordered-index key", "insert 1 + delete 1 (ordered index)",
+        ]
+        for size in scalingSizes {
+            // Fewer commits at the larger sizes keep the row's time bounded (before: 0.2 s each).
+            let commits = size >= 1_000_000 ? 40 : size >= 100_000 ? 200 : 2_000
+            var plain = EntityTable<BenchPlainTodo>()
+            var sorted = EntityTable<BenchTodo>()
+            for id in 0..<size {
+                plain.upsert(todo(id))
+                sorted.upsert(BenchTodo(id: id, title: "todo \(id)"))
+            }
+            let store = Store<BenchEntityState, Never>(initialState: BenchEntityState(todos: plain, sorted: sorted))
+            plain = EntityTable()
+            sorted = EntityTable()
+            let update = microsecondsPerCommit(store, commits: commits) { store, round in
+                store.commit { state in try? state.todos.update((round &* 7_919) % size) { $0.title = "update \(round)" } }
+            }
+            let move = microsecondsPerCommit(store, commits: commits) { store, round in
+                store.commit { state in
+                    if let moved = state.todos.delete((round &* 7_919) % size) { state.todos.upsert(moved) }
+                }
+            }
+            let key = microsecondsPerCommit(store, commits: commits) { store, round in
+                store.commit { state in try? state.sorted.update((round &* 7_919) % size) { $0.title = "key \(round)" } }
+            }
+            let insertDelete = microsecondsPerCommit(store, commits: commits) { store, round in
+                store.commit { state in
+                    state.sorted.upsert(BenchTodo(id: size + round, title: "new \(round)"))
+                    state.sorted.delete(size + round - 1)
+                }
+            }
+            let final = store.currentState
+            report.check(final.todos.count == size && final.sorted.count == size + 1, "the scaling rows at \(size) changed the tables' counts")
+            report.check(final.sorted.ids(sortedBy: \.title).count == size + 1, "the ordered index at \(size) lost entities")
+            for (name, value) in zip(names, [update, move, key, insertDelete]) {
+                rows[name, default: []].append("\(format(value)) µs")
+            }
+        }
+        let sizes = scalingSizes.map { $0 >= 1_000_000 ? "\($0 / 1_000_000)M" : "\($0 / 1_000)k" }.joined(separator: " / ")
+        for name in names {
+            report.add("\(name), µs per commit at \(sizes)", rows[name, default: []].joined(separator: " / "))
+        }
     }
 
     /// Bytes malloc holds more after `body` than before.

@@ -26,8 +26,17 @@ public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// An index listing the entities ordered by the value at `keyPath` (equal keys in insertion
     /// order), for ``EntityTable/sorted(by:)``.
     ///
-    /// - Complexity: Each insert, update of the key, or delete costs O(log n) plus a move
-    ///   within a chunk of at most 512 entries.
+    /// The order is total for every key: a key that is not equal to itself (a floating-point
+    /// NaN) counts as equal to every such key and greater than every other, so entities whose
+    /// key is NaN come last, in insertion order, and are updated and deleted like any other.
+    ///
+    /// The index is a persistent B+ tree (leaves of at most 128 entries, inner nodes of at most
+    /// 32 children), shared between a table's versions: a change copies the O(log n) nodes on
+    /// its path and one leaf, however many entities there are, although the store keeps the
+    /// previous state.
+    ///
+    /// - Complexity: Each insert, update of the key, or delete costs O(log n), plus copying at
+    ///   most one leaf of 128 entries.
     public static func ordered<Key: Comparable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
         let path = _KeyPath(keyPath: keyPath)
         return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _OrderedIndexStorage<Entity, Key>(path: path) }
@@ -63,17 +72,23 @@ private func _indexes<Declaring: IndexedEntity>(of type: Declaring.Type) -> Any 
 protocol _EntityIndexStorage<Entity>: Sendable {
     associatedtype Entity: Identifiable & Equatable & Sendable where Entity.ID: Sendable
     var keyPath: AnyKeyPath { get }
+    /// How many entities the index holds: always the table's count.
+    var count: Int { get }
+    /// What the index is, for the invariant checks' messages.
+    var name: String { get }
     mutating func insert(_ entity: Entity, sequence: UInt64)
     mutating func remove(_ entity: Entity, sequence: UInt64)
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64)
 }
 
-/// An ordered index: (key, insertion) → id, in sorted chunks.
+/// An ordered index: (key, insertion) → id, in a persistent sorted tree (``_SortedChunks``).
 struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Comparable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var entries = _SortedChunks<_OrderedEntry<Key, Entity.ID>>()
 
     var keyPath: AnyKeyPath { path.keyPath }
+    var count: Int { entries.count }
+    var name: String { ".ordered(by: \(path.keyPath))" }
 
     mutating func insert(_ entity: Entity, sequence: UInt64) {
         entries.insert(_OrderedEntry(key: entity[keyPath: path.keyPath], sequence: sequence, id: entity.id))
@@ -86,7 +101,7 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64) {
         let oldKey = old[keyPath: path.keyPath]
         let newKey = new[keyPath: path.keyPath]
-        guard oldKey != newKey else { return }
+        guard !_OrderedEntry<Key, Entity.ID>.keysMatch(oldKey, newKey) else { return }
         entries.remove(_OrderedEntry(key: oldKey, sequence: sequence, id: old.id))
         entries.insert(_OrderedEntry(key: newKey, sequence: sequence, id: new.id))
     }
@@ -96,8 +111,10 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
 struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var groups = _HashTrie<Key, _HashTrie<Entity.ID, UInt64>>()
+    private(set) var count = 0
 
     var keyPath: AnyKeyPath { path.keyPath }
+    var name: String { ".grouped(by: \(path.keyPath))" }
 
     mutating func insert(_ entity: Entity, sequence: UInt64) {
         add(entity.id, sequence, to: entity[keyPath: path.keyPath])
@@ -117,13 +134,13 @@ struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Ha
 
     private mutating func add(_ id: Entity.ID, _ sequence: UInt64, to key: Key) {
         var members = groups.removeValue(forKey: key) ?? _HashTrie()
-        members.updateValue(sequence, forKey: id)
+        if members.updateValue(sequence, forKey: id) == nil { count += 1 }
         groups.updateValue(members, forKey: key)
     }
 
     private mutating func drop(_ id: Entity.ID, from key: Key) {
         guard var members = groups.removeValue(forKey: key) else { return }
-        members.removeValue(forKey: id)
+        if members.removeValue(forKey: id) != nil { count -= 1 }
         if members.count > 0 { groups.updateValue(members, forKey: key) }
     }
 

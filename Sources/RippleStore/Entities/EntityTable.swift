@@ -22,11 +22,14 @@
 /// let todo = store.entity(1, in: \.todos)          // re-runs only when todo 1 changes
 /// ```
 ///
-/// **Cost.** The table is a persistent hash trie: a change copies only the few nodes on its path,
-/// however many entities there are and although the store keeps the previous state; comparing
-/// two versions (the store does on every commit) and listing what changed between them
-/// (``changes(since:)``) take time proportional to what changed. Declared indexes
-/// (``IndexedEntity``) are kept up to date by every change, incrementally.
+/// **Cost.** The table is a persistent hash trie, its insertion order and its ordered indexes
+/// persistent B+ trees: a change copies only the few nodes on its paths (O(log n) of them, and
+/// at most one leaf of 128 entries per tree), however many entities there are and although the
+/// store keeps the previous state. Comparing two versions (the store does on every commit) and
+/// listing what changed between them (``changes(since:)``) take time proportional to what
+/// changed: O(k log n) for k changed entities, entities deleted and inserted again (moved)
+/// included. Declared indexes (``IndexedEntity``) are kept up to date by every change,
+/// incrementally.
 ///
 /// **Order.** ``all`` and iteration list the entities in the order they were inserted (an
 /// update keeps an entity's place); ordered indexes list them by a key.
@@ -99,7 +102,8 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// - Throws: ``EntityError/duplicateID(table:id:)`` when an entity already has its id (use
     ///   ``upsert(_:)`` to insert or replace).
-    /// - Complexity: O(log n) per index, plus O(log₃₂ n).
+    /// - Complexity: O(log n) for the insertion order and per index (plus copying at most one
+    ///   shared leaf of each), plus O(log₃₂ n).
     @inlinable public mutating func insert(_ entity: Entity) throws(EntityError) {
         guard storage[entity.id] == nil else {
             throw .duplicateID(table: Self.name, id: "\(entity.id)")
@@ -169,6 +173,8 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 
     /// Removes the entity with `id`; returns it, or `nil` when there was none.
     ///
+    /// - Complexity: O(log n) for the insertion order and per index, plus O(log₃₂ n).
+    ///
     /// In a ``EntityDatabase``, delete through the database (`database.delete(id, from: \.table)`)
     /// so that its relationships' delete rules apply.
     @inlinable @discardableResult
@@ -225,6 +231,9 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         storage.updateValue(row, forKey: entity.id)
         insertionOrder.insert(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: entity.id))
         if !indexes.isEmpty { indexInsert(entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "inserting", entity.id)
+        #endif
     }
 
     @inlinable
@@ -232,6 +241,9 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         guard entity != row.entity else { return }
         storage.updateValue(_EntityRow(entity: entity, sequence: row.sequence), forKey: entity.id)
         if !indexes.isEmpty { indexReplace(row.entity, with: entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "replacing", entity.id)
+        #endif
     }
 
     @inlinable
@@ -239,8 +251,23 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
         guard let row = storage.removeValue(forKey: id) else { return nil }
         insertionOrder.remove(_OrderedEntry(key: row.sequence, sequence: row.sequence, id: id))
         if !indexes.isEmpty { indexRemove(row.entity, sequence: row.sequence) }
+        #if RIPPLE_INVARIANTS
+        checkCounts(after: "removing", id)
+        #endif
         return row.entity
     }
+
+    #if RIPPLE_INVARIANTS
+    /// The invariant runs: the insertion order and every index hold one entry per entity.
+    /// O(1) per index, so a debug build keeps each operation's complexity.
+    @usableFromInline
+    func checkCounts(after operation: String, _ id: ID) {
+        precondition(insertionOrder.count == count, "RippleStore invariant: \(Self.name)'s insertion order holds \(insertionOrder.count) entries for \(count) entities after \(operation) \(id).")
+        for index in indexes {
+            precondition(index.count == count, "RippleStore invariant: the index \(index.name) of \(Self.name) holds \(index.count) entries for \(count) entities after \(operation) \(id).")
+        }
+    }
+    #endif
 
     // The indexes' updates are not inlined: they go through the index's protocol anyway.
 
@@ -263,18 +290,36 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 extension EntityTable: Equatable {
     /// Whether both hold equal entities in the same insertion order (however they got there).
     ///
-    /// - Complexity: O(k log₃₂ n) for k differing entities when one was made from the other by
+    /// The comparison looks only at what differs between the two versions: the entities whose
+    /// value or place changed (their hash trie paths). An entity deleted and inserted again (a
+    /// move) is compared by its position in each insertion order, found in O(log n), never by
+    /// listing every id.
+    ///
+    /// - Complexity: O(k log n) for k differing entities when one was made from the other by
     ///   changes (a store compares its state on every commit); O(n) otherwise.
     @inlinable public static func == (lhs: EntityTable, rhs: EntityTable) -> Bool {
         if lhs.storage.isIdentical(to: rhs.storage) { return true }
         guard lhs.count == rhs.count else { return false }
         var equal = true
-        rhs.storage.diff(from: lhs.storage) { _, before, after in
-            if equal, before?.entity != after?.entity { equal = false }
+        // The entities in both whose place in the insertion order may differ.
+        var moved: [(id: ID, before: UInt64, after: UInt64)] = []
+        rhs.storage.diff(from: lhs.storage) { id, before, after in
+            guard equal else { return }
+            guard let before, let after, before.entity == after.entity else {
+                equal = false
+                return
+            }
+            if before.sequence != after.sequence { moved.append((id, before.sequence, after.sequence)) }
         }
-        guard equal else { return false }
-        // The same entities: the same order too? (Shared chunks: yes, without looking.)
-        return lhs.insertionOrder.isIdentical(to: rhs.insertionOrder) || lhs.ids == rhs.ids
+        // Same ids with equal entities and the same sequences: the same order.
+        guard equal, !moved.isEmpty, !lhs.insertionOrder.isIdentical(to: rhs.insertionOrder) else { return equal }
+        // The entities whose sequences agree keep their relative order in both; the orders are
+        // equal when every moved entity has the same position in both.
+        guard moved.count <= Swift.max(16, lhs.count / 64) else { return lhs.ids == rhs.ids }
+        return moved.allSatisfy { id, before, after in
+            lhs.insertionOrder.rank(of: _OrderedEntry(key: before, sequence: before, id: id))
+                == rhs.insertionOrder.rank(of: _OrderedEntry(key: after, sequence: after, id: id))
+        }
     }
 }
 
@@ -329,6 +374,12 @@ struct _EntityRow<Entity: Equatable & Sendable>: Equatable, Sendable {
 }
 
 /// An entry of an ordered list: ordered by key, then by insertion.
+///
+/// The order is total even for keys that are not equal to themselves (a floating-point NaN):
+/// such keys count as equal to each other and greater than every other key (as PostgreSQL
+/// orders NaN), so an entry with a NaN key is found again, removed and replaced like any other.
+/// With `<` alone, an entry with a NaN key compares neither less, greater nor equal to
+/// anything, a binary search cannot find it, and a removal would leave it behind.
 @usableFromInline
 struct _OrderedEntry<Key: Comparable, ID>: Comparable {
     @usableFromInline let key: Key
@@ -342,14 +393,29 @@ struct _OrderedEntry<Key: Comparable, ID>: Comparable {
         self.id = id
     }
 
+    /// Whether `lhs` orders before `rhs`, in the total order described above.
+    @inlinable @inline(__always)
+    static func keyPrecedes(_ lhs: Key, _ rhs: Key) -> Bool {
+        if lhs < rhs { return true }
+        if lhs == rhs || rhs < lhs { return false }
+        // Unordered: at least one is not equal to itself. An ordinary key precedes it.
+        return lhs == lhs
+    }
+
+    /// Whether `lhs` and `rhs` are the same place in the total order.
+    @inlinable @inline(__always)
+    static func keysMatch(_ lhs: Key, _ rhs: Key) -> Bool {
+        lhs == rhs || (lhs != lhs && rhs != rhs)
+    }
+
     @inlinable
     static func < (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
-        lhs.key < rhs.key || (lhs.key == rhs.key && lhs.sequence < rhs.sequence)
+        keyPrecedes(lhs.key, rhs.key) || (lhs.sequence < rhs.sequence && keysMatch(lhs.key, rhs.key))
     }
 
     @inlinable
     static func == (lhs: _OrderedEntry, rhs: _OrderedEntry) -> Bool {
-        lhs.sequence == rhs.sequence && lhs.key == rhs.key
+        lhs.sequence == rhs.sequence && keysMatch(lhs.key, rhs.key)
     }
 }
 

@@ -94,4 +94,37 @@ import Foundation
         #expect(decoded == database)
         #expect(decoded.todos.ids(where: \.listID, equals: 1) == [10, 11])
     }
+
+    @Test func aCascadeThrough100000LevelsRunsWithoutRecursion() throws {
+        let depth = 100_000
+        var database = ENTreeDatabase()
+        // Node 0 is the root; node n's parent is n - 1. A side branch and a tag on the way.
+        database.nodes.upsert(contentsOf: (0..<depth).map { ENTreeNode(id: $0, parentID: $0 == 0 ? nil : $0 - 1) })
+        try database.insert(ENTreeNode(id: -1, parentID: nil), into: \.nodes)
+        try database.insert(ENTreeNode(id: -2, parentID: 50_000), into: \.nodes)
+        try database.insert(ENTag(id: "deep", todoID: 99_999), into: \.tags)
+        try database.insert(ENTag(id: "kept", todoID: -1), into: \.tags)
+        let deleted = database.delete(0, from: \.nodes)
+        #expect(deleted == ENTreeNode(id: 0, parentID: nil))
+        #expect(database.nodes.ids == [-1])
+        #expect(database.tags["deep"]?.todoID == nil)
+        #expect(database.tags["kept"]?.todoID == -1)
+    }
+
+    /// A branching tree: every descendant deleted, every tag on the way nullified in place.
+    @Test func aCascadeThroughABranchingTreeAppliesEveryRule() throws {
+        var database = ENTreeDatabase()
+        database.nodes.upsert(contentsOf: [
+            ENTreeNode(id: 1, parentID: nil), ENTreeNode(id: 2, parentID: 1), ENTreeNode(id: 3, parentID: 1),
+            ENTreeNode(id: 4, parentID: 2), ENTreeNode(id: 5, parentID: 3),
+        ])
+        for id in 1...5 { try database.insert(ENTag(id: "t\(id)", todoID: id), into: \.tags) }
+        let before = database
+        database.delete(1, from: \.nodes)
+        #expect(database.nodes.isEmpty)
+        #expect(database.tags.all.map(\.todoID) == [nil, nil, nil, nil, nil])
+        // Nullified in place: the tags keep their order.
+        #expect(database.tags.ids == ["t1", "t2", "t3", "t4", "t5"])
+        #expect(database.nodes.changes(since: before.nodes) == EntityChanges(deleted: [1, 2, 3, 4, 5]))
+    }
 }

@@ -44,6 +44,26 @@ struct ENDatabase: EntityDatabase, Codable {
     }
 }
 
+/// A node of a tree kept in one table: deleting a node deletes its children.
+struct ENTreeNode: Identifiable, Equatable, Sendable, IndexedEntity {
+    var id: Int
+    var parentID: Int?
+
+    static var indexes: [EntityIndex<ENTreeNode>] { [.grouped(by: \.parentID)] }
+}
+
+struct ENTreeDatabase: EntityDatabase {
+    var nodes = EntityTable<ENTreeNode>()
+    var tags = EntityTable<ENTag>()
+
+    static var relationships: [EntityRelationship<ENTreeDatabase>] {
+        [
+            .reference(from: \.nodes, by: \.parentID, to: \.nodes, onDelete: .cascade),
+            .reference(from: \.tags, by: \.todoID, to: \.nodes, onDelete: .nullify),
+        ]
+    }
+}
+
 struct ENState: Equatable, Sendable {
     var database = ENDatabase()
     var title = ""
@@ -57,6 +77,24 @@ struct ENCollidingKey: Hashable, Sendable, CustomStringConvertible {
     func hash(into hasher: inout Hasher) { hasher.combine(bucket) }
     static func == (lhs: ENCollidingKey, rhs: ENCollidingKey) -> Bool { lhs.value == rhs.value }
     var description: String { "\(value)" }
+}
+
+/// An id that counts how often it is compared, in a counter its table's ids share.
+struct ENCountedID: Hashable, Sendable, CustomStringConvertible {
+    let value: Int
+    let comparisons: ENCounter
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    static func == (lhs: ENCountedID, rhs: ENCountedID) -> Bool {
+        lhs.comparisons.increment()
+        return lhs.value == rhs.value
+    }
+    var description: String { "\(value)" }
+}
+
+struct ENCounted: Identifiable, Equatable, Sendable {
+    var id: ENCountedID
+    var payload: Int
 }
 
 struct ENColliding: Identifiable, Equatable, Sendable {

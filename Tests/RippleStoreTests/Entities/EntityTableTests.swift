@@ -95,6 +95,46 @@ import Foundation
         #expect(reordered != a)
     }
 
+    /// Deleting and re-inserting entities in one change: equal when the order came out the
+    /// same, comparing only the moved ids, not every id of the two tables.
+    @Test func comparingAfterAMoveLooksOnlyAtTheMovedEntities() throws {
+        let comparisons = ENCounter()
+        let ids = (0..<5_000).map { ENCountedID(value: $0, comparisons: comparisons) }
+        let before = try EntityTable(ids.map { ENCounted(id: $0, payload: $0.value) })
+        func compare(_ table: EntityTable<ENCounted>) -> (equal: Bool, comparisons: Int) {
+            let start = comparisons.value
+            let equal = table == before && before == table
+            return (equal, comparisons.value - start)
+        }
+        // The last entity, deleted and inserted again: still last, so equal.
+        var sameOrder = before
+        try sameOrder.insert(sameOrder.delete(ids[4_999])!)
+        let same = compare(sameOrder)
+        #expect(same.equal)
+        #expect(same.comparisons < 200)
+        // The first one moved to the end: not equal.
+        var moved = before
+        try moved.insert(moved.delete(ids[0])!)
+        let different = compare(moved)
+        #expect(!different.equal)
+        #expect(different.comparisons < 200)
+        // Every entity moved, in the same order: equal, however it is compared.
+        var rebuilt = before
+        for id in ids { try rebuilt.insert(rebuilt.delete(id)!) }
+        #expect(rebuilt == before)
+        var rotated = before
+        for id in ids.dropLast() { try rotated.insert(rotated.delete(id)!) }
+        #expect(rotated != before)
+        // Two moves that cancel out positions: the moved ids swapped places.
+        var swapped = try EntityTable(ids.prefix(5).map { ENCounted(id: $0, payload: $0.value) })
+        let five = swapped
+        for index in [1, 2, 3, 4] { try swapped.insert(swapped.delete(ids[index])!) }
+        #expect(swapped == five)
+        try swapped.insert(swapped.delete(ids[2])!)
+        #expect(swapped.ids.map(\.value) == [0, 1, 3, 4, 2])
+        #expect(swapped != five)
+    }
+
     @Test func orderedIndexesListByKeyIncrementally() throws {
         var table = EntityTable<ENTodo>()
         for (id, title) in [(1, "pear"), (2, "apple"), (3, "fig"), (4, "apple")] {
