@@ -48,8 +48,10 @@ extension ObservableValue where Self: Sendable {
     /// }
     /// ```
     ///
-    /// Every update reaches the handler, in the order the updates were made, one call at a
-    /// time; none is dropped or merged (unlike a binding, which shows only the newest value).
+    /// The handler gets every call ``subscribe(_:_:)`` would make, in the same order, one call
+    /// at a time; none is dropped or merged on the way to the scheduler (unlike a binding,
+    /// which shows only the newest value). As with `subscribe(_:_:)`, writes racing on other
+    /// threads may reach the subscription as one update.
     /// With ``BindingScheduler/mainActor`` the handler runs at once when the update was made
     /// on the main actor and nothing is still waiting, otherwise from a main-actor task. With
     /// ``SubscriptionOptions/notifyingOnSubscription``, the first call (`nil` and the current

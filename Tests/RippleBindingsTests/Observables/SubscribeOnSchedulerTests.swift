@@ -86,4 +86,38 @@ import Testing
         #expect(seen.value == [1])
         withExtendedLifetime(subscription) {}
     }
+
+    @Test("updates made from several threads reach the handler in order (each old is the previous new), one call at a time")
+    func updatesFromSeveralThreads() async {
+        let manual = ManualScheduler()
+        let count = Stored(0)
+        let seen = Locked<[(old: Int?, new: Int)]>([])
+        let inside = Locked(0), overlaps = Locked(0)
+        let subscription = count.subscribe(on: manual.scheduler) { old, new in
+            if inside.mutate({ $0 += 1; return $0 }) > 1 { overlaps.mutate { $0 += 1 } }
+            seen.mutate { $0.append((old, new)) }
+            inside.mutate { $0 -= 1 }
+        }
+        let threads = 4, writes = 250
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    await onNewThread {
+                        for _ in 0..<writes { count.update { $0 += 1 } }
+                    }
+                }
+            }
+            group.addTask { await onNewThread { for _ in 0..<200 { manual.runAll() } } }
+        }
+        manual.runAll()
+        // Writes racing on other threads may reach a subscription as one update (as with
+        // subscribe(_:_:)); the calls it gets arrive in order: each one's old value is the
+        // previous one's new value, and the last is the final value.
+        let calls = seen.value
+        #expect(calls.first?.old == 0)
+        #expect(zip(calls, calls.dropFirst()).allSatisfy { $0.new == $1.old })
+        #expect(calls.last?.new == threads * writes)
+        #expect(overlaps.value == 0)
+        withExtendedLifetime(subscription) {}
+    }
 }
