@@ -53,6 +53,18 @@ import Testing
         #expect(selected.value.isEmpty)
     }
 
+    @Test("values that are their own key (id: \\.self), as in Fisticuffs' list of day names")
+    func keyedBySelf() {
+        let days = Stored(["Sunday", "Monday", "Tuesday"])
+        let dataSource = ListDataSource(items: days, id: \.self)
+        let updates = Locked<[ListUpdate]>([])
+        dataSource.connect(update: { update in updates.mutate { $0.append(update) } })
+        days.value = ["Monday", "Tuesday", "Sunday"]
+        #expect(updates.value.last?.itemMoves.count == 1)
+        #expect(updates.value.last?.itemInsertions == [])
+        #expect(dataSource.item(at: ListIndex(item: 2)).value == "Sunday")
+    }
+
     @Test("items keyed by position: the item at the same index is the same row")
     func keyedByPosition() {
         let lines = Stored(["a", "b", "c"])
