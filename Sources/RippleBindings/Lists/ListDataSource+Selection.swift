@@ -30,8 +30,69 @@ extension ListDataSource {
         setSelection(.single(selection))
     }
 
-    private func setSelection(_ selection: _ListSelection<Item.ID>) {
-        _state.modify { $0.selection = selection }
+    /// Keeps the selection in two model values that agree: `selection`, the set of selected
+    /// ids (multiple selection), and `latest`, the id selected last (Fisticuffs'
+    /// `config.selections` and `config.selection` together).
+    ///
+    /// ```swift
+    /// let selectedDays = Stored<Set<Day.ID>>([])
+    /// let currentDay = Stored<Day.ID?>(nil)              // shown in a detail view
+    /// dataSource.bindSelection(selectedDays, latest: currentDay)
+    /// ```
+    ///
+    /// The view shows the set, and the user's selections are written to it. The rules:
+    ///
+    /// - `latest` is the id of the set selected last (by the user or by the model), or `nil`
+    ///   when the set is empty. When it leaves the set, the one selected before it takes its
+    ///   place. Ids that enter the set together are taken as selected in list order, so the
+    ///   last of them in the list becomes `latest`.
+    /// - Writing `latest` replaces the set: `latest = id` selects only `id`, `latest = nil`
+    ///   empties the set.
+    /// - At bind, the set wins: `latest` becomes the last of the set in list order, or, when the
+    ///   set is empty and `latest` is not `nil`, the set becomes `[latest]`.
+    ///
+    /// Items deleted from the list leave both. Write one of the two values at a time: when a
+    /// batch writes both, whichever the data source sees last wins. Bind before
+    /// ``connect(update:selection:)``; binding another selection ends this one.
+    ///
+    /// - Complexity: O(*s*) in the size of the set for each change of either value, plus O(*n*)
+    ///   over the items shown when ids enter the set.
+    public func bindSelection(_ selection: Stored<Set<Item.ID>>, latest: Stored<Item.ID?>) {
+        bindSelection(ValueBinding(selection), latest: ValueBinding(latest))
+    }
+
+    /// Keeps the selection in two model values that agree: a set of ids and the id selected
+    /// last (see ``bindSelection(_:latest:)-(Stored<Set<Item.ID>>,_)``).
+    ///
+    /// ```swift
+    /// dataSource.bindSelection(ValueBinding(selectedDays), latest: ValueBinding(currentDay))
+    /// ```
+    public func bindSelection(_ selection: ValueBinding<Set<Item.ID>>, latest: ValueBinding<Item.ID?>) {
+        let sync = _SelectionSync.start(selection: selection, latest: latest) { [weak self] ids in
+            self?.listOrder(of: ids) ?? Array(ids)
+        }
+        setSelection(.multiple(selection), sync: sync)
+    }
+
+    private func setSelection(_ selection: _ListSelection<Item.ID>, sync: Subscription? = nil) {
+        let previous = _state.modify { state in
+            defer { state.selection = selection; state.selectionSync = sync }
+            return state.selectionSync
+        }
+        previous?.cancel()
+    }
+
+    /// `ids` in the order the view shows them, followed by those it does not show.
+    ///
+    /// - Complexity: O(*n*) in the items shown.
+    private func listOrder(of ids: Set<Item.ID>) -> [Item.ID] {
+        if ids.count == 1 { return Array(ids) }
+        var ordered: [Item.ID] = []
+        var remaining = ids
+        for section in _state.value.displayed {
+            for item in section.items where remaining.remove(item.id) != nil { ordered.append(item.id) }
+        }
+        return ordered + remaining
     }
 
     /// The positions of the selected items the view shows, ascending.

@@ -232,6 +232,8 @@ struct _ListState<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>
     var displayed: [ListSection<SectionID, Item>]
     var connection: Subscription?
     var selection: _ListSelection<Item.ID>?
+    /// The reactions that keep a set of ids and the latest id in agreement, when both are bound.
+    var selectionSync: Subscription?
     var allowsMoving = false
     var allowsDeletion = false
     var canSelect: @Sendable (Item) -> Bool = { _ in true }

@@ -84,22 +84,51 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     /// Keeps the control and `binding` equal: the control shows the model, and the user's
     /// edits are written to the model.
     ///
+    /// ```swift
+    /// text.bind(ValueBinding(name))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - binding: The model value.
+    ///   - onUnbind: Runs once when this binding ends (see ``bind(_:_:onUnbind:)-(ValueBinding<Data>,_,_)``).
     /// - Returns: The binding's subscription: cancel it to end the binding.
     @discardableResult
-    public func bind(_ binding: ValueBinding<Value>) -> Subscription {
-        bind(binding, .identity)
+    public func bind(_ binding: ValueBinding<Value>, onUnbind: (@Sendable () -> Void)? = nil) -> Subscription {
+        bind(binding, .identity, onUnbind: onUnbind)
     }
 
     /// Keeps the control and `stored` equal.
+    ///
+    /// ```swift
+    /// let name = Stored("Ada")
+    /// text.bind(name)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - stored: The model value.
+    ///   - onUnbind: Runs once when this binding ends (see ``bind(_:_:onUnbind:)-(ValueBinding<Data>,_,_)``).
     @discardableResult
-    public func bind(_ stored: Stored<Value>) -> Subscription {
-        bind(ValueBinding(stored), .identity)
+    public func bind(_ stored: Stored<Value>, onUnbind: (@Sendable () -> Void)? = nil) -> Subscription {
+        bind(ValueBinding(stored), .identity, onUnbind: onUnbind)
     }
 
     /// Keeps the control and `stored` equal through `handler`.
+    ///
+    /// ```swift
+    /// text.bind(age, .transform({ String($0) }, reverse: { Int($0) ?? 0 }))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - stored: The model value.
+    ///   - handler: The transform both ways, and the pacing of the user's edits.
+    ///   - onUnbind: Runs once when this binding ends (see ``bind(_:_:onUnbind:)-(ValueBinding<Data>,_,_)``).
     @discardableResult
-    public func bind<Data: Sendable>(_ stored: Stored<Data>, _ handler: BindingHandler<Data, Value>) -> Subscription {
-        bind(ValueBinding(stored), handler)
+    public func bind<Data: Sendable>(
+        _ stored: Stored<Data>,
+        _ handler: BindingHandler<Data, Value>,
+        onUnbind: (@Sendable () -> Void)? = nil
+    ) -> Subscription {
+        bind(ValueBinding(stored), handler, onUnbind: onUnbind)
     }
 
     /// Keeps the control and `binding` equal through `handler`: its transform from model to
@@ -109,18 +138,40 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     /// field.bind(price, .transform({ "\($0)" }, reverse: { Double($0) ?? 0 }).debounce(for: .milliseconds(300)))
     /// ```
     ///
+    /// **Cleanup.** `onUnbind` (Fisticuffs' extra cleanup) runs exactly once, when this
+    /// binding ends, whichever way: ``unbind()``, binding the property again, cancelling the
+    /// returned subscription, or the release of the property. Once the control is released,
+    /// the binding ends (and the cleanup runs) when it next has a value to show, or with the
+    /// property. It runs after the binding has stopped (an edit a throttle or debounce still
+    /// held is written to the model first) and with no lock held, so it may use the property,
+    /// even bind it again:
+    ///
+    /// ```swift
+    /// let observer = NotificationCenter.default.addObserver(…)   // what the binding set up
+    /// text.bind(name, .identity, onUnbind: { NotificationCenter.default.removeObserver(observer) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - binding: The model value.
+    ///   - handler: The transform both ways, and the pacing of the user's edits.
+    ///   - onUnbind: Runs once when this binding ends.
+    /// - Returns: The binding's subscription: cancel it to end the binding.
     /// - Precondition: `handler` is two-way (made with `transform(_:reverse:)`
     ///   or ``BindingHandler/identity``): the user's edits must have a way back to the model.
     ///   To only show a value, use ``bindOneWay(_:_:)``.
     @discardableResult
-    public func bind<Data>(_ binding: ValueBinding<Data>, _ handler: BindingHandler<Data, Value>) -> Subscription {
+    public func bind<Data>(
+        _ binding: ValueBinding<Data>,
+        _ handler: BindingHandler<Data, Value>,
+        onUnbind: (@Sendable () -> Void)? = nil
+    ) -> Subscription {
         guard let makePush = handler.makePush else {
             _bindingsFailure(
-                "TwoWayBindableProperty.bind(_:_:): the handler has no reverse transform, so the user's edits of this control could not reach the model. Use .transform(_:reverse:), or bindOneWay(_:_:) to only show the value."
+                "TwoWayBindableProperty.bind(_:_:onUnbind:): the handler has no reverse transform, so the user's edits of this control could not reach the model. Use .transform(_:reverse:), or bindOneWay(_:_:) to only show the value."
             )
         }
         let forward = handler.forward
-        return slot.replace { [slot, scheduler, set] generation in
+        return slot.replace(onEnd: onUnbind) { [slot, scheduler, set] generation in
             let ownWrites = _OwnWrites<Data>()
             let isEqual = _equality(for: Data.self)
             let push = makePush { [weak slot] data in

@@ -11,6 +11,8 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     private let lock = _Lock()
     private var subscription: Subscription?
     private var push: _Push<Value>?
+    /// What the current binding runs once when it ends (`onUnbind`).
+    private var cleanup: (@Sendable () -> Void)?
     /// What `replace` returned for the current binding: cancelling it ends the binding. Kept
     /// here, so that a caller that drops it (the result is discardable) leaves the binding in
     /// place.
@@ -22,15 +24,22 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     private var applied: UInt64 = 0
     private var appliedAtLastEdit: UInt64 = 0
 
-    /// A binding as the slot holds it: its reaction, the path of the user's edits, and the
-    /// subscription its caller got.
-    private typealias Binding = (subscription: Subscription?, push: _Push<Value>?, handle: Subscription?)
+    /// A binding as the slot holds it: its reaction, the path of the user's edits, the
+    /// subscription its caller got, and its cleanup. Each is taken out of the slot once,
+    /// under the lock, so a binding is ended (and its cleanup run) exactly once.
+    private typealias Binding = (
+        subscription: Subscription?, push: _Push<Value>?, handle: Subscription?, cleanup: (@Sendable () -> Void)?
+    )
 
     /// Installs a new binding made by `make` (given the generation that identifies it), and
     /// ends the previous one. Returns the subscription that ends the new binding: the way the
     /// `unbind()` of the property does (a paced edit still waiting is written first), and
-    /// only while it is the current binding.
-    func replace(_ make: (UInt64) -> (Subscription, _Push<Value>?)) -> Subscription {
+    /// only while it is the current binding. `onEnd` runs once when the new binding ends,
+    /// however it ends.
+    func replace(
+        onEnd: (@Sendable () -> Void)? = nil,
+        _ make: (UInt64) -> (Subscription, _Push<Value>?)
+    ) -> Subscription {
         let id = lock.withLock { () -> UInt64 in
             generation &+= 1
             return generation
@@ -38,9 +47,9 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
         let (created, createdPush) = make(id)
         let handle = Subscription { [weak self] in self?.clear(generation: id) }
         let previous = lock.withLock { () -> Binding in
-            guard generation == id else { return (created, createdPush, nil) }   // replaced meanwhile
-            defer { subscription = created; push = createdPush; self.handle = handle }
-            return (subscription, push, self.handle)
+            guard generation == id else { return (created, createdPush, nil, onEnd) }   // replaced meanwhile
+            defer { subscription = created; push = createdPush; self.handle = handle; cleanup = onEnd }
+            return (subscription, push, self.handle, cleanup)
         }
         end(previous)
         return handle
@@ -49,22 +58,25 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     /// Ends the binding of `generation` (or whatever is bound when `nil`).
     func clear(generation expected: UInt64? = nil) {
         let previous = lock.withLock { () -> Binding in
-            if let expected, expected != generation { return (nil, nil, nil) }
+            if let expected, expected != generation { return (nil, nil, nil, nil) }
             generation &+= 1
-            defer { subscription = nil; push = nil; handle = nil }
-            return (subscription, push, handle)
+            defer { subscription = nil; push = nil; handle = nil; cleanup = nil }
+            return (subscription, push, handle, cleanup)
         }
         end(previous)
     }
 
     /// Writes what a pacer still holds, then stops the reaction (in that order: the reaction
     /// still recognizes the flushed edit as its own), then marks the caller's subscription
-    /// cancelled (its own cancellation finds the binding ended and does nothing more). Called
-    /// with the lock released: the handle's cancellation takes it.
+    /// cancelled (its own cancellation finds the binding ended and does nothing more), then
+    /// runs the binding's cleanup (last: it sees the binding ended, and may bind again).
+    /// Called with the lock released: the handle's cancellation takes it, and the cleanup is
+    /// user code.
     private func end(_ binding: Binding) {
         binding.push?.flush()
         binding.subscription?.cancel()
         binding.handle?.cancel()
+        binding.cleanup?()
     }
 
     var isBound: Bool { lock.withLock { subscription != nil } }
@@ -102,5 +114,6 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
     deinit {
         push?.flush()
         subscription?.cancel()
+        cleanup?()
     }
 }
