@@ -62,8 +62,8 @@ private final class LateClock: Clock, @unchecked Sendable {
     }
 }
 
-/// Review of effects through the test store and a store driven by a late clock.
-@Suite struct TestingReviewTests {
+/// Effects through the test store and a store driven by a late clock.
+@Suite struct ThrottleAndOrderTests {
     /// Yields until `done` holds, at most 10 000 times.
     private static func yield(until done: () -> Bool) async {
         var checks = 0

@@ -19,8 +19,8 @@ private struct BoundInputs: Reducer {
     func bind() -> Effect<Action> { inputs() }
 }
 
-/// Review of the reducer store: the order in which actions from its global inputs are reduced.
-@Suite struct ReducerReviewTests {
+/// The reducer store: the order in which actions from its global inputs are reduced.
+@Suite struct GlobalInputsOrderTests {
     /// A reducer's effect `.merge(.create { … }, .send(.a))` reduces `.a` first (what `.send`
     /// sends is reduced right after the action, what `create` sends is queued): the same effect
     /// as a global input must reduce in the same order.

@@ -5,7 +5,7 @@ import Testing
 
 /// A batch's apply after a reaction started in the batch read the store's state, then the batch
 /// committed again (see `_StagedRead` in Ripple).
-@Suite struct StagedReadReviewTests {
+@Suite struct StoreBatchStagedReadTests {
     /// The store's state node drops a snapshot older than the one it holds. A batch that
     /// commits twice, with a reaction started in between reading the first commit's state,
     /// must still drop its second snapshot when another thread published a later one meanwhile.

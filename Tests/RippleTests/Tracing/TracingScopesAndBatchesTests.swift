@@ -1,10 +1,10 @@
 @testable import Ripple
 import Testing
 
-/// Tracing where a hostile review looked for bugs: a `withTracer` scope opened inside a
+/// Tracing scopes and batches: a `withTracer` scope opened inside a
 /// reaction, a commit traced inside a batch, an equal write inside a batch, and a tracer
 /// uninstalled while another thread delivers to it.
-@Suite struct TracingHostileReviewTests {
+@Suite struct TracingScopesAndBatchesTests {
     /// A reaction's writes are queued and applied after its body, after a `withTracer` scope
     /// opened in the body has ended: the scope still receives them, and the reactions they run.
     @Test("a withTracer scope inside a reaction receives the writes its body queued")

@@ -4,7 +4,7 @@ import RippleModels
 import RippleTesting
 import Testing
 
-@Suite struct PacingReviewTests {
+@Suite struct PacingLifetimeTests {
     @Test("releasing a property with an edit waiting writes it and stops the timer")
     func releaseStopsTimer() async {
         let clock = TestClock()

@@ -3,8 +3,9 @@ import Testing
 
 @testable import RippleStore
 
-/// Regression tests found by a review of the store and its entities.
-@Suite struct StoreReviewTests {
+/// Deliveries that arrive late or are cancelled midway: an entity observer and a late batch,
+/// an activity subscriber cancelled during a delivery.
+@Suite struct StoreLateDeliveryTests {
     /// A commit made inside a `batch` is applied when the batch ends. The store's state node
     /// drops it then if a later commit (from another thread) was published meanwhile; an
     /// entity observer must drop it too, not go back to the batch's older value.

@@ -7,7 +7,7 @@ import Testing
 /// A class whose release a weak reference can see.
 final class Tracked: Sendable {}
 
-@Suite struct CombineReviewTests {
+@Suite struct ValuePublisherTests {
     @Test("a value publisher's subscriber does not make what it reads a dependency")
     func subscriberReadsAreNotTracked() {
         let count = Stored(0)

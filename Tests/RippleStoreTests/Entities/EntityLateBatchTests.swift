@@ -5,7 +5,7 @@ import Testing
 
 /// Regression tests for reads of an entity while a commit made inside a `batch` on another
 /// thread has not been applied yet.
-@Suite struct EntityLateBatchReviewTests {
+@Suite struct EntityLateBatchTests {
     /// A commit made inside a `batch` changes an entity; before that batch ends, a later
     /// commit from another thread, which does not touch that entity, is published. The state
     /// it publishes holds the batch's change (it was made on top of it), so the entity read

@@ -8,7 +8,7 @@ import Testing
 /// the view (UIKit's batch rules, or AppKit's one-at-a-time steps) and compared with the new
 /// list, over seeded random inputs shaped to be awkward: repeated ids, equal elements, empty
 /// lists, nothing in common, reversals, rotations, sections added, removed and moved.
-@Suite struct ListDiffReviewTests {
+@Suite struct ListDiffPropertyTests {
     // MARK: Inputs
 
     /// A random list of `Row`s over a small alphabet of ids (so ids repeat when `repeats`),

@@ -2,8 +2,8 @@ import Synchronization
 import Testing
 @testable import Ripple
 
-@Suite("Interop review")
-struct InteropReviewTests {
+@Suite("A values stream made inside a reaction")
+struct ValuesStreamOwnershipTests {
     // `values` is a sequence, not a reaction the caller holds: nothing but the iteration (or
     // the sequence's release) may end the reaction that feeds it. Made inside a reaction's
     // body, that reaction was the run's child, cancelled at the next run: the stream then

@@ -24,8 +24,8 @@ private struct PlainAttachment: Codable, Equatable {
     var link: URL? = URL(string: "https://example.com/a")
 }
 
-@Suite("RippleModels review")
-struct ModelsReviewTests {
+@Suite("Persisted values saved exactly, and @Observed coding")
+struct PersistedExactSavingTests {
     // MARK: Persisted: a write is never lost
 
     @Test("a value flushed inside a batch, then written back in that batch, is saved")

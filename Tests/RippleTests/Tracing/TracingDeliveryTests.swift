@@ -6,10 +6,10 @@ import Darwin
 @testable import Ripple
 import Testing
 
-/// Tracing in the corners a review found: events recorded before the lock is lent to another
+/// Where tracing events are delivered: events recorded before the lock is lent to another
 /// thread, reasons recorded while another thread writes, and `withTracer` scopes that end
 /// before their events are delivered.
-@Suite struct TracingReviewTests {
+@Suite struct TracingDeliveryTests {
     #if !canImport(Darwin)
     /// A batch whose commit waits for another thread's read-modify-write (`_Lock.wait()`, which
     /// lets other threads take the lock) after recording events: another thread's outermost

@@ -35,8 +35,8 @@ private struct Feed: Reducer {
     }
 }
 
-/// Review of `cancel(id:)` against an effect sending from other threads at the same time.
-@Suite struct EffectCancelRaceReviewTests {
+/// `cancel(id:)` against an effect sending from other threads at the same time.
+@Suite struct EffectCancelRaceTests {
     /// Threads send through a `create` effect's continuation while another thread cancels it
     /// (`send(.stop)`) and then sends `.marker`. Once the cancel has returned the effect's
     /// sends are dropped (``Effect/cancel(id:)``), so no `.tick` may be queued after
