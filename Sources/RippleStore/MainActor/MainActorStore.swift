@@ -44,7 +44,7 @@ import Ripple
 /// value, its key paths and derived values are ``MainActorComputed`` values, its subscribers
 /// are main-actor reactions. So every reader sees a consistent state and runs once per commit.
 ///
-/// **Commits** (``commit(_:file:line:_:)-1x8eo``) are atomic: they run on the main actor, one at
+/// **Commits** (`commit(_:file:line:_:)`) are atomic: they run on the main actor, one at
 /// a time, and each is delivered to the subscribers before the next one starts, except a commit
 /// made inside a subscriber (or any reaction): it is applied at once (it returns its result,
 /// and the next commit sees it) and delivered after the current delivery, to everyone, in
