@@ -32,6 +32,11 @@ import Testing
 /// **Waiting.** Each step lets the store's effects run until every effect task has ended or
 /// sleeps on the clock, checking a bounded number of times (no wall-clock timeout): an effect
 /// waiting on the clock needs ``TestClock/advance(by:)`` before its action can be received.
+///
+/// **From any test's isolation.** Its asynchronous methods run on the caller's actor
+/// (`nonisolated(nonsending)`): a `@MainActor` test, or a test in a target that is main-actor
+/// isolated by default, passes `assert` closures that capture its own state, and they run on
+/// the main actor. The effects still run in their own tasks.
 public final class TestStore<R: Reducer>: @unchecked Sendable {
     /// How strictly a ``TestStore`` checks.
     public enum Exhaustivity: Sendable, Equatable {
@@ -146,7 +151,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
-    public func send(
+    nonisolated(nonsending) public func send(
         _ action: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
         fileID: String = #fileID,
@@ -189,7 +194,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
-    public func receive(
+    nonisolated(nonsending) public func receive(
         _ expected: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
         fileID: String = #fileID,
@@ -219,7 +224,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
-    public func receive(
+    nonisolated(nonsending) public func receive(
         where matches: (R.Action) -> Bool,
         assert: ((inout R.State) throws -> Void)? = nil,
         fileID: String = #fileID,
@@ -233,7 +238,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
         )
     }
 
-    private func receive(
+    nonisolated(nonsending) private func receive(
         _ description: String,
         where matches: (R.Action) -> Bool,
         assert: ((inout R.State) throws -> Void)?,
@@ -260,7 +265,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     }
 
     /// Moves the clock by `duration` (``TestClock/advance(by:)``).
-    public func advance(by duration: Duration) async {
+    nonisolated(nonsending) public func advance(by duration: Duration) async {
         await clock.advance(by: duration)
     }
 
@@ -273,7 +278,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
-    public func finish(
+    nonisolated(nonsending) public func finish(
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -286,7 +291,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     }
 
     /// Reduces the actions effects sent that were not received, without checking them.
-    public func skipReceivedActions() async {
+    nonisolated(nonsending) public func skipReceivedActions() async {
         await Self.settle(store._engine, clock)
         let pending = inbox.lock.withLock { () -> [R.Action] in
             defer { inbox.received = [] }
@@ -296,7 +301,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
     }
 
     /// Cancels every running effect, so the test may end while some would still run.
-    public func skipInFlightEffects() async {
+    nonisolated(nonsending) public func skipInFlightEffects() async {
         store._engine.stop(ending: false)
     }
 
@@ -321,7 +326,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
 
     /// The next action an effect sent, waiting for one while effects run; `nil` when none
     /// arrived and none can arrive without the clock moving.
-    private func nextReceived() async -> R.Action? {
+    nonisolated(nonsending) private func nextReceived() async -> R.Action? {
         for _ in 0..<_TestStoreWaiting.checks {
             if let action = takeReceived() { return action }
             if Self.isSettled(store._engine, clock) { break }
@@ -354,7 +359,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable {
 
     /// Lets effects run until every effect task has ended or sleeps on the clock, checking a
     /// bounded number of times.
-    static func settle(_ engine: _ReducerEngine<R>, _ clock: TestClock) async {
+    nonisolated(nonsending) static func settle(_ engine: _ReducerEngine<R>, _ clock: TestClock) async {
         for _ in 0..<_TestStoreWaiting.checks {
             if isSettled(engine, clock) { return }
             await Task.yield()

@@ -15,8 +15,12 @@
 /// ```
 ///
 /// The first delivery has no previous state: everything counts as changed.
+///
+/// `State` need not be `Sendable`: a ``MainActorStore``'s state, whose `Equatable` conformance
+/// may be isolated to the main actor, is delivered in one too. A `Changes` is `Sendable` when
+/// its state is.
 @dynamicMemberLookup
-public struct Changes<State: Sendable>: Sendable {
+public struct Changes<State> {
     /// The state after the commit.
     public let current: State
     /// The state the subscriber saw before, or `nil` on the first delivery.
@@ -116,7 +120,7 @@ public struct Changes<State: Sendable>: Sendable {
     /// ```
     ///
     /// - Complexity: Two calls of `transform` (one on the first delivery).
-    public func map<Mapped: Sendable>(_ transform: (State) throws -> Mapped) rethrows -> Changes<Mapped> {
+    public func map<Mapped>(_ transform: (State) throws -> Mapped) rethrows -> Changes<Mapped> {
         try Changes<Mapped>(
             previous: previous.map(transform),
             current: transform(current),
@@ -125,6 +129,8 @@ public struct Changes<State: Sendable>: Sendable {
         )
     }
 }
+
+extension Changes: Sendable where State: Sendable {}
 
 extension Changes where State: Equatable {
     /// Whether the state differs from the previous one (always `true` on the first delivery).

@@ -1,0 +1,64 @@
+import Ripple
+
+extension MainActorStore {
+    /// The value at `keyPath`, as a main-actor derived value whose readers run only when it
+    /// changed.
+    ///
+    /// The same node backs `store.state[keyPath]` reads: asking twice costs nothing more. It is
+    /// a ``MainActorComputed``, so `onChange`, `when`, `observeOnMainActor` and list data
+    /// sources take it.
+    ///
+    /// ```swift
+    /// let draft = store.derived(\.draft)
+    /// ```
+    ///
+    /// - Complexity: O(1) (one dictionary lookup).
+    public func derived<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> MainActorComputed<Value> {
+        _core.slice(keyPath)
+    }
+
+    /// A main-actor value computed by `transform` from the values at `keyPaths`, its declared
+    /// inputs.
+    ///
+    /// `transform` runs on the main actor, only when one of the inputs changed; the result's
+    /// readers run only when the result changed.
+    ///
+    /// ```swift
+    /// let visible = store.derived(from: \.todos, \.filter) { todos, filter in
+    ///     todos.filter(filter.isIncluded)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison per input; `transform` runs
+    ///   only when an input changed.
+    public func derived<each Input: Equatable, Output: Equatable>(
+        from keyPaths: repeat KeyPath<State, each Input>,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        transform: @escaping @MainActor (repeat each Input) -> Output
+    ) -> MainActorComputed<Output> {
+        let slices = (repeat _core.slice(each keyPaths))
+        return MainActorComputed(file: file, line: line) {
+            transform(repeat (each slices).value)
+        }
+    }
+
+    /// A main-actor value computed by `transform` from the state it reads: each key path
+    /// `transform` reads through the ``MainActorTrackedState`` it receives is an input, and
+    /// `transform` runs only when one of those changed.
+    ///
+    /// ```swift
+    /// let count = store.derived { state in state.todos.count }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison per key path read;
+    ///   `transform` runs only when one changed.
+    public func derived<Output: Equatable>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @MainActor (MainActorTrackedState<State>) -> Output
+    ) -> MainActorComputed<Output> {
+        let state = MainActorTrackedState(core: _core)
+        return MainActorComputed(file: file, line: line) { transform(state) }
+    }
+}
