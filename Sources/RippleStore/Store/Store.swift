@@ -37,7 +37,7 @@
 ///
 /// **Lifetime.** Subscriptions, derived values and tasks do not keep the store alive. When the
 /// store is released, its subscriptions end and its tasks are cancelled; derived values keep
-/// their last value.
+/// their last value, and a ``StoreBinding``'s writes are dropped.
 open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Sendable {
     let _core: _StoreCore<State>
     let _activities = Event<Activity>()

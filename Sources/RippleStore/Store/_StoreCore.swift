@@ -95,23 +95,30 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         let base: _Snapshot<State>
         var transaction: Transaction
         let start: ContinuousClock.Instant?
+        /// The store was released: the mutation runs on its last state, and what it leaves is
+        /// dropped (a binding or a dispatcher that outlives its store).
+        let isDropped: Bool
     }
 
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
     func openCommit(_ transaction: Transaction) -> OpenCommit {
         let me = _Lock.currentThread
-        let base = enterGate(me, transaction)
-        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now)
+        guard let base = enterGate(me, transaction) else {
+            return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
+        }
+        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now, isDropped: false)
     }
 
     /// Ends a commit whose mutation failed: nothing changes.
     func abandon(_ open: OpenCommit) {
+        if open.isDropped { return }
         leaveGate(open.thread, mutated: true)
     }
 
     /// Ends a commit with the state its mutation left: derived fields and middleware, then,
     /// if the state changed, publishes it.
     func close(_ open: OpenCommit, with mutated: State) {
+        if open.isDropped { return }
         let me = open.thread
         let base = open.base
         let start = open.start
@@ -160,9 +167,14 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
-    /// returns the state to mutate.
-    private func enterGate(_ me: UInt, _ transaction: Transaction) -> _Snapshot<State> {
+    /// returns the state to mutate; `nil` once the store has been released (the commit is
+    /// dropped, as the reducer store's binding drops its sends).
+    private func enterGate(_ me: UInt, _ transaction: Transaction) -> _Snapshot<State>? {
         lock.lock()
+        if isEnded {
+            lock.unlock()
+            return nil
+        }
         if gateOwner == me, isMutating {
             lock.unlock()
             // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
@@ -170,6 +182,10 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         }
         while gateOwner != 0, gateOwner != me {
             lock.wait()
+        }
+        if isEnded {
+            lock.unlock()
+            return nil
         }
         gateOwner = me
         gateDepth += 1
