@@ -43,6 +43,11 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
     private var woken: [UInt64: [StoreLog.Wake]] = [:]
+    /// The commits published or about to be, not logged yet, in version order (only kept when
+    /// there is a logger): each is logged once the round that published it has been delivered.
+    private var unlogged: [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?)] = []
+    /// The store's own reaction on `node` (see ``startFollower()``).
+    private var follower: Subscription?
 
     init(
         initialState: State,
@@ -58,6 +63,37 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         self.logger = logger
         self.derivesFields = derivesFields
         node = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+        if logger != nil { follower = startFollower() }
+    }
+
+    /// The store's own reaction on `node`: it runs in the round that publishes a commit, on the
+    /// delivering thread, among the commit's subscribers, and queues ``afterRound(through:)``
+    /// after that round, once every reaction the round woke has run. A write made inside
+    /// `batch { }` is published when the batch ends, so what follows a commit's delivery must
+    /// wait for this, not for the commit's end.
+    private func startFollower() -> Subscription {
+        withoutOwner {
+            observe { [node, weak self] in
+                let version = node.value.version
+                writeInOrder { self?.afterRound(through: version) }
+            }
+        }
+    }
+
+    /// Runs after the round that published `version` has been delivered: logs the commits up
+    /// to it, each naming what it woke.
+    private func afterRound(through version: UInt64) {
+        guard let logger else { return }
+        let done = lock.withLock { () -> [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, woken: [StoreLog.Wake])] in
+            guard let first = unlogged.first, first.version <= version else { return [] }
+            let count = unlogged.prefix { $0.version <= version }.count
+            let done = unlogged.prefix(count).map { ($0.version, $0.transaction, $0.start, woken.removeValue(forKey: $0.version) ?? []) }
+            unlogged.removeFirst(count)
+            return done
+        }
+        for commit in done {
+            logger.didCommit(StoreLog.Commit(store: name, transaction: commit.transaction, version: commit.version, changed: true, duration: commit.start.map { ContinuousClock.now - $0 } ?? .zero, woken: commit.woken))
+        }
     }
 
     /// The latest committed state, read without tracking.
@@ -139,7 +175,10 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         let hooks = lock.withLock { () -> [@Sendable (State, State, UInt64) -> Void] in
             latest = snapshot
             isMutating = false
-            if logger != nil { woken[snapshot.version] = [] }
+            if logger != nil {
+                woken[snapshot.version] = []
+                unlogged.append((snapshot.version, snapshot.transaction, start))
+            }
             return publishHooks
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
@@ -157,13 +196,8 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
                 for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
             }
         }
-        writeInOrder { [self] in
-            leaveGate(me, mutated: false)
-            if let logger {
-                let woken = lock.withLock { self.woken.removeValue(forKey: snapshot.version) ?? [] }
-                logger.didCommit(StoreLog.Commit(store: name, transaction: snapshot.transaction, version: snapshot.version, changed: true, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: woken))
-            }
-        }
+        // The logger hears of the commit from the follower, once its round has been delivered.
+        writeInOrder { [self] in leaveGate(me, mutated: false) }
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
@@ -285,6 +319,11 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
 
     /// The store was released: ends every subscription and task it owns.
     func end() {
+        let follower = lock.withLock { () -> Subscription? in
+            defer { self.follower = nil }
+            return self.follower
+        }
+        follower?.cancel()
         let endings = lock.withLock { () -> [@Sendable () -> Void] in
             isEnded = true
             defer { self.endings = [:] }
