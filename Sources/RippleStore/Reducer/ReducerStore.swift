@@ -21,7 +21,10 @@ import Ripple
 /// time, first in first out. The state after `send` returns reflects the action and what its
 /// effects sent synchronously (``Effect/send(_:)``), with one exception: an action sent
 /// while this store delivers a change on the same thread (from a subscriber) is queued and
-/// reduced after the current one, never re-entrantly.
+/// reduced after the current one, never re-entrantly. Stores whose subscribers send to each
+/// other do not hang: a `send` that would wait for a store whose reducing thread waits, through
+/// any chain of stores, for the sending thread, leaves its action queued for that thread and
+/// returns at once.
 ///
 /// **`send` returns when its own work is done.** It reduces what was queued before its action,
 /// its action, what its effect sent at once (``Effect/send(_:)``, a `create` body sending as it

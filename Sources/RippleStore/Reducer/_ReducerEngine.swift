@@ -28,7 +28,7 @@ import Darwin
 /// **Effects** run in tasks (or, for `create`, under a continuation) registered by a serial
 /// number and by every cancellation id around them, so `cancel(id:)` and the store's end reach
 /// them all. No user code runs while `lock` is held.
-package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
+package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable {
     typealias State = R.State
     typealias Action = R.Action
 
@@ -80,6 +80,8 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     /// its ticket has none left.
     private var outstanding: [UInt64: Int] = [:]
     private var waiters = 0
+    /// Counts the wake-ups of ``wakeToRecheck()``: a waiter that sees it move checks again.
+    private var recheckEpoch = 0
     private var mainDrainScheduled = false
     private var backgroundDrainScheduled = false
     /// Effect tasks waiting for room in the queue (see ``sendFromEffectWaiting(_:from:)``).
@@ -150,20 +152,32 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             spins += 1
             lock.lock()
         }
-        waiters += 1
+        var registered = false
+        defer { if registered { _WaitRegistry.shared.done(me) } }
         while outstanding[ticket] != nil {
             if drainer == 0, !isEnded {
                 // The drainer left, its own work done: this caller reduces what comes before
                 // its action, then its action.
-                waiters -= 1
                 drainer = me
                 lock.unlock()
                 drain(me, until: ticket)
                 return
             }
-            lock.wait()
+            // The drainer may wait, through other stores, for this thread (two reducer stores
+            // whose subscribers send to each other): then this caller does not wait. Its action
+            // stays queued, and the drainer reduces it.
+            let epoch = recheckEpoch
+            lock.unlock()
+            let verdict = _WaitRegistry.shared.check(me, waitingFor: self)
+            registered = true
+            lock.lock()
+            if case .handOver = verdict { break }
+            if recheckEpoch == epoch, outstanding[ticket] != nil, drainer != 0 {
+                waiters += 1
+                lock.wait()
+                waiters -= 1
+            }
         }
-        waiters -= 1
         lock.unlock()
     }
 
@@ -502,5 +516,20 @@ struct _ElapsedClock: Sendable {
         let start = clock.now
         now = { start.duration(to: clock.now) }
         sleepUntil = { offset in try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+    }
+}
+
+extension _ReducerEngine {
+    var waitName: String { core.name }
+
+    func blocker(of waiter: UInt) -> (thread: UInt, canHandOver: Bool) {
+        lock.withLock { drainer != 0 && drainer != waiter ? (drainer, true) : (0, false) }
+    }
+
+    func wakeToRecheck() {
+        lock.withLock {
+            recheckEpoch &+= 1
+            lock.broadcast()
+        }
     }
 }
