@@ -11,6 +11,10 @@
 /// A binding is a `Readable` core value and an `ObservableValue`, so the models layer's
 /// handlers work on it; ``valueBinding`` gives a `ValueBinding` for APIs that take one.
 /// Project a binding to a member with dynamic member lookup: `profile.name`.
+///
+/// A binding does not keep its store alive. Once the store is released, reading it gives the
+/// store's last value and writing it is dropped (as a ``ReducerStore``'s `binding(_:send:)`
+/// drops its sends): derived values keep their last value and their subscribers do not run.
 @dynamicMemberLookup
 public final class StoreBinding<Value: Equatable & Sendable>: Readable, ObservableValue, @unchecked Sendable {
     private let source: any _WritableSource<Value>

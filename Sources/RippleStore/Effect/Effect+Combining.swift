@@ -131,10 +131,10 @@ extension Effect {
         case .run(let priority, let body, let handler):
             let mappedHandler = handler.map { handler in
                 { @Sendable (error: any Error, send: Send<Other>) async in
-                    await handler(error, Send { send.deliver(transform($0)) })
+                    await handler(error, Send(waiting: { await send.deliver(transform($0)) }))
                 }
             }
-            return Effect<Other>(.run(priority, { send in try await body(Send { send.deliver(transform($0)) }) }, mappedHandler))
+            return Effect<Other>(.run(priority, { send in try await body(Send(waiting: { await send.deliver(transform($0)) })) }, mappedHandler))
         case .create(let body):
             return .create { continuation in
                 body(EffectContinuation(deliver: { continuation.send(transform($0)) }, ended: { continuation.finish() }))

@@ -10,7 +10,7 @@
 ///
 /// An action sent after the effect was cancelled (or its store released) is dropped.
 public struct Send<Action: Sendable>: Sendable {
-    let deliver: @Sendable (Action) -> Void
+    let deliver: @Sendable (Action) async -> Void
 
     /// Creates a `Send` that gives every action to `deliver`, for testing code that takes one.
     ///
@@ -19,12 +19,20 @@ public struct Send<Action: Sendable>: Sendable {
         self.deliver = deliver
     }
 
+    /// A store's `Send`, whose delivery may wait for room in the store's queue.
+    init(waiting deliver: @escaping @Sendable (Action) async -> Void) {
+        self.deliver = deliver
+    }
+
     /// Sends `action` to the store, unless the calling task was cancelled.
     ///
     /// The action is queued: it is reduced after the actions sent before it. On a store safe
     /// from any thread, the calling task reduces it at once when no other thread is reducing.
+    /// While the store's queue is full (a thousand actions or so, sent faster than the store
+    /// reduces them), it waits, suspended, until the store has reduced half of them: a stream
+    /// of actions goes at the store's pace, and its memory stays bounded.
     public func callAsFunction(_ action: Action) async {
         guard !Task.isCancelled else { return }
-        deliver(action)
+        await deliver(action)
     }
 }

@@ -1,7 +1,10 @@
 /// Receives what a store does: each commit and each activity.
 ///
-/// Give a logger to a store when you create it. It is called on the committing thread, after
-/// the commit has been delivered to the store's synchronous subscribers, with no lock held.
+/// Give a logger to a store when you create it. It is called on the thread that delivers the
+/// commit, after the commit has been delivered to the store's synchronous subscribers (for a
+/// commit made inside `batch { }`, once the batch has been applied and delivered), with no lock
+/// held, so ``StoreLog/Commit/woken`` names every subscriber the commit woke. Commits are
+/// logged in version order.
 ///
 /// ```swift
 /// struct PrintLogger: StoreLogger {

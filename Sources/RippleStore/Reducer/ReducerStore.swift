@@ -21,7 +21,19 @@ import Ripple
 /// time, first in first out. The state after `send` returns reflects the action and what its
 /// effects sent synchronously (``Effect/send(_:)``), with one exception: an action sent
 /// while this store delivers a change on the same thread (from a subscriber) is queued and
-/// reduced after the current one, never re-entrantly. Do not block a subscriber on another
+/// reduced after the current one, never re-entrantly. Stores whose subscribers send to each
+/// other do not hang: a `send` that would wait for a store whose reducing thread waits, through
+/// any chain of stores, for the sending thread, leaves its action queued for that thread and
+/// returns at once.
+///
+/// **`send` returns when its own work is done.** It reduces what was queued before its action,
+/// its action, what its effect sent at once (``Effect/send(_:)``, a `create` body sending as it
+/// starts) and what this store's subscribers sent on its thread meanwhile; actions queued after
+/// its own (an effect's stream) are left to another thread or a task. An effect's asynchronous
+/// `send` waits while about a thousand actions are queued, so a stream goes at the store's pace
+/// and the queue stays bounded; a synchronous flood (an `Effect.create` continuation sending
+/// 100 000 actions faster than the store reduces them) stops the program with a message naming
+/// the store. Do not block a subscriber on another
 /// thread that sends to the same store. For a store used from the main actor only, with
 /// every action reduced there, use ``ViewStore``.
 ///
@@ -96,8 +108,9 @@ public final class ReducerStore<R: Reducer>: Store<R.State, Never>, @unchecked S
     /// Reduces `action`: the reducer changes the state in one commit, then its effect starts.
     ///
     /// Returns when the action (and what its effect sent synchronously) has been reduced, so
-    /// the state reflects it; an action sent from a subscriber of this store, on the
-    /// delivering thread, is queued instead and reduced after the current one.
+    /// the state reflects it, and no later: actions an effect streams meanwhile do not hold
+    /// it. An action sent from a subscriber of this store, on the delivering thread, is queued
+    /// instead and reduced after the current one.
     ///
     /// ```swift
     /// store.send(.increment)

@@ -114,7 +114,7 @@ extension _ReducerEngine {
         _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
         in token: _EffectToken
     ) async {
-        let send = Send<Action> { [weak self] action in self?.sendFromEffect(action, from: token) }
+        let send = Send<Action>(waiting: { [weak self] action in await self?.sendFromEffectWaiting(action, from: token) })
         do {
             try await operation(send)
         } catch is CancellationError {

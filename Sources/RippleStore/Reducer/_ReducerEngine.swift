@@ -10,25 +10,32 @@ import Darwin
 /// What a reducer-driven store is, without the store: the action queue and the effects it
 /// runs. Effects hold it weakly, so they never keep a store alive.
 ///
-/// **The queue.** `send` appends the action; the first thread that finds no one reducing
-/// becomes the *drainer* and reduces queued actions, one at a time, in order, until the queue
-/// is empty. An action sent on the drainer's own thread (from a subscriber, during a commit's
-/// delivery) is appended and returns at once: it is never reduced re-entrantly. A caller on
-/// another thread waits until its action (and what its effects sent synchronously) has been
-/// reduced, so the state after `send` returns always reflects it. Actions from asynchronous
-/// effects do not wait. On a main-actor store, effect actions are reduced by a job on the
-/// main actor instead of on the effect's thread.
+/// **The queue.** `send` appends the action under a new *ticket*; the first thread that finds
+/// no one reducing becomes the *drainer* and reduces queued actions, one at a time, in order.
+/// What the drainer's own thread sends meanwhile (a subscriber during a commit's delivery, a
+/// `create` body as its effect starts) is appended under the ticket being reduced and returns
+/// at once: it is never reduced re-entrantly. A caller's drain ends once its ticket has no
+/// entry left (`outstanding`), so a stream of effect actions queued after it never holds it;
+/// a drain no caller waits for (an effect's, a task's) ends after ``drainBudget`` actions. A
+/// drainer that leaves actions queued wakes the callers waiting (the first one takes over) and
+/// schedules a task (a main-actor job on a main-actor store) to reduce the rest. A caller on
+/// another thread waits until its ticket is done, so the state after `send` returns always
+/// reflects its action. Actions from asynchronous effects do not wait for their reduction, but
+/// wait (suspended) for room while ``effectQueueLimit`` actions are queued; synchronous effect
+/// sends stop the program at ``queueBound``. On a main-actor store, effect actions are reduced
+/// by a job on the main actor instead of on the effect's thread.
 ///
 /// **Effects** run in tasks (or, for `create`, under a continuation) registered by a serial
 /// number and by every cancellation id around them, so `cancel(id:)` and the store's end reach
 /// them all. No user code runs while `lock` is held.
-package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
+package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable {
     typealias State = R.State
     typealias Action = R.Action
 
     struct Entry {
         let action: Action
-        /// The number of the caller's `send` waiting for it; 0 when no one waits.
+        /// The number of the caller's `send` whose work it is (its action, what its effect sent
+        /// at once, what its subscribers sent on its thread); 0 when no one waits for it.
         let ticket: UInt64
         let file: StaticString
         let line: UInt
@@ -65,10 +72,20 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
     private var queue: [Entry] = []
     private var head = 0
     private var drainer: UInt = 0
+    /// The ticket of the entry the drainer is reducing: what a subscriber sends on the
+    /// drainer's thread meanwhile is part of that caller's work.
+    private var drainingTicket: UInt64 = 0
     private var issued: UInt64 = 0
-    private var completed: UInt64 = 0
+    /// The entries queued (or being reduced) for each caller's ticket: a `send` returns once
+    /// its ticket has none left.
+    private var outstanding: [UInt64: Int] = [:]
     private var waiters = 0
+    /// Counts the wake-ups of ``wakeToRecheck()``: a waiter that sees it move checks again.
+    private var recheckEpoch = 0
     private var mainDrainScheduled = false
+    private var backgroundDrainScheduled = false
+    /// Effect tasks waiting for room in the queue (see ``sendFromEffectWaiting(_:from:)``).
+    private var parked: [CheckedContinuation<Bool, Never>] = []
     /// On a test store: actions effects sent while a thread reduced, given to `intercept`
     /// after the actions the reduction's effect sent at once, as a store's queue orders them.
     private var intercepted: [Action] = []
@@ -107,7 +124,8 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             return
         }
         if drainer == me {
-            append(Entry(action: action, ticket: 0, file: file, line: line))
+            // From a subscriber, during a delivery: part of the work of the send being reduced.
+            append(Entry(action: action, ticket: drainingTicket, file: file, line: line))
             lock.unlock()
             return
         }
@@ -117,7 +135,7 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         if drainer == 0 {
             drainer = me
             lock.unlock()
-            drain(me)
+            drain(me, until: ticket)
             return
         }
         lock.unlock()
@@ -128,17 +146,38 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         // The drainer usually reduces it within microseconds: check a few times, yielding the
         // processor, before sleeping on the condition (a sleep and a wake-up cost more).
         var spins = 0
-        while completed < ticket, spins < 64 {
+        while outstanding[ticket] != nil, spins < 64 {
             lock.unlock()
             sched_yield()
             spins += 1
             lock.lock()
         }
-        waiters += 1
-        while completed < ticket {
-            lock.wait()
+        var registered = false
+        defer { if registered { _WaitRegistry.shared.done(me) } }
+        while outstanding[ticket] != nil {
+            if drainer == 0, !isEnded {
+                // The drainer left, its own work done: this caller reduces what comes before
+                // its action, then its action.
+                drainer = me
+                lock.unlock()
+                drain(me, until: ticket)
+                return
+            }
+            // The drainer may wait, through other stores, for this thread (two reducer stores
+            // whose subscribers send to each other): then this caller does not wait. Its action
+            // stays queued, and the drainer reduces it.
+            let epoch = recheckEpoch
+            lock.unlock()
+            let verdict = _WaitRegistry.shared.check(me, waitingFor: self)
+            registered = true
+            lock.lock()
+            if case .handOver = verdict { break }
+            if recheckEpoch == epoch, outstanding[ticket] != nil, drainer != 0 {
+                waiters += 1
+                lock.wait()
+                waiters -= 1
+            }
         }
-        waiters -= 1
         lock.unlock()
     }
 
@@ -168,7 +207,15 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             lock.unlock()
             return
         }
-        append(Entry(action: action, ticket: 0, file: #fileID, line: #line))
+        if queue.count - head >= Self.queueBound {
+            let count = queue.count - head
+            lock.unlock()
+            // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
+            fatalError("RippleStore: \(core.name)'s action queue holds \(count) actions: an effect sends actions faster than the store reduces them (an `Effect.create` continuation, or a subscriber sending from every delivery). Send fewer actions, or send them from `Effect.run`, whose `send` waits for room in the queue.")
+        }
+        // Sent on the drainer's thread (by a `create` body as its effect starts, during a
+        // reduction): part of the work of the send being reduced, which waits for it.
+        append(Entry(action: action, ticket: drainer == me ? drainingTicket : 0, file: #fileID, line: #line))
         if drainer != 0 {
             lock.unlock()
             return
@@ -184,7 +231,31 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         }
         drainer = me
         lock.unlock()
-        drain(me)
+        drain(me, until: 0)
+    }
+
+    /// ``sendFromEffect(_:from:)`` for an effect's asynchronous `send`: while the queue holds
+    /// ``effectQueueLimit`` actions or more and someone reduces them, waits (suspended) until it
+    /// holds half as many, so that a stream faster than the store's reducer cannot grow the
+    /// queue without bound.
+    func sendFromEffectWaiting(_ action: Action, from effect: _EffectToken?) async {
+        if intercept == nil {
+            while true {
+                let hasRoom = await withCheckedContinuation { (resume: CheckedContinuation<Bool, Never>) in
+                    lock.lock()
+                    if isEnded || effect?.isCancelled == true || queue.count - head < Self.effectQueueLimit || (drainer == 0 && !mainDrainScheduled) {
+                        lock.unlock()
+                        resume.resume(returning: true)
+                        return
+                    }
+                    // Resumed with `false` (check again) when the queue has room or the drainer leaves.
+                    parked.append(resume)
+                    lock.unlock()
+                }
+                if hasRoom { break }
+            }
+        }
+        sendFromEffect(action, from: effect)
     }
 
     @MainActor
@@ -198,7 +269,22 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
         }
         drainer = me
         lock.unlock()
-        drain(me)
+        drain(me, until: 0)
+    }
+
+    /// A drain scheduled by a drainer that left with actions queued (and no caller waiting to
+    /// take over): reduces them in a task.
+    private func drainInBackground() {
+        let me = _Lock.currentThread
+        lock.lock()
+        backgroundDrainScheduled = false
+        guard drainer == 0, head < queue.count, !isEnded else {
+            lock.unlock()
+            return
+        }
+        drainer = me
+        lock.unlock()
+        drain(me, until: 0)
     }
 
     /// Appends an entry (lock held).
@@ -208,10 +294,24 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             head = 0
         }
         queue.append(entry)
+        if entry.ticket != 0 { outstanding[entry.ticket, default: 0] += 1 }
     }
 
-    /// Reduces queued actions until the queue is empty; `me` is the drainer.
-    private func drain(_ me: UInt) {
+    /// How many queued actions a drain that no caller waits for reduces before it hands the
+    /// rest to a new task (or main-actor job): a stream of effect actions holds no thread for long.
+    static var drainBudget: Int { 1_024 }
+    /// The queued actions from which an effect's asynchronous `send` waits for room.
+    package static var effectQueueLimit: Int { 1_024 }
+    /// The queued actions at which a synchronous effect send (`Effect.create`'s continuation)
+    /// stops the program with a message, instead of growing the queue without bound.
+    package static var queueBound: Int { 100_000 }
+
+    /// Reduces queued actions, one at a time, in order; `me` is the drainer. With a `ticket`
+    /// (a caller's `send`), returns once that caller's work is reduced; without, once the queue
+    /// is empty or ``drainBudget`` actions were reduced. What is left is handed over: to a
+    /// caller waiting for its own action, or to a new task (a main-actor job).
+    private func drain(_ me: UInt, until ticket: UInt64) {
+        var budget = Self.drainBudget
         while true {
             lock.lock()
             if let intercept, !intercepted.isEmpty {
@@ -225,13 +325,30 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
                 drainer = 0
-                completed = issued
+                drainingTicket = 0
+                outstanding = [:]
                 if waiters > 0 { lock.broadcast() }
+                let resume = takeParked()
                 lock.unlock()
+                for continuation in resume { continuation.resume(returning: false) }
                 return
             }
+            if ticket != 0 ? outstanding[ticket] == nil : budget == 0 {
+                // This drainer's work is done; the rest is someone else's.
+                drainer = 0
+                drainingTicket = 0
+                if waiters > 0 { lock.broadcast() }
+                let resume = takeParked()
+                let schedule = scheduleDrainLocked()
+                lock.unlock()
+                for continuation in resume { continuation.resume(returning: false) }
+                schedule()
+                return
+            }
+            budget -= 1
             let entry = queue[head]
             head += 1
+            drainingTicket = entry.ticket
             lock.unlock()
 
             var followUps = reduce(entry)
@@ -252,13 +369,40 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
                 } else {
                     queue.insert(contentsOf: entries, at: head)
                 }
+                if entry.ticket != 0 { outstanding[entry.ticket, default: 0] += entries.count }
             }
-            if entry.ticket > completed, head >= queue.count || queue[head].ticket != entry.ticket {
-                completed = entry.ticket
-                if waiters > 0 { lock.broadcast() }
+            if entry.ticket != 0, let left = outstanding[entry.ticket] {
+                if left <= 1 {
+                    outstanding[entry.ticket] = nil
+                    if waiters > 0 { lock.broadcast() }
+                } else {
+                    outstanding[entry.ticket] = left - 1
+                }
             }
+            let resume = queue.count - head <= Self.effectQueueLimit / 2 ? takeParked() : []
             lock.unlock()
+            for continuation in resume { continuation.resume(returning: false) }
         }
+    }
+
+    /// The parked effect sends, to resume once the lock is released (lock held).
+    private func takeParked() -> [CheckedContinuation<Bool, Never>] {
+        guard !parked.isEmpty else { return [] }
+        defer { parked = [] }
+        return parked
+    }
+
+    /// Schedules a drain of what is queued: a main-actor job on a main-actor store, else a task.
+    /// Returns what to call once the lock is released (lock held).
+    private func scheduleDrainLocked() -> () -> Void {
+        if onMainActor {
+            guard !mainDrainScheduled else { return {} }
+            mainDrainScheduled = true
+            return { Task { @MainActor [weak self] in self?.drainOnMainActor() } }
+        }
+        guard !backgroundDrainScheduled else { return {} }
+        backgroundDrainScheduled = true
+        return { Task { [weak self] in self?.drainInBackground() } }
     }
 
     /// Reduces one action in a commit and starts its effect; returns the actions the effect
@@ -279,18 +423,20 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
 
     /// Cancels every effect and clears the queue; with `ending`, for good.
     package func stop(ending: Bool) {
-        let cancels = lock.withLock { () -> [@Sendable () -> Void] in
+        let (cancels, resume) = lock.withLock { () -> ([@Sendable () -> Void], [CheckedContinuation<Bool, Never>]) in
             if ending { isEnded = true }
             queue.removeAll()
             head = 0
-            completed = issued
+            outstanding = [:]
             if waiters > 0 { lock.broadcast() }
+            let resume = takeParked()
             throttles = [:]
             runningByID = [:]
             for effect in running.values { effect.token.isCancelled = true }
             defer { running = [:] }
-            return running.values.map(\.cancel)
+            return (running.values.map(\.cancel), resume)
         }
+        for continuation in resume { continuation.resume(returning: false) }
         for cancel in cancels { cancel() }
     }
 
@@ -330,7 +476,17 @@ package final class _ReducerEngine<R: Reducer>: @unchecked Sendable {
             return
         }
         lock.unlock()
-        drain(me)
+        drain(me, until: 0)
+    }
+
+    /// For tests: the actions queued, not reduced yet.
+    package var queuedCountForTesting: Int {
+        lock.withLock { queue.count - head }
+    }
+
+    /// For tests: the effect sends waiting for room in the queue.
+    package var parkedSendCountForTesting: Int {
+        lock.withLock { parked.count }
     }
 
     /// How many effects are running (tasks and `create` continuations), for test stores.
@@ -360,5 +516,20 @@ struct _ElapsedClock: Sendable {
         let start = clock.now
         now = { start.duration(to: clock.now) }
         sleepUntil = { offset in try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+    }
+}
+
+extension _ReducerEngine {
+    var waitName: String { core.name }
+
+    func blocker(of waiter: UInt) -> (thread: UInt, canHandOver: Bool) {
+        lock.withLock { drainer != 0 && drainer != waiter ? (drainer, true) : (0, false) }
+    }
+
+    func wakeToRecheck() {
+        lock.withLock {
+            recheckEpoch &+= 1
+            lock.broadcast()
+        }
     }
 }

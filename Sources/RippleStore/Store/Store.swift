@@ -33,11 +33,21 @@
 /// synchronous subscribers before the next one is applied: a commit from another thread waits
 /// for the current one's delivery. A commit made inside a subscriber is applied at once (it
 /// returns its result) but delivered after the current delivery, to everyone, in order.
+/// Every subscriber receives every commit once, in version order.
 /// Do not block a subscriber on another thread that commits to the same store.
+///
+/// **Stores that commit to each other do not hang.** When a commit would wait for a store whose
+/// delivering thread waits, through any chain of stores, for the committing thread (two stores
+/// kept in sync by subscribers that commit to each other, from two threads), it does not wait:
+/// its mutation runs at once on the latest state, and the commit is handed to the delivering
+/// thread, which delivers it after its current delivery, once and in version order. The commit
+/// returns before its subscribers have run. Only a commit made inside the *mutation* of another
+/// store's commit cannot be handed over; such a cycle stops the program with a message naming
+/// the stores.
 ///
 /// **Lifetime.** Subscriptions, derived values and tasks do not keep the store alive. When the
 /// store is released, its subscriptions end and its tasks are cancelled; derived values keep
-/// their last value.
+/// their last value, and a ``StoreBinding``'s writes are dropped.
 open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Sendable {
     let _core: _StoreCore<State>
     let _activities = Event<Activity>()

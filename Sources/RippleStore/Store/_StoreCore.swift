@@ -13,7 +13,13 @@ import Ripple
 /// gate. Waiting threads wait on `lock`'s condition; no lock is held while the mutation (user
 /// code) or the delivery runs. A commit made on the owning thread while it delivers (from a
 /// subscriber) re-enters the gate: its write is queued by the core after the current round.
-final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
+///
+/// A thread that would wait for the gate while its owner waits, through other stores, for it
+/// (``_WaitRegistry``) hands its commit over instead: it runs its mutation on `latest` (one
+/// handed-over mutation at a time, never during the owner's), and appends the snapshot to
+/// `handed`. The owner, when its own deliveries are done, publishes the handed snapshots one
+/// round each, driven by the follower reaction (`drainTick`), then leaves the gate.
+final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Sendable {
     /// The published state. Writes of an older version count as equal and are dropped, so the
     /// node only moves forward even when a commit made inside a `batch` is applied late.
     let node: Stored<_Snapshot<State>>
@@ -31,6 +37,28 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     private var gateDepth = 0
     /// Set while the gate owner runs a mutation or middleware: a commit then is a mistake.
     private var isMutating = false
+    /// The thread running a handed-over commit's mutation (0: none; see ``handed``).
+    private var handoverMutator: UInt = 0
+    /// Commits applied by threads that could not wait for the gate (waiting would have closed a
+    /// cycle of stores, see ``_WaitRegistry``), in version order, for the gate's owner to
+    /// deliver after its own. While any is here, the owner's own commits join them, so that
+    /// every commit is delivered once, in version order.
+    private var handed: [_Snapshot<State>] = []
+    /// The owner's delivery of ``handed`` (driven by the follower, one commit per round).
+    private var handedDelivery = HandedDelivery.idle
+    /// Counts the wake-ups of ``wakeToRecheck()``: a waiter that sees it move checks again.
+    private var recheckEpoch = 0
+    /// Written to run the follower when the owner must deliver ``handed``.
+    private let drainTick = Stored<UInt64>(0, name: "store handover")
+    private var drainTicks: UInt64 = 0
+
+    enum HandedDelivery {
+        case idle
+        /// The owner holds the gate for the next handed commit.
+        case requested
+        /// The owner published one; it leaves the gate once that round has been delivered.
+        case published
+    }
     private var slices: [AnyKeyPath: AnyObject] = [:]
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
@@ -43,6 +71,11 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
     private var woken: [UInt64: [StoreLog.Wake]] = [:]
+    /// The commits published or about to be, not logged yet, in version order (only kept when
+    /// there is a logger): each is logged once the round that published it has been delivered.
+    private var unlogged: [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?)] = []
+    /// The store's own reaction on `node` (see ``startFollower()``).
+    private var follower: Subscription?
 
     init(
         initialState: State,
@@ -58,6 +91,39 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         self.logger = logger
         self.derivesFields = derivesFields
         node = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+        if logger != nil { follower = startFollower() }
+    }
+
+    /// The store's own reaction on `node`: it runs in the round that publishes a commit, on the
+    /// delivering thread, among the commit's subscribers, and queues ``afterRound(through:)``
+    /// after that round, once every reaction the round woke has run. A write made inside
+    /// `batch { }` is published when the batch ends, so what follows a commit's delivery must
+    /// wait for this, not for the commit's end.
+    private func startFollower() -> Subscription {
+        withoutOwner {
+            observe { [node, drainTick, weak self] in
+                let version = node.value.version
+                _ = drainTick.value
+                writeInOrder { self?.afterRound(through: version) }
+            }
+        }
+    }
+
+    /// Runs after the round that published `version` has been delivered: logs the commits up
+    /// to it, each naming what it woke.
+    private func afterRound(through version: UInt64) {
+        deliverHanded()
+        guard let logger else { return }
+        let done = lock.withLock { () -> [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, woken: [StoreLog.Wake])] in
+            guard let first = unlogged.first, first.version <= version else { return [] }
+            let count = unlogged.prefix { $0.version <= version }.count
+            let done = unlogged.prefix(count).map { ($0.version, $0.transaction, $0.start, woken.removeValue(forKey: $0.version) ?? []) }
+            unlogged.removeFirst(count)
+            return done
+        }
+        for commit in done {
+            logger.didCommit(StoreLog.Commit(store: name, transaction: commit.transaction, version: commit.version, changed: true, duration: commit.start.map { ContinuousClock.now - $0 } ?? .zero, woken: commit.woken))
+        }
     }
 
     /// The latest committed state, read without tracking.
@@ -95,23 +161,44 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         let base: _Snapshot<State>
         var transaction: Transaction
         let start: ContinuousClock.Instant?
+        /// The store was released: the mutation runs on its last state, and what it leaves is
+        /// dropped (a binding or a dispatcher that outlives its store).
+        let isDropped: Bool
+        /// Made by a thread that does not own the gate (see ``handed``).
+        var isHandedOver = false
     }
 
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
     func openCommit(_ transaction: Transaction) -> OpenCommit {
         let me = _Lock.currentThread
-        let base = enterGate(me, transaction)
-        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now)
+        guard let (base, isHandedOver) = enterGate(me, transaction) else {
+            return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
+        }
+        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now, isDropped: false, isHandedOver: isHandedOver)
     }
 
     /// Ends a commit whose mutation failed: nothing changes.
     func abandon(_ open: OpenCommit) {
+        if open.isDropped { return }
+        if open.isHandedOver {
+            endHandover()
+            return
+        }
         leaveGate(open.thread, mutated: true)
+    }
+
+    /// A handed-over mutation ended (lock not held).
+    private func endHandover() {
+        lock.withLock {
+            handoverMutator = 0
+            lock.broadcast()
+        }
     }
 
     /// Ends a commit with the state its mutation left: derived fields and middleware, then,
     /// if the state changed, publishes it.
     func close(_ open: OpenCommit, with mutated: State) {
+        if open.isDropped { return }
         let me = open.thread
         let base = open.base
         let start = open.start
@@ -124,16 +211,42 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
             step.apply(&state, base.state, &transaction)
         }
         guard state != base.state else {
-            leaveGate(me, mutated: true)
+            if open.isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
             logger?.didCommit(StoreLog.Commit(store: name, transaction: transaction, version: base.version, changed: false, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
             return
         }
         let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
+        // The owner delivers handed commits through the follower: it must exist before the
+        // first one is handed.
+        if open.isHandedOver { ensureFollower() }
+        var joinsHanded = false
         let hooks = lock.withLock { () -> [@Sendable (State, State, UInt64) -> Void] in
             latest = snapshot
-            isMutating = false
-            if logger != nil { woken[snapshot.version] = [] }
+            if logger != nil {
+                woken[snapshot.version] = []
+                unlogged.append((snapshot.version, snapshot.transaction, start))
+            }
+            if open.isHandedOver {
+                handoverMutator = 0
+                lock.broadcast()
+                if gateOwner == 0 {
+                    // The owner left meanwhile: this thread delivers it, as the owner.
+                    gateOwner = me
+                    gateDepth = 1
+                } else {
+                    joinsHanded = true
+                }
+            } else {
+                isMutating = false
+                // Delivered after the handed commits before it, by the same delivery.
+                joinsHanded = !handed.isEmpty
+            }
+            if joinsHanded { handed.append(snapshot) }
             return publishHooks
+        }
+        if joinsHanded {
+            if !open.isHandedOver { leaveGate(me, mutated: false) }
+            return
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
@@ -150,33 +263,63 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
                 for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
             }
         }
-        writeInOrder { [self] in
-            leaveGate(me, mutated: false)
-            if let logger {
-                let woken = lock.withLock { self.woken.removeValue(forKey: snapshot.version) ?? [] }
-                logger.didCommit(StoreLog.Commit(store: name, transaction: snapshot.transaction, version: snapshot.version, changed: true, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: woken))
-            }
-        }
+        // The logger hears of the commit from the follower, once its round has been delivered.
+        writeInOrder { [self] in leaveGate(me, mutated: false) }
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
-    /// returns the state to mutate.
-    private func enterGate(_ me: UInt, _ transaction: Transaction) -> _Snapshot<State> {
+    /// returns the state to mutate, and whether the commit is handed over; `nil` once the store
+    /// has been released (the commit is dropped, as the reducer store's binding drops its
+    /// sends).
+    ///
+    /// A thread that must wait asks ``_WaitRegistry`` first: when the gate's owner waits, through
+    /// any chain of stores, for this thread, waiting would never end. Then, if the owner is not
+    /// in a mutation, this thread runs its mutation on the latest state now, and the commit is
+    /// handed to the owner, which delivers it after its current delivery (``handed``).
+    private func enterGate(_ me: UInt, _ transaction: Transaction) -> (_Snapshot<State>, Bool)? {
         lock.lock()
-        if gateOwner == me, isMutating {
+        if (gateOwner == me && isMutating) || handoverMutator == me {
             lock.unlock()
             // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
             fatalError("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns.")
         }
-        while gateOwner != 0, gateOwner != me {
-            lock.wait()
+        var registered = false
+        defer { if registered { _WaitRegistry.shared.done(me) } }
+        while true {
+            if isEnded {
+                lock.unlock()
+                return nil
+            }
+            if gateOwner == 0 || gateOwner == me, handoverMutator == 0 {
+                gateOwner = me
+                gateDepth += 1
+                isMutating = true
+                let base = latest
+                lock.unlock()
+                return (base, false)
+            }
+            let epoch = recheckEpoch
+            lock.unlock()
+            let verdict = _WaitRegistry.shared.check(me, waitingFor: self)
+            registered = true
+            lock.lock()
+            switch verdict {
+            case .handOver:
+                if gateOwner != 0, gateOwner != me, !isMutating, handoverMutator == 0, !isEnded {
+                    handoverMutator = me
+                    let base = latest
+                    lock.unlock()
+                    return (base, true)
+                }
+            case .deadlock(let message):
+                lock.unlock()
+                fatalError(message)
+            case .wait:
+                if recheckEpoch == epoch, !(gateOwner == 0 || gateOwner == me) || handoverMutator != 0 {
+                    lock.wait()
+                }
+            }
         }
-        gateOwner = me
-        gateDepth += 1
-        isMutating = true
-        let base = latest
-        lock.unlock()
-        return base
     }
 
     /// Whether thread `me` owns the gate: it is committing or delivering a commit.
@@ -185,14 +328,69 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
     }
 
     private func leaveGate(_ me: UInt, mutated: Bool) {
-        lock.withLock {
+        let tick = lock.withLock { () -> UInt64? in
             if mutated { isMutating = false }
             gateDepth -= 1
-            if gateDepth == 0 {
+            guard gateDepth == 0 else { return nil }
+            if handed.isEmpty {
                 gateOwner = 0
                 lock.broadcast()
+                return nil
+            }
+            // Commits were handed over: the owner delivers them, one round each, before it
+            // leaves the gate (the follower runs `deliverHanded` after each round).
+            gateDepth = 1
+            handedDelivery = .requested
+            drainTicks &+= 1
+            return drainTicks
+        }
+        if let tick { drainTick.value = tick }
+    }
+
+    /// Delivers the next handed-over commit (after the round that published the previous one),
+    /// or leaves the gate when they are all delivered. Run by the follower, after a round, on
+    /// the delivering thread: does nothing unless it is the owner delivering handed commits.
+    private func deliverHanded() {
+        let me = _Lock.currentThread
+        lock.lock()
+        guard gateOwner == me else {
+            lock.unlock()
+            return
+        }
+        switch handedDelivery {
+        case .idle:
+            lock.unlock()
+        case .published:
+            handedDelivery = .idle
+            lock.unlock()
+            leaveGate(me, mutated: false)
+        case .requested:
+            let snapshot = handed.removeFirst()
+            handedDelivery = .published
+            drainTicks &+= 1
+            let tick = drainTicks
+            let hooks = publishHooks
+            lock.unlock()
+            // A round of its own: this runs after the previous round's reactions.
+            writeInOrder { [node, drainTick] in
+                let previous = untracked { node.value.state }
+                node.value = snapshot
+                for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
+                drainTick.value = tick
             }
         }
+    }
+
+    /// Makes the follower, if the store has none yet (a commit is first handed over).
+    private func ensureFollower() {
+        if lock.withLock({ follower != nil }) { return }
+        let made = startFollower()
+        let extra = lock.withLock { () -> Subscription? in
+            if follower != nil || isEnded { return made }
+            follower = made
+            return nil
+        }
+        extra?.cancel()
     }
 
     // MARK: Reading
@@ -269,12 +467,19 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
 
     /// The store was released: ends every subscription and task it owns.
     func end() {
+        let follower = lock.withLock { () -> Subscription? in
+            defer { self.follower = nil }
+            return self.follower
+        }
+        follower?.cancel()
         let endings = lock.withLock { () -> [@Sendable () -> Void] in
             isEnded = true
             defer { self.endings = [:] }
             return self.endings.sorted { $0.key < $1.key }.map(\.value)
         }
         for ending in endings.reversed() { ending() }
+        // Commits waiting for the gate are dropped now.
+        lock.withLock { lock.broadcast() }
     }
 
     /// Ties `subscription` to the store's life: it ends when the store is released, and the
@@ -298,6 +503,25 @@ final class _StoreCore<State: Equatable & Sendable>: @unchecked Sendable {
         lock.withLock {
             // Only while the commit is being delivered: a later lazy read woke nothing.
             if woken[version] != nil { woken[version]!.append(wake) }
+        }
+    }
+}
+
+extension _StoreCore {
+    var waitName: String { name }
+
+    func blocker(of waiter: UInt) -> (thread: UInt, canHandOver: Bool) {
+        lock.withLock {
+            if handoverMutator != 0, handoverMutator != waiter { return (handoverMutator, false) }
+            if gateOwner != 0, gateOwner != waiter { return (gateOwner, !isMutating) }
+            return (0, false)
+        }
+    }
+
+    func wakeToRecheck() {
+        lock.withLock {
+            recheckEpoch &+= 1
+            lock.broadcast()
         }
     }
 }

@@ -61,3 +61,31 @@ struct DerivedLifetimeTests {
         withExtendedLifetime(subscription) {}
     }
 }
+
+/// A binding that outlives its store writes nothing: derived values keep their last value.
+@Suite("Binding after its store")
+struct BindingAfterStoreTests {
+    @Test("a binding's write after its store is released is dropped: derived values keep their last value")
+    func writeAfterReleaseIsDropped() {
+        var count: Derived<Int>?
+        var binding: StoreBinding<Int>?
+        let values = TDLog<Int>()
+        var subscription: Subscription?
+        do {
+            let store = TDStore(initialState: TDState())
+            count = store.derived(\.count)
+            binding = store.binding(\.count)
+            subscription = count!.sinkValue { values.append($0.current) }
+            store.increment()
+        }
+        #expect(values.all == [0, 1])
+        binding!.value = 100
+        binding!.update { $0 += 1 }
+        binding!.value += 1
+        binding!.valueBinding.value = 7
+        #expect(count?.value == 1, "a binding committed to a released store")
+        #expect(binding!.value == 1)
+        #expect(values.all == [0, 1], "a derived value's subscriber ran for a write to a released store")
+        withExtendedLifetime(subscription) {}
+    }
+}

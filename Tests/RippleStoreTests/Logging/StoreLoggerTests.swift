@@ -58,6 +58,37 @@ struct StoreLoggerTests {
         withExtendedLifetime(kept) {}
     }
 
+    @Test("a commit inside batch { } is logged after its delivery, naming what it woke")
+    func commitInBatchLoggedAfterDelivery() {
+        let events = TDLog<String>()
+        let logger = TDEventLogger(events)
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let subscription = store.sinkState(dropsFirst: true) { events.append("subscriber \($0.version)") }
+        batch { store.commit { $0.count = 2 } }
+        #expect(events.all == ["subscriber 1", "log 1 woke 1"])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test("a commit inside batch { } inside a subscriber is logged after its delivery")
+    func commitInBatchInSubscriberLoggedAfterDelivery() {
+        let events = TDLog<String>()
+        let logger = TDEventLogger(events)
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            events.append("subscriber \(changes.version)")
+            if changes.current.count == 1 { batch { store.commit { $0.count = 2 } } }
+        }
+        store.commit { $0.count = 1 }
+        let all = events.all
+        #expect(all.count == 4)
+        for version in 1...2 {
+            let delivered = all.firstIndex(of: "subscriber \(version)")
+            let logged = all.firstIndex(of: "log \(version) woke 1")
+            #expect(delivered != nil && logged != nil && delivered! < logged!, "\(all)")
+        }
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("a commit that changes nothing is logged as unchanged, waking no one")
     func noChangeIsLoggedUnchanged() {
         let logger = TDLogger()
@@ -128,4 +159,11 @@ struct StoreLoggerTests {
         #expect(commits.allSatisfy { $0.woken == [.subscriber("Logging:1")] })
         subscription.cancel()
     }
+}
+
+/// A logger that appends "log <version> woke <count>" to a shared log of events.
+final class TDEventLogger: StoreLogger {
+    let events: TDLog<String>
+    init(_ events: TDLog<String>) { self.events = events }
+    func didCommit(_ commit: StoreLog.Commit) { events.append("log \(commit.version) woke \(commit.woken.count)") }
 }

@@ -223,3 +223,47 @@ import RippleStore
         #expect(text.value == "")
     }
 }
+
+/// Each store's `count` is mirrored into the other's `mirror` by a subscriber that sends.
+struct XMirror: Reducer {
+    struct State: Equatable {
+        var count = 0
+        var mirror = 0
+    }
+
+    enum Action: Equatable, Sendable {
+        case increment
+        case mirror(Int)
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .increment: state.count += 1
+        case .mirror(let value): state.mirror = value
+        }
+        return .none
+    }
+}
+
+@Suite("Reducer stores that send to each other")
+struct ReducerCrossSendTests {
+    @Test("two reducer stores whose subscribers send to each other, from 2 threads × 2 000 sends: no hang")
+    func crossSendsDoNotDeadlock() {
+        let settings = ReducerStore(reducer: XMirror(), initialState: XMirror.State(), name: "settings")
+        let profile = ReducerStore(reducer: XMirror(), initialState: XMirror.State(), name: "profile")
+        let perThread = 2_000
+        let a = settings.sinkState(dropsFirst: true) { changes in
+            changes.ifChanged(\.count) { count in profile.send(.mirror(count)) }
+        }
+        let b = profile.sinkState(dropsFirst: true) { changes in
+            changes.ifChanged(\.count) { count in settings.send(.mirror(count)) }
+        }
+        runOnThreads(2) { thread in
+            let store = thread == 0 ? settings : profile
+            for _ in 0..<perThread { store.send(.increment) }
+        }
+        #expect(settings.currentState.count == perThread)
+        #expect(profile.currentState.count == perThread)
+        withExtendedLifetime((a, b)) {}
+    }
+}
