@@ -6,7 +6,11 @@
 ///     ListSection(id: "Later", items: laterTasks),
 /// ])
 /// ```
-public struct ListSection<ID: Hashable & Sendable, Item: Identifiable & Sendable>: Identifiable, Sendable where Item.ID: Sendable {
+///
+/// It is `Sendable` when its id and items are; a section of main-actor values (a plain
+/// `struct` in a main-actor module, whose conformances are main-actor isolated) is what a
+/// ``MainActorListDataSource`` shows.
+public struct ListSection<ID: Hashable, Item: Identifiable>: Identifiable {
     /// The section's identity: sections are matched by it between two versions of a list.
     public var id: ID
     /// The section's items, matched by their own `id`.
@@ -19,5 +23,6 @@ public struct ListSection<ID: Hashable & Sendable, Item: Identifiable & Sendable
     }
 }
 
+extension ListSection: Sendable where ID: Sendable, Item: Sendable {}
 extension ListSection: Equatable where Item: Equatable {}
 extension ListSection: Hashable where Item: Hashable {}
