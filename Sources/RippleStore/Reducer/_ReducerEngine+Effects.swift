@@ -114,7 +114,9 @@ extension _ReducerEngine {
         _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
         in token: _EffectToken
     ) async {
-        let send = Send<Action>(waiting: { [weak self] action in await self?.sendFromEffectWaiting(action, from: token) })
+        let send = Send<Action>(waiting: { [weak self] action in
+            await self?.sendFromEffectWaiting(action, from: token)
+        })
         do {
             try await operation(send)
         } catch is CancellationError {
