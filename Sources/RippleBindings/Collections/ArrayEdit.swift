@@ -129,7 +129,8 @@ extension ArrayEdit where Element: Identifiable & Equatable {
 extension ArrayEdit {
     /// `replaceAll(with:)` as the overload for the elements' actual type does it, where the
     /// code is generic over them (``ObservableArray/value``'s setter): matching by `id` for
-    /// `Identifiable` elements, reporting updates by `!=` for `Identifiable & Equatable` ones.
+    /// `Identifiable` elements, reporting updates by `!=` for `Identifiable & Equatable` ones,
+    /// matching equal elements in order for other `Equatable` ones.
     ///
     /// - Complexity: O(*n* + *m*).
     mutating func _replaceAllByType(with elements: [Element]) {
@@ -140,13 +141,59 @@ extension ArrayEdit {
         }
         func equatable<T: Identifiable & Equatable>(_ type: T.Type) { byID(type, isUpdated: !=) }
         func identifiable<T: Identifiable>(_ type: T.Type) { byID(type, isUpdated: { _, _ in true }) }
+        func byEquality<T: Equatable>(_: T.Type) {
+            var edit = self as! ArrayEdit<T>
+            edit._replaceAll(matchingEqual: elements as! [T])
+            self = edit as! ArrayEdit<Element>
+        }
         if let type = Element.self as? any (Identifiable & Equatable).Type {
             equatable(type)
         } else if let type = Element.self as? any Identifiable.Type {
             identifiable(type)
+        } else if let type = Element.self as? any Equatable.Type {
+            byEquality(type)
         } else {
             replaceAll(with: elements)
         }
+    }
+}
+
+extension ArrayEdit where Element: Equatable {
+    /// Replaces every element with `elements`, keeping the identity of the elements the
+    /// shortest edit script (`difference(from:)`) leaves in place: `array.value.append(4)` is
+    /// one insertion, `array.value.remove(at: 0)` one removal, as the same call through
+    /// ``ObservableArray/edit(_:)`` reports. Equal elements are matched in order.
+    ///
+    /// - Complexity: O((*n* + *m*) · *d*), *d* the number of elements removed and inserted.
+    mutating func _replaceAll(matchingEqual elements: [Element]) {
+        var removed = [Bool](repeating: false, count: count)
+        var inserted = [Bool](repeating: false, count: elements.count)
+        for change in elements.difference(from: storage.elements) {
+            switch change {
+            case .remove(let offset, _, _): removed[offset] = true
+            case .insert(let offset, _, _): inserted[offset] = true
+            }
+        }
+        var keys = [UInt64]()
+        var revisions = [UInt64]()
+        keys.reserveCapacity(elements.count)
+        revisions.reserveCapacity(elements.count)
+        var old = 0
+        for new in elements.indices {
+            if inserted[new] {
+                let key = storage.makeKey()
+                keys.append(key)
+                revisions.append(key)
+                continue
+            }
+            while removed[old] { old += 1 }
+            keys.append(storage.keys[old])
+            revisions.append(storage.revisions[old])
+            old += 1
+        }
+        storage.elements = elements
+        storage.keys = keys
+        storage.revisions = revisions
     }
 }
 

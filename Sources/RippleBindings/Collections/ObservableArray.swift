@@ -50,7 +50,14 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// The elements. Reading them inside a derivation or reaction tracks the array;
     /// assigning replaces every element as `ArrayEdit.replaceAll(with:)` does for the
     /// elements' type: `Identifiable` elements are matched by `id` (and `Equatable` ones
-    /// reported updated only when they differ), others are all removed and inserted.
+    /// reported updated only when they differ); other `Equatable` elements are matched in
+    /// order by the shortest edit script, so a mutating call on the value
+    /// (`numbers.value.append(4)`) reports only what it changed, as the same call through
+    /// ``edit(_:)`` does; elements that are neither are all removed and inserted (use the
+    /// methods or ``edit(_:)`` for exact changes).
+    ///
+    /// - Complexity: Reading is O(1). Assigning `Equatable` elements costs
+    ///   O((*n* + *m*) · *d*), *d* the elements removed and inserted.
     public var value: [Element] {
         get { storage.value.elements }
         set { edit { $0._replaceAllByType(with: newValue) } }

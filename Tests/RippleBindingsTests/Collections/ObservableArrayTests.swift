@@ -62,6 +62,24 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
+    @Test("a mutating call on the value of Equatable elements reports only what it changed")
+    func mutatingTheValueIsPrecise() {
+        let numbers = ObservableArray([1, 2, 3])
+        let (seen, subscription) = recording(numbers)
+        numbers.value.append(4)
+        numbers.value.remove(at: 0)
+        numbers.value.insert(9, at: 1)
+        numbers.value = [2, 9, 3, 4, 5]
+        #expect(numbers.value == [2, 9, 3, 4, 5])
+        #expect(seen.value == [
+            ListChanges(insertions: [3]),
+            ListChanges(deletions: [0]),
+            ListChanges(insertions: [1]),
+            ListChanges(insertions: [4]),
+        ])
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("assigning the value of Identifiable elements keeps their identity")
     func replaceIdentifiable() {
         let rows = ObservableArray([Row(id: 1, title: "a"), Row(id: 2, title: "b")])
