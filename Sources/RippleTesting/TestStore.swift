@@ -37,7 +37,7 @@ import Testing
 /// (`nonisolated(nonsending)`): a `@MainActor` test, or a test in a target that is main-actor
 /// isolated by default, passes `assert` closures that capture its own state, and they run on
 /// the main actor. The effects still run in their own tasks.
-public final class TestStore<R: Reducer>: @unchecked Sendable {
+public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable, R.State: Sendable, R.Action: Sendable {
     /// How strictly a ``TestStore`` checks.
     public enum Exhaustivity: Sendable, Equatable {
         /// Every state change, received action and running effect must be asserted.

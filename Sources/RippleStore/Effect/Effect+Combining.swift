@@ -114,7 +114,9 @@ extension Effect {
     public func throttle(id: some Hashable & Sendable, for duration: Duration, latest: Bool) -> Effect {
         Effect(.throttle(_TaskKey(id), duration, latest: latest, self))
     }
+}
 
+extension Effect where Action: Sendable {
     /// This effect, with every action it sends transformed by `transform`: for a child reducer's
     /// effects inside a parent.
     ///
@@ -155,7 +157,7 @@ extension Effect {
     }
 }
 
-extension Effect {
+extension Effect where Action: Sendable {
     /// An effect that sends `transform(value)` for the current value of `node` and then for
     /// every change of it, for as long as it runs: a global input for ``Reducer/bind()``.
     ///

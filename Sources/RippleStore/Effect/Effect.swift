@@ -28,8 +28,13 @@
 /// like any other. An effect sends nothing once it has been cancelled, even if its work goes on.
 /// Debounce and throttle wait on the store's clock, so tests drive them with a test clock.
 /// Effects are cancelled when their store is released.
-public struct Effect<Action: Sendable>: Sendable {
-    indirect enum _Operation: Sendable {
+///
+/// An effect is `Sendable` when its actions are. The effects that run asynchronous work
+/// (``run(priority:operation:catch:)``, ``single(priority:_:)``, ``sequence(priority:_:)``,
+/// ``create(_:)``) need `Sendable` actions, as a main-actor app's plain `enum Action` is;
+/// the others take any action type.
+public struct Effect<Action> {
+    indirect enum _Operation {
         case none
         case send(Action)
         case run(TaskPriority?, @Sendable (Send<Action>) async throws -> Void, (@Sendable (any Error, Send<Action>) async -> Void)?)
@@ -60,6 +65,12 @@ public struct Effect<Action: Sendable>: Sendable {
     public static func send(_ action: Action) -> Effect {
         Effect(.send(action))
     }
+}
+
+extension Effect: Sendable where Action: Sendable {}
+extension Effect._Operation: Sendable where Action: Sendable {}
+
+extension Effect where Action: Sendable {
 
     /// An effect that runs `operation` in a task and sends what it gives to `send`.
     ///

@@ -9,7 +9,7 @@
 /// }
 /// ```
 @resultBuilder
-public enum EffectBuilder<Action: Sendable> {
+public enum EffectBuilder<Action> {
     /// The effects of a block, in order.
     public static func buildBlock(_ components: [Effect<Action>]...) -> [Effect<Action>] {
         components.flatMap { $0 }

@@ -12,8 +12,8 @@ import Ripple
 ///     continuation.onTermination { center.removeObserver(observer) }
 /// }
 /// ```
-public final class EffectContinuation<Action: Sendable>: Sendable {
-    private let deliver: @Sendable (Action) -> Void
+public final class EffectContinuation<Action>: Sendable {
+    private let deliver: @Sendable (sending Action) -> Void
     private let ended: @Sendable () -> Void
     private let state = _LockedState()
 
@@ -23,7 +23,7 @@ public final class EffectContinuation<Action: Sendable>: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    init(deliver: @escaping @Sendable (Action) -> Void, ended: @escaping @Sendable () -> Void) {
+    init(deliver: @escaping @Sendable (sending Action) -> Void, ended: @escaping @Sendable () -> Void) {
         self.deliver = deliver
         self.ended = ended
     }
@@ -34,7 +34,7 @@ public final class EffectContinuation<Action: Sendable>: Sendable {
     }
 
     /// Sends `action` to the store (queued like any action), unless the effect has ended.
-    public func send(_ action: Action) {
+    public func send(_ action: sending Action) {
         guard !isFinished else { return }
         deliver(action)
     }

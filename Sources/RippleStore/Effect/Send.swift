@@ -9,8 +9,11 @@
 /// ```
 ///
 /// An action sent after the effect was cancelled (or its store released) is dropped.
-public struct Send<Action: Sendable>: Sendable {
-    let deliver: @Sendable (Action) async -> Void
+///
+/// It takes any action type: the action is `sending`, handed over to the store, so the
+/// operation must not use it after sending it.
+public struct Send<Action>: Sendable {
+    let deliver: @Sendable (sending Action) async -> Void
 
     /// Creates a `Send` that gives every action to `deliver`, for testing code that takes one.
     ///
@@ -20,7 +23,7 @@ public struct Send<Action: Sendable>: Sendable {
     }
 
     /// A store's `Send`, whose delivery may wait for room in the store's queue.
-    init(waiting deliver: @escaping @Sendable (Action) async -> Void) {
+    init(waiting deliver: @escaping @Sendable (sending Action) async -> Void) {
         self.deliver = deliver
     }
 
@@ -30,8 +33,10 @@ public struct Send<Action: Sendable>: Sendable {
     /// from any thread, the calling task reduces it at once when no other thread is reducing.
     /// While the store's queue is full (a thousand actions or so, sent faster than the store
     /// reduces them), it waits, suspended, until the store has reduced half of them: a stream
-    /// of actions goes at the store's pace, and its memory stays bounded.
-    public func callAsFunction(_ action: Action) async {
+    /// of actions goes at the store's pace, and its memory stays bounded. On a
+    /// ``MainActorReducerStore``, the action is queued for the main actor, and reduced there in
+    /// the order the store's effects sent their actions.
+    public func callAsFunction(_ action: sending Action) async {
         guard !Task.isCancelled else { return }
         await deliver(action)
     }

@@ -27,11 +27,19 @@
 /// it runs inside the store's commit, where reading or writing other stores is fine but
 /// committing to the same store is a mistake the store stops on. Everything that waits or
 /// touches the outside world goes in an ``Effect``.
-public protocol Reducer<State, Action>: Sendable {
+///
+/// **Isolation.** The protocol asks for no `Sendable`: in an app target that is main-actor
+/// isolated by default (Xcode 26), a plain `struct Feature: Reducer` with a plain
+/// `struct State: Equatable` and `enum Action: Equatable` conforms with main-actor isolated
+/// conformances, and runs in a ``MainActorReducerStore`` (tested by RippleTesting's
+/// `MainActorTestStore`). The stores safe from any thread (``ReducerStore``, ``ViewStore``,
+/// `TestStore`) require a `Sendable` reducer with `Sendable` state and actions whose
+/// conformances are not isolated (`nonisolated struct Feature: Reducer` there).
+public protocol Reducer<State, Action> {
     /// The state the reducer changes. A value type.
-    associatedtype State: Equatable & Sendable
+    associatedtype State: Equatable
     /// What can happen.
-    associatedtype Action: Sendable
+    associatedtype Action
 
     /// Applies `action` to `state` and returns the work to do afterwards.
     func reduce(into state: inout State, action: Action) -> Effect<Action>

@@ -22,7 +22,7 @@ import Ripple
 /// }
 /// ```
 @MainActor
-public final class ViewStore<R: Reducer> {
+public final class ViewStore<R: Reducer> where R: Sendable, R.State: Sendable, R.Action: Sendable {
     let _reducerStore: ReducerStore<R>
 
     /// Creates a main-actor store for `reducer`, starting its global inputs.

@@ -28,7 +28,7 @@ import Darwin
 /// **Effects** run in tasks (or, for `create`, under a continuation) registered by a serial
 /// number and by every cancellation id around them, so `cancel(id:)` and the store's end reach
 /// them all. No user code runs while `lock` is held.
-package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable {
+package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable where R: Sendable, R.State: Sendable, R.Action: Sendable {
     typealias State = R.State
     typealias Action = R.Action
 

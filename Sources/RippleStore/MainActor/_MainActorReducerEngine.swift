@@ -1,0 +1,397 @@
+import Ripple
+
+/// What a ``MainActorReducerStore`` is, without the store: the action queue and the effects it
+/// runs, all on the main actor.
+///
+/// **The queue.** `send` appends the action and, unless a reduction is under way on the main
+/// actor (a subscriber sending during a commit's delivery), reduces the queue: one action at a
+/// time, in order, what an effect sends at once (`Effect.send`) right after the action that
+/// returned it. No lock is needed: only the main actor reduces.
+///
+/// **Effects** run in main-actor tasks; their asynchronous work (`run` operations, clock
+/// sleeps) runs wherever it is declared to. What they send comes back through `inbox`, in the
+/// order it was sent, and is reduced by a main-actor job; an action sent by an effect that
+/// was cancelled meanwhile is dropped there. Effects are registered by a serial number and by
+/// every cancellation id around them, so `cancel(id:)` and the store's end reach them all.
+@MainActor
+package final class _MainActorReducerEngine<R: Reducer> {
+    typealias State = R.State
+    typealias Action = R.Action
+
+    struct Entry {
+        let action: Action
+        let file: StaticString
+        let line: UInt
+    }
+
+    struct Running {
+        let ids: [_TaskKey]
+        /// A task (not a `create` continuation, which runs only when its source calls it).
+        let isTask: Bool
+        let token: _EffectToken
+    }
+
+    struct Throttle {
+        var windowEnd: Duration
+        var held: Effect<Action>?
+        var ids: [_TaskKey]
+        var number: UInt64
+    }
+
+    let reducer: R
+    let core: _MainActorStoreCore<State>
+    let clock: _ElapsedClock
+    let reportError: @Sendable (any Error) -> Void
+    /// Set by a test store: effect actions go to it instead of the queue.
+    let intercept: (@MainActor (Action) -> Void)?
+    package nonisolated let inbox: _MainActorEffectInbox<R.Action>
+
+    private var queue: [Entry] = []
+    private var head = 0
+    private var isReducing = false
+    private var isEnded = false
+    private var running: [UInt64: Running] = [:]
+    private var runningByID: [_TaskKey: Set<UInt64>] = [:]
+    private var throttles: [_TaskKey: Throttle] = [:]
+    private var nextEffect: UInt64 = 0
+
+    init(
+        reducer: R,
+        core: _MainActorStoreCore<State>,
+        clock: _ElapsedClock,
+        inbox: _MainActorEffectInbox<Action>,
+        reportError: @escaping @Sendable (any Error) -> Void,
+        intercept: (@MainActor (Action) -> Void)?
+    ) {
+        self.reducer = reducer
+        self.core = core
+        self.clock = clock
+        self.inbox = inbox
+        self.reportError = reportError
+        self.intercept = intercept
+        inbox.connect { [weak self] in self?.takeEffectActions() }
+    }
+
+    // MARK: Sending
+
+    /// Queues `action` and reduces the queue, unless a reduction is under way (then it is
+    /// reduced after the current one, never re-entrantly).
+    package func send(_ action: R.Action, file: StaticString, line: UInt) {
+        guard !isEnded else { return }
+        queue.append(Entry(action: action, file: file, line: line))
+        drain()
+    }
+
+    private func drain() {
+        guard !isReducing else { return }
+        isReducing = true
+        defer { isReducing = false }
+        while head < queue.count, !isEnded {
+            let entry = queue[head]
+            head += 1
+            let followUps = reduce(entry)
+            if let intercept {
+                for action in followUps { intercept(action) }
+            } else if !followUps.isEmpty {
+                queue.insert(contentsOf: followUps.map { Entry(action: $0, file: entry.file, line: entry.line) }, at: head)
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+    }
+
+    /// Reduces one action in a commit and starts its effect; returns what it sent at once.
+    private func reduce(_ entry: Entry) -> [Action] {
+        // Named after the action: ``Transaction/action`` holds `Sendable` actions only.
+        let transaction = Transaction(name: "send(\(entry.action))", file: entry.file, line: entry.line)
+        let reducer = reducer
+        let effect = core.commit(transaction) { state, _ in
+            reducer.reduce(into: &state, action: entry.action)
+        }
+        var followUps: [Action] = []
+        start(effect, ids: [], followUps: &followUps)
+        return followUps
+    }
+
+    /// An action an effect sent (on the main actor), unless the effect was cancelled.
+    private func deliverFromEffect(_ action: Action, from token: _EffectToken) {
+        guard !isEnded, !token.isCancelled else { return }
+        if let intercept {
+            intercept(action)
+        } else {
+            send(action, file: #fileID, line: #line)
+        }
+    }
+
+    /// The main-actor job of `inbox`: reduces what effects sent from other threads, in order.
+    private func takeEffectActions() {
+        for item in inbox.take() {
+            switch item {
+            case .action(let action, let token):
+                deliverFromEffect(action, from: token)
+            case .ended(let number):
+                finished(number)
+            }
+        }
+    }
+
+    // MARK: Lifetime
+
+    /// Starts the reducer's global inputs; what they send at once is reduced first.
+    package func bind() {
+        var followUps: [Action] = []
+        start(reducer.bind(), ids: [], followUps: &followUps)
+        if let intercept {
+            for action in followUps { intercept(action) }
+            return
+        }
+        queue.append(contentsOf: followUps.map { Entry(action: $0, file: #fileID, line: #line) })
+        drain()
+    }
+
+    /// Cancels every effect and clears the queue; with `ending`, for good.
+    package func stop(ending: Bool) {
+        if ending { isEnded = true }
+        queue.removeAll()
+        head = 0
+        throttles = [:]
+        runningByID = [:]
+        for effect in running.values { effect.token.isCancelled = true }
+        running = [:]
+        inbox.cancelAll(ending: ending)
+    }
+
+    /// How many effects are running (tasks and `create` continuations), for test stores.
+    package var runningEffectCount: Int { running.count }
+
+    /// How many effect tasks are running, for test stores.
+    package var runningTaskCount: Int { running.values.count(where: \.isTask) }
+
+    // MARK: Effects
+
+    func start(_ effect: Effect<Action>, ids: [_TaskKey], followUps: inout [Action]) {
+        switch effect.operation {
+        case .none:
+            return
+        case .send(let action):
+            followUps.append(action)
+        case .merge(let effects):
+            for effect in effects { start(effect, ids: ids, followUps: &followUps) }
+        case .concat(let effects):
+            var index = effects.startIndex
+            while index < effects.endIndex, effects[index]._isImmediate {
+                start(effects[index], ids: ids, followUps: &followUps)
+                index += 1
+            }
+            if index < effects.endIndex {
+                let rest = Effect<Action>(.concat(Array(effects[index...])))
+                spawn(ids: ids, priority: nil) { engine, token in await engine.run(rest, ids: ids, in: token) }
+            }
+        case .run(let priority, let operation, let handler):
+            spawn(ids: ids, priority: priority) { engine, token in await engine.perform(operation, handler, in: token) }
+        case .create(let body):
+            create(body, ids: ids, onEnd: nil)
+        case .cancellable(let id, let cancelInFlight, let effect):
+            if cancelInFlight { cancel(id) }
+            start(effect, ids: ids + [id], followUps: &followUps)
+        case .cancel(let id):
+            cancel(id)
+        case .debounce(let id, let duration, let effect):
+            debounce(id, duration, effect, ids: ids)
+        case .throttle(let id, let duration, let latest, let effect):
+            for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
+                start(due, ids: dueIDs, followUps: &followUps)
+            }
+        }
+    }
+
+    /// Runs `effect` to its end inside the effect task of `token`.
+    func run(_ effect: Effect<Action>, ids: [_TaskKey], in token: _EffectToken) async {
+        switch effect.operation {
+        case .none:
+            return
+        case .send(let action):
+            if !Task.isCancelled { deliverFromEffect(action, from: token) }
+        case .merge(let effects):
+            let tasks = effects.map { effect in
+                spawn(ids: ids, priority: nil) { engine, token in await engine.run(effect, ids: ids, in: token) }
+            }
+            for task in tasks { await task?.value }
+        case .concat(let effects):
+            for effect in effects {
+                if Task.isCancelled || token.isCancelled { return }
+                await run(effect, ids: ids, in: token)
+            }
+        case .run(_, let operation, let handler):
+            await perform(operation, handler, in: token)
+        case .create(let body):
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                create(body, ids: ids) { ended.resume() }
+            }
+        case .cancellable(let id, let cancelInFlight, let effect):
+            if cancelInFlight { cancel(id) }
+            let inner = ids + [id]
+            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?.value
+        case .cancel(let id):
+            cancel(id)
+        case .debounce(let id, let duration, let effect):
+            await debounce(id, duration, effect, ids: ids)?.value
+        case .throttle(let id, let duration, let latest, let effect):
+            for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
+                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token) }?.value
+            }
+        }
+    }
+
+    @discardableResult
+    private func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<Void, Never>? {
+        cancel(id)
+        let deadline = clock.now() + duration
+        let inner = ids + [id]
+        return spawn(ids: inner, priority: nil) { engine, token in
+            do { try await engine.clock.sleepUntil(deadline) } catch { return }
+            await engine.run(effect, ids: inner, in: token)
+        }
+    }
+
+    /// Runs a `run` effect's operation (where it is declared to run); its error goes to its
+    /// handler or is reported.
+    private func perform(
+        _ operation: @Sendable (Send<Action>) async throws -> Void,
+        _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+        in token: _EffectToken
+    ) async {
+        let inbox = inbox
+        let send = Send<Action>(waiting: { action in inbox.append(action, from: token) })
+        do {
+            try await operation(send)
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            if let handler {
+                await handler(error, send)
+            } else {
+                reportError(error)
+            }
+        }
+    }
+
+    /// Starts `body` in a main-actor task registered under `ids`; returns the task, or `nil`
+    /// when the store has ended.
+    @discardableResult
+    private func spawn(
+        ids: [_TaskKey],
+        priority: TaskPriority?,
+        _ body: @escaping @MainActor (_MainActorReducerEngine, _EffectToken) async -> Void
+    ) -> Task<Void, Never>? {
+        guard !isEnded else { return nil }
+        nextEffect += 1
+        let number = nextEffect
+        let token = _EffectToken()
+        // Registered before it can run: it runs on the main actor, after this returns.
+        let task = Task(priority: priority) { @MainActor [weak self] in
+            guard let self else { return }
+            await body(self, token)
+            self.finished(number)
+        }
+        register(number, Running(ids: ids, isTask: true, token: token))
+        inbox.register(number) { task.cancel() }
+        return task
+    }
+
+    /// Starts a `create` effect.
+    private func create(_ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?) {
+        guard !isEnded else {
+            onEnd?()
+            return
+        }
+        nextEffect += 1
+        let number = nextEffect
+        let token = _EffectToken()
+        let inbox = inbox
+        let continuation = EffectContinuation<Action>(
+            deliver: { action in inbox.append(action, from: token) },
+            ended: { inbox.ended(number) }
+        )
+        register(number, Running(ids: ids, isTask: false, token: token))
+        inbox.register(number) { continuation.terminate() }
+        if let onEnd { continuation.onTermination(onEnd) }
+        body(continuation)
+    }
+
+    private func register(_ number: UInt64, _ effect: Running) {
+        running[number] = effect
+        for id in effect.ids {
+            runningByID[id, default: []].insert(number)
+        }
+    }
+
+    /// Forgets an effect that ended.
+    private func finished(_ number: UInt64) {
+        inbox.unregister(number)
+        guard let effect = running.removeValue(forKey: number) else { return }
+        for id in effect.ids {
+            runningByID[id]?.remove(number)
+            if runningByID[id]?.isEmpty == true { runningByID[id] = nil }
+        }
+    }
+
+    /// Cancels every effect running under `id` (and forgets a throttle's held effect).
+    private func cancel(_ id: _TaskKey) {
+        throttles[id] = nil
+        guard let numbers = runningByID.removeValue(forKey: id) else { return }
+        var cancels: [@Sendable () -> Void] = []
+        for number in numbers {
+            guard let effect = running.removeValue(forKey: number) else { continue }
+            effect.token.isCancelled = true
+            for other in effect.ids where other != id {
+                runningByID[other]?.remove(number)
+                if runningByID[other]?.isEmpty == true { runningByID[other] = nil }
+            }
+            if let cancel = inbox.unregister(number) { cancels.append(cancel) }
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    /// Decides a throttled effect, as ``_ReducerEngine`` does: the effects to start now.
+    private func throttle(
+        _ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]
+    ) -> [(Effect<Action>, [_TaskKey])] {
+        let now = clock.now()
+        var due: [(Effect<Action>, [_TaskKey])] = []
+        if var window = throttles[id], now >= window.windowEnd, let held = window.held {
+            due.append((held, window.ids + [id]))
+            nextEffect += 1
+            window = Throttle(windowEnd: now + duration, held: nil, ids: window.ids, number: nextEffect)
+            throttles[id] = window
+        }
+        if var window = throttles[id], now < window.windowEnd {
+            let wasHolding = window.held != nil
+            if latest || !wasHolding { window.held = effect }
+            throttles[id] = window
+            if !wasHolding {
+                let (waitUntil, number) = (window.windowEnd, window.number)
+                let inner = ids + [id]
+                spawn(ids: inner, priority: nil) { engine, token in
+                    do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
+                    await engine.closeWindow(id, number, duration, in: token)
+                }
+            }
+            return due
+        }
+        nextEffect += 1
+        throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids, number: nextEffect)
+        due.append((effect, ids + [id]))
+        return due
+    }
+
+    private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
+        let now = clock.now()
+        guard var window = throttles[id], window.number == number, let effect = window.held else { return }
+        window.held = nil
+        window.windowEnd = now + duration
+        throttles[id] = window
+        await run(effect, ids: window.ids + [id], in: token)
+    }
+}
