@@ -27,6 +27,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     let middleware: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     let derivesFields: ((inout State, Changes<State>) -> Void)?
+    /// The state the store was created with, as published (derived fields applied).
+    let initialState: State
 
     private let lock = _Lock()
     // Guarded by `lock`:
@@ -92,6 +94,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         let snapshot = _Snapshot(state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
+        self.initialState = initial
         self.name = name
         self.middleware = middleware
         self.logger = logger
