@@ -230,6 +230,32 @@ import RippleTesting
         await store.finish()
     }
 
+    /// OneWay's `throttle(id:for:)` (its `latest: false`): a double-tap guard. Sends at 0,
+    /// 0.5 s and 1.5 s with a 1 s window run at 0 and 1.5 s; the one at 0.5 s is dropped.
+    @Test func throttleWithoutLatestDropsWhatArrivesInsideTheWindow() async {
+        let clock = TestClock()
+        let store = store(clock: clock) { n in
+            Effect.send(.log("\(n)")).throttle(id: "tap", for: .seconds(1))
+        }
+        await store.send(.start(1))
+        await store.receive(.log("1")) { $0.log = ["1"] }
+        await store.advance(by: .milliseconds(500))
+        await store.send(.start(2))
+        #expect(store.receivedActions.isEmpty)
+        // The window closes at 1 s with nothing held: nothing runs then.
+        await store.advance(by: .milliseconds(500))
+        #expect(store.receivedActions.isEmpty)
+        await store.advance(by: .milliseconds(500))
+        await store.send(.start(3))
+        await store.receive(.log("3")) { $0.log = ["1", "3"] }
+        // A send inside the new window is dropped as well.
+        await store.advance(by: .milliseconds(999))
+        await store.send(.start(4))
+        await store.advance(by: .seconds(2))
+        #expect(store.receivedActions.isEmpty)
+        await store.finish()
+    }
+
     @Test func createSendsFromACallbackUntilFinished() async {
         let callback = TestingBox<(@Sendable (String) -> Void)?>(nil)
         let finish = TestingBox<(@Sendable () -> Void)?>(nil)

@@ -11,7 +11,10 @@
 /// let subscription = doneCount.sinkValue { changes in badge.text = "\(changes.current)" }
 /// ```
 ///
-/// It does not keep its store alive, and lives while anyone holds or observes it. Derived
+/// It does not keep its store alive, and lives while anyone holds or observes it: a
+/// ``sinkValue(dropsFirst:file:line:_:)`` subscription, a value derived from it
+/// (``derived(_:)-swift.method``, ``combined(_:)``) or a reader of its ``value`` keeps it (and what it
+/// derives from) alive. Derived
 /// values of the same commit are consistent with each other: ``combined(_:)`` pairs them
 /// without ever showing a mix of old and new.
 ///
@@ -55,7 +58,9 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     ) -> Subscription {
         let previous = _ReactionBox<Value?>(nil)
         let deliveries = _ReactionBox<UInt64>(0)
-        return observe(file: file, line: line) { [computed] in
+        // The reaction holds this derived value (not only its node), so that the value and
+        // what hangs on it live while the subscription does.
+        return observe(file: file, line: line) { [self] in
             let current = computed.value
             let old = previous.value
             previous.value = current
@@ -71,7 +76,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     /// - Complexity: O(1) to create.
     public func derived<Member: Equatable & Sendable>(_ keyPath: any KeyPath<Value, Member> & Sendable) -> Derived<Member> {
         let path = _KeyPath(keyPath: keyPath)
-        return Derived<Member>(Computed(equals: ==) { [computed] in computed.value[keyPath: path.keyPath] })
+        return Derived<Member>(Computed(equals: ==) { [self] in computed.value[keyPath: path.keyPath] })
     }
 
     /// A value derived from this one by `transform`, which runs only when this value changed;
@@ -79,7 +84,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     ///
     /// - Complexity: O(1) to create.
     public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<Output> {
-        Derived<Output>(Computed(equals: ==) { [computed] in transform(computed.value) })
+        Derived<Output>(Computed(equals: ==) { [self] in transform(computed.value) })
     }
 }
 
@@ -97,12 +102,14 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
 ///
 /// - Complexity: O(1) to create; one comparison per value when an input changed.
 public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<each Value>) -> Derived<(repeat each Value)> {
-    let computeds = (repeat (each values).computed)
+    // The combined node holds its input derived values (not only their nodes): they live
+    // while it does.
+    let inputs = (repeat each values)
     return Derived(Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
         var equal = true
         repeat (equal = equal && (each old) == (each new))
         return equal
     }) {
-        (repeat (each computeds).value)
+        (repeat (each inputs).computed.value)
     })
 }

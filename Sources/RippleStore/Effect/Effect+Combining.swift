@@ -99,7 +99,8 @@ extension Effect {
     ///
     /// The first one starts at once and opens a window of `duration`. Those that arrive in the
     /// window are held: when it closes, the latest of them (with `latest`) or the first of them
-    /// (without) starts and opens the next window; the others are dropped.
+    /// (without) starts and opens the next window; the others are dropped. To drop every effect
+    /// that arrives inside the window (OneWay's `latest: false`), use ``throttle(id:for:)``.
     ///
     /// ```swift
     /// case .scrolled(let offset):
@@ -113,6 +114,30 @@ extension Effect {
     ///     starts when it closes.
     public func throttle(id: some Hashable & Sendable, for duration: Duration, latest: Bool) -> Effect {
         Effect(.throttle(_TaskKey(id), duration, latest: latest, self))
+    }
+
+    /// This effect, started only when no effect throttled under the same `id` started in the
+    /// last `duration` on the store's clock; otherwise it is dropped (a leading-only throttle,
+    /// such as a double-tap guard). OneWay's `throttle(id:for:)` and `latest: false`.
+    ///
+    /// The first one starts at once and opens a window of `duration`. Those that arrive in the
+    /// window are dropped, never started later; the first one after the window starts at once
+    /// and opens the next. With a 1 s window, sends at 0, 0.5 s and 1.5 s start at 0 and 1.5 s.
+    ///
+    /// ```swift
+    /// case .buyTapped:
+    ///     return .send(.purchase).throttle(id: "buy", for: .seconds(1))
+    /// ```
+    ///
+    /// Unlike ``throttle(id:for:latest:)`` with `latest: false`, which starts the first held
+    /// effect when the window closes.
+    ///
+    /// - Parameters:
+    ///   - id: The throttle's name.
+    ///   - duration: The window.
+    /// - Complexity: O(1) per effect.
+    public func throttle(id: some Hashable & Sendable, for duration: Duration) -> Effect {
+        Effect(.throttle(_TaskKey(id), duration, latest: nil, self))
     }
 }
 

@@ -44,7 +44,9 @@ public struct Effect<Action> {
         case cancellable(_TaskKey, cancelInFlight: Bool, Effect)
         case cancel(_TaskKey)
         case debounce(_TaskKey, Duration, Effect)
-        case throttle(_TaskKey, Duration, latest: Bool, Effect)
+        /// `latest`: hold the latest (`true`) or the first (`false`) effect that arrives in a
+        /// window, to start when it closes; `nil`: drop it (leading only).
+        case throttle(_TaskKey, Duration, latest: Bool?, Effect)
     }
 
     let operation: _Operation

@@ -356,7 +356,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// Decides a throttled effect, as ``_ReducerEngine`` does: the effects to start now.
     private func throttle(
-        _ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]
+        _ id: _TaskKey, _ duration: Duration, latest: Bool?, _ effect: Effect<Action>, ids: [_TaskKey]
     ) -> [(Effect<Action>, [_TaskKey])] {
         let now = clock.now()
         var due: [(Effect<Action>, [_TaskKey])] = []
@@ -367,6 +367,8 @@ package final class _MainActorReducerEngine<R: Reducer> {
             throttles[id] = window
         }
         if var window = throttles[id], now < window.windowEnd {
+            // Leading only (`latest` nil): what arrives inside the window is dropped.
+            guard let latest else { return due }
             let wasHolding = window.held != nil
             if latest || !wasHolding { window.held = effect }
             throttles[id] = window

@@ -17,9 +17,11 @@
 /// }
 /// ```
 ///
-/// The store calls it inside every commit, after the mutation and before middleware, with
-/// `changes` going from the state before the commit to the mutated one. Like a mutation, it
-/// must not commit to the store.
+/// The store calls it once at creation, with `changes` going from no state (`previous` is
+/// `nil`, so every `ifChanged` runs) to the initial state, so that the initial state is
+/// published, read and delivered with its derived fields up to date; then inside every commit,
+/// after the mutation and before middleware, with `changes` going from the state before the
+/// commit to the mutated one. Like a mutation, it must not commit to the store.
 public protocol DerivedFields: Sendable {
     /// Brings the derived fields of `state` up to date after `changes`.
     static func updateDerivedFields(of state: inout Self, after changes: Changes<Self>)

@@ -222,13 +222,14 @@ extension _ReducerEngine {
 
     /// Decides a throttled effect: returns the effects to start now, in order, each with the
     /// cancellation ids to start it under. That is `effect` when no window is open (it opens
-    /// one); otherwise it is held (or dropped) until the window closes.
+    /// one); otherwise it is held until the window closes, or dropped (`latest` `nil`: leading
+    /// only, or `false` with an effect already held).
     ///
     /// A window that has closed while its timer has not fired yet (a late timer) still holds
     /// an effect: that effect is due, so it comes first and opens the next window, in which
     /// `effect` may be held in turn.
     func throttle(
-        _ id: _TaskKey, _ duration: Duration, latest: Bool, _ effect: Effect<Action>, ids: [_TaskKey]
+        _ id: _TaskKey, _ duration: Duration, latest: Bool?, _ effect: Effect<Action>, ids: [_TaskKey]
     ) -> [(Effect<Action>, [_TaskKey])] {
         let now = clock.now()
         let (due, timer) = lock.withLock { () -> ([(Effect<Action>, [_TaskKey])], (Duration, UInt64)?) in
@@ -241,6 +242,8 @@ extension _ReducerEngine {
                 throttles[id] = window
             }
             if var window = throttles[id], now < window.windowEnd {
+                // Leading only: what arrives inside the window is dropped.
+                guard let latest else { return (due, nil) }
                 let wasHolding = window.held != nil
                 if latest || !wasHolding { window.held = effect }
                 throttles[id] = window

@@ -13,6 +13,9 @@
 /// not is read from the whole state, so its reader runs on every commit. Read nested values
 /// through their outermost `Equatable` value (`store.state.profile.name` tracks `profile`).
 ///
+/// Read outside a reader (untracked) on a thread that is committing or delivering, it shows
+/// every commit that thread made so far, like ``Store/currentState``.
+///
 /// - Complexity: A read looks its key path up in a dictionary (hashing the key path) and reads
 ///   a `Computed`: O(1) when nothing changed.
 @dynamicMemberLookup
@@ -47,11 +50,12 @@ protocol _TrackedSource<Root>: Sendable {
 
 extension _StoreCore: _TrackedSource {
     func read<Member: Equatable & Sendable>(_ keyPath: KeyPath<State, Member>) -> Member {
-        slice(keyPath).value
+        if let ahead = untrackedAhead() { return ahead.state[keyPath: keyPath] }
+        return slice(keyPath).value
     }
 
     func whole() -> State {
-        node.value.state
+        currentSnapshot.state
     }
 }
 
@@ -61,10 +65,11 @@ struct _ScopedSource<State: Equatable & Sendable, Scope: Sendable>: _TrackedSour
     let scope: _KeyPath<State, Scope>
 
     func read<Member: Equatable & Sendable>(_ keyPath: KeyPath<Scope, Member>) -> Member {
-        core.slice(scope.keyPath.appending(path: keyPath)).value
+        if let ahead = core.untrackedAhead() { return ahead.state[keyPath: scope.keyPath][keyPath: keyPath] }
+        return core.slice(scope.keyPath.appending(path: keyPath)).value
     }
 
     func whole() -> Scope {
-        core.node.value.state[keyPath: scope.keyPath]
+        core.currentSnapshot.state[keyPath: scope.keyPath]
     }
 }

@@ -32,7 +32,8 @@
 /// applied one at a time, in the order they start, and each is delivered to the store's
 /// synchronous subscribers before the next one is applied: a commit from another thread waits
 /// for the current one's delivery. A commit made inside a subscriber is applied at once (it
-/// returns its result) but delivered after the current delivery, to everyone, in order.
+/// returns its result, and ``currentState`` shows it on that thread at once) but delivered after
+/// the current delivery, to everyone, in order.
 /// Every subscriber receives every commit once, in version order.
 /// Do not block a subscriber on another thread that commits to the same store.
 ///
@@ -120,15 +121,21 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     /// The whole current state. Reading it in a reader tracks every commit; prefer ``state``'s
     /// key paths there.
     ///
+    /// Outside a reader, it shows every commit made so far on the calling thread, at once: a
+    /// subscriber that commits reads its commit back here before that commit is delivered
+    /// (the deliveries still come one at a time, in order). A reader (a `Computed`, a
+    /// reaction) sees the state of the round it runs in.
+    ///
     /// - Complexity: O(1).
     public var currentState: State {
-        _core.node.value.state
+        _core.currentSnapshot.state
     }
 
     /// The number of commits that changed the state so far (0 for the initial state). Reading
-    /// it in a reader tracks every commit.
+    /// it in a reader tracks every commit; outside a reader it counts every commit made so far
+    /// on the calling thread, as ``currentState`` shows them.
     public var version: UInt64 {
-        _core.node.value.version
+        _core.currentSnapshot.version
     }
 
     /// Changes the state with `mutation`, atomically, and delivers the result to every

@@ -27,6 +27,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     let middleware: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     let derivesFields: ((inout State, Changes<State>) -> Void)?
+    /// The state the store was created with, as published (derived fields applied).
+    let initialState: State
 
     private let lock = _Lock()
     // Guarded by `lock`:
@@ -84,8 +86,15 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         logger: (any StoreLogger)?,
         derivesFields: ((inout State, Changes<State>) -> Void)?
     ) {
-        let snapshot = _Snapshot(state: initialState, version: 0, transaction: Transaction(name: "initial state"))
+        // The initial state is published with its derived fields up to date, as every commit's
+        // state is (Verge runs `reduce` at creation): every field reads as if it had changed.
+        var initial = initialState
+        if let derivesFields {
+            derivesFields(&initial, Changes(previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
+        }
+        let snapshot = _Snapshot(state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
+        self.initialState = initial
         self.name = name
         self.middleware = middleware
         self.logger = logger
@@ -129,6 +138,28 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// The latest committed state, read without tracking.
     var latestSnapshot: _Snapshot<State> {
         lock.withLock { latest }
+    }
+
+    /// The state as a read made now on this thread sees it: the published state for a tracked
+    /// read (readers see one state per round, in order), and for an untracked read on the
+    /// thread that owns the gate (committing, or delivering with commits made by its
+    /// subscribers still queued), the latest committed state, so that the thread reads back
+    /// every commit it made at once.
+    var currentSnapshot: _Snapshot<State> {
+        untrackedAhead() ?? node.value
+    }
+
+    /// The latest committed snapshot when a read made now on this thread must see it rather
+    /// than the published one: this thread owns the gate and the read is not tracked. `nil`
+    /// otherwise (lock not held).
+    ///
+    /// - Complexity: O(1): the store's lock, and the graph's when this thread owns the gate.
+    func untrackedAhead() -> _Snapshot<State>? {
+        let me = _Lock.currentThread
+        guard let candidate = lock.withLock({ gateOwner == me ? latest : nil }) else { return nil }
+        // A tracked read (a reader run in the round) sees the round's state: readers stay
+        // consistent and run once per commit, in order.
+        return _readIsTracked() ? nil : candidate
     }
 
     // MARK: Commit

@@ -44,6 +44,45 @@ struct StoreAsyncSequenceTests {
         #expect(received.last?.name == "same count")
     }
 
+    @Test("two iterators made from one states value each get every state")
+    func statesIteratedTwice() async {
+        var store: TDStore? = TDStore(initialState: TDState())
+        let states = store!.states
+        let counts = store!.states.count
+        for _ in 0..<4 { store!.increment() }
+        store = nil
+        var first: [Int] = []
+        for await state in states { first.append(state.count) }
+        var second: [Int] = []
+        for await state in states { second.append(state.count) }
+        #expect(first == [0, 1, 2, 3, 4])
+        #expect(second == [0, 1, 2, 3, 4])
+        var firstCounts: [Int] = []
+        var secondCounts: [Int] = []
+        var one = counts.makeAsyncIterator()
+        var two = counts.makeAsyncIterator()
+        while let count = await one.next() { firstCounts.append(count) }
+        while let count = await two.next() { secondCounts.append(count) }
+        #expect(firstCounts == [0, 1, 2, 3, 4])
+        #expect(secondCounts == [0, 1, 2, 3, 4])
+    }
+
+    @Test("an iterator made after the sequence started gets the states since the access, then the later ones")
+    func statesIteratedWhileLive() async {
+        let store = TDStore(initialState: TDState())
+        let states = store.states.count
+        var one = states.makeAsyncIterator()
+        store.increment()
+        #expect(await one.next() == 0)
+        var two = states.makeAsyncIterator()
+        store.increment()
+        #expect(await one.next() == 1)
+        #expect(await one.next() == 2)
+        var seen: [Int] = []
+        for _ in 0..<3 { if let count = await two.next() { seen.append(count) } }
+        #expect(seen == [0, 1, 2])
+    }
+
     @Test("changes delivers each commit's Changes in order, and ends when the store is released")
     func changesSequence() async {
         var store: TDStore? = TDStore(initialState: TDState())

@@ -34,6 +34,44 @@ struct DerivedLifetimeTests {
         subscription.cancel()
     }
 
+    @Test("a derived value stays alive while its sinkValue subscription is alive")
+    func keptAliveBySinkValue() {
+        let store = TDStore(initialState: TDState())
+        weak var weakDerived: Derived<Int>?
+        let subscription: Subscription = {
+            let count = store.derived { $0.count * 2 }
+            weakDerived = count
+            return count.sinkValue { _ in }
+        }()
+        #expect(weakDerived != nil, "the Derived was freed while its sinkValue subscription is alive")
+        subscription.cancel()
+        #expect(weakDerived == nil, "the cancelled subscription still keeps the Derived")
+    }
+
+    @Test("a derived value stays alive while a value derived from it, or combined with it, is alive")
+    func keptAliveByItsDerivedValues() {
+        let store = TDStore(initialState: TDState())
+        weak var weakByKeyPath: Derived<TDProfile>?
+        weak var weakByTransform: Derived<Int>?
+        weak var weakCombined: Derived<String>?
+        var children: (Derived<String>, Derived<Int>, Derived<(String, Int)>)? = {
+            let profile = store.derived(\.profile)
+            let count = store.derived { $0.count }
+            let name = store.derived { $0.name }
+            weakByKeyPath = profile
+            weakByTransform = count
+            weakCombined = name
+            return (profile.derived(\.first), count.derived { $0 + 1 }, combined(name, count))
+        }()
+        #expect(weakByKeyPath != nil, "derived(keyPath) from a Derived does not keep it")
+        #expect(weakByTransform != nil, "derived(transform) from a Derived does not keep it")
+        #expect(weakCombined != nil, "combined does not keep its inputs")
+        store.commit { $0.count = 4 }
+        #expect(children?.1.value == 5)
+        children = nil
+        #expect(weakByKeyPath == nil && weakByTransform == nil && weakCombined == nil)
+    }
+
     @Test("derived values and their subscriptions do not retain the store")
     func doesNotRetainTheStore() {
         weak var weakStore: TDStore?

@@ -52,14 +52,30 @@ struct DerivedFieldsTests {
     @Test("derived fields run only when the commit changed what they depend on, with the right previous state")
     func updatedFromTheCommitsChanges() {
         let store = Store<TDTodoState, Never>(initialState: TDTodoState())
+        // The store brings the initial state's derived fields up to date once, at creation.
+        let initial = store.currentState.updates
         store.commit { $0.todos = [false, false] }
         #expect(store.currentState.remaining == 2)
-        #expect(store.currentState.updates == 1)
+        #expect(store.currentState.updates == initial + 1)
         store.commit { $0.name = "list" }
-        #expect(store.currentState.updates == 1)
+        #expect(store.currentState.updates == initial + 1)
         store.commit { $0.todos[1] = true }
         #expect(store.currentState.remaining == 1)
-        #expect(store.currentState.updates == 2)
+        #expect(store.currentState.updates == initial + 2)
+    }
+
+    @Test("the initial state is published with its derived fields applied")
+    func appliedAtCreation() {
+        let store = Store<TDTodoState, Never>(initialState: TDTodoState(todos: [false, true, false]))
+        #expect(store.currentState.remaining == 2)
+        #expect(store.currentState.total == 3)
+        #expect(store.currentState.updates == 1)
+        #expect(store.version == 0)
+        let first = TDLog<Int>()
+        let subscription = store.sinkState { first.append($0.current.remaining) }
+        #expect(first.all == [2])
+        #expect(store.derived(\.total).value == 3)
+        subscription.cancel()
     }
 
     @Test("derived fields under commits from 2 threads")

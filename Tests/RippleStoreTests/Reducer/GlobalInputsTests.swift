@@ -163,13 +163,13 @@ struct RDSettings: Reducer {
 
     @Test func aDroppedStreamUnsubscribes() {
         let store = Store<RDCounter.State, Never>(initialState: RDCounter.State())
-        weak var whole: _SubscribedStream<RDCounter.State>?
-        weak var part: _SubscribedStream<Int>?
+        weak var whole: _StateStreamHub<RDCounter.State>?
+        weak var part: _StateStreamHub<Int>?
         do {
             let states = store.states
             let numbers = states.number
-            whole = states.subscribed
-            part = numbers.subscribed
+            whole = states.replay.hub
+            part = numbers.replay.hub
             #expect(whole != nil && part != nil)
         }
         // Released, which cancelled their subscriptions.
