@@ -268,7 +268,12 @@ extension _Graph {
     func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
-        guard source.kind == .computed, !source.hasObservers else { return }
+        guard source.kind == .computed, !source.hasObservers else {
+            // One flag test, on a path that just removed a link: an `AsyncComputed`'s phase
+            // stops its operation when its last observer goes.
+            if source.notifiesWhenUnobserved, !source.hasObservers { noteUnobserved(source) }
+            return
+        }
         let base = scratch.count
         scratch.append(.passUnretained(source))
         // Guaranteed references throughout: the walk does no reference counting.
