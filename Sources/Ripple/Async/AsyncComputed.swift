@@ -30,6 +30,9 @@
 /// - **Laziness**: nothing runs until ``value`` is first read (anywhere, also inside a
 ///   derivation: the run then starts once the reading thread releases the graph).
 ///   ``cancel()`` stops it (and the handle's release does).
+/// - **Platforms**: the synchronous start uses `Task.immediate`, from the 26 releases of
+///   Apple's systems (and on Linux). On earlier Apple systems the operation starts in a plain
+///   task and its reads are not tracked: nothing restarts it.
 /// - **Threads**: it may be read, and its dependencies written, from any thread. The operation
 ///   starts on the thread whose write (or first read) starts it, and goes on wherever its
 ///   `await`s resume it.
@@ -268,6 +271,12 @@ final class _AsyncLock: @unchecked Sendable {
 
 /// Starts `operation` as a task that runs synchronously on this thread up to its first
 /// suspension (so that the reads it makes first are tracked by the running reaction).
+///
+/// `Task.immediate` needs the 26 releases on Apple platforms; before them the operation starts
+/// as a plain task, whose reads are not tracked (documented on ``AsyncComputed``).
 func _startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
-    Task.immediate(operation: operation)
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+        return Task.immediate(operation: operation)
+    }
+    return Task(operation: operation)
 }

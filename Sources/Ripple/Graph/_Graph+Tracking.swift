@@ -268,10 +268,11 @@ extension _Graph {
     func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
-        guard source.kind == .computed, !source.hasObservers else {
-            // One flag test, on a path that just removed a link: an `AsyncComputed`'s phase
-            // stops its operation when its last observer goes.
-            if source.notifiesWhenUnobserved, !source.hasObservers { noteUnobserved(source) }
+        guard !source.hasObservers else { return }
+        guard source.kind == .computed else {
+            // A stored value's last observer went. One flag test: an `AsyncComputed`'s phase
+            // stops its operation then.
+            if source.notifiesWhenUnobserved { noteUnobserved(source) }
             return
         }
         let base = scratch.count

@@ -90,6 +90,27 @@ struct TriggerTests {
         other.cancel()
     }
 
+    @Test("trigger { } inside a reaction is queued after the round, as one change")
+    func triggerClosureInReaction() {
+        let first = Stored(Box(), equals: { $0 === $1 })
+        let second = Stored(Box(), equals: { $0 === $1 })
+        let start = Stored(false)
+        let log = Recorder<String>()
+        let reader = observe { log.append("read \(first.value.items) \(second.value.items)") }
+        let writer = observe {
+            guard start.value else { return }
+            trigger {
+                first.value.items.append(1)
+                second.value.items.append(2)
+            }
+            log.append("writer done")
+        }
+        start.value = true
+        #expect(log.all == ["read [] []", "writer done", "read [1] [2]"])
+        reader.cancel()
+        writer.cancel()
+    }
+
     @Test("trigger() from other threads: readers end on the last change")
     func triggerFromThreads() {
         let tally = Counter()
