@@ -117,6 +117,9 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         task?.cancel()
     }
 
+    /// The latest run started (0 before the first, or once cancelled).
+    private var latestRun: Int { lock.withLock { isCancelled ? 0 : runs } }
+
     /// Runs that ended so far, their result published or dropped (for tests).
     var _endedRuns: Int { lock.withLock { endedRuns } }
 
@@ -217,7 +220,10 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             return (runs, task)
         }
         previous?.cancel()
+        // Queued (this is a reaction): applied after the round, unless the run already
+        // settled on another thread meanwhile.
         state.update { state in
+            guard state.run < thisRun else { return }
             state.run = thisRun
             state.phase = .loading(latest: state.phase.latest)
         }
@@ -231,8 +237,10 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
                 result = .failure(error)
             }
             state.update { current in
-                // A newer run started: this result is never published.
-                guard current.run == thisRun else { return }
+                // A newer run started: this result is never published. (Checked against the
+                // runs started, not the phase: this run's own start may not be applied yet.)
+                guard current.run <= thisRun, self?.latestRun == thisRun else { return }
+                current.run = thisRun
                 switch result {
                 case .success(let value): current.phase = .value(value)
                 case .failure(let error): current.phase = .failure(error, latest: current.phase.latest)
