@@ -218,6 +218,17 @@ func runAll() {
         }
         eventReport = report
     }
+    // The async and failing derivation rows (issue 39): with no filter, or --filter async.
+    var asyncReport: AsyncBench.Report?
+    if sectionsSelected, AsyncBench.isSelected {
+        log("measuring async and failing derivations…")
+        let report = AsyncBench.measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        asyncReport = report
+    }
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -291,6 +302,10 @@ func runAll() {
     if let eventReport {
         print("")
         printEvents(eventReport)
+    }
+    if let asyncReport {
+        print("")
+        printAsync(asyncReport)
     }
     print("")
     if failures.isEmpty {

@@ -19,6 +19,11 @@ import Observation
 /// - **glitch-free**: it never sees a mix of old and new values, and evaluates at most once
 ///   per write or batch.
 ///
+/// A derivation that may fail is written as a throwing closure, `Computed { () throws(E) -> T in … }`:
+/// the computed value is then a `Result<T, E>`, its error cached like a value and rethrown by
+/// ``get()`` until a source changes (see <doc:AsyncAndFailingDerivations>). A derivation that
+/// needs an `await` is an ``AsyncComputed``.
+///
 /// A `Computed` that nothing reads or observes holds no strong reference from its sources:
 /// it is freed when its last owner lets it go.
 ///

@@ -268,7 +268,13 @@ extension _Graph {
     func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
-        guard source.kind == .computed, !source.hasObservers else { return }
+        guard !source.hasObservers else { return }
+        guard source.kind == .computed else {
+            // A stored value's last observer went. One flag test: an `AsyncComputed`'s phase
+            // stops its operation then.
+            if source.notifiesWhenUnobserved { noteUnobserved(source) }
+            return
+        }
         let base = scratch.count
         scratch.append(.passUnretained(source))
         // Guaranteed references throughout: the walk does no reference counting.

@@ -67,6 +67,13 @@ public class _Node {
         @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
     }
 
+    /// A stored value whose owner asks to hear when its last live observer goes (an
+    /// ``AsyncComputed``'s phase: see `_Graph.noteUnobserved`). Set before it is shared.
+    final var notifiesWhenUnobserved: Bool {
+        @inline(__always) get { rareFlags & 4 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
+    }
+
     /// A computed value's: the graph epoch at which it was last known up to date, while nothing
     /// live observes it (see `_Graph.isFresh`; an observed value is checked by `isStale`), else
     /// -1. Kept in the word of its empty observer list (`_ObserverList.parked`): no field of its

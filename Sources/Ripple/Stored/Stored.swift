@@ -15,6 +15,9 @@ import Observation
 /// isLoggedIn.value = true                                                // equal: prints nothing
 /// ```
 ///
+/// A value changed in place (a class instance, a mutated buffer) tells its readers with
+/// ``trigger()``, a write that keeps the value and skips the equality check.
+///
 /// A `Stored` may be read and written from any thread. Writes made inside a reaction are
 /// queued and committed after the reactions of the current round, so every reaction sees
 /// every committed value in order.

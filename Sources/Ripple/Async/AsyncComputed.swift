@@ -1,0 +1,290 @@
+/// A value derived by an `async` operation that runs again when what it read changes: a search
+/// as the query changes, a detail as the selection changes.
+///
+/// ```swift
+/// let query = Stored("")
+/// let results = AsyncComputed { try await api.search(query.value) }
+///
+/// let list = observe {
+///     switch results.value {
+///     case .idle, .loading(latest: nil): showSpinner()
+///     case .loading(let latest?): show(latest, dimmed: true)
+///     case .value(let found): show(found)
+///     case .failure(let error, _): show(error)
+///     }
+/// }
+/// ```
+///
+/// Its ``value`` is the operation's ``AsyncPhase``, a reactive value like any other: reading
+/// it in a ``Computed``, an ``observe(file:line:_:)`` reaction or an Observation scope (a
+/// SwiftUI body) tracks it.
+///
+/// - **Tracking**: the reactive values the operation reads *before its first suspension* are
+///   its dependencies, as for a ``Computed``'s derivation (it starts synchronously, on the
+///   thread that starts it, up to its first `await`). Reads after an `await` are not tracked:
+///   read what it depends on first.
+/// - **Restart**: a change of a dependency cancels the running task (cooperative cancellation:
+///   `Task.isCancelled`, `CancellationError`) and starts a new run. A run's result is published
+///   only if no newer run started after it: a slow answer to an old query never overwrites the
+///   answer to a newer one.
+/// - **Laziness**: nothing runs until ``value`` is first read (anywhere, also inside a
+///   derivation: the run then starts once the reading thread releases the graph).
+///   ``cancel()`` stops it (and the handle's release does).
+/// - **Platforms**: the synchronous start uses `Task.immediate`, from the 26 releases of
+///   Apple's systems (and on Linux). On earlier Apple systems the operation starts in a plain
+///   task and its reads are not tracked: nothing restarts it.
+/// - **Threads**: it may be read, and its dependencies written, from any thread. The operation
+///   starts on the thread whose write (or first read) starts it, and goes on wherever its
+///   `await`s resume it.
+///
+/// - Complexity: A read costs one read of a ``Stored`` plus, until it has started, one
+///   acquisition of the graph's lock.
+public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendable {
+    /// The phase and the run it belongs to, written by the driver (a new run) and by the runs
+    /// (their results) through `update`, whose read-modify-write is atomic: a result is
+    /// published only if its run is still the latest.
+    let state: Stored<_AsyncState<Success>>
+    let operation: @Sendable () async throws -> Success
+    let origin: _Origin
+    /// The reaction that tracks the operation's synchronous start and restarts it; the running
+    /// task. Guarded by `lock`.
+    private let lock = _AsyncLock()
+    nonisolated(unsafe) private var driver: Subscription?
+    nonisolated(unsafe) private var task: Task<Void, Never>?
+    nonisolated(unsafe) private var runs = 0
+    /// Whether the driver was asked to start (graph's lock held to touch).
+    nonisolated(unsafe) private var isStarted = false
+    nonisolated(unsafe) private var isCancelled = false
+    /// Runs that ended, their result published or dropped (for tests; guarded by `lock`).
+    nonisolated(unsafe) private var endedRuns = 0
+
+    /// Creates a value derived by `operation`, which starts when the value is first read.
+    ///
+    /// - Parameters:
+    ///   - name: A name used in diagnostics.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - operation: The derivation. What it reads before its first suspension is tracked; a
+    ///     change of that cancels it and runs it again.
+    public init(
+        name: String? = nil,
+        keepsRunningWhenUnobserved: Bool = false,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ operation: @escaping @Sendable () async throws -> Success
+    ) {
+        origin = _Origin(name: name, fileID: file, line: line)
+        state = Stored(_AsyncState(), name: name, comparingWith: nil, file: file, line: line)
+        self.operation = operation
+        self.keepsRunningWhenUnobserved = keepsRunningWhenUnobserved
+    }
+
+    deinit {
+        if !keepsRunningWhenUnobserved {
+            let state = state
+            _graph.withLock { _graph.removeUnobservedHandler(of: state) }
+        }
+        driver?.cancel()
+        task?.cancel()
+    }
+
+    /// Whether the operation goes on when the last observer of ``value`` goes.
+    private let keepsRunningWhenUnobserved: Bool
+
+    /// The operation's phase: ``AsyncPhase/idle`` before the first read, then loading, value or
+    /// failure. Reading it inside a derivation or reaction tracks it; the first read starts the
+    /// operation.
+    public var value: AsyncPhase<Success> {
+        startIfNeeded()
+        return state.value.phase
+    }
+
+    /// The last settled value (see ``AsyncPhase/latest``), tracked like ``value``.
+    public var latest: Success? { value.latest }
+
+    /// Stops the operation for good: the running task is cancelled, and no change starts it
+    /// again. The phase stays as it is.
+    public func cancel() {
+        let (driver, task) = lock.withLock { () -> (Subscription?, Task<Void, Never>?) in
+            isCancelled = true
+            defer {
+                self.driver = nil
+                self.task = nil
+            }
+            return (self.driver, self.task)
+        }
+        driver?.cancel()
+        task?.cancel()
+    }
+
+    /// The latest run started (0 before the first, or once cancelled).
+    private var latestRun: Int { lock.withLock { isCancelled ? 0 : runs } }
+
+    /// Runs that ended so far, their result published or dropped (for tests).
+    var _endedRuns: Int { lock.withLock { endedRuns } }
+
+    /// Shows `value` at once, as if the operation had returned it, while `operation` (a save)
+    /// runs; if `operation` throws, the phase it replaced comes back and the error is rethrown.
+    ///
+    /// ```swift
+    /// try await todos.optimistic(todos.latest.map { $0 + [draft] } ?? [draft]) {
+    ///     try await api.add(draft)
+    /// }
+    /// ```
+    ///
+    /// The rollback happens only if nothing replaced the optimistic value meanwhile (a run that
+    /// settled, another optimistic value): a newer phase is never overwritten with an older one.
+    /// A run that is loading when the optimistic value is shown still publishes its result.
+    ///
+    /// - Parameters:
+    ///   - value: The value to show now.
+    ///   - operation: The work the value anticipates.
+    /// - Throws: What `operation` throws, after the rollback.
+    public func optimistic(_ value: Success, operation: () async throws -> Void) async throws {
+        startIfNeeded()
+        var shown = 0
+        var replaced: AsyncPhase<Success> = .idle
+        state.update { current in
+            replaced = current.phase
+            current.phase = .value(value)
+            shown = current.revision
+        }
+        do {
+            try await operation()
+        } catch {
+            let (revision, previous) = (shown, replaced)
+            state.update { current in
+                guard current.revision == revision else { return }
+                current.phase = previous
+            }
+            throw error
+        }
+    }
+
+    /// Starts the driver the first time the value is read: at once, or, inside a derivation
+    /// (the thread holds the graph), once the thread releases it.
+    private func startIfNeeded() {
+        let graph = _graph
+        graph.withLock {
+            guard !isStarted else { return }
+            isStarted = true
+            if !keepsRunningWhenUnobserved {
+                graph.onUnobserved(state) { [weak self] in self?.stopIfUnobserved() }
+            }
+            // Released after the outermost unlock, on this thread: its deinit starts the driver.
+            graph.keepUntilUnlock(_RunOnRelease { [weak self] in self?.startDriver() })
+        }
+    }
+
+    /// Stops the operation when nothing observes ``value`` any longer (lock released): the next
+    /// read starts it again, from the phase it had.
+    private func stopIfUnobserved() {
+        let stop = _graph.withLock { () -> Bool in
+            guard isStarted, !state.hasObservers else { return false }
+            isStarted = false
+            return true
+        }
+        guard stop else { return }
+        let (driver, task) = lock.withLock { () -> (Subscription?, Task<Void, Never>?) in
+            defer {
+                self.driver = nil
+                self.task = nil
+            }
+            return (self.driver, self.task)
+        }
+        driver?.cancel()
+        task?.cancel()
+    }
+
+    /// Starts the reaction that runs the operation now and after every change of what it read
+    /// before its first suspension. It belongs to no reaction that may be running.
+    private func startDriver() {
+        guard !lock.withLock({ isCancelled }) else { return }
+        let subscription = withoutOwner {
+            _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
+        }
+        let keep = lock.withLock { () -> Bool in
+            guard !isCancelled else { return false }
+            driver = subscription
+            return true
+        }
+        if !keep { subscription.cancel() }
+    }
+
+    /// One run, inside the driver's reaction: cancels the previous task, publishes `loading`,
+    /// and starts the operation synchronously so that its first reads are the reaction's.
+    private func run() {
+        let (thisRun, previous) = lock.withLock { () -> (Int, Task<Void, Never>?) in
+            runs += 1
+            defer { task = nil }
+            return (runs, task)
+        }
+        previous?.cancel()
+        // Queued (this is a reaction): applied after the round, unless the run already
+        // settled on another thread meanwhile.
+        state.update { state in
+            guard state.run < thisRun else { return }
+            state.run = thisRun
+            state.phase = .loading(latest: state.phase.latest)
+        }
+        let operation = operation
+        let state = state
+        let started = _startImmediately { [weak self] in
+            let result: Result<Success, any Error>
+            do {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            state.update { current in
+                // A newer run started: this result is never published. (Checked against the
+                // runs started, not the phase: this run's own start may not be applied yet.)
+                guard current.run <= thisRun, self?.latestRun == thisRun else { return }
+                current.run = thisRun
+                switch result {
+                case .success(let value): current.phase = .value(value)
+                case .failure(let error): current.phase = .failure(error, latest: current.phase.latest)
+                }
+            }
+            self?.lock.withLock { self?.endedRuns += 1 }
+        }
+        let cancelNow = lock.withLock { () -> Bool in
+            guard runs == thisRun, !isCancelled else { return true }
+            task = started
+            return false
+        }
+        if cancelNow { started.cancel() }
+    }
+}
+
+/// The phase of an ``AsyncComputed`` and the run it belongs to.
+struct _AsyncState<Success> {
+    /// The latest run started.
+    var run = 0
+    /// Bumped by every change of `phase`: an optimistic value is rolled back only if nothing
+    /// replaced it meanwhile.
+    var revision = 0
+    var phase: AsyncPhase<Success> = .idle {
+        didSet { revision &+= 1 }
+    }
+}
+
+extension _AsyncState: Sendable where Success: Sendable {}
+
+/// A lock for an ``AsyncComputed``'s own fields (never held while calling into the graph).
+final class _AsyncLock: @unchecked Sendable {
+    private let lock = _Lock()
+    func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
+}
+
+/// Starts `operation` as a task that runs synchronously on this thread up to its first
+/// suspension (so that the reads it makes first are tracked by the running reaction).
+///
+/// `Task.immediate` needs the 26 releases on Apple platforms; before them the operation starts
+/// as a plain task, whose reads are not tracked (documented on ``AsyncComputed``).
+func _startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+        return Task.immediate(operation: operation)
+    }
+    return Task(operation: operation)
+}
