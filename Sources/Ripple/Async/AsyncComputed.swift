@@ -62,6 +62,8 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     ///
     /// - Parameters:
     ///   - name: A name used in diagnostics.
+    ///   - keepsRunningWhenUnobserved: Keep a run going when the last observer goes (by
+    ///     default it is cancelled then, and starts again on the next read).
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     ///   - operation: The derivation. What it reads before its first suspension is tracked; a

@@ -2,7 +2,7 @@ import Ripple
 import RippleModels
 
 /// A ``ListDataSource`` for main-actor code: sections of items from a main-actor source (a
-/// view model's ``MainActorComputed``), told to a main-actor table or collection view.
+/// view model's `MainActorComputed`), told to a main-actor table or collection view.
 ///
 /// In an app target that is main-actor isolated by default (Xcode 26's new targets), a plain
 /// `struct Todo: Identifiable, Equatable` conforms on the main actor, and `ListDataSource`,

@@ -13,7 +13,7 @@
 ///
 /// It does not keep its store alive, and lives while anyone holds or observes it: a
 /// ``sinkValue(dropsFirst:file:line:_:)`` subscription, a value derived from it
-/// (``derived(_:)-swift.method``, ``combined(_:)``) or a reader of its ``value`` keeps it (and what it
+/// (`derived(_:)`, ``combined(_:)``) or a reader of its ``value`` keeps it (and what it
 /// derives from) alive. Derived
 /// values of the same commit are consistent with each other: ``combined(_:)`` pairs them
 /// without ever showing a mix of old and new.

@@ -5,7 +5,7 @@ extension MainActorStore {
     /// changed.
     ///
     /// The same node backs `store.state[keyPath]` reads: asking twice costs nothing more. It is
-    /// a ``MainActorComputed``, so `onChange`, `when`, `observeOnMainActor` and list data
+    /// a `MainActorComputed`, so `onChange`, `when`, `observeOnMainActor` and list data
     /// sources take it.
     ///
     /// ```swift

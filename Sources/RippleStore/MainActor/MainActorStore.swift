@@ -41,7 +41,7 @@ import Ripple
 /// other threads.
 ///
 /// A main-actor store is made of the same core nodes as a ``Store``: its state is one `Stored`
-/// value, its key paths and derived values are ``MainActorComputed`` values, its subscribers
+/// value, its key paths and derived values are `MainActorComputed` values, its subscribers
 /// are main-actor reactions. So every reader sees a consistent state and runs once per commit.
 ///
 /// **Commits** (`commit(_:file:line:_:)`) are atomic: they run on the main actor, one at
@@ -85,7 +85,7 @@ open class MainActorStore<State: Equatable, Activity> {
     public var name: String { _core.name }
 
     /// The state, read one key path at a time: `store.state.count` inside a
-    /// ``MainActorComputed``, an `observeOnMainActor` reaction or a SwiftUI body tracks `count`
+    /// `MainActorComputed`, an `observeOnMainActor` reaction or a SwiftUI body tracks `count`
     /// only.
     ///
     /// ```swift

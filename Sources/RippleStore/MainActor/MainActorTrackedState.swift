@@ -1,7 +1,7 @@
 /// A main-actor store's state, read one key path at a time: each value read through it is
 /// tracked on its own (``TrackedState`` for a ``MainActorStore``).
 ///
-/// ``MainActorStore/state`` returns one. Inside a ``MainActorComputed``, an
+/// ``MainActorStore/state`` returns one. Inside a `MainActorComputed`, an
 /// `observeOnMainActor` reaction, `withObservationTracking` or a SwiftUI body, reading
 /// `store.state.count` makes the reader depend on `count` only.
 ///
@@ -14,7 +14,7 @@
 /// state, so its reader runs on every commit.
 ///
 /// - Complexity: A read looks its key path up in a dictionary (hashing the key path) and reads
-///   a ``MainActorComputed``: O(1) when nothing changed.
+///   a `MainActorComputed`: O(1) when nothing changed.
 @MainActor
 @dynamicMemberLookup
 public struct MainActorTrackedState<State: Equatable> {
