@@ -15,25 +15,31 @@ let includeMacros = Context.environment["RIPPLE_WITHOUT_MACROS"] == nil
 let includeDocs = Context.environment["RIPPLE_DOCS"] != nil || Context.environment["SPI_GENERATE_DOCS"] != nil
 
 let macroTargets: [Target] = [
-    .macro(name: "RippleMacrosPlugin", dependencies: [
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-    ]),
+    .macro(
+        name: "RippleMacrosPlugin",
+        dependencies: [
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        ]),
     .target(name: "RippleMacros", dependencies: ["Ripple", "RippleModels", "RippleMacrosPlugin"]),
-    .testTarget(name: "RippleMacrosTests", dependencies: [
-        "RippleMacros", "RippleMacrosPlugin",
-        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-    ]),
+    .testTarget(
+        name: "RippleMacrosTests",
+        dependencies: [
+            "RippleMacros", "RippleMacrosPlugin",
+            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        ]),
     // A model in a module that is main-actor isolated by default, as Xcode 26's app targets are.
     .testTarget(name: "RippleMacrosMainActorTests", dependencies: ["RippleMacros"]),
     // A to-do app written as the articles show it, in a main-actor module: every product,
     // with no concurrency annotation on the app's own types.
-    .testTarget(name: "RippleTodoAppMainActorTests", dependencies: [
-        "RippleMacros", "RippleStore", "RippleTesting", "RippleBindings",
-    ]),
+    .testTarget(
+        name: "RippleTodoAppMainActorTests",
+        dependencies: [
+            "RippleMacros", "RippleStore", "RippleTesting", "RippleBindings",
+        ]),
 ]
 
 let package = Package(
@@ -67,12 +73,17 @@ let package = Package(
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),
         .target(name: "RippleBindings", dependencies: ["Ripple", "RippleModels"]),
         // Combine on Apple platforms, OpenCombine (the same API) elsewhere.
-        .target(name: "RippleCombine", dependencies: [
-            "Ripple", "RippleModels", "RippleStore",
-            .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
-        ]),
+        .target(
+            name: "RippleCombine",
+            dependencies: [
+                "Ripple", "RippleModels", "RippleStore",
+                .product(
+                    name: "OpenCombine", package: "OpenCombine",
+                    condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+            ]),
         .target(name: "RippleLogging", dependencies: ["Ripple", .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleBindings"]),
+        .executableTarget(
+            name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleBindings"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
         .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
@@ -88,11 +99,12 @@ let package = Package(
 // internal invariant checks compiled into debug builds (the ones tests use). The main-actor
 // test targets are compiled as Xcode 26 compiles a new app: every declaration on the main actor.
 for target in package.targets {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-        .define("RIPPLE_INVARIANTS", .when(configuration: .debug)),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+            .define("RIPPLE_INVARIANTS", .when(configuration: .debug)),
+        ]
     if target.name.hasSuffix("MainActorTests") {
         target.swiftSettings! += [
             .defaultIsolation(MainActor.self),

@@ -32,10 +32,11 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
 
     /// Starts sending: called at a subscriber's first demand with the functions that send a
     /// value and that finish, returns the subscription to cancel when the subscriber cancels.
-    typealias Start = @Sendable (
-        _ send: @escaping @Sendable (Output) -> Void,
-        _ finish: @escaping @Sendable () -> Void
-    ) -> Ripple.Subscription
+    typealias Start =
+        @Sendable (
+            _ send: @escaping @Sendable (Output) -> Void,
+            _ finish: @escaping @Sendable () -> Void
+        ) -> Ripple.Subscription
 
     let buffering: Buffering
     let start: Start
@@ -65,6 +66,7 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
 
     /// Attaches `subscriber`.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: _PublisherSubscription(AnySubscriber(subscriber), buffering: buffering, start: start))
+        subscriber.receive(
+            subscription: _PublisherSubscription(AnySubscriber(subscriber), buffering: buffering, start: start))
     }
 }

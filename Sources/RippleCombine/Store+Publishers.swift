@@ -44,7 +44,8 @@ extension Store {
     /// once if it is gone already): `subscribe` subscribes to the store with the function that
     /// sends a value.
     func untilReleased<Output: Sendable>(
-        _ subscribe: @escaping @Sendable (_ store: Store, _ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
+        _ subscribe:
+            @escaping @Sendable (_ store: Store, _ send: @escaping @Sendable (Output) -> Void) -> Ripple.Subscription
     ) -> RipplePublisher<Output>.Start {
         { [weak self] send, finish in
             guard let self else {

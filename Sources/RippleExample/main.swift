@@ -157,7 +157,7 @@ let chatSubscriptions = SubscriptionBag {
     observe { print("  observe: unread = \(chat.state.unread)") }
 }
 
-chat.commit { $0.draft = "Hello" }   // nothing above reads the draft: nothing prints
+chat.commit { $0.draft = "Hello" }  // nothing above reads the draft: nothing prints
 chat.sendDraft()
 chat.commit { $0.unread += 1 }
 print("  derived message count: \(messageCount.value)")
@@ -189,9 +189,9 @@ let counterSubscription = counter.sinkState(dropsFirst: true) { changes in
     if changes.current.number == 100 { loaded.signal() }
 }
 counter.send(.increment)
-counter.send(.twice)                    // both increments are reduced before send returns
+counter.send(.twice)  // both increments are reduced before send returns
 print("  after send(.twice): \(counter.currentState.number)")
-counter.send(.load)                     // the effect sends .loaded(100) from its task
+counter.send(.load)  // the effect sends .loaded(100) from its task
 loaded.wait()
 withExtendedLifetime(counterSubscription) {}
 
@@ -216,8 +216,8 @@ let priceField = PrintingControl("price field")
 let price = Stored(1.0)
 let priceText = TwoWayBindableProperty(priceField, get: { $0.text }, set: { $0.text = $1 })
 priceText.bind(price, .transform({ "\($0)" }, reverse: { Double($0) ?? 0 }))
-priceField.text = "1.50"                // the user types…
-priceText.userDidEdit()                 // …the field reports it: the model gets 1.5, the text stays
+priceField.text = "1.50"  // the user types…
+priceText.userDidEdit()  // …the field reports it: the model gets 1.5, the text stays
 print("  price: \(price.value)")
 
 struct Day: Identifiable, Equatable, Sendable {

@@ -56,7 +56,9 @@ public struct LoggingTracer: GraphTracer {
         /// commits, these stores. Batches are logged when `"batch"` is among them.
         public static func named(_ names: Set<String>) -> NodeFilter {
             NodeFilter { node in
-                let bare = node.hasPrefix("'") && node.hasSuffix("'") && node.count >= 2 ? String(node.dropFirst().dropLast()) : node
+                let bare =
+                    node.hasPrefix("'") && node.hasSuffix("'") && node.count >= 2
+                    ? String(node.dropFirst().dropLast()) : node
                 return names.contains(bare)
             }
         }

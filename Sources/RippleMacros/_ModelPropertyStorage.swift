@@ -23,7 +23,9 @@ public struct _ModelPropertyStorage: @unchecked Sendable {
 
     /// Creates the storage of an `Equatable` property: writes of an equal value notify only
     /// `didUpdate` handlers.
-    public init<Value: Sendable & Equatable>(_ value: Value, name: String, file: StaticString = #fileID, line: UInt = #line) {
+    public init<Value: Sendable & Equatable>(
+        _ value: Value, name: String, file: StaticString = #fileID, line: UInt = #line
+    ) {
         node = Stored(value, name: name, file: file, line: line)
     }
 

@@ -23,7 +23,7 @@ enum ModelMember {
 
     init(_ member: some SyntaxProtocol) {
         guard let variable = member.as(VariableDeclSyntax.self),
-              variable.bindingSpecifier.tokenKind == .keyword(.var)
+            variable.bindingSpecifier.tokenKind == .keyword(.var)
         else {
             self = .other
             return
@@ -44,12 +44,13 @@ enum ModelMember {
             return
         }
         if !modifiers.isDisjoint(with: ["lazy", "weak", "unowned"])
-            || attributes.contains(where: { !Self.plainAttributes.contains($0) }) {
+            || attributes.contains(where: { !Self.plainAttributes.contains($0) })
+        {
             self = .unmanagedMutable
             return
         }
         guard variable.bindings.count == 1, let binding = variable.bindings.first,
-              binding.pattern.is(IdentifierPatternSyntax.self)
+            binding.pattern.is(IdentifierPatternSyntax.self)
         else {
             self = .refused(.severalBindings)
             return

@@ -48,8 +48,8 @@ public struct ModelPropertyMacro: AccessorMacro, PeerMacro {
     /// The name of the property, when it is one the macro can manage.
     static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {
         guard let variable = declaration.as(VariableDeclSyntax.self),
-              case .managed = ModelMember(variable.removingPropertyAttribute),
-              let pattern = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
+            case .managed = ModelMember(variable.removingPropertyAttribute),
+            let pattern = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
         else { return nil }
         return pattern.identifier.trimmed.text
     }

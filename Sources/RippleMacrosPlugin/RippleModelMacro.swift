@@ -47,7 +47,10 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         if missing.contains("ObservableModel") { conformances.append("RippleModels.ObservableModel") }
         if missing.contains("Sendable"), canBeCheckedSendable(classDecl) { conformances.append("Swift.Sendable") }
         if conformances.isEmpty { return [] }
-        return [try ExtensionDeclSyntax("\(raw: extensionModifier)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+        return [
+            try ExtensionDeclSyntax(
+                "\(raw: extensionModifier)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")
+        ]
     }
 
     /// No modifier: the extension, like the class, takes the module's default isolation. In

@@ -103,14 +103,18 @@ public final class MainActorTestStore<R: Reducer> {
 
     deinit {
         clock._removeSettler(settlerKey)
-        let (isFinished, exhaustivity, pending) = inbox.lock.withLock { (inbox.isFinished, inbox.exhaustivity, inbox.received.count) }
+        let (isFinished, exhaustivity, pending) = inbox.lock.withLock {
+            (inbox.isFinished, inbox.exhaustivity, inbox.received.count)
+        }
         if !isFinished, exhaustivity == .on {
             if pending > 0 {
                 Issue.record("\(pending) action(s) sent by effects were not received.", sourceLocation: location)
             }
             let running = engineInbox.runningCount
             if running > 0 {
-                Issue.record("\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().", sourceLocation: location)
+                Issue.record(
+                    "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",
+                    sourceLocation: location)
             }
         }
         engineInbox.cancelAll(ending: true)
@@ -158,7 +162,9 @@ public final class MainActorTestStore<R: Reducer> {
         let pending = takeAllReceived()
         if !pending.isEmpty {
             if exhaustivity == .on {
-                Issue.record("Sent \(action) while \(pending.count) action(s) sent by effects had not been received: \(Self.list(pending)). Receive them first (await store.receive(…)), or use exhaustivity .off.", sourceLocation: here)
+                Issue.record(
+                    "Sent \(action) while \(pending.count) action(s) sent by effects had not been received: \(Self.list(pending)). Receive them first (await store.receive(…)), or use exhaustivity .off.",
+                    sourceLocation: here)
             } else {
                 for action in pending { store.send(action) }
             }
@@ -228,7 +234,9 @@ public final class MainActorTestStore<R: Reducer> {
         while true {
             guard let next = await nextReceived() else {
                 let running = store._engine.runningEffectCount
-                Issue.record("Expected to receive \(description), but no action was received\(running > 0 ? ": \(running) effect(s) are still running (advance the test clock if they wait on it)" : " and no effect is running").", sourceLocation: here)
+                Issue.record(
+                    "Expected to receive \(description), but no action was received\(running > 0 ? ": \(running) effect(s) are still running (advance the test clock if they wait on it)" : " and no effect is running").",
+                    sourceLocation: here)
                 return
             }
             if matches(next) {
@@ -268,11 +276,15 @@ public final class MainActorTestStore<R: Reducer> {
         if exhaustivity == .on {
             let pending = receivedActions
             if !pending.isEmpty {
-                Issue.record("\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).", sourceLocation: here)
+                Issue.record(
+                    "\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).",
+                    sourceLocation: here)
             }
             let running = store._engine.runningEffectCount
             if running > 0 {
-                Issue.record("\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().", sourceLocation: here)
+                Issue.record(
+                    "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",
+                    sourceLocation: here)
             }
         }
         inbox.lock.withLock { inbox.isFinished = true }
@@ -304,7 +316,9 @@ public final class MainActorTestStore<R: Reducer> {
             return
         }
         if expected != after {
-            Issue.record("The state after \(action) is not the expected one (−expected, +actual):\n\(_stateDifference(expected, after))", sourceLocation: here)
+            Issue.record(
+                "The state after \(action) is not the expected one (−expected, +actual):\n\(_stateDifference(expected, after))",
+                sourceLocation: here)
         }
     }
 

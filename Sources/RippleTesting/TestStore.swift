@@ -166,7 +166,9 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         }
         if !pending.isEmpty {
             if exhaustivity == .on {
-                Issue.record("Sent \(action) while \(pending.count) action(s) sent by effects had not been received: \(Self.list(pending)). Receive them first (await store.receive(…)), or use exhaustivity .off.", sourceLocation: here)
+                Issue.record(
+                    "Sent \(action) while \(pending.count) action(s) sent by effects had not been received: \(Self.list(pending)). Receive them first (await store.receive(…)), or use exhaustivity .off.",
+                    sourceLocation: here)
             } else {
                 for action in pending { store.send(action) }
             }
@@ -247,7 +249,9 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         while true {
             guard let next = await nextReceived() else {
                 let running = store._engine.runningEffectCount
-                Issue.record("Expected to receive \(description), but no action was received\(running > 0 ? ": \(running) effect(s) are still running (advance the test clock if they wait on it)" : " and no effect is running").", sourceLocation: here)
+                Issue.record(
+                    "Expected to receive \(description), but no action was received\(running > 0 ? ": \(running) effect(s) are still running (advance the test clock if they wait on it)" : " and no effect is running").",
+                    sourceLocation: here)
                 return
             }
             if matches(next) {
@@ -320,7 +324,9 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
             return
         }
         if expected != after {
-            Issue.record("The state after \(action) is not the expected one (−expected, +actual):\n\(_stateDifference(expected, after))", sourceLocation: here)
+            Issue.record(
+                "The state after \(action) is not the expected one (−expected, +actual):\n\(_stateDifference(expected, after))",
+                sourceLocation: here)
         }
     }
 
@@ -344,11 +350,15 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         guard exhaustivity == .on else { return }
         let pending = receivedActions
         if !pending.isEmpty {
-            Issue.record("\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).", sourceLocation: here)
+            Issue.record(
+                "\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).",
+                sourceLocation: here)
         }
         let running = store._engine.runningEffectCount
         if running > 0 {
-            Issue.record("\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().", sourceLocation: here)
+            Issue.record(
+                "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",
+                sourceLocation: here)
         }
     }
 
@@ -387,7 +397,9 @@ func _stateDifference<Value>(_ expected: Value, _ actual: Value) -> String {
     var prefix = 0
     while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0
-    while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+    while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+        suffix += 1
+    }
     var lines: [String] = []
     for line in old[max(0, prefix - 2)..<prefix] { lines.append("  \(line)") }
     for line in old[prefix..<(old.count - suffix)] { lines.append("− \(line)") }

@@ -102,7 +102,8 @@ struct Counter: Equatable, Sendable {
         let states = Box<[Int]>([])
         let changed = Box<[String]>([])
         let activities = Box<[String]>([])
-        let a = store.statePublisher.map(\.count).removeDuplicates().sink { value in states.mutate { $0.append(value) } }
+        let a = store.statePublisher.map(\.count).removeDuplicates().sink { value in states.mutate { $0.append(value) }
+        }
         let b = store.changesPublisher.sink { changes in
             changes.ifChanged(\.name) { name in changed.mutate { $0.append(name) } }
         }

@@ -45,8 +45,12 @@ import Testing
         #expect(weakStore == nil)
         let completions = Box<[String]>([])
         let received = Box<Int>(0)
-        let a = publisher.sink(receiveCompletion: { _ in completions.mutate { $0.append("state") } }, receiveValue: { _ in received.mutate { $0 += 1 } })
-        let b = activities.sink(receiveCompletion: { _ in completions.mutate { $0.append("activity") } }, receiveValue: { _ in received.mutate { $0 += 1 } })
+        let a = publisher.sink(
+            receiveCompletion: { _ in completions.mutate { $0.append("state") } },
+            receiveValue: { _ in received.mutate { $0 += 1 } })
+        let b = activities.sink(
+            receiveCompletion: { _ in completions.mutate { $0.append("activity") } },
+            receiveValue: { _ in received.mutate { $0 += 1 } })
         #expect(completions.value == ["state", "activity"])
         #expect(received.value == 0)
         withExtendedLifetime((a, b)) {}

@@ -19,7 +19,7 @@ final class Tracked: Sendable {}
         }
         other.value = 1
         other.value = 2
-        #expect(seen.value == [0])   // `count` did not change
+        #expect(seen.value == [0])  // `count` did not change
         count.value = 1
         #expect(seen.value == [0, 1])
         withExtendedLifetime(cancellable) {}
@@ -98,12 +98,12 @@ final class Tracked: Sendable {}
         subscriber.request(1)
         #expect(received.value == [0])
         count.value = 1
-        subscriber.request(5)   // 1 waits; it is sent from here, not from the reaction
+        subscriber.request(5)  // 1 waits; it is sent from here, not from the reaction
         #expect(received.value == [0, 1, 2, 3])
         count.value = 4
         count.value = 5
         #expect(received.value == [0, 1, 2, 3, 4, 5])
-        count.value = 6   // no demand left: kept, then replaced by the newest
+        count.value = 6  // no demand left: kept, then replaced by the newest
         count.value = 7
         subscriber.request(1)
         #expect(received.value == [0, 1, 2, 3, 4, 5, 7])

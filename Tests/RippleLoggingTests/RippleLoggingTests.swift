@@ -62,9 +62,11 @@ final class Lock: @unchecked Sendable {
             batch { count.value = 2 }
         }
         let entries = storage.all
-        #expect(entries.map(\.1) == [
-            "batch start", "write 'count': 1 → 2", "batch end", "evaluate 'doubled': changed", "run 'render': 'doubled' 2 → 4",
-        ])
+        #expect(
+            entries.map(\.1) == [
+                "batch start", "write 'count': 1 → 2", "batch end", "evaluate 'doubled': changed",
+                "run 'render': 'doubled' 2 → 4",
+            ])
         #expect(entries.map(\.0) == [.trace, .debug, .trace, .trace, .debug])
         #expect(entries[1].2["ripple.node"] == .string("'count'"))
         #expect(entries[1].2["ripple.kind"] == .string("write"))

@@ -5,7 +5,9 @@ import RippleTesting
 
 /// Effects inside the asynchronous part of a `concat`: each kind still behaves as on its own.
 @Suite struct EffectCompositionTests {
-    private func store(clock: TestClock, _ effects: @escaping @Sendable (Int) -> Effect<Scripted.Action>) -> TestStore<Scripted> {
+    private func store(clock: TestClock, _ effects: @escaping @Sendable (Int) -> Effect<Scripted.Action>) -> TestStore<
+        Scripted
+    > {
         TestStore(reducer: Scripted(effects: effects), initialState: Scripted.State(), clock: clock)
     }
 

@@ -5,7 +5,9 @@ import RippleTesting
 
 /// Each effect, through the test store: what it sends, in which order, and when.
 @Suite struct EffectTests {
-    private func store(clock: TestClock = TestClock(), _ effects: @escaping @Sendable (Int) -> Effect<Scripted.Action>) -> TestStore<Scripted> {
+    private func store(clock: TestClock = TestClock(), _ effects: @escaping @Sendable (Int) -> Effect<Scripted.Action>)
+        -> TestStore<Scripted>
+    {
         TestStore(reducer: Scripted(effects: effects), initialState: Scripted.State(), clock: clock)
     }
 
@@ -74,7 +76,9 @@ import RippleTesting
         }
         await store.send(.start(2))
         for (index, entry) in ["first", "if", "optional", "loop 0", "loop 1"].enumerated() {
-            await store.receive(.log(entry)) { $0.log = Array(["first", "if", "optional", "loop 0", "loop 1"].prefix(index + 1)) }
+            await store.receive(.log(entry)) {
+                $0.log = Array(["first", "if", "optional", "loop 0", "loop 1"].prefix(index + 1))
+            }
         }
         await store.send(.start(0))
         await store.receive(.log("first")) { $0.log.append("first") }
@@ -297,10 +301,11 @@ import RippleTesting
 
     @Test func sequenceSendsEveryElementInOrder() async {
         let store = store { _ in
-            .sequence(AsyncStream { continuation in
-                for entry in ["a", "b", "c"] { continuation.yield(Scripted.Action.log(entry)) }
-                continuation.finish()
-            })
+            .sequence(
+                AsyncStream { continuation in
+                    for entry in ["a", "b", "c"] { continuation.yield(Scripted.Action.log(entry)) }
+                    continuation.finish()
+                })
         }
         await store.send(.start(0))
         await store.receive(.log("a")) { $0.log = ["a"] }
@@ -318,7 +323,9 @@ import RippleTesting
 
     @Test func aCatchHandlerTurnsAnErrorIntoAnAction() async {
         let store = store { _ in
-            .run { _ in throw TestingFailure() } catch: { error, send in
+            .run { _ in
+                throw TestingFailure()
+            } catch: { error, send in
                 await send(.log("failed: \(error is TestingFailure)"))
             }
         }
@@ -347,7 +354,11 @@ import RippleTesting
                 try await clock.sleep(for: .seconds(1))
                 await send("later")
             },
-            .run { _ in throw TestingFailure() } catch: { _, send in await send("caught") }
+            .run { _ in
+                throw TestingFailure()
+            } catch: { _, send in
+                await send("caught")
+            }
         )
         let store = store(clock: clock) { _ in inner.map { Scripted.Action.log("mapped \($0)") } }
         await store.send(.start(0))

@@ -54,7 +54,8 @@ struct TestStoreMainActorTests {
 
     @Test("a debounced effect, driven by the test clock from the main actor")
     func debounced() async {
-        let store = TestStore(reducer: DebouncedSearch(catalog: ["milk", "oat milk", "eggs"]), initialState: DebouncedSearch.State())
+        let store = TestStore(
+            reducer: DebouncedSearch(catalog: ["milk", "oat milk", "eggs"]), initialState: DebouncedSearch.State())
         await store.send(.queryChanged("mi")) { $0.query = "mi" }
         await store.send(.queryChanged("milk")) { $0.query = "milk" }
         await store.clock.advance(by: .milliseconds(299))

@@ -82,12 +82,13 @@ import RippleStore
 
     @Test func effectsStillRunningFailAtTheEnd() async {
         let clock = TestClock()
-        let store = TestStore(reducer: Scripted { _ in
-            .run { send in
-                try await clock.sleep(for: .seconds(1))
-                await send(.log("late"))
-            }
-        }, initialState: Scripted.State(), clock: clock)
+        let store = TestStore(
+            reducer: Scripted { _ in
+                .run { send in
+                    try await clock.sleep(for: .seconds(1))
+                    await send(.log("late"))
+                }
+            }, initialState: Scripted.State(), clock: clock)
         await store.send(.start(0))
         await withKnownIssue {
             await store.finish()
@@ -96,12 +97,13 @@ import RippleStore
 
     @Test func skippingInFlightEffectsEndsCleanly() async {
         let clock = TestClock()
-        let store = TestStore(reducer: Scripted { _ in
-            .run { send in
-                try await clock.sleep(for: .seconds(1))
-                await send(.log("late"))
-            }
-        }, initialState: Scripted.State(), clock: clock)
+        let store = TestStore(
+            reducer: Scripted { _ in
+                .run { send in
+                    try await clock.sleep(for: .seconds(1))
+                    await send(.log("late"))
+                }
+            }, initialState: Scripted.State(), clock: clock)
         await store.send(.start(0))
         await store.skipInFlightEffects()
         await store.finish()
@@ -109,12 +111,13 @@ import RippleStore
 
     @Test func timeIsDrivenByTheTestClock() async {
         let clock = TestClock()
-        let store = TestStore(reducer: Scripted { _ in
-            .run { send in
-                try await clock.sleep(for: .seconds(10))
-                await send(.log("after 10 s"))
-            }
-        }, initialState: Scripted.State(), clock: clock)
+        let store = TestStore(
+            reducer: Scripted { _ in
+                .run { send in
+                    try await clock.sleep(for: .seconds(10))
+                    await send(.log("after 10 s"))
+                }
+            }, initialState: Scripted.State(), clock: clock)
         await store.send(.start(0))
         await store.advance(by: .seconds(9))
         #expect(store.receivedActions.isEmpty)

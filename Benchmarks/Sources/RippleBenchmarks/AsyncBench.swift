@@ -27,7 +27,9 @@ enum AsyncBench {
         var lines: [Line] = []
         var failures: [String] = []
 
-        mutating func check(_ condition: Bool, _ message: String) { if !condition { failures.append("async: \(message)") } }
+        mutating func check(_ condition: Bool, _ message: String) {
+            if !condition { failures.append("async: \(message)") }
+        }
     }
 
     static let reads = 1_000_000
@@ -51,7 +53,9 @@ enum AsyncBench {
 
     /// Nanoseconds per reader of a write: a computed value sums `width` computed values, each
     /// reading `source`; each write re-evaluates them all and the sum reads them again.
-    static func trackedReads<Node: AnyObject>(make: (Stored<Int>) -> Node, read: @escaping @Sendable (Node) -> Int, report: inout Report) -> Stats {
+    static func trackedReads<Node: AnyObject>(
+        make: (Stored<Int>) -> Node, read: @escaping @Sendable (Node) -> Int, report: inout Report
+    ) -> Stats {
         let source = Stored(0)
         nonisolated(unsafe) let nodes = (0..<width).map { _ in make(source) }
         let sum = Computed { nodes.reduce(0) { $0 &+ read($1) } }
@@ -61,7 +65,8 @@ enum AsyncBench {
                 for _ in 0..<writes { source.value &+= 1 }
             }
         }
-        report.check(sum.value == width * source.value, "the sum of \(width) reads is \(sum.value), not \(width * source.value)")
+        report.check(
+            sum.value == width * source.value, "the sum of \(width) reads is \(sum.value), not \(width * source.value)")
         keep.cancel()
         stats.samples = stats.samples.map { $0 * 1e6 / Double(writes * width) }
         return stats
@@ -84,7 +89,9 @@ enum AsyncBench {
                 for _ in 0..<restarts { source.value &+= 1 }
             }
         }
-        report.check(started.n == 1 + restarts * stats.samples.count, "\(started.n) runs started, not \(1 + restarts * stats.samples.count)")
+        report.check(
+            started.n == 1 + restarts * stats.samples.count,
+            "\(started.n) runs started, not \(1 + restarts * stats.samples.count)")
         report.check(results.value.isLoading, "not loading after the restarts")
         view.cancel()
         results.cancel()
@@ -105,27 +112,52 @@ enum AsyncBench {
         let throwingTop = topLevelReads { (try? throwing.get()) ?? -1 }
         report.check(plain.value == 2 && throwing.value == .success(2), "wrong values read")
         let topRatio = throwingTop.median / plainTop.median
-        if !config.quick { report.check(topRatio <= 1.10, "a throwing Computed's top-level read is \(format(topRatio))x a plain one's (bound 1.10x)") }
-        report.lines.append(Line(name: "top-level read, plain Computed<Int>", value: "\(format(plainTop.median)) ns (min \(format(plainTop.min)))"))
-        report.lines.append(Line(name: "top-level read, throwing Computed, no error", value: "\(format(throwingTop.median)) ns (min \(format(throwingTop.min))) | \(format(topRatio))x plain"))
+        if !config.quick {
+            report.check(
+                topRatio <= 1.10,
+                "a throwing Computed's top-level read is \(format(topRatio))x a plain one's (bound 1.10x)")
+        }
+        report.lines.append(
+            Line(
+                name: "top-level read, plain Computed<Int>",
+                value: "\(format(plainTop.median)) ns (min \(format(plainTop.min)))"))
+        report.lines.append(
+            Line(
+                name: "top-level read, throwing Computed, no error",
+                value: "\(format(throwingTop.median)) ns (min \(format(throwingTop.min))) | \(format(topRatio))x plain")
+        )
 
-        let plainTracked = trackedReads(make: { source in Computed { source.value } }, read: { $0.value }, report: &report)
+        let plainTracked = trackedReads(
+            make: { source in Computed { source.value } }, read: { $0.value }, report: &report)
         let throwingTracked = trackedReads(
-            make: { source in Computed { () throws(BenchError) -> Int in
-                // One read, as the plain derivation makes.
-                let value = source.value
-                if value < 0 { throw .failed }
-                return value
-            } },
+            make: { source in
+                Computed { () throws(BenchError) -> Int in
+                    // One read, as the plain derivation makes.
+                    let value = source.value
+                    if value < 0 { throw .failed }
+                    return value
+                }
+            },
             read: { (try? $0.get()) ?? -1 },
             report: &report
         )
         let trackedRatio = throwingTracked.median / plainTracked.median
-        report.lines.append(Line(name: "write, re-evaluate, read in a derivation: plain", value: "\(format(plainTracked.median)) ns (min \(format(plainTracked.min)))"))
-        report.lines.append(Line(name: "write, re-evaluate, read in a derivation: throwing", value: "\(format(throwingTracked.median)) ns (min \(format(throwingTracked.min))) | \(format(trackedRatio))x plain"))
+        report.lines.append(
+            Line(
+                name: "write, re-evaluate, read in a derivation: plain",
+                value: "\(format(plainTracked.median)) ns (min \(format(plainTracked.min)))"))
+        report.lines.append(
+            Line(
+                name: "write, re-evaluate, read in a derivation: throwing",
+                value:
+                    "\(format(throwingTracked.median)) ns (min \(format(throwingTracked.min))) | \(format(trackedRatio))x plain"
+            ))
 
         let restart = restarts(report: &report)
-        report.lines.append(Line(name: "AsyncComputed restart (cancel + new run)", value: "\(format(restart.median)) ns (min \(format(restart.min)))"))
+        report.lines.append(
+            Line(
+                name: "AsyncComputed restart (cancel + new run)",
+                value: "\(format(restart.median)) ns (min \(format(restart.min)))"))
         return report
     }
 }

@@ -33,7 +33,9 @@ enum BindingsBench {
         var failures: [String] = []
 
         mutating func add(_ name: String, _ value: String) { lines.append(Line(name: name, value: value)) }
-        mutating func check(_ condition: Bool, _ message: String) { if !condition { failures.append("bindings: \(message)") } }
+        mutating func check(_ condition: Bool, _ message: String) {
+            if !condition { failures.append("bindings: \(message)") }
+        }
     }
 
     /// `count` items, and a copy with 1 % deleted, 1 % moved and 1 % inserted.
@@ -72,7 +74,9 @@ enum BindingsBench {
         var difference: CollectionDifference<BenchRow>?
         let standard = milliseconds(samples: samples) { difference = new.difference(from: old).inferringMoves() }
         report.check(apply(changes, to: old, reading: new) == new, "the diff does not rebuild the new array")
-        report.check(changes.deletions.count >= 100 && changes.insertions.count >= 100, "expected 100 deletions and 100 insertions, got \(changes)")
+        report.check(
+            changes.deletions.count >= 100 && changes.insertions.count >= 100,
+            "expected 100 deletions and 100 insertions, got \(changes)")
         report.check(old.applying(difference!) == new, "CollectionDifference does not rebuild the new array")
         report.add(
             "diff 10 000 items (1 % ins/del/move)",
@@ -100,9 +104,13 @@ enum BindingsBench {
                 }
             }
             updates = delivered.n
-            report.check(list.numberOfItems(inSection: 0) == source.value.count, "the data source shows \(list.numberOfItems(inSection: 0)) items, the source has \(source.value.count)")
+            report.check(
+                list.numberOfItems(inSection: 0) == source.value.count,
+                "the data source shows \(list.numberOfItems(inSection: 0)) items, the source has \(source.value.count)")
         }
-        report.check(updates == changeCount || updates >= changeCount - changeCount / 100, "expected about \(changeCount) updates, got \(updates)")
+        report.check(
+            updates == changeCount || updates >= changeCount - changeCount / 100,
+            "expected about \(changeCount) updates, got \(updates)")
         let plainLoop = milliseconds(samples: config.quick ? 1 : 11) {
             var rows = (0..<1_000).map { BenchRow(id: $0, title: "row \($0)") }
             var nextID = 1_000

@@ -33,7 +33,8 @@ enum Cellx {
 
     typealias Layer = (Computed<Int>, Computed<Int>, Computed<Int>, Computed<Int>)
 
-    static func layer<R: Readable<Int> & Sendable>(_ m: (R, R, R, R), _ reactions: inout [Ripple.Subscription]) -> Layer {
+    static func layer<R: Readable<Int> & Sendable>(_ m: (R, R, R, R), _ reactions: inout [Ripple.Subscription]) -> Layer
+    {
         let s: Layer = (
             Computed { m.1.value },
             Computed { m.0.value - m.2.value },
@@ -133,12 +134,18 @@ enum Cellx {
             let start = (IntBox(1), IntBox(2), IntBox(3), IntBox(4))
             var effects: [OEffect] = []
             var nodes: [OInt] = []
-            func makeLayer(_ m1: @escaping () -> Int, _ m2: @escaping () -> Int, _ m3: @escaping () -> Int, _ m4: @escaping () -> Int)
-                -> (OInt, OInt, OInt, OInt) {
+            func makeLayer(
+                _ m1: @escaping () -> Int, _ m2: @escaping () -> Int, _ m3: @escaping () -> Int,
+                _ m4: @escaping () -> Int
+            )
+                -> (OInt, OInt, OInt, OInt)
+            {
                 let l = (OInt(s) { m2() }, OInt(s) { m1() - m3() }, OInt(s) { m2() + m4() }, OInt(s) { m3() })
                 nodes += [l.0, l.1, l.2, l.3]
-                effects += [OEffect(s) { _ = l.0.value }, OEffect(s) { _ = l.1.value },
-                            OEffect(s) { _ = l.2.value }, OEffect(s) { _ = l.3.value }]
+                effects += [
+                    OEffect(s) { _ = l.0.value }, OEffect(s) { _ = l.1.value },
+                    OEffect(s) { _ = l.2.value }, OEffect(s) { _ = l.3.value },
+                ]
                 return l
             }
             var end = makeLayer({ start.0.value }, { start.1.value }, { start.2.value }, { start.3.value })
@@ -204,24 +211,39 @@ enum Cellx {
     }
 
     static func combineOnce(_ layers: Int, _ name: String) throws -> UInt64 {
-        let start = (CurrentValueSubject<Int, Never>(1), CurrentValueSubject<Int, Never>(2),
-                     CurrentValueSubject<Int, Never>(3), CurrentValueSubject<Int, Never>(4))
+        let start = (
+            CurrentValueSubject<Int, Never>(1), CurrentValueSubject<Int, Never>(2),
+            CurrentValueSubject<Int, Never>(3), CurrentValueSubject<Int, Never>(4)
+        )
         var cells: [Cell] = []
         cells.reserveCapacity(4 * layers)
-        func makeLayer(_ m: (AnyPublisher<Int, Never>, AnyPublisher<Int, Never>, AnyPublisher<Int, Never>, AnyPublisher<Int, Never>))
-            -> (Cell, Cell, Cell, Cell) {
-            let l = (Cell(m.1),
-                     Cell(CombineLatestMany([m.0, m.2]) { $0[0] - $0[1] }),
-                     Cell(CombineLatestMany([m.1, m.3]) { $0[0] + $0[1] }),
-                     Cell(m.2))
+        func makeLayer(
+            _ m: (
+                AnyPublisher<Int, Never>, AnyPublisher<Int, Never>, AnyPublisher<Int, Never>, AnyPublisher<Int, Never>
+            )
+        )
+            -> (Cell, Cell, Cell, Cell)
+        {
+            let l = (
+                Cell(m.1),
+                Cell(CombineLatestMany([m.0, m.2]) { $0[0] - $0[1] }),
+                Cell(CombineLatestMany([m.1, m.3]) { $0[0] + $0[1] }),
+                Cell(m.2)
+            )
             cells += [l.0, l.1, l.2, l.3]
             return l
         }
-        var end = makeLayer((start.0.eraseToAnyPublisher(), start.1.eraseToAnyPublisher(),
-                             start.2.eraseToAnyPublisher(), start.3.eraseToAnyPublisher()))
+        var end = makeLayer(
+            (
+                start.0.eraseToAnyPublisher(), start.1.eraseToAnyPublisher(),
+                start.2.eraseToAnyPublisher(), start.3.eraseToAnyPublisher()
+            ))
         for _ in 1..<layers {
-            end = makeLayer((end.0.subject.eraseToAnyPublisher(), end.1.subject.eraseToAnyPublisher(),
-                             end.2.subject.eraseToAnyPublisher(), end.3.subject.eraseToAnyPublisher()))
+            end = makeLayer(
+                (
+                    end.0.subject.eraseToAnyPublisher(), end.1.subject.eraseToAnyPublisher(),
+                    end.2.subject.eraseToAnyPublisher(), end.3.subject.eraseToAnyPublisher()
+                ))
         }
         sends = 0
         aborted = false

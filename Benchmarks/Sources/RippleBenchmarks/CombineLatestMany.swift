@@ -23,7 +23,7 @@ struct CombineLatestMany<Upstream: Publisher, Output>: Publisher where Upstream.
     }
 
     final class Inner<Downstream: Subscriber>: OpenCombine.Subscription
-        where Downstream.Input == Output, Downstream.Failure == Never {
+    where Downstream.Input == Output, Downstream.Failure == Never {
         private var downstream: Downstream?
         private let transform: ([Upstream.Output]) -> Output
         private var pending: [Upstream.Output?]

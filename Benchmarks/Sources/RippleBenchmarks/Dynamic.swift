@@ -10,14 +10,14 @@ struct XMur3a {
     private var h: UInt32
 
     init(_ string: String) {
-        h = 2166136261
+        h = 2_166_136_261
         var length: UInt32 = 0
         for unit in string.utf16 {
-            var k = UInt32(unit) &* 3432918353
+            var k = UInt32(unit) &* 3_432_918_353
             k = (k << 15) | (k >> 17)
-            h ^= k &* 461845907
+            h ^= k &* 461_845_907
             h = (h << 13) | (h >> 19)
-            h = h &* 5 &+ 3864292196
+            h = h &* 5 &+ 3_864_292_196
             length &+= 1
         }
         h ^= length
@@ -25,9 +25,9 @@ struct XMur3a {
 
     mutating func next() -> UInt32 {
         h ^= h >> 16
-        h = h &* 2246822507
+        h = h &* 2_246_822_507
         h ^= h >> 13
-        h = h &* 3266489909
+        h = h &* 3_266_489_909
         h ^= h >> 16
         return h
     }
@@ -51,7 +51,7 @@ struct SFC32 {
         d = d &+ 1
         t = t &+ d
         c = c &+ t
-        return Double(t) / 4294967296
+        return Double(t) / 4_294_967_296
     }
 }
 
@@ -59,7 +59,7 @@ struct SFC32 {
 @inline(__always)
 func toInt32(_ v: Double) -> Int32 {
     guard v.isFinite else { return 0 }
-    return Int32(truncatingIfNeeded: Int64(fmod(v.rounded(.towardZero), 4294967296)))
+    return Int32(truncatingIfNeeded: Int64(fmod(v.rounded(.towardZero), 4_294_967_296)))
 }
 
 struct DynamicConfig: Sendable {
@@ -74,18 +74,24 @@ struct DynamicConfig: Sendable {
     let expectedCount: Int
 
     static let all: [DynamicConfig] = [
-        .init(name: "simple component", width: 10, layers: 5, staticFraction: 1, sources: 2, readFraction: 0.2,
-              iterations: 600_000, expectedSum: 19_199_968, expectedCount: 3_480_000),
-        .init(name: "dynamic component", width: 10, layers: 10, staticFraction: 0.75, sources: 6, readFraction: 0.2,
-              iterations: 15_000, expectedSum: 302_310_782_860, expectedCount: 1_155_000),
-        .init(name: "large web app", width: 1000, layers: 12, staticFraction: 0.95, sources: 4, readFraction: 1,
-              iterations: 7_000, expectedSum: 29_355_933_696_000, expectedCount: 1_463_000),
-        .init(name: "wide dense", width: 1000, layers: 5, staticFraction: 1, sources: 25, readFraction: 1,
-              iterations: 3_000, expectedSum: 1_171_484_375_000, expectedCount: 732_000),
-        .init(name: "deep (dynamic)", width: 5, layers: 500, staticFraction: 1, sources: 3, readFraction: 1,
-              iterations: 500, expectedSum: 3.0239642676898464e241, expectedCount: 1_246_500),
-        .init(name: "very dynamic", width: 100, layers: 15, staticFraction: 0.5, sources: 6, readFraction: 1,
-              iterations: 2_000, expectedSum: 15_664_996_402_790_400, expectedCount: 1_078_000),
+        .init(
+            name: "simple component", width: 10, layers: 5, staticFraction: 1, sources: 2, readFraction: 0.2,
+            iterations: 600_000, expectedSum: 19_199_968, expectedCount: 3_480_000),
+        .init(
+            name: "dynamic component", width: 10, layers: 10, staticFraction: 0.75, sources: 6, readFraction: 0.2,
+            iterations: 15_000, expectedSum: 302_310_782_860, expectedCount: 1_155_000),
+        .init(
+            name: "large web app", width: 1000, layers: 12, staticFraction: 0.95, sources: 4, readFraction: 1,
+            iterations: 7_000, expectedSum: 29_355_933_696_000, expectedCount: 1_463_000),
+        .init(
+            name: "wide dense", width: 1000, layers: 5, staticFraction: 1, sources: 25, readFraction: 1,
+            iterations: 3_000, expectedSum: 1_171_484_375_000, expectedCount: 732_000),
+        .init(
+            name: "deep (dynamic)", width: 5, layers: 500, staticFraction: 1, sources: 3, readFraction: 1,
+            iterations: 500, expectedSum: 3.0239642676898464e241, expectedCount: 1_246_500),
+        .init(
+            name: "very dynamic", width: 100, layers: 15, staticFraction: 0.5, sources: 6, readFraction: 1,
+            iterations: 2_000, expectedSum: 15_664_996_402_790_400, expectedCount: 1_078_000),
     ]
 
     /// The shape of the graph: for each computed row, each node's source indices in the row
@@ -138,20 +144,25 @@ func dynamicValue(isStatic: Bool, count: Int, _ read: (Int) -> Double) -> Double
 
 enum Dynamic {
     /// Build once, warm up, then time runs with the counter reset; asserts sum and count.
-    static func measure(_ config_: DynamicConfig, _ name: String, run: () -> Double, counter: () -> Int, reset: () -> Void) -> Outcome {
+    static func measure(
+        _ config_: DynamicConfig, _ name: String, run: () -> Double, counter: () -> Int, reset: () -> Void
+    ) -> Outcome {
         do {
             let warmupStart = now()
             for _ in 0..<config.dynamicWarmups {
                 _ = run()
                 if Double(now() - warmupStart) / 1e9 > config.dynamicWarmupBudget { break }
             }
-            let stats = try sample(maximum: config.dynamicRuns, minimum: config.minimumSamples, budget: config.fastBudget) {
+            let stats = try sample(
+                maximum: config.dynamicRuns, minimum: config.minimumSamples, budget: config.fastBudget
+            ) {
                 reset()
                 var sum = 0.0
                 let elapsed = timed { sum = run() }
                 let count = counter()
                 try expect(sum == config_.expectedSum, name, "sum == \(sum), expected \(config_.expectedSum)")
-                try expect(count == config_.expectedCount, name, "evaluations == \(count), expected \(config_.expectedCount)")
+                try expect(
+                    count == config_.expectedCount, name, "evaluations == \(count), expected \(config_.expectedCount)")
                 return elapsed
             }
             return .measured(stats)
@@ -199,16 +210,18 @@ enum Dynamic {
         let reaction = observe { for leaf in leaves { _ = leaf.value } }
         let width = graph.width
         let iterations = graph.iterations
-        let outcome = measure(graph, name, run: {
-            for i in 0..<iterations {
-                batch {
-                    let k = i % width
-                    sources[k].value = Double(i + k)
+        let outcome = measure(
+            graph, name,
+            run: {
+                for i in 0..<iterations {
+                    batch {
+                        let k = i % width
+                        sources[k].value = Double(i + k)
+                    }
+                    for leaf in leaves { _ = leaf.value }
                 }
-                for leaf in leaves { _ = leaf.value }
-            }
-            return leaves.reduce(0.0) { total, leaf in leaf.value + total }
-        }, counter: { counter.n }, reset: { counter.n = 0 })
+                return leaves.reduce(0.0) { total, leaf in leaf.value + total }
+            }, counter: { counter.n }, reset: { counter.n = 0 })
         withExtendedLifetime((sources, rows, reaction)) {}
         return outcome
     }
@@ -328,7 +341,9 @@ enum Dynamic {
             evaluations += 1
             depCount[node] = 0
             let base = node * sourceCount
-            let next = dynamicValue(isStatic: isStatic[node], count: sourceCount) { read(sources[base + $0], into: node) }
+            let next = dynamicValue(isStatic: isStatic[node], count: sourceCount) {
+                read(sources[base + $0], into: node)
+            }
             if !hasValue[node] || next != value[node] {
                 value[node] = next
                 version[node] &+= 1
@@ -343,14 +358,16 @@ enum Dynamic {
         let flat = Flat(graph)
         let width = graph.width
         let iterations = graph.iterations
-        return measure(graph, name, run: {
-            for i in 0..<iterations {
-                let k = i % width
-                flat.write(k, Double(i + k))
-                if flat.effectStale { flat.runEffect() }
-                for leaf in flat.leaves { flat.refresh(leaf) }
-            }
-            return flat.leaves.reduce(0.0) { total, leaf in flat.value[leaf] + total }
-        }, counter: { flat.evaluations }, reset: { flat.evaluations = 0 })
+        return measure(
+            graph, name,
+            run: {
+                for i in 0..<iterations {
+                    let k = i % width
+                    flat.write(k, Double(i + k))
+                    if flat.effectStale { flat.runEffect() }
+                    for leaf in flat.leaves { flat.refresh(leaf) }
+                }
+                return flat.leaves.reduce(0.0) { total, leaf in flat.value[leaf] + total }
+            }, counter: { flat.evaluations }, reset: { flat.evaluations = 0 })
     }
 }

@@ -57,7 +57,9 @@ enum EntityBench {
         var failures: [String] = []
 
         mutating func add(_ name: String, _ value: String) { lines.append(Line(name: name, value: value)) }
-        mutating func check(_ condition: Bool, _ message: String) { if !condition { failures.append("entities: \(message)") } }
+        mutating func check(_ condition: Bool, _ message: String) {
+            if !condition { failures.append("entities: \(message)") }
+        }
     }
 
     static let entityCount = 100_000
@@ -89,8 +91,13 @@ enum EntityBench {
             for id in 0..<entityCount { state.todos[id] = todo(id) }
             blackHole(state.todos.count)
         }
-        report.add("insert 100 000 in one commit: EntityTable in a Store", "\(format(insertRipple.median)) ms (\(format(insertRipple.median * 1e6 / Double(entityCount))) ns per entity)")
-        report.add("  same into a [Int: Todo] (no store, the floor)", "\(format(insertDictionary.median)) ms (Ripple \(format(insertRipple.median / insertDictionary.median))x)")
+        report.add(
+            "insert 100 000 in one commit: EntityTable in a Store",
+            "\(format(insertRipple.median)) ms (\(format(insertRipple.median * 1e6 / Double(entityCount))) ns per entity)"
+        )
+        report.add(
+            "  same into a [Int: Todo] (no store, the floor)",
+            "\(format(insertDictionary.median)) ms (Ripple \(format(insertRipple.median / insertDictionary.median))x)")
 
         // Memory per entity: the table alone, and a dictionary of the same entities.
         var keep: [Any] = []
@@ -106,7 +113,10 @@ enum EntityBench {
         }
         keep.removeAll()
         let entityBytes = MemoryLayout<BenchPlainTodo>.stride
-        report.add("memory per entity: EntityTable", "\(format(tableBytes / Double(entityCount))) bytes (the entity itself: \(entityBytes), plus its title's heap storage when longer than 15 bytes)")
+        report.add(
+            "memory per entity: EntityTable",
+            "\(format(tableBytes / Double(entityCount))) bytes (the entity itself: \(entityBytes), plus its title's heap storage when longer than 15 bytes)"
+        )
         report.add("  same in a [Int: Todo]", "\(format(dictionaryBytes / Double(entityCount))) bytes")
 
         // 2. Updating 1 of 100 000 with 10 000 per-entity observers.
@@ -143,7 +153,9 @@ enum EntityBench {
                 }
             }
         }
-        report.check(notified.n == round, "updating todo 500 \(round) times notified \(notified.n) observers (expected one per commit)")
+        report.check(
+            notified.n == round,
+            "updating todo 500 \(round) times notified \(notified.n) observers (expected one per commit)")
         let updateNanoseconds = updateRipple.median * 1e6 / Double(commits)
 
         // The same with no per-entity observer, to show what the observers add.
@@ -158,7 +170,8 @@ enum EntityBench {
         let bareNanoseconds = updateBare.median * 1e6 / Double(commits)
 
         // The dictionary store: copies the dictionary per commit, every subscriber compares.
-        let dictionaryStore = VergeStyleStore(BenchDictionaryState(todos: Dictionary(uniqueKeysWithValues: (0..<entityCount).map { ($0, todo($0)) })))
+        let dictionaryStore = VergeStyleStore(
+            BenchDictionaryState(todos: Dictionary(uniqueKeysWithValues: (0..<entityCount).map { ($0, todo($0)) })))
         let dictionaryNotified = Counter()
         for index in 0..<observerCount {
             let id = index * 10
@@ -176,11 +189,20 @@ enum EntityBench {
         }
         let dictionaryNanoseconds = updateDictionary.median * 1e6 / Double(dictionaryCommits)
         report.check(dictionaryNotified.n > 0, "the dictionary store notified no one")
-        report.add("update 1 of 100 000, 10 000 per-entity observers", "\(format(updateNanoseconds / 1e3)) µs per commit, 1 observer notified")
+        report.add(
+            "update 1 of 100 000, 10 000 per-entity observers",
+            "\(format(updateNanoseconds / 1e3)) µs per commit, 1 observer notified")
         report.add("  same, no per-entity observer", "\(format(bareNanoseconds / 1e3)) µs per commit")
-        report.add("  dictionary store, 10 000 comparing subscribers", "\(format(dictionaryNanoseconds / 1e3)) µs per commit (Ripple \(format(updateNanoseconds / dictionaryNanoseconds))x)")
-        report.add("memory per per-entity observer (entity(_:in:) + sinkValue)", "\(format(observerBytes / Double(observerCount))) bytes")
-        report.add("whole store: 100 000 entities + 10 000 observers", "\(format((storeBytes + observerBytes) / 1_048_576)) MiB")
+        report.add(
+            "  dictionary store, 10 000 comparing subscribers",
+            "\(format(dictionaryNanoseconds / 1e3)) µs per commit (Ripple \(format(updateNanoseconds / dictionaryNanoseconds))x)"
+        )
+        report.add(
+            "memory per per-entity observer (entity(_:in:) + sinkValue)",
+            "\(format(observerBytes / Double(observerCount))) bytes")
+        report.add(
+            "whole store: 100 000 entities + 10 000 observers",
+            "\(format((storeBytes + observerBytes) / 1_048_576)) MiB")
         withExtendedLifetime((subscriptions, entities, store, bare)) {}
 
         // 3. Upserting 1 000 into 100 000 kept sorted by title.
@@ -201,7 +223,8 @@ enum EntityBench {
         }
         let ordered = sortedStore.currentState.sorted.ids(sortedBy: \.title)
         report.check(ordered.count == sortedStore.currentState.sorted.count, "the ordered index lost entities")
-        var dictionary = Dictionary(uniqueKeysWithValues: (0..<entityCount).map { ($0, BenchTodo(id: $0, title: "todo \($0)")) })
+        var dictionary = Dictionary(
+            uniqueKeysWithValues: (0..<entityCount).map { ($0, BenchTodo(id: $0, title: "todo \($0)")) })
         var sortedIDs = dictionary.values.sorted { $0.title < $1.title }.map(\.id)
         var redux = 0
         let upsertRedux = milliseconds(samples: samples) {
@@ -214,8 +237,12 @@ enum EntityBench {
             sortedIDs = dictionary.values.sorted { $0.title < $1.title }.map(\.id)
         }
         report.check(sortedIDs.count == dictionary.count, "the re-sorted baseline lost entities")
-        report.add("upsert 1 000 into 100 000 with an ordered index", "\(format(upsertRipple.median)) ms per commit (incremental)")
-        report.add("  dictionary + ids re-sorted (entity adapter with sortComparer)", "\(format(upsertRedux.median)) ms (Ripple \(format(upsertRipple.median / upsertRedux.median))x)")
+        report.add(
+            "upsert 1 000 into 100 000 with an ordered index",
+            "\(format(upsertRipple.median)) ms per commit (incremental)")
+        report.add(
+            "  dictionary + ids re-sorted (entity adapter with sortComparer)",
+            "\(format(upsertRedux.median)) ms (Ripple \(format(upsertRipple.median / upsertRedux.median))x)")
 
         // 4. One entity's commit at 1 000, 100 000 and 1 000 000 entities: what a commit costs
         // as the table grows (the docs promise O(k log n) for k changed entities).
@@ -227,7 +254,9 @@ enum EntityBench {
     static let scalingSizes = [1_000, 100_000, 1_000_000]
 
     /// Median µs per commit of `commits` commits, each made by `change(store, round)`.
-    static func microsecondsPerCommit<State>(_ store: Store<State, Never>, commits: Int, _ change: (Store<State, Never>, Int) -> Void) -> Double {
+    static func microsecondsPerCommit<State>(
+        _ store: Store<State, Never>, commits: Int, _ change: (Store<State, Never>, Int) -> Void
+    ) -> Double {
         var round = 0
         let stats = sample(maximum: config.quick ? 1 : 5, minimum: 1, budget: config.quick ? 0.5 : 5) {
             timed {
@@ -261,7 +290,9 @@ enum EntityBench {
             plain = EntityTable()
             sorted = EntityTable()
             let update = microsecondsPerCommit(store, commits: commits) { store, round in
-                store.commit { state in try? state.todos.update((round &* 7_919) % size) { $0.title = "update \(round)" } }
+                store.commit { state in
+                    try? state.todos.update((round &* 7_919) % size) { $0.title = "update \(round)" }
+                }
             }
             let move = microsecondsPerCommit(store, commits: commits) { store, round in
                 store.commit { state in
@@ -269,7 +300,8 @@ enum EntityBench {
                 }
             }
             let key = microsecondsPerCommit(store, commits: commits) { store, round in
-                store.commit { state in try? state.sorted.update((round &* 7_919) % size) { $0.title = "key \(round)" } }
+                store.commit { state in try? state.sorted.update((round &* 7_919) % size) { $0.title = "key \(round)" }
+                }
             }
             let insertDelete = microsecondsPerCommit(store, commits: commits) { store, round in
                 store.commit { state in
@@ -278,13 +310,17 @@ enum EntityBench {
                 }
             }
             let final = store.currentState
-            report.check(final.todos.count == size && final.sorted.count == size + 1, "the scaling rows at \(size) changed the tables' counts")
-            report.check(final.sorted.ids(sortedBy: \.title).count == size + 1, "the ordered index at \(size) lost entities")
+            report.check(
+                final.todos.count == size && final.sorted.count == size + 1,
+                "the scaling rows at \(size) changed the tables' counts")
+            report.check(
+                final.sorted.ids(sortedBy: \.title).count == size + 1, "the ordered index at \(size) lost entities")
             for (name, value) in zip(names, [update, move, key, insertDelete]) {
                 rows[name, default: []].append("\(format(value)) µs")
             }
         }
-        let sizes = scalingSizes.map { $0 >= 1_000_000 ? "\($0 / 1_000_000)M" : "\($0 / 1_000)k" }.joined(separator: " / ")
+        let sizes = scalingSizes.map { $0 >= 1_000_000 ? "\($0 / 1_000_000)M" : "\($0 / 1_000)k" }.joined(
+            separator: " / ")
         for name in names {
             report.add("\(name), µs per commit at \(sizes)", rows[name, default: []].joined(separator: " / "))
         }

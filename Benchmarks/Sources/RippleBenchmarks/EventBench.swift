@@ -23,7 +23,9 @@ enum EventBench {
         var lines: [Line] = []
         var failures: [String] = []
 
-        mutating func check(_ condition: Bool, _ message: String) { if !condition { failures.append("events: \(message)") } }
+        mutating func check(_ condition: Bool, _ message: String) {
+            if !condition { failures.append("events: \(message)") }
+        }
     }
 
     enum Order: String, CaseIterable {
@@ -49,7 +51,9 @@ enum EventBench {
             let elapsed = timed {
                 for subscription in subscriptions { subscription.cancel() }
             }
-            report.check(event.subscriberCount == 0, "\(event.subscriberCount) subscribers left after cancelling \(count) \(order.rawValue)")
+            report.check(
+                event.subscriberCount == 0,
+                "\(event.subscriberCount) subscribers left after cancelling \(count) \(order.rawValue)")
             return elapsed
         }
         stats.samples = stats.samples.map { $0 * 1e6 / Double(count) }
@@ -64,17 +68,20 @@ enum EventBench {
                 "\(count / 1_000)k: \(format(stats.median)) ns (min \(format(stats.min)))"
             }
             let growth = perCount.last!.median / perCount.first!.median
-            report.lines.append(Line(
-                name: "cancel n subscriptions \(order.rawValue)",
-                value: cells.joined(separator: " | ") + " | 40k ÷ 1k \(format(growth))x"
-            ))
+            report.lines.append(
+                Line(
+                    name: "cancel n subscriptions \(order.rawValue)",
+                    value: cells.joined(separator: " | ") + " | 40k ÷ 1k \(format(growth))x"
+                ))
         }
         return report
     }
 }
 
 func printEvents(_ report: EventBench.Report) {
-    print("Events: ns per cancel of one of n subscriptions to an Event, median (min); O(1) per cancel, so \"40k ÷ 1k\" stays near 1 (it was about 40 when a cancel was O(n)).")
+    print(
+        "Events: ns per cancel of one of n subscriptions to an Event, median (min); O(1) per cancel, so \"40k ÷ 1k\" stays near 1 (it was about 40 when a cancel was O(n))."
+    )
     let width = report.lines.map(\.name.count).max() ?? 0
     for line in report.lines {
         print("  \(pad(line.name, width)) | \(line.value)")

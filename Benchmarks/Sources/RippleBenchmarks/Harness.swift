@@ -69,7 +69,9 @@ struct Config: Sendable {
                 config.scaleChild = (arguments[index + 1], count)
                 index += 2
             case "-h", "--help":
-                print("usage: RippleBenchmarks [--quick] [--strict] [--tracer] [--filter TEXT] [--columns ripple,floor,observation,opencombine,locked,verge,reducerstore,viewstore,commit]")
+                print(
+                    "usage: RippleBenchmarks [--quick] [--strict] [--tracer] [--filter TEXT] [--columns ripple,floor,observation,opencombine,locked,verge,reducerstore,viewstore,commit]"
+                )
                 exit(0)
             default:
                 print("unknown argument \(arguments[index]); try --help")

@@ -26,16 +26,19 @@ enum KairoCombine {
         var current = head.eraseToAnyPublisher()
         for _ in 0..<50 { current = current.map { $0 + 1 }.eraseToAnyPublisher() }
         let out = Sink()
-        let cancellable = current.sink { out.value = $0; out.count += 1 }
-        return KairoGraph(iter: {
-            write(head, 1)
-            out.count = 0
-            for i in 0..<50 {
-                write(head, i)
-                try expect(out.value == 50 + i, name, "c50 == \(out.value) after write \(i)")
-            }
-            try expect(out.count == 50, name, "reaction ran \(out.count) times, expected 50")
-        }, keepAlive: [head, cancellable])
+        let cancellable = current.sink {
+            out.value = $0; out.count += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                out.count = 0
+                for i in 0..<50 {
+                    write(head, i)
+                    try expect(out.value == 50 + i, name, "c50 == \(out.value) after write \(i)")
+                }
+                try expect(out.count == 50, name, "reaction ran \(out.count) times, expected 50")
+            }, keepAlive: [head, cancellable])
     }
 
     static func broad() -> KairoGraph {
@@ -46,17 +49,21 @@ enum KairoCombine {
         var cancellables: [AnyCancellable] = []
         for i in 0..<50 {
             let out = i == 49 ? last : Sink()
-            cancellables.append(head.map { $0 + i }.map { $0 + 1 }.sink { out.value = $0; counter.n += 1 })
+            cancellables.append(
+                head.map { $0 + i }.map { $0 + 1 }.sink {
+                    out.value = $0; counter.n += 1
+                })
         }
-        return KairoGraph(iter: {
-            write(head, 1)
-            counter.n = 0
-            for i in 0..<50 {
-                write(head, i)
-                try expect(last.value == i + 50, name, "b49 == \(last.value) after write \(i)")
-            }
-            try expect(counter.n == 2500, name, "reactions ran \(counter.n) times, expected 2500")
-        }, keepAlive: [head, cancellables])
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                counter.n = 0
+                for i in 0..<50 {
+                    write(head, i)
+                    try expect(last.value == i + 50, name, "b49 == \(last.value) after write \(i)")
+                }
+                try expect(counter.n == 2500, name, "reactions ran \(counter.n) times, expected 2500")
+            }, keepAlive: [head, cancellables])
     }
 
     static func diamond() -> KairoGraph {
@@ -69,15 +76,18 @@ enum KairoCombine {
             return total
         }
         let out = Sink()
-        let cancellable = sum.sink { out.value = $0; out.count += 1 }
-        return KairoGraph(iter: {
-            write(head, 1)
-            try expect(out.value == 10, name, "sum == \(out.value) after write 1")
-            for i in 0..<500 {
-                write(head, i)
-                try expect(out.value == (i + 1) * 5, name, "sum == \(out.value) after write \(i)")
-            }
-        }, keepAlive: [head, cancellable])
+        let cancellable = sum.sink {
+            out.value = $0; out.count += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                try expect(out.value == 10, name, "sum == \(out.value) after write 1")
+                for i in 0..<500 {
+                    write(head, i)
+                    try expect(out.value == (i + 1) * 5, name, "sum == \(out.value) after write \(i)")
+                }
+            }, keepAlive: [head, cancellable])
     }
 
     static func triangle() -> KairoGraph {
@@ -92,15 +102,18 @@ enum KairoCombine {
             return total
         }
         let out = Sink()
-        let cancellable = sum.sink { out.value = $0; out.count += 1 }
-        return KairoGraph(iter: {
-            write(head, 1)
-            try expect(out.value == 55, name, "sum == \(out.value) after write 1")
-            for i in 0..<100 {
-                write(head, i)
-                try expect(out.value == 10 * i + 45, name, "sum == \(out.value) after write \(i)")
-            }
-        }, keepAlive: [head, cancellable])
+        let cancellable = sum.sink {
+            out.value = $0; out.count += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                try expect(out.value == 55, name, "sum == \(out.value) after write 1")
+                for i in 0..<100 {
+                    write(head, i)
+                    try expect(out.value == 10 * i + 45, name, "sum == \(out.value) after write \(i)")
+                }
+            }, keepAlive: [head, cancellable])
     }
 
     static func repeated() -> KairoGraph {
@@ -111,17 +124,20 @@ enum KairoCombine {
             var total = 0
             for _ in 0..<30 { total += value }
             return total
-        }.sink { out.value = $0; out.count += 1 }
-        return KairoGraph(iter: {
-            write(head, 1)
-            try expect(out.value == 30, name, "c == \(out.value) after write 1")
-            out.count = 0
-            for i in 0..<100 {
-                write(head, i)
-                try expect(out.value == 30 * i, name, "c == \(out.value) after write \(i)")
-            }
-            try expect(out.count == 100, name, "reaction ran \(out.count) times, expected 100")
-        }, keepAlive: [head, cancellable])
+        }.sink {
+            out.value = $0; out.count += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                try expect(out.value == 30, name, "c == \(out.value) after write 1")
+                out.count = 0
+                for i in 0..<100 {
+                    write(head, i)
+                    try expect(out.value == 30 * i, name, "c == \(out.value) after write \(i)")
+                }
+                try expect(out.count == 100, name, "reaction ran \(out.count) times, expected 100")
+            }, keepAlive: [head, cancellable])
     }
 
     static func unstable() -> KairoGraph {
@@ -135,13 +151,16 @@ enum KairoCombine {
             var total = 0
             for _ in 0..<20 { total += values[0] % 2 != 0 ? values[1] : values[2] }
             return total
-        }.sink { out.value = $0; out.count += 1 }
-        return KairoGraph(iter: {
-            write(head, 1)
-            try expect(out.value == 40, name, "c == \(out.value) after write 1")
-            for i in 0..<100 { write(head, i) }
-            try expect(out.value == 40 * 99, name, "c == \(out.value) after write 99")
-        }, keepAlive: [head, cancellable])
+        }.sink {
+            out.value = $0; out.count += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1)
+                try expect(out.value == 40, name, "c == \(out.value) after write 1")
+                for i in 0..<100 { write(head, i) }
+                try expect(out.value == 40 * 99, name, "c == \(out.value) after write 99")
+            }, keepAlive: [head, cancellable])
     }
 
     static func avoidable() -> KairoGraph {
@@ -150,21 +169,30 @@ enum KairoCombine {
         let runs = Counter()
         let c5 = head.map { $0 }
             .map { _ in 0 }.removeDuplicates()
-            .map { (value: Int) -> Int in runs.n += 1; busy(); return value + 1 }
-            .map { (value: Int) -> Int in runs.n += 1; return value + 2 }
-            .map { (value: Int) -> Int in runs.n += 1; return value + 3 }
-        let out = Sink()
-        let cancellable = c5.sink { out.value = $0; runs.n += 1; busy() }
-        return KairoGraph(iter: {
-            runs.n = 0
-            write(head, 1)
-            try expect(out.value == 6, name, "c5 == \(out.value) after write 1")
-            for i in 0..<1000 {
-                write(head, i)
-                try expect(out.value == 6, name, "c5 == \(out.value) after write \(i)")
+            .map { (value: Int) -> Int in
+                runs.n += 1; busy(); return value + 1
             }
-            try expect(runs.n == 0, name, "c3…c5 and E re-ran \(runs.n) times")
-        }, keepAlive: [head, cancellable])
+            .map { (value: Int) -> Int in
+                runs.n += 1; return value + 2
+            }
+            .map { (value: Int) -> Int in
+                runs.n += 1; return value + 3
+            }
+        let out = Sink()
+        let cancellable = c5.sink {
+            out.value = $0; runs.n += 1; busy()
+        }
+        return KairoGraph(
+            iter: {
+                runs.n = 0
+                write(head, 1)
+                try expect(out.value == 6, name, "c5 == \(out.value) after write 1")
+                for i in 0..<1000 {
+                    write(head, i)
+                    try expect(out.value == 6, name, "c5 == \(out.value) after write \(i)")
+                }
+                try expect(runs.n == 0, name, "c3…c5 and E re-ran \(runs.n) times")
+            }, keepAlive: [head, cancellable])
     }
 
     static func mux() -> KairoGraph {
@@ -180,15 +208,16 @@ enum KairoCombine {
             cancellables.append(mux.map { $0[i] }.removeDuplicates().map { $0 + 1 }.sink { out.value = $0 })
         }
         cancellables.append(AnyCancellable(mux.connect()))
-        return KairoGraph(iter: {
-            for i in 0..<10 {
-                write(heads[i], i)
-                try expect(outs[i].value == i + 1, name, "t\(i) == \(outs[i].value)")
-            }
-            for i in 0..<10 {
-                write(heads[i], 2 * i)
-                try expect(outs[i].value == 2 * i + 1, name, "t\(i) == \(outs[i].value)")
-            }
-        }, keepAlive: [heads, cancellables])
+        return KairoGraph(
+            iter: {
+                for i in 0..<10 {
+                    write(heads[i], i)
+                    try expect(outs[i].value == i + 1, name, "t\(i) == \(outs[i].value)")
+                }
+                for i in 0..<10 {
+                    write(heads[i], 2 * i)
+                    try expect(outs[i].value == 2 * i + 1, name, "t\(i) == \(outs[i].value)")
+                }
+            }, keepAlive: [heads, cancellables])
     }
 }

@@ -34,15 +34,16 @@ enum KairoFloor {
     static func deep() -> KairoGraph {
         let name = "deep (floor)"
         let g = Deep()
-        return KairoGraph(iter: {
-            g.write(1)
-            g.count = 0
-            for i in 0..<50 {
-                g.write(i)
-                try expect(g.c[49] == 50 + i, name, "c50 == \(g.c[49]) after write \(i)")
-            }
-            try expect(g.count == 50, name, "reaction ran \(g.count) times, expected 50")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                g.count = 0
+                for i in 0..<50 {
+                    g.write(i)
+                    try expect(g.c[49] == 50 + i, name, "c50 == \(g.c[49]) after write \(i)")
+                }
+                try expect(g.count == 50, name, "reaction ran \(g.count) times, expected 50")
+            }, keepAlive: [g])
     }
 
     final class Broad {
@@ -72,15 +73,16 @@ enum KairoFloor {
     static func broad() -> KairoGraph {
         let name = "broad (floor)"
         let g = Broad()
-        return KairoGraph(iter: {
-            g.write(1)
-            g.count = 0
-            for i in 0..<50 {
-                g.write(i)
-                try expect(g.b[49] == i + 50, name, "b49 == \(g.b[49]) after write \(i)")
-            }
-            try expect(g.count == 2500, name, "reactions ran \(g.count) times, expected 2500")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                g.count = 0
+                for i in 0..<50 {
+                    g.write(i)
+                    try expect(g.b[49] == i + 50, name, "b49 == \(g.b[49]) after write \(i)")
+                }
+                try expect(g.count == 2500, name, "reactions ran \(g.count) times, expected 2500")
+            }, keepAlive: [g])
     }
 
     final class Diamond {
@@ -114,16 +116,17 @@ enum KairoFloor {
     static func diamond() -> KairoGraph {
         let name = "diamond (floor)"
         let g = Diamond()
-        return KairoGraph(iter: {
-            g.write(1)
-            try expect(g.sum == 10, name, "sum == \(g.sum) after write 1")
-            g.count = 0
-            for i in 0..<500 {
-                g.write(i)
-                try expect(g.sum == (i + 1) * 5, name, "sum == \(g.sum) after write \(i)")
-            }
-            try expect(g.count == 500, name, "reaction ran \(g.count) times, expected 500")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                try expect(g.sum == 10, name, "sum == \(g.sum) after write 1")
+                g.count = 0
+                for i in 0..<500 {
+                    g.write(i)
+                    try expect(g.sum == (i + 1) * 5, name, "sum == \(g.sum) after write \(i)")
+                }
+                try expect(g.count == 500, name, "reaction ran \(g.count) times, expected 500")
+            }, keepAlive: [g])
     }
 
     final class Triangle {
@@ -160,16 +163,17 @@ enum KairoFloor {
     static func triangle() -> KairoGraph {
         let name = "triangle (floor)"
         let g = Triangle()
-        return KairoGraph(iter: {
-            g.write(1)
-            try expect(g.sum == 55, name, "sum == \(g.sum) after write 1")
-            g.count = 0
-            for i in 0..<100 {
-                g.write(i)
-                try expect(g.sum == 10 * i + 45, name, "sum == \(g.sum) after write \(i)")
-            }
-            try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                try expect(g.sum == 55, name, "sum == \(g.sum) after write 1")
+                g.count = 0
+                for i in 0..<100 {
+                    g.write(i)
+                    try expect(g.sum == 10 * i + 45, name, "sum == \(g.sum) after write \(i)")
+                }
+                try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
+            }, keepAlive: [g])
     }
 
     final class Repeated {
@@ -196,16 +200,17 @@ enum KairoFloor {
     static func repeated() -> KairoGraph {
         let name = "repeated (floor)"
         let g = Repeated()
-        return KairoGraph(iter: {
-            g.write(1)
-            try expect(g.c == 30, name, "c == \(g.c) after write 1")
-            g.count = 0
-            for i in 0..<100 {
-                g.write(i)
-                try expect(g.c == 30 * i, name, "c == \(g.c) after write \(i)")
-            }
-            try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                try expect(g.c == 30, name, "c == \(g.c) after write 1")
+                g.count = 0
+                for i in 0..<100 {
+                    g.write(i)
+                    try expect(g.c == 30 * i, name, "c == \(g.c) after write \(i)")
+                }
+                try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
+            }, keepAlive: [g])
     }
 
     final class Unstable {
@@ -245,14 +250,15 @@ enum KairoFloor {
     static func unstable() -> KairoGraph {
         let name = "unstable (floor)"
         let g = Unstable()
-        return KairoGraph(iter: {
-            g.write(1)
-            try expect(g.c == 40, name, "c == \(g.c) after write 1")
-            g.count = 0
-            for i in 0..<100 { g.write(i) }
-            try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
-            try expect(g.c == 40 * 99, name, "c == \(g.c) after write 99")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.write(1)
+                try expect(g.c == 40, name, "c == \(g.c) after write 1")
+                g.count = 0
+                for i in 0..<100 { g.write(i) }
+                try expect(g.count == 100, name, "reaction ran \(g.count) times, expected 100")
+                try expect(g.c == 40 * 99, name, "c == \(g.c) after write 99")
+            }, keepAlive: [g])
     }
 
     final class Avoidable {
@@ -284,16 +290,17 @@ enum KairoFloor {
     static func avoidable() -> KairoGraph {
         let name = "avoidable (floor)"
         let g = Avoidable()
-        return KairoGraph(iter: {
-            g.runs = 0
-            g.write(1)
-            try expect(g.c5 == 6, name, "c5 == \(g.c5) after write 1")
-            for i in 0..<1000 {
-                g.write(i)
-                try expect(g.c5 == 6, name, "c5 == \(g.c5) after write \(i)")
-            }
-            try expect(g.runs == 0, name, "c3…c5 and E re-ran \(g.runs) times")
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                g.runs = 0
+                g.write(1)
+                try expect(g.c5 == 6, name, "c5 == \(g.c5) after write 1")
+                for i in 0..<1000 {
+                    g.write(i)
+                    try expect(g.c5 == 6, name, "c5 == \(g.c5) after write \(i)")
+                }
+                try expect(g.runs == 0, name, "c3…c5 and E re-ran \(g.runs) times")
+            }, keepAlive: [g])
     }
 
     final class Mux {
@@ -327,15 +334,16 @@ enum KairoFloor {
     static func mux() -> KairoGraph {
         let name = "mux (floor)"
         let g = Mux()
-        return KairoGraph(iter: {
-            for i in 0..<10 {
-                g.write(i, i)
-                try expect(g.t[i] == i + 1, name, "t\(i) == \(g.t[i])")
-            }
-            for i in 0..<10 {
-                g.write(i, 2 * i)
-                try expect(g.t[i] == 2 * i + 1, name, "t\(i) == \(g.t[i])")
-            }
-        }, keepAlive: [g])
+        return KairoGraph(
+            iter: {
+                for i in 0..<10 {
+                    g.write(i, i)
+                    try expect(g.t[i] == i + 1, name, "t\(i) == \(g.t[i])")
+                }
+                for i in 0..<10 {
+                    g.write(i, 2 * i)
+                    try expect(g.t[i] == 2 * i + 1, name, "t\(i) == \(g.t[i])")
+                }
+            }, keepAlive: [g])
     }
 }

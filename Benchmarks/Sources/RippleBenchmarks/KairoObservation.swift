@@ -21,16 +21,19 @@ enum KairoObservation {
         }
         let last = chain[49]
         let count = Counter()
-        let effect = OEffect(s) { _ = last.value; count.n += 1 }
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            count.n = 0
-            for i in 0..<50 {
-                write(head, i, s)
-                try expect(last.value == 50 + i, name, "c50 == \(last.value) after write \(i)")
-            }
-            try expect(count.n == 50, name, "reaction ran \(count.n) times, expected 50")
-        }, keepAlive: [s, head, chain, effect])
+        let effect = OEffect(s) {
+            _ = last.value; count.n += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                count.n = 0
+                for i in 0..<50 {
+                    write(head, i, s)
+                    try expect(last.value == 50 + i, name, "c50 == \(last.value) after write \(i)")
+                }
+                try expect(count.n == 50, name, "reaction ran \(count.n) times, expected 50")
+            }, keepAlive: [s, head, chain, effect])
     }
 
     static func broad() -> KairoGraph {
@@ -43,19 +46,23 @@ enum KairoObservation {
         for i in 0..<50 {
             let a = OInt(s) { head.value + i }
             let b = OInt(s) { a.value + 1 }
-            effects.append(OEffect(s) { _ = b.value; count.n += 1 })
+            effects.append(
+                OEffect(s) {
+                    _ = b.value; count.n += 1
+                })
             nodes += [a, b]
         }
         let last = nodes[nodes.count - 1]
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            count.n = 0
-            for i in 0..<50 {
-                write(head, i, s)
-                try expect(last.value == i + 50, name, "b49 == \(last.value) after write \(i)")
-            }
-            try expect(count.n == 2500, name, "reactions ran \(count.n) times, expected 2500")
-        }, keepAlive: [s, head, nodes, effects])
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                count.n = 0
+                for i in 0..<50 {
+                    write(head, i, s)
+                    try expect(last.value == i + 50, name, "b49 == \(last.value) after write \(i)")
+                }
+                try expect(count.n == 2500, name, "reactions ran \(count.n) times, expected 2500")
+            }, keepAlive: [s, head, nodes, effects])
     }
 
     static func diamond() -> KairoGraph {
@@ -69,17 +76,20 @@ enum KairoObservation {
             return total
         }
         let count = Counter()
-        let effect = OEffect(s) { _ = sum.value; count.n += 1 }
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            try expect(sum.value == 10, name, "sum == \(sum.value) after write 1")
-            count.n = 0
-            for i in 0..<500 {
-                write(head, i, s)
-                try expect(sum.value == (i + 1) * 5, name, "sum == \(sum.value) after write \(i)")
-            }
-            try expect(count.n == 500, name, "reaction ran \(count.n) times, expected 500")
-        }, keepAlive: [s, head, branches, sum, effect])
+        let effect = OEffect(s) {
+            _ = sum.value; count.n += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                try expect(sum.value == 10, name, "sum == \(sum.value) after write 1")
+                count.n = 0
+                for i in 0..<500 {
+                    write(head, i, s)
+                    try expect(sum.value == (i + 1) * 5, name, "sum == \(sum.value) after write \(i)")
+                }
+                try expect(count.n == 500, name, "reaction ran \(count.n) times, expected 500")
+            }, keepAlive: [s, head, branches, sum, effect])
     }
 
     static func triangle() -> KairoGraph {
@@ -98,19 +108,22 @@ enum KairoObservation {
             return total
         }
         let count = Counter()
-        let effect = OEffect(s) { _ = sum.value; count.n += 1 }
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            try expect(sum.value == 55, name, "sum == \(sum.value) after write 1")
-            count.n = 0
-            for i in 0..<100 {
-                write(head, i, s)
-                try expect(sum.value == 10 * i + 45, name, "sum == \(sum.value) after write \(i)")
-            }
-            // The FIFO queue runs sum before the chain has settled: sum and its reaction run
-            // more than once per write. Counted, not asserted.
-            blackHole(count.n)
-        }, keepAlive: [s, head, chain, sum, effect])
+        let effect = OEffect(s) {
+            _ = sum.value; count.n += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                try expect(sum.value == 55, name, "sum == \(sum.value) after write 1")
+                count.n = 0
+                for i in 0..<100 {
+                    write(head, i, s)
+                    try expect(sum.value == 10 * i + 45, name, "sum == \(sum.value) after write \(i)")
+                }
+                // The FIFO queue runs sum before the chain has settled: sum and its reaction run
+                // more than once per write. Counted, not asserted.
+                blackHole(count.n)
+            }, keepAlive: [s, head, chain, sum, effect])
     }
 
     static func repeated() -> KairoGraph {
@@ -123,17 +136,20 @@ enum KairoObservation {
             return total
         }
         let count = Counter()
-        let effect = OEffect(s) { _ = c.value; count.n += 1 }
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            try expect(c.value == 30, name, "c == \(c.value) after write 1")
-            count.n = 0
-            for i in 0..<100 {
-                write(head, i, s)
-                try expect(c.value == 30 * i, name, "c == \(c.value) after write \(i)")
-            }
-            try expect(count.n == 100, name, "reaction ran \(count.n) times, expected 100")
-        }, keepAlive: [s, head, c, effect])
+        let effect = OEffect(s) {
+            _ = c.value; count.n += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                try expect(c.value == 30, name, "c == \(c.value) after write 1")
+                count.n = 0
+                for i in 0..<100 {
+                    write(head, i, s)
+                    try expect(c.value == 30 * i, name, "c == \(c.value) after write \(i)")
+                }
+                try expect(count.n == 100, name, "reaction ran \(count.n) times, expected 100")
+            }, keepAlive: [s, head, c, effect])
     }
 
     static func unstable() -> KairoGraph {
@@ -148,14 +164,17 @@ enum KairoObservation {
             return total
         }
         let count = Counter()
-        let effect = OEffect(s) { _ = c.value; count.n += 1 }
-        return KairoGraph(iter: {
-            write(head, 1, s)
-            try expect(c.value == 40, name, "c == \(c.value) after write 1")
-            count.n = 0
-            for i in 0..<100 { write(head, i, s) }
-            try expect(c.value == 40 * 99, name, "c == \(c.value) after write 99")
-        }, keepAlive: [s, head, double, inverse, c, effect])
+        let effect = OEffect(s) {
+            _ = c.value; count.n += 1
+        }
+        return KairoGraph(
+            iter: {
+                write(head, 1, s)
+                try expect(c.value == 40, name, "c == \(c.value) after write 1")
+                count.n = 0
+                for i in 0..<100 { write(head, i, s) }
+                try expect(c.value == 40 * 99, name, "c == \(c.value) after write 99")
+            }, keepAlive: [s, head, double, inverse, c, effect])
     }
 
     static func avoidable() -> KairoGraph {
@@ -164,21 +183,32 @@ enum KairoObservation {
         let head = IntBox(0)
         let runs = Counter()
         let c1 = OInt(s) { head.value }
-        let c2 = OInt(s) { _ = c1.value; return 0 }
-        let c3 = OInt(s) { runs.n += 1; busy(); return c2.value + 1 }
-        let c4 = OInt(s) { runs.n += 1; return c3.value + 2 }
-        let c5 = OInt(s) { runs.n += 1; return c4.value + 3 }
-        let effect = OEffect(s) { _ = c5.value; runs.n += 1; busy() }
-        return KairoGraph(iter: {
-            runs.n = 0
-            write(head, 1, s)
-            try expect(c5.value == 6, name, "c5 == \(c5.value) after write 1")
-            for i in 0..<1000 {
-                write(head, i, s)
-                try expect(c5.value == 6, name, "c5 == \(c5.value) after write \(i)")
-            }
-            try expect(runs.n == 0, name, "c3…c5 and E re-ran \(runs.n) times")
-        }, keepAlive: [s, head, c1, c2, c3, c4, c5, effect])
+        let c2 = OInt(s) {
+            _ = c1.value; return 0
+        }
+        let c3 = OInt(s) {
+            runs.n += 1; busy(); return c2.value + 1
+        }
+        let c4 = OInt(s) {
+            runs.n += 1; return c3.value + 2
+        }
+        let c5 = OInt(s) {
+            runs.n += 1; return c4.value + 3
+        }
+        let effect = OEffect(s) {
+            _ = c5.value; runs.n += 1; busy()
+        }
+        return KairoGraph(
+            iter: {
+                runs.n = 0
+                write(head, 1, s)
+                try expect(c5.value == 6, name, "c5 == \(c5.value) after write 1")
+                for i in 0..<1000 {
+                    write(head, i, s)
+                    try expect(c5.value == 6, name, "c5 == \(c5.value) after write \(i)")
+                }
+                try expect(runs.n == 0, name, "c3…c5 and E re-ran \(runs.n) times")
+            }, keepAlive: [s, head, c1, c2, c3, c4, c5, effect])
     }
 
     static func mux() -> KairoGraph {
@@ -189,15 +219,16 @@ enum KairoObservation {
         let split = (0..<100).map { i in OInt(s) { mux.value[i] } }
         let plusOne = split.map { x in OInt(s) { x.value + 1 } }
         let effects = plusOne.map { t in OEffect(s) { _ = t.value } }
-        return KairoGraph(iter: {
-            for i in 0..<10 {
-                write(heads[i], i, s)
-                try expect(plusOne[i].value == i + 1, name, "t\(i) == \(plusOne[i].value)")
-            }
-            for i in 0..<10 {
-                write(heads[i], 2 * i, s)
-                try expect(plusOne[i].value == 2 * i + 1, name, "t\(i) == \(plusOne[i].value)")
-            }
-        }, keepAlive: [s, heads, mux, split, plusOne, effects])
+        return KairoGraph(
+            iter: {
+                for i in 0..<10 {
+                    write(heads[i], i, s)
+                    try expect(plusOne[i].value == i + 1, name, "t\(i) == \(plusOne[i].value)")
+                }
+                for i in 0..<10 {
+                    write(heads[i], 2 * i, s)
+                    try expect(plusOne[i].value == 2 * i + 1, name, "t\(i) == \(plusOne[i].value)")
+                }
+            }, keepAlive: [s, heads, mux, split, plusOne, effects])
     }
 }

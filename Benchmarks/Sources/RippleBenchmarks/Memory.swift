@@ -46,9 +46,11 @@ enum Memory {
         }
         // A read outside any derivation or reaction (as the benchmarks' asserts do): caches the
         // value and records the source edge; outside any Observation scope, nothing is armed.
-        report.computedRead = report.computedUnread + bytes {
-            for computed in computeds { blackHole(computed.value) }
-        }
+        report.computedRead =
+            report.computedUnread
+            + bytes {
+                for computed in computeds { blackHole(computed.value) }
+            }
 
         // The same, read once from inside a derivation (no Observation interop).
         var tracked: [Computed<Int>] = []
@@ -80,7 +82,10 @@ enum Memory {
         report.computedReadObserved = bytes {
             for _ in 0..<nodeCount { observedComputeds.append(Computed { observedSource.value + 1 }) }
             for computed in observedComputeds {
-                withObservationTracking { blackHole(computed.value) } onChange: {}
+                withObservationTracking {
+                    blackHole(computed.value)
+                } onChange: {
+                }
             }
             observedSource.value = 2
         }
@@ -127,11 +132,15 @@ enum Memory {
         costs.batchWriteNoObserver = nanoseconds { v in batch { batched.value = v } }
         let observed = Stored(0)
         let runs = Counter()
-        let reaction = observe { _ = observed.value; runs.n += 1 }
+        let reaction = observe {
+            _ = observed.value; runs.n += 1
+        }
         costs.writeOneReaction = nanoseconds { observed.value = $0 }
         // A top-level read outside any Observation scope, then a write: nothing is armed.
         let unarmed = Stored(0)
-        costs.readWriteArmed = nanoseconds { v in blackHole(unarmed.value); unarmed.value = v }
+        costs.readWriteArmed = nanoseconds { v in
+            blackHole(unarmed.value); unarmed.value = v
+        }
         // Read once at top level, then only written: outside any scope, the write tells nobody.
         let readOnce = Stored(0)
         blackHole(readOnce.value)
@@ -144,13 +153,19 @@ enum Memory {
         // Read once inside withObservationTracking (a SwiftUI body): armed, so every later write
         // tells Observation, as an @Observable property's does (a registration may be pending).
         let observedOnce = Stored(0)
-        withObservationTracking { blackHole(observedOnce.value) } onChange: {}
+        withObservationTracking {
+            blackHole(observedOnce.value)
+        } onChange: {
+        }
         costs.writeStoredObserved = nanoseconds { observedOnce.value = $0 }
         // The same under a Computed: every write re-evaluates it (the cut-off decides whether
         // Observation is told).
         let observedSource = Stored(0)
         let computedObserved = Computed { observedSource.value &+ 1 }
-        withObservationTracking { blackHole(computedObserved.value) } onChange: {}
+        withObservationTracking {
+            blackHole(computedObserved.value)
+        } onChange: {
+        }
         costs.writeUnderComputedObserved = nanoseconds { observedSource.value = $0 }
         let read = Stored(7)
         costs.readStoredTopLevel = nanoseconds { _ in blackHole(read.value) }

@@ -60,12 +60,17 @@ enum MolBench {
         let h = observe { res.values.append(hard(g.value)) }
         let i = observe { res.values.append(g.value) }
         let j = observe { res.values.append(hard(f.value)) }
-        let outcome = measure({ k in
-            res.values.removeAll(keepingCapacity: true)
-            batch { b.value = 1; a.value = 1 + 2 * k }
-            batch { a.value = 2 + 2 * k; b.value = 2 }
-            try expect(res.values == expected, name, "iter(\(k)): res == \(res.values), expected \(expected)")
-        }, warmup: true)
+        let outcome = measure(
+            { k in
+                res.values.removeAll(keepingCapacity: true)
+                batch {
+                    b.value = 1; a.value = 1 + 2 * k
+                }
+                batch {
+                    a.value = 2 + 2 * k; b.value = 2
+                }
+                try expect(res.values == expected, name, "iter(\(k)): res == \(res.values), expected \(expected)")
+            }, warmup: true)
         withExtendedLifetime((a, b, c, d, e, f, g, h, i, j)) {}
         return outcome
     }
@@ -150,11 +155,12 @@ enum MolBench {
         let name = "molBench (floor)"
         let graph = Floor()
         graph.react()
-        return measure({ k in
-            graph.res.removeAll(keepingCapacity: true)
-            graph.setB(1); graph.setA(1 + 2 * k); graph.react()
-            graph.setA(2 + 2 * k); graph.setB(2); graph.react()
-            try expect(graph.res == expected, name, "iter(\(k)): res == \(graph.res), expected \(expected)")
-        }, warmup: true)
+        return measure(
+            { k in
+                graph.res.removeAll(keepingCapacity: true)
+                graph.setB(1); graph.setA(1 + 2 * k); graph.react()
+                graph.setA(2 + 2 * k); graph.setB(2); graph.react()
+                try expect(graph.res == expected, name, "iter(\(k)): res == \(graph.res), expected \(expected)")
+            }, warmup: true)
     }
 }

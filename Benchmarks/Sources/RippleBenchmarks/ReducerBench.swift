@@ -169,19 +169,27 @@ enum ReducerBench {
     // `--filter reducer` select disjoint sections.
     static var benchmarks: [Benchmark] {
         [
-            Benchmark(name: "reducer send, trivial reducer", columns: [
-                .reducerStore: sendReducerStore, .viewStore: sendViewStore,
-                .locked: sendLocked, .commit: sendCommit,
-            ]),
-            Benchmark(name: "reducer \(threadActions) actions from 2 threads", columns: [
-                .reducerStore: threadsReducerStore, .locked: threadsLocked, .commit: threadsCommit,
-            ]),
-            Benchmark(name: "reducer effect round trip, .run", columns: [
-                .reducerStore: runTripReducerStore, .viewStore: runTripViewStore, .locked: runTripLocked,
-            ]),
-            Benchmark(name: "reducer effect round trip, .send", columns: [
-                .reducerStore: sendTripReducerStore, .viewStore: sendTripViewStore, .locked: sendTripLocked,
-            ]),
+            Benchmark(
+                name: "reducer send, trivial reducer",
+                columns: [
+                    .reducerStore: sendReducerStore, .viewStore: sendViewStore,
+                    .locked: sendLocked, .commit: sendCommit,
+                ]),
+            Benchmark(
+                name: "reducer \(threadActions) actions from 2 threads",
+                columns: [
+                    .reducerStore: threadsReducerStore, .locked: threadsLocked, .commit: threadsCommit,
+                ]),
+            Benchmark(
+                name: "reducer effect round trip, .run",
+                columns: [
+                    .reducerStore: runTripReducerStore, .viewStore: runTripViewStore, .locked: runTripLocked,
+                ]),
+            Benchmark(
+                name: "reducer effect round trip, .send",
+                columns: [
+                    .reducerStore: sendTripReducerStore, .viewStore: sendTripViewStore, .locked: sendTripLocked,
+                ]),
         ]
     }
 
@@ -208,7 +216,9 @@ enum ReducerBench {
                     row.cells[column] = Cell(outcome: .failed(message))
                     row.failures.append(message)
                 }
-                log("  \(benchmark.name) / \(column.title): \(reducerCell(row.cells[column]!, bases: []))  [\(format(Double(now() - t0) / 1e9)) s]")
+                log(
+                    "  \(benchmark.name) / \(column.title): \(reducerCell(row.cells[column]!, bases: []))  [\(format(Double(now() - t0) / 1e9)) s]"
+                )
             }
             rows.append(row)
         }
@@ -231,12 +241,15 @@ enum ReducerBench {
     static func sendReducerStore() throws -> (Stats, String) {
         let name = "reducer send, trivial reducer (ReducerStore)"
         let store = ReducerStore(reducer: BenchReducer(), initialState: ReducerBenchState())
-        let stats = try StoreBench.sampleCommits(sendCount(), { _ in
-            store.send(.increment)
-        }, check: { made in
-            let count = store.currentState.count
-            try expect(count == made, name, "count == \(count) after \(made) sends")
-        })
+        let stats = try StoreBench.sampleCommits(
+            sendCount(),
+            { _ in
+                store.send(.increment)
+            },
+            check: { made in
+                let count = store.currentState.count
+                try expect(count == made, name, "count == \(count) after \(made) sends")
+            })
         return (stats, "1 commit per action")
     }
 
@@ -245,12 +258,15 @@ enum ReducerBench {
         let actions = sendCount()
         return try onMainActor {
             let store = ViewStore(reducer: BenchReducer(), initialState: ReducerBenchState())
-            let stats = try StoreBench.sampleCommits(actions, { _ in
-                store.send(.increment)
-            }, check: { made in
-                let count = store.currentState.count
-                try expect(count == made, name, "count == \(count) after \(made) sends")
-            })
+            let stats = try StoreBench.sampleCommits(
+                actions,
+                { _ in
+                    store.send(.increment)
+                },
+                check: { made in
+                    let count = store.currentState.count
+                    try expect(count == made, name, "count == \(count) after \(made) sends")
+                })
             return (stats, "1 commit per action")
         }
     }
@@ -258,24 +274,30 @@ enum ReducerBench {
     static func sendLocked() throws -> (Stats, String) {
         let name = "reducer send, trivial reducer (locked reducer)"
         let store = LockedReducer()
-        let stats = try StoreBench.sampleCommits(sendCount(), { _ in
-            store.send(.increment)
-        }, check: { made in
-            let count = store.current.count
-            try expect(count == made, name, "count == \(count) after \(made) sends")
-        })
+        let stats = try StoreBench.sampleCommits(
+            sendCount(),
+            { _ in
+                store.send(.increment)
+            },
+            check: { made in
+                let count = store.current.count
+                try expect(count == made, name, "count == \(count) after \(made) sends")
+            })
         return (stats, "-")
     }
 
     static func sendCommit() throws -> (Stats, String) {
         let name = "reducer send, trivial reducer (Store commit)"
         let store = Store<ReducerBenchState, Never>(initialState: ReducerBenchState())
-        let stats = try StoreBench.sampleCommits(sendCount(), { _ in
-            store.commit { $0.count += 1 }
-        }, check: { made in
-            let count = store.currentState.count
-            try expect(count == made, name, "count == \(count) after \(made) commits")
-        })
+        let stats = try StoreBench.sampleCommits(
+            sendCount(),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                let count = store.currentState.count
+                try expect(count == made, name, "count == \(count) after \(made) commits")
+            })
         return (stats, "1 commit")
     }
 
@@ -328,16 +350,22 @@ enum ReducerBench {
     /// returns the send, a reader of the final state, and the delivery check (if any).
     static func sampleTwoSenders(
         _ name: String,
-        _ make: () -> (send: @Sendable (Int, Int) -> Void, state: () -> ReducerBenchState, check: DeliveryCheck?, keepAlive: Any)
+        _ make: () -> (
+            send: @Sendable (Int, Int) -> Void, state: () -> ReducerBenchState, check: DeliveryCheck?, keepAlive: Any
+        )
     ) throws -> Stats {
         let total = threadActions
         let half = total / 2
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+        var stats = try sample(
+            maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0
+        ) {
             let made = make()
             let elapsed = onTwoSenders(total, made.send)
             let state = made.state()
             try expect(state.count == total, name, "count == \(state.count) after \(total) actions")
-            try expect(state.lastA == half && state.lastB == half, name, "last sequence numbers \(state.lastA), \(state.lastB), expected \(half) each")
+            try expect(
+                state.lastA == half && state.lastB == half, name,
+                "last sequence numbers \(state.lastA), \(state.lastB), expected \(half) each")
             try expect(state.misordered == 0, name, "\(state.misordered) actions applied out of order, lost or twice")
             if let check = made.check {
                 try expect(check.deliveries == total, name, "\(check.deliveries) deliveries of \(total) actions")
@@ -378,7 +406,10 @@ enum ReducerBench {
             let store = Store<ReducerBenchState, Never>(initialState: ReducerBenchState())
             let check = DeliveryCheck()
             let subscription = store.sinkState(dropsFirst: true) { changes in check.record(changes.count) }
-            return ({ sender, sequence in store.commit { $0.add(sender: sender, sequence: sequence) } }, { store.currentState }, check, subscription)
+            return (
+                { sender, sequence in store.commit { $0.add(sender: sender, sequence: sequence) } },
+                { store.currentState }, check, subscription
+            )
         }
         return (stats, "1 subscriber, \(totalTime(stats)) in all")
     }
@@ -398,7 +429,9 @@ enum ReducerBench {
     static func sampleTrips(_ name: String, _ trips: Int, _ trip: () -> Void, count: () -> Int) throws -> Stats {
         var made = 0
         for _ in 0..<max(trips / 10, 1) { trip(); made += 1 }
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+        var stats = try sample(
+            maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0
+        ) {
             let start = now()
             for _ in 0..<trips { trip() }
             let elapsed = now() - start
@@ -415,10 +448,12 @@ enum ReducerBench {
         let done = ReducerBenchSignal()
         let store = ReducerStore(reducer: BenchReducer(), initialState: ReducerBenchState())
         let subscription = store.sinkState(dropsFirst: true) { _ in done.signal() }
-        let stats = try sampleTrips("reducer effect round trip, .run (ReducerStore)", runTrips(), {
-            store.send(.start)
-            done.wait()
-        }, count: { store.currentState.count })
+        let stats = try sampleTrips(
+            "reducer effect round trip, .run (ReducerStore)", runTrips(),
+            {
+                store.send(.start)
+                done.wait()
+            }, count: { store.currentState.count })
         withExtendedLifetime(subscription) {}
         return (stats, "2 actions, 1 task, 1 subscriber")
     }
@@ -458,7 +493,9 @@ enum ReducerBench {
             made += count
         }
         run(max(trips / 10, 1))
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+        var stats = try sample(
+            maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0
+        ) {
             let elapsed = timed { run(trips) }
             let reduced = onMainActor { store.currentState.count }
             try expect(reduced == made, name, "\(reduced) follow-up actions reduced after \(made) round trips")
@@ -472,18 +509,22 @@ enum ReducerBench {
     static func runTripLocked() throws -> (Stats, String) {
         let done = ReducerBenchSignal()
         let store = LockedReducer(done: done)
-        let stats = try sampleTrips("reducer effect round trip, .run (locked reducer)", runTrips(), {
-            store.send(.start)
-            done.wait()
-        }, count: { store.current.count })
+        let stats = try sampleTrips(
+            "reducer effect round trip, .run (locked reducer)", runTrips(),
+            {
+                store.send(.start)
+                done.wait()
+            }, count: { store.current.count })
         return (stats, "2 actions, 1 Task")
     }
 
     static func sendTripReducerStore() throws -> (Stats, String) {
         let store = ReducerStore(reducer: BenchReducer(), initialState: ReducerBenchState())
-        let stats = try sampleTrips("reducer effect round trip, .send (ReducerStore)", sendTrips(), {
-            store.send(.ping)
-        }, count: { store.currentState.count })
+        let stats = try sampleTrips(
+            "reducer effect round trip, .send (ReducerStore)", sendTrips(),
+            {
+                store.send(.ping)
+            }, count: { store.currentState.count })
         return (stats, "2 actions, 2 commits")
     }
 
@@ -491,18 +532,22 @@ enum ReducerBench {
         let trips = sendTrips()
         return try onMainActor {
             let store = ViewStore(reducer: BenchReducer(), initialState: ReducerBenchState())
-            let stats = try sampleTrips("reducer effect round trip, .send (ViewStore)", trips, {
-                store.send(.ping)
-            }, count: { store.currentState.count })
+            let stats = try sampleTrips(
+                "reducer effect round trip, .send (ViewStore)", trips,
+                {
+                    store.send(.ping)
+                }, count: { store.currentState.count })
             return (stats, "2 actions, 2 commits")
         }
     }
 
     static func sendTripLocked() throws -> (Stats, String) {
         let store = LockedReducer()
-        let stats = try sampleTrips("reducer effect round trip, .send (locked reducer)", sendTrips(), {
-            store.send(.ping)
-        }, count: { store.current.count })
+        let stats = try sampleTrips(
+            "reducer effect round trip, .send (locked reducer)", sendTrips(),
+            {
+                store.send(.ping)
+            }, count: { store.current.count })
         return (stats, "2 actions")
     }
 }
@@ -520,7 +565,9 @@ func reducerCell(_ reducerCell: ReducerBench.Cell, bases: [(String, Double)]) ->
 
 func printReducer(_ rows: [ReducerBench.Row]) {
     let columns = ReducerBench.Column.allCases.filter { column in rows.contains { $0.cells[column] != nil } }
-    print("Reducer (issue 11): median (min) ns per action (per round trip in the effect rows); in a baseline column, \"RS Nx\" / \"VS Nx\" = the ReducerStore's / ViewStore's median ÷ this column's (above 1: Ripple is slower).")
+    print(
+        "Reducer (issue 11): median (min) ns per action (per round trip in the effect rows); in a baseline column, \"RS Nx\" / \"VS Nx\" = the ReducerStore's / ViewStore's median ÷ this column's (above 1: Ripple is slower)."
+    )
     print("per action: what one action (one round trip) does.")
     let headers = ["benchmark"] + columns.map(\.title)
     var lines: [[String]] = []
@@ -530,10 +577,12 @@ func printReducer(_ rows: [ReducerBench.Row]) {
         for (column, short) in [(ReducerBench.Column.reducerStore, "RS"), (.viewStore, "VS")] {
             if case .measured(let stats)? = row.cells[column]?.outcome { bases.append((short, stats.median)) }
         }
-        lines.append([row.name] + columns.map { column in
-            guard let cell = row.cells[column] else { return "n/a" }
-            return reducerCell(cell, bases: column.isRipple ? [] : bases)
-        })
+        lines.append(
+            [row.name]
+                + columns.map { column in
+                    guard let cell = row.cells[column] else { return "n/a" }
+                    return reducerCell(cell, bases: column.isRipple ? [] : bases)
+                })
         ranLines.append(["  per action"] + columns.map { row.cells[$0]?.ran ?? "" })
     }
     var widths = headers.map(\.count)

@@ -45,8 +45,8 @@ enum Scale {
     static func peakResidentKiB() -> Int {
         #if os(Linux)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kiB = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kiB = Int(line.split(separator: " ").dropFirst().first ?? "")
         {
             return kiB
         }
@@ -67,8 +67,9 @@ enum Scale {
             Scenario(name: "chain", title: "chain of Computed, read at top level", count: million, run: chain),
             Scenario(name: "fan-out", title: "observe reactions on one Stored", count: million, run: fanOut),
             Scenario(name: "fan-in", title: "Stored values, one observe each", count: million, run: oneObserverEach),
-            Scenario(name: "many-sources", title: "observe reading 9 Stored, freed shuffled",
-                     count: config.quick ? 20_000 : 200_000, run: manySources),
+            Scenario(
+                name: "many-sources", title: "observe reading 9 Stored, freed shuffled",
+                count: config.quick ? 20_000 : 200_000, run: manySources),
         ]
     }
 
@@ -113,7 +114,12 @@ enum Scale {
         var subscriptions: [Subscription] = []
         try phases.measure("build") {
             subscriptions.reserveCapacity(count)
-            for _ in 0..<count { subscriptions.append(observe { _ = source.value; runs.n += 1 }) }
+            for _ in 0..<count {
+                subscriptions.append(
+                    observe {
+                        _ = source.value; runs.n += 1
+                    })
+            }
             try expect(runs.n == count, name, "\(runs.n) first runs, expected \(count)")
         }
         try phases.measure("write") {
@@ -135,7 +141,10 @@ enum Scale {
             for index in 0..<count {
                 let source = Stored(index)
                 sources.append(source)
-                subscriptions.append(observe { _ = source.value; runs.n += 1 })
+                subscriptions.append(
+                    observe {
+                        _ = source.value; runs.n += 1
+                    })
             }
             try expect(runs.n == count, name, "\(runs.n) first runs, expected \(count)")
         }
@@ -160,10 +169,11 @@ enum Scale {
         try phases.measure("build") {
             subscriptions.reserveCapacity(count)
             for _ in 0..<count {
-                subscriptions.append(observe {
-                    for source in sources { _ = source.value }
-                    runs.n += 1
-                })
+                subscriptions.append(
+                    observe {
+                        for source in sources { _ = source.value }
+                        runs.n += 1
+                    })
             }
             try expect(runs.n == count, name, "\(runs.n) first runs, expected \(count)")
         }
@@ -231,7 +241,9 @@ enum Scale {
                 case .failure(let message):
                     row.failure = message
                 case .success(let fields):
-                    for (phase, nanoseconds, _) in fields { times[phase, default: []].append(Double(nanoseconds) / 1e6) }
+                    for (phase, nanoseconds, _) in fields {
+                        times[phase, default: []].append(Double(nanoseconds) / 1e6)
+                    }
                     buildPeaks.append(Double(fields.first { $0.0 == "build" }?.2 ?? 0) / 1024)
                     peaks.append(Double(fields.map { $0.2 }.max() ?? 0) / 1024)
                 }
@@ -255,7 +267,8 @@ enum Scale {
     private static func runChild(_ executable: URL, _ scenario: Scenario) -> ChildResult {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--scale-child", scenario.name, String(scenario.count)] + (config.quick ? ["--quick"] : [])
+        process.arguments =
+            ["--scale-child", scenario.name, String(scenario.count)] + (config.quick ? ["--quick"] : [])
         let output = Pipe()
         process.standardOutput = output
         do {
@@ -270,10 +283,12 @@ enum Scale {
             return .failure(String(failed.dropFirst("ASSERT FAILED: ".count)))
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SCALE ") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SCALE ") })
         else {
             let how = process.terminationReason == .uncaughtSignal ? "signal" : "status"
-            return .failure("scale \(scenario.name) × \(scenario.count): the child process ended with \(how) \(process.terminationStatus)")
+            return .failure(
+                "scale \(scenario.name) × \(scenario.count): the child process ended with \(how) \(process.terminationStatus)"
+            )
         }
         var fields: [(String, UInt64, Int)] = []
         for field in line.dropFirst("SCALE ".count).split(separator: " ") {

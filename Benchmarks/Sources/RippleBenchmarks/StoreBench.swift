@@ -185,29 +185,40 @@ enum StoreBench {
 
     static var benchmarks: [Benchmark] {
         subscriberCounts.map { n in
-            Benchmark(name: "store commit, \(n) subscribers", columns: [
-                .ripple: { try commitRipple(subscribers: n, derivedSinks: false) },
-                .rippleDerived: { try commitRipple(subscribers: n, derivedSinks: true) },
-                .locked: { try commitLocked(subscribers: n) },
-                .verge: { try commitVerge(subscribers: n) },
-            ])
+            Benchmark(
+                name: "store commit, \(n) subscribers",
+                columns: [
+                    .ripple: { try commitRipple(subscribers: n, derivedSinks: false) },
+                    .rippleDerived: { try commitRipple(subscribers: n, derivedSinks: true) },
+                    .locked: { try commitLocked(subscribers: n) },
+                    .verge: { try commitVerge(subscribers: n) },
+                ])
         } + [
-            Benchmark(name: "store \(width) derived selectors", columns: [
-                .ripple: derivedRipple, .locked: derivedLocked, .verge: derivedVerge,
-            ]),
-            Benchmark(name: "store \(width) fine-grained readers", columns: [
-                .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
-            ]),
-        ] + [2, 8].map { threads in
-            Benchmark(name: "store commits from \(threads) threads", columns: [
-                .ripple: { try threadsRipple(threads) }, .locked: { try threadsLocked(threads) },
-                .verge: { try threadsVerge(threads) },
-            ])
-        } + [
-            Benchmark(name: "Stored += from 8 threads", columns: [
-                .ripple: incrementsRipple, .locked: incrementsLocked,
-            ]),
+            Benchmark(
+                name: "store \(width) derived selectors",
+                columns: [
+                    .ripple: derivedRipple, .locked: derivedLocked, .verge: derivedVerge,
+                ]),
+            Benchmark(
+                name: "store \(width) fine-grained readers",
+                columns: [
+                    .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
+                ]),
         ]
+            + [2, 8].map { threads in
+                Benchmark(
+                    name: "store commits from \(threads) threads",
+                    columns: [
+                        .ripple: { try threadsRipple(threads) }, .locked: { try threadsLocked(threads) },
+                        .verge: { try threadsVerge(threads) },
+                    ])
+            } + [
+                Benchmark(
+                    name: "Stored += from 8 threads",
+                    columns: [
+                        .ripple: incrementsRipple, .locked: incrementsLocked,
+                    ])
+            ]
     }
 
     /// Whether `--filter` selects any store row.
@@ -233,7 +244,9 @@ enum StoreBench {
                     row.cells[column] = Cell(outcome: .failed(message))
                     row.failures.append(message)
                 }
-                log("  \(benchmark.name) / \(column.title): \(storeCell(row.cells[column]!, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]")
+                log(
+                    "  \(benchmark.name) / \(column.title): \(storeCell(row.cells[column]!, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]"
+                )
             }
             rows.append(row)
         }
@@ -252,7 +265,9 @@ enum StoreBench {
         var made = 0
         for _ in 0..<max(commits / 10, 1) { commit(made); made += 1 }
         try check(made)
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+        var stats = try sample(
+            maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0
+        ) {
             let start = now()
             for _ in 0..<commits { commit(made); made += 1 }
             let elapsed = now() - start
@@ -281,43 +296,52 @@ enum StoreBench {
             if derivedSinks {
                 // Ripple's key-path subscribers: store.derived(\.name) is one node shared by
                 // every subscriber of \.name; a commit that leaves the name alone runs none.
-                subscriptions.append(store.derived(\.count).sinkValue(dropsFirst: true) { changes in
-                    subscriberRuns.n += 1
-                    countRuns.n += 1
-                    lastCount.n = changes.current
-                })
-                for _ in 1..<n {
-                    subscriptions.append(store.derived(\.name).sinkValue(dropsFirst: true) { _ in
+                subscriptions.append(
+                    store.derived(\.count).sinkValue(dropsFirst: true) { changes in
                         subscriberRuns.n += 1
-                        nameRuns.n += 1
+                        countRuns.n += 1
+                        lastCount.n = changes.current
                     })
+                for _ in 1..<n {
+                    subscriptions.append(
+                        store.derived(\.name).sinkValue(dropsFirst: true) { _ in
+                            subscriberRuns.n += 1
+                            nameRuns.n += 1
+                        })
                 }
             } else {
-                subscriptions.append(store.sinkState(dropsFirst: true) { changes in
-                    subscriberRuns.n += 1
-                    changes.ifChanged(\.count) { count in
-                        countRuns.n += 1
-                        lastCount.n = count
-                    }
-                })
-                for _ in 1..<n {
-                    subscriptions.append(store.sinkState(dropsFirst: true) { changes in
+                subscriptions.append(
+                    store.sinkState(dropsFirst: true) { changes in
                         subscriberRuns.n += 1
-                        changes.ifChanged(\.name) { _ in nameRuns.n += 1 }
+                        changes.ifChanged(\.count) { count in
+                            countRuns.n += 1
+                            lastCount.n = count
+                        }
                     })
+                for _ in 1..<n {
+                    subscriptions.append(
+                        store.sinkState(dropsFirst: true) { changes in
+                            subscriberRuns.n += 1
+                            changes.ifChanged(\.name) { _ in nameRuns.n += 1 }
+                        })
                 }
             }
         }
-        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
-            store.commit { $0.count += 1 }
-        }, check: { made in
-            let count = store.currentState.count
-            try expect(count == made, name, "count == \(count) after \(made) commits")
-            if n > 0 {
-                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n), after \(made) commits")
-                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes, expected 0")
-            }
-        })
+        let stats = try sampleCommits(
+            perSample(n >= 1000 ? 1_000 : 50_000),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                let count = store.currentState.count
+                try expect(count == made, name, "count == \(count) after \(made) commits")
+                if n > 0 {
+                    try expect(
+                        countRuns.n == made && lastCount.n == made, name,
+                        "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n), after \(made) commits")
+                    try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes, expected 0")
+                }
+            })
         let ran = n == 0 ? "-" : "\(format(Double(subscriberRuns.n) / Double(countRuns.n))) subscribers, 1 did work"
         withExtendedLifetime(subscriptions) {}
         return (stats, ran)
@@ -336,16 +360,21 @@ enum StoreBench {
             }
             for _ in 1..<n { store.nameSubscribers.append { _ in nameRuns.n += 1 } }
         }
-        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
-            store.incrementCount()
-        }, check: { made in
-            let count = store.current.count
-            try expect(count == made, name, "count == \(count) after \(made) commits")
-            if n > 0 {
-                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
-                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
-            }
-        })
+        let stats = try sampleCommits(
+            perSample(n >= 1000 ? 1_000 : 50_000),
+            { _ in
+                store.incrementCount()
+            },
+            check: { made in
+                let count = store.current.count
+                try expect(count == made, name, "count == \(count) after \(made) commits")
+                if n > 0 {
+                    try expect(
+                        countRuns.n == made && lastCount.n == made, name,
+                        "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
+                    try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
+                }
+            })
         return (stats, n == 0 ? "-" : "1 subscriber")
     }
 
@@ -371,16 +400,21 @@ enum StoreBench {
                 }
             }
         }
-        let stats = try sampleCommits(perSample(n >= 1000 ? 1_000 : 50_000), { _ in
-            store.commit { $0.count += 1 }
-        }, check: { made in
-            let count = store.current.count
-            try expect(count == made, name, "count == \(count) after \(made) commits")
-            if n > 0 {
-                try expect(countRuns.n == made && lastCount.n == made, name, "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
-                try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
-            }
-        })
+        let stats = try sampleCommits(
+            perSample(n >= 1000 ? 1_000 : 50_000),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                let count = store.current.count
+                try expect(count == made, name, "count == \(count) after \(made) commits")
+                if n > 0 {
+                    try expect(
+                        countRuns.n == made && lastCount.n == made, name,
+                        "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n)")
+                    try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes")
+                }
+            })
         let ran = n == 0 ? "-" : "\(format(Double(subscriberRuns.n) / Double(countRuns.n))) subscribers, 1 did work"
         return (stats, ran)
     }
@@ -409,14 +443,21 @@ enum StoreBench {
         }
         try expect(selectorRuns.n == width, name, "\(selectorRuns.n) selector runs to build, expected \(width)")
         selectorRuns.n = 0
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.commit { $0.values[k % width] += 1 }
-        }, check: { made in
-            try expect(selectorRuns.n == made, name, "\(selectorRuns.n) selector runs in \(made) commits, expected 1 per commit")
-            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits, expected 1 per commit")
-            let expected = 2 * ((made - 1) / width + 1)
-            try expect(deriveds[0].value == expected, name, "selector 0 == \(deriveds[0].value), expected \(expected)")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.commit { $0.values[k % width] += 1 }
+            },
+            check: { made in
+                try expect(
+                    selectorRuns.n == made, name,
+                    "\(selectorRuns.n) selector runs in \(made) commits, expected 1 per commit")
+                try expect(
+                    deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits, expected 1 per commit")
+                let expected = 2 * ((made - 1) / width + 1)
+                try expect(
+                    deriveds[0].value == expected, name, "selector 0 == \(deriveds[0].value), expected \(expected)")
+            })
         withExtendedLifetime((deriveds, subscriptions)) {}
         return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selector")
     }
@@ -438,12 +479,15 @@ enum StoreBench {
                 }
             }
         }
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.incrementValue(at: k % width)
-        }, check: { made in
-            try expect(selectorRuns.n == made, name, "\(selectorRuns.n) selector runs in \(made) commits")
-            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.incrementValue(at: k % width)
+            },
+            check: { made in
+                try expect(selectorRuns.n == made, name, "\(selectorRuns.n) selector runs in \(made) commits")
+                try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
+            })
         return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selector")
     }
 
@@ -467,12 +511,17 @@ enum StoreBench {
                 }
             }
         }
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.commit { $0.values[k % width] += 1 }
-        }, check: { made in
-            try expect(selectorRuns.n == made * width, name, "\(selectorRuns.n) selector runs in \(made) commits, expected \(width) per commit")
-            try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.commit { $0.values[k % width] += 1 }
+            },
+            check: { made in
+                try expect(
+                    selectorRuns.n == made * width, name,
+                    "\(selectorRuns.n) selector runs in \(made) commits, expected \(width) per commit")
+                try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
+            })
         return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selectors")
     }
 
@@ -485,21 +534,26 @@ enum StoreBench {
         var subscriptions: [Subscription] = []
         for i in 0..<width {
             let path = SendableKeyPath(keyPath: \BenchState.values[i])
-            subscriptions.append(observe {
-                let value = store.state[dynamicMember: path.keyPath]
-                readerRuns.n += 1
-                blackHole(value)
-            })
+            subscriptions.append(
+                observe {
+                    let value = store.state[dynamicMember: path.keyPath]
+                    readerRuns.n += 1
+                    blackHole(value)
+                })
         }
         try expect(readerRuns.n == width, name, "\(readerRuns.n) reader runs to build, expected \(width)")
         readerRuns.n = 0
         var commits = 0
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.commit { $0.values[k % width] += 1 }
-        }, check: { made in
-            commits = made
-            try expect(readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits, expected 1 per commit")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.commit { $0.values[k % width] += 1 }
+            },
+            check: { made in
+                commits = made
+                try expect(
+                    readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits, expected 1 per commit")
+            })
         withExtendedLifetime(subscriptions) {}
         return (stats, "\(format(Double(readerRuns.n) / Double(commits))) reader")
     }
@@ -514,11 +568,14 @@ enum StoreBench {
                 blackHole(value)
             }
         }
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.incrementValue(at: k % width)
-        }, check: { made in
-            try expect(readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.incrementValue(at: k % width)
+            },
+            check: { made in
+                try expect(readerRuns.n == made, name, "\(readerRuns.n) reader runs in \(made) commits")
+            })
         return (stats, "1 reader")
     }
 
@@ -537,12 +594,18 @@ enum StoreBench {
                 }
             }
         }
-        let stats = try sampleCommits(perSample(2_000), { k in
-            store.commit { $0.values[k % width] += 1 }
-        }, check: { made in
-            try expect(readerRuns.n == made * width, name, "\(readerRuns.n) reader runs in \(made) commits, expected \(width) per commit")
-            try expect(work.n == made, name, "\(work.n) readers saw a change in \(made) commits, expected 1 per commit")
-        })
+        let stats = try sampleCommits(
+            perSample(2_000),
+            { k in
+                store.commit { $0.values[k % width] += 1 }
+            },
+            check: { made in
+                try expect(
+                    readerRuns.n == made * width, name,
+                    "\(readerRuns.n) reader runs in \(made) commits, expected \(width) per commit")
+                try expect(
+                    work.n == made, name, "\(work.n) readers saw a change in \(made) commits, expected 1 per commit")
+            })
         return (stats, "\(format(Double(readerRuns.n) / Double(work.n))) readers, 1 did work")
     }
 
@@ -579,18 +642,26 @@ enum StoreBench {
     /// Times `threadCommits()` calls of `commit` spread over `threads` threads, in ns per call.
     /// Checks that `count` grew by one per call and, with a `recorder`, that its subscriber got
     /// every count once, in order.
-    static func sampleThreads(_ name: String, threads: Int, count: @escaping () -> Int, recorder: Recorder?, calls: String = "commits", _ commit: @escaping @Sendable () -> Void) throws -> Stats {
+    static func sampleThreads(
+        _ name: String, threads: Int, count: @escaping () -> Int, recorder: Recorder?, calls: String = "commits",
+        _ commit: @escaping @Sendable () -> Void
+    ) throws -> Stats {
         let total = threadCommits()
-        var stats = try sample(maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0) {
+        var stats = try sample(
+            maximum: config.samples, minimum: config.minimumSamples, budget: config.quick ? 0.3 : 2.0
+        ) {
             let before = count()
             recorder?.values.removeAll(keepingCapacity: true)
             let elapsed = onThreads(threads, total, commit)
             let after = count()
             try expect(after == before + total, name, "count == \(after) after \(total) \(calls) from \(before)")
             if let recorder {
-                try expect(recorder.values.count == total, name, "the subscriber saw \(recorder.values.count) commits of \(total)")
+                try expect(
+                    recorder.values.count == total, name,
+                    "the subscriber saw \(recorder.values.count) commits of \(total)")
                 for (i, value) in recorder.values.enumerated() where value != before + i + 1 {
-                    try expect(false, name, "delivery \(i) was count \(value), expected \(before + i + 1) (out of order)")
+                    try expect(
+                        false, name, "delivery \(i) was count \(value), expected \(before + i + 1) (out of order)")
                 }
             }
             return elapsed
@@ -605,7 +676,10 @@ enum StoreBench {
         let subscription = store.sinkState(dropsFirst: true) { changes in
             recorder.values.append(changes.count)
         }
-        let stats = try sampleThreads("store commits from \(threads) threads (Ripple)", threads: threads, count: { store.currentState.count }, recorder: recorder) {
+        let stats = try sampleThreads(
+            "store commits from \(threads) threads (Ripple)", threads: threads, count: { store.currentState.count },
+            recorder: recorder
+        ) {
             store.commit { $0.count += 1 }
         }
         withExtendedLifetime(subscription) {}
@@ -616,7 +690,10 @@ enum StoreBench {
         let store = LockedStruct(BenchState())
         let recorder = Recorder()
         store.countSubscribers.append { count in recorder.values.append(count) }
-        let stats = try sampleThreads("store commits from \(threads) threads (locked struct)", threads: threads, count: { store.current.count }, recorder: recorder) {
+        let stats = try sampleThreads(
+            "store commits from \(threads) threads (locked struct)", threads: threads, count: { store.current.count },
+            recorder: recorder
+        ) {
             store.incrementCount()
         }
         return (stats, "1 subscriber")
@@ -628,7 +705,9 @@ enum StoreBench {
     static func incrementsRipple() throws -> (Stats, String) {
         let count = Stored(0)
         let reaction = observe { _ = count.value }
-        let stats = try sampleThreads("Stored += from 8 threads (Ripple)", threads: 8, count: { count.value }, recorder: nil, calls: "increments") {
+        let stats = try sampleThreads(
+            "Stored += from 8 threads (Ripple)", threads: 8, count: { count.value }, recorder: nil, calls: "increments"
+        ) {
             count.value += 1
         }
         withExtendedLifetime(reaction) {}
@@ -638,7 +717,10 @@ enum StoreBench {
     /// The same increments on a struct behind a mutex, with no reaction.
     static func incrementsLocked() throws -> (Stats, String) {
         let store = LockedStruct(BenchState())
-        let stats = try sampleThreads("Stored += from 8 threads (locked struct)", threads: 8, count: { store.current.count }, recorder: nil, calls: "increments") {
+        let stats = try sampleThreads(
+            "Stored += from 8 threads (locked struct)", threads: 8, count: { store.current.count }, recorder: nil,
+            calls: "increments"
+        ) {
             store.incrementCount()
         }
         return (stats, "no subscriber")
@@ -648,7 +730,10 @@ enum StoreBench {
         let store = VergeStyleStore(BenchState())
         let recorder = Recorder()
         store.sink { changes in recorder.values.append(changes.current.count) }
-        let stats = try sampleThreads("store commits from \(threads) threads (Verge-style)", threads: threads, count: { store.current.count }, recorder: recorder) {
+        let stats = try sampleThreads(
+            "store commits from \(threads) threads (Verge-style)", threads: threads, count: { store.current.count },
+            recorder: recorder
+        ) {
             store.commit { $0.count += 1 }
         }
         return (stats, "1 subscriber")
@@ -668,18 +753,24 @@ func storeCell(_ storeCell: StoreBench.Cell, base: Double?) -> String {
 
 func printStore(_ rows: [StoreBench.Row]) {
     let columns = StoreBench.Column.allCases.filter { column in rows.contains { $0.cells[column] != nil } }
-    print("Store (issue 10): median (min) ns per commit, delivery included; \"Ripple Nx\" = Ripple's median ÷ this column's (above 1: Ripple is slower).")
-    print("runs per commit: the closures that ran per commit (subscribers, selectors or readers), and how many of them found a change.")
+    print(
+        "Store (issue 10): median (min) ns per commit, delivery included; \"Ripple Nx\" = Ripple's median ÷ this column's (above 1: Ripple is slower)."
+    )
+    print(
+        "runs per commit: the closures that ran per commit (subscribers, selectors or readers), and how many of them found a change."
+    )
     let headers = ["benchmark"] + columns.map(\.title)
     var lines: [[String]] = []
     var ranLines: [[String]] = []
     for row in rows {
         var base: Double?
         if case .measured(let stats)? = row.cells[.ripple]?.outcome { base = stats.median }
-        lines.append([row.name] + columns.map { column in
-            guard let cell = row.cells[column] else { return "n/a" }
-            return storeCell(cell, base: column == .ripple ? nil : base)
-        })
+        lines.append(
+            [row.name]
+                + columns.map { column in
+                    guard let cell = row.cells[column] else { return "n/a" }
+                    return storeCell(cell, base: column == .ripple ? nil : base)
+                })
         ranLines.append(["  runs per commit"] + columns.map { row.cells[$0]?.ran ?? "" })
     }
     var widths = headers.map(\.count)

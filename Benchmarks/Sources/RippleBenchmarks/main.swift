@@ -13,15 +13,19 @@ struct Benchmark {
     let columns: [Column: () -> Outcome]
 }
 
-func kairo(_ name: String, _ alien: Double,
-           ripple: @escaping () -> KairoGraph, floor: @escaping () -> KairoGraph,
-           observation: @escaping () -> KairoGraph, combine: @escaping () -> KairoGraph) -> Benchmark {
-    Benchmark(name: name, alien: alien, columns: [
-        .ripple: { runKairo(name, .ripple, ripple) },
-        .floor: { runKairo(name, .floor, floor) },
-        .observation: { runKairo(name, .observation, observation) },
-        .combine: { runKairo(name, .combine, combine) },
-    ])
+func kairo(
+    _ name: String, _ alien: Double,
+    ripple: @escaping () -> KairoGraph, floor: @escaping () -> KairoGraph,
+    observation: @escaping () -> KairoGraph, combine: @escaping () -> KairoGraph
+) -> Benchmark {
+    Benchmark(
+        name: name, alien: alien,
+        columns: [
+            .ripple: { runKairo(name, .ripple, ripple) },
+            .floor: { runKairo(name, .floor, floor) },
+            .observation: { runKairo(name, .observation, observation) },
+            .combine: { runKairo(name, .combine, combine) },
+        ])
 }
 
 let dynamicAlien: [String: Double] = [
@@ -29,45 +33,63 @@ let dynamicAlien: [String: Double] = [
     "wide dense": 510.9, "deep (dynamic)": 120.9, "very dynamic": 218.8,
 ]
 
-nonisolated(unsafe) let benchmarks: [Benchmark] = [
-    kairo("deep", 34.1, ripple: KairoRipple.deep, floor: KairoFloor.deep,
-          observation: KairoObservation.deep, combine: KairoCombine.deep),
-    kairo("broad", 110.5, ripple: KairoRipple.broad, floor: KairoFloor.broad,
-          observation: KairoObservation.broad, combine: KairoCombine.broad),
-    kairo("diamond", 54.6, ripple: KairoRipple.diamond, floor: KairoFloor.diamond,
-          observation: KairoObservation.diamond, combine: KairoCombine.diamond),
-    kairo("triangle", 23.3, ripple: KairoRipple.triangle, floor: KairoFloor.triangle,
-          observation: KairoObservation.triangle, combine: KairoCombine.triangle),
-    kairo("repeated", 7.5, ripple: KairoRipple.repeated, floor: KairoFloor.repeated,
-          observation: KairoObservation.repeated, combine: KairoCombine.repeated),
-    kairo("unstable", 15.8, ripple: KairoRipple.unstable, floor: KairoFloor.unstable,
-          observation: KairoObservation.unstable, combine: KairoCombine.unstable),
-    kairo("avoidable", 43.7, ripple: KairoRipple.avoidable, floor: KairoFloor.avoidable,
-          observation: KairoObservation.avoidable, combine: KairoCombine.avoidable),
-    kairo("mux", 104.3, ripple: KairoRipple.mux, floor: KairoFloor.mux,
-          observation: KairoObservation.mux, combine: KairoCombine.mux),
-    Benchmark(name: "molBench", alien: 19.1, columns: [
-        .ripple: MolBench.ripple,
-        .floor: MolBench.floor,
-        .observation: { .notApplicable("needs lazy E") },
-        .combine: { .notApplicable("needs lazy E") },
-    ]),
-    Benchmark(name: "cellx 1000", alien: 8.4, columns: [
-        .ripple: { Cellx.ripple(1000) }, .floor: { Cellx.floor(1000) },
-        .observation: { Cellx.observation(1000) }, .combine: { Cellx.combine(1000) },
-    ]),
-    Benchmark(name: "cellx 2500", alien: 49.0, columns: [
-        .ripple: { Cellx.ripple(2500) }, .floor: { Cellx.floor(2500) },
-        .observation: { Cellx.observation(2500) }, .combine: { Cellx.combine(2500) },
-    ]),
-] + DynamicConfig.all.map { graph in
-    Benchmark(name: graph.name, alien: dynamicAlien[graph.name] ?? .nan, columns: [
-        .ripple: { Dynamic.ripple(graph) },
-        .floor: { Dynamic.floor(graph) },
-        .observation: { .notApplicable("") },
-        .combine: { .notApplicable("") },
-    ])
-}
+nonisolated(unsafe) let benchmarks: [Benchmark] =
+    [
+        kairo(
+            "deep", 34.1, ripple: KairoRipple.deep, floor: KairoFloor.deep,
+            observation: KairoObservation.deep, combine: KairoCombine.deep),
+        kairo(
+            "broad", 110.5, ripple: KairoRipple.broad, floor: KairoFloor.broad,
+            observation: KairoObservation.broad, combine: KairoCombine.broad),
+        kairo(
+            "diamond", 54.6, ripple: KairoRipple.diamond, floor: KairoFloor.diamond,
+            observation: KairoObservation.diamond, combine: KairoCombine.diamond),
+        kairo(
+            "triangle", 23.3, ripple: KairoRipple.triangle, floor: KairoFloor.triangle,
+            observation: KairoObservation.triangle, combine: KairoCombine.triangle),
+        kairo(
+            "repeated", 7.5, ripple: KairoRipple.repeated, floor: KairoFloor.repeated,
+            observation: KairoObservation.repeated, combine: KairoCombine.repeated),
+        kairo(
+            "unstable", 15.8, ripple: KairoRipple.unstable, floor: KairoFloor.unstable,
+            observation: KairoObservation.unstable, combine: KairoCombine.unstable),
+        kairo(
+            "avoidable", 43.7, ripple: KairoRipple.avoidable, floor: KairoFloor.avoidable,
+            observation: KairoObservation.avoidable, combine: KairoCombine.avoidable),
+        kairo(
+            "mux", 104.3, ripple: KairoRipple.mux, floor: KairoFloor.mux,
+            observation: KairoObservation.mux, combine: KairoCombine.mux),
+        Benchmark(
+            name: "molBench", alien: 19.1,
+            columns: [
+                .ripple: MolBench.ripple,
+                .floor: MolBench.floor,
+                .observation: { .notApplicable("needs lazy E") },
+                .combine: { .notApplicable("needs lazy E") },
+            ]),
+        Benchmark(
+            name: "cellx 1000", alien: 8.4,
+            columns: [
+                .ripple: { Cellx.ripple(1000) }, .floor: { Cellx.floor(1000) },
+                .observation: { Cellx.observation(1000) }, .combine: { Cellx.combine(1000) },
+            ]),
+        Benchmark(
+            name: "cellx 2500", alien: 49.0,
+            columns: [
+                .ripple: { Cellx.ripple(2500) }, .floor: { Cellx.floor(2500) },
+                .observation: { Cellx.observation(2500) }, .combine: { Cellx.combine(2500) },
+            ]),
+    ]
+    + DynamicConfig.all.map { graph in
+        Benchmark(
+            name: graph.name, alien: dynamicAlien[graph.name] ?? .nan,
+            columns: [
+                .ripple: { Dynamic.ripple(graph) },
+                .floor: { Dynamic.floor(graph) },
+                .observation: { .notApplicable("") },
+                .combine: { .notApplicable("") },
+            ])
+    }
 
 // MARK: Formatting
 
@@ -130,7 +152,9 @@ func runAll() {
                 print("ASSERT FAILED: \(message)")
                 failures.append(message)
             }
-            log("  \(benchmark.name) / \(column.title): \(cell(outcome, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]")
+            log(
+                "  \(benchmark.name) / \(column.title): \(cell(outcome, base: nil))  [\(format(Double(now() - t0) / 1e9)) s]"
+            )
         }
         var base: Double?
         if case .measured(let stats)? = outcomes[.ripple] { base = stats.median }
@@ -140,7 +164,8 @@ func runAll() {
             cells.append(cell(outcome, base: column == .ripple ? nil : base))
         }
         // A quick run's samples are smaller than the spec's: no ratio to the JavaScript numbers.
-        let alienText = config.quick ? format(benchmark.alien) : "\(format(benchmark.alien)) \(ratio(benchmark.alien, base))"
+        let alienText =
+            config.quick ? format(benchmark.alien) : "\(format(benchmark.alien)) \(ratio(benchmark.alien, base))"
         cells.append(alienText)
         rows.append((benchmark.name, cells, []))
     }
@@ -238,47 +263,62 @@ func runAll() {
         widths[0] = max(widths[0], row.name.count)
         for (i, text) in row.cells.enumerated() { widths[i + 1] = max(widths[i + 1], text.count) }
     }
-    let mode = config.quick
+    let mode =
+        config.quick
         ? "QUICK run (--quick): kairo samples of \(config.kairoRepeat) × iter(), ≤\(config.samples) samples; cellx \(config.cellxBuilds) builds per sample; dynamic \(config.dynamicWarmups) warm-up + \(config.dynamicRuns) run. Not comparable with the JS numbers."
         : "Full run: kairo samples of 500 × iter() after 3 warm-up iter(), Ripple/floor ≤10 samples (≤\(Int(config.fastBudget)) s), Observation/OpenCombine samples of 100 × iter() scaled × 5, ≤10 samples within \(Int(config.slowBudget)) s (at least \(config.minimumSamples)); molBench 10 000 iter() per sample; cellx: sum of 10 builds+updates per sample, \(config.cellxSamples) samples; dynamic: \(config.dynamicWarmups) warm-up runs (fewer, at least 1, past \(Int(config.dynamicWarmupBudget)) s), then ≤\(config.dynamicRuns) timed runs (≤\(Int(config.fastBudget)) s, at least \(config.minimumSamples))."
     print("")
     if !rows.isEmpty {
-    print("Ripple benchmarks: median (min) ms per sample; ratio = column ÷ Ripple median (lower is faster).")
-    print(mode)
-    print("alien-signals: the best median of alien-signals 3.1.2 / 3.2.1 in SPEC.md (node 20, same machine class).")
-    print("")
-    let line = zip(headers, widths).map { pad($0, $1) }.joined(separator: " | ")
-    print(line)
-    print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-"))
-    for row in rows {
-        let texts = [row.name] + row.cells
-        print(zip(texts, widths).map { pad($0, $1) }.joined(separator: " | "))
-    }
-    print("")
+        print("Ripple benchmarks: median (min) ms per sample; ratio = column ÷ Ripple median (lower is faster).")
+        print(mode)
+        print("alien-signals: the best median of alien-signals 3.1.2 / 3.2.1 in SPEC.md (node 20, same machine class).")
+        print("")
+        let line = zip(headers, widths).map { pad($0, $1) }.joined(separator: " | ")
+        print(line)
+        print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-"))
+        for row in rows {
+            let texts = [row.name] + row.cells
+            print(zip(texts, widths).map { pad($0, $1) }.joined(separator: " | "))
+        }
+        print("")
     }
     if measuresMemory {
-    print("Bytes per node (glibc mallinfo2 uordblks, \(Memory.nodeCount) nodes kept alive):")
-    print("  Stored<Int>:                                   \(format(memory.stored))")
-    print("  Computed<Int>, never read:                     \(format(memory.computedUnread))")
-    print("  Computed<Int>, read once at top level:         \(format(memory.computedRead))  (outside any Observation scope: nothing armed)")
-    print("  Computed<Int>, read once in an Observation scope: \(format(memory.computedReadObserved))  (inside withObservationTracking: with its watcher and subject)")
-    print("  Computed<Int>, read once inside a derivation:  \(format(memory.computedReadTracked))")
-    print("  observe reaction reading one Stored:           \(format(memory.reaction))  (including its Subscription and the source's observer edge)")
-    print("Release time (one source, \(Memory.nodeCount) readers, released first-created first):")
-    print("  \(Memory.nodeCount) Computed<Int> read at top level:       \(format(memory.releaseComputedsMs)) ms")
-    print("  \(Memory.nodeCount) observe reactions (Subscriptions):     \(format(memory.releaseReactionsMs)) ms")
-    print("Costs, median ns per operation:")
-    print("  write to a Stored<Int>, no observers:          \(format(costs.writeNoObserver))")
-    print("  batch { write }, no observers:                 \(format(costs.batchWriteNoObserver))")
-    print("  write to a Stored<Int> with one observe:       \(format(costs.writeOneReaction))  (includes the reaction's run)")
-    print("  top-level read + write:                        \(format(costs.readWriteArmed))  (outside any Observation scope)")
-    print("  write to a Stored<Int> read once at top level: \(format(costs.writeStoredReadOnce))")
-    print("  write under a Computed read once at top level: \(format(costs.writeUnderComputedReadOnce))")
-    print("  write to a Stored<Int> read once in a scope:   \(format(costs.writeStoredObserved))  (read inside withObservationTracking: armed)")
-    print("  write under a Computed read once in a scope:   \(format(costs.writeUnderComputedObserved))  (read inside withObservationTracking: armed)")
-    print("  top-level read of a Stored<Int>:               \(format(costs.readStoredTopLevel))")
-    print("  top-level read of an up-to-date Computed<Int>: \(format(costs.readComputedTopLevel))")
-    print("  tracked read inside a reaction (≈, 100/run):   \(format(costs.readInsideReaction))")
+        print("Bytes per node (glibc mallinfo2 uordblks, \(Memory.nodeCount) nodes kept alive):")
+        print("  Stored<Int>:                                   \(format(memory.stored))")
+        print("  Computed<Int>, never read:                     \(format(memory.computedUnread))")
+        print(
+            "  Computed<Int>, read once at top level:         \(format(memory.computedRead))  (outside any Observation scope: nothing armed)"
+        )
+        print(
+            "  Computed<Int>, read once in an Observation scope: \(format(memory.computedReadObserved))  (inside withObservationTracking: with its watcher and subject)"
+        )
+        print("  Computed<Int>, read once inside a derivation:  \(format(memory.computedReadTracked))")
+        print(
+            "  observe reaction reading one Stored:           \(format(memory.reaction))  (including its Subscription and the source's observer edge)"
+        )
+        print("Release time (one source, \(Memory.nodeCount) readers, released first-created first):")
+        print("  \(Memory.nodeCount) Computed<Int> read at top level:       \(format(memory.releaseComputedsMs)) ms")
+        print("  \(Memory.nodeCount) observe reactions (Subscriptions):     \(format(memory.releaseReactionsMs)) ms")
+        print("Costs, median ns per operation:")
+        print("  write to a Stored<Int>, no observers:          \(format(costs.writeNoObserver))")
+        print("  batch { write }, no observers:                 \(format(costs.batchWriteNoObserver))")
+        print(
+            "  write to a Stored<Int> with one observe:       \(format(costs.writeOneReaction))  (includes the reaction's run)"
+        )
+        print(
+            "  top-level read + write:                        \(format(costs.readWriteArmed))  (outside any Observation scope)"
+        )
+        print("  write to a Stored<Int> read once at top level: \(format(costs.writeStoredReadOnce))")
+        print("  write under a Computed read once at top level: \(format(costs.writeUnderComputedReadOnce))")
+        print(
+            "  write to a Stored<Int> read once in a scope:   \(format(costs.writeStoredObserved))  (read inside withObservationTracking: armed)"
+        )
+        print(
+            "  write under a Computed read once in a scope:   \(format(costs.writeUnderComputedObserved))  (read inside withObservationTracking: armed)"
+        )
+        print("  top-level read of a Stored<Int>:               \(format(costs.readStoredTopLevel))")
+        print("  top-level read of an up-to-date Computed<Int>: \(format(costs.readComputedTopLevel))")
+        print("  tracked read inside a reaction (≈, 100/run):   \(format(costs.readInsideReaction))")
     }
     if measuresScale {
         printScale(scaleRows)
@@ -323,7 +363,9 @@ func runAll() {
 /// The scale section: one line per row, the median ms of each phase and the peak memory.
 func printScale(_ rows: [Scale.Row]) {
     let runs = config.quick ? "1 run" : "median of 3 runs"
-    print("Scale (each run in a child process of its own; \(runs); ms per phase; peak = the child's peak resident memory (Linux: VmHWM) above its peak before the row started, MiB, after building / overall):")
+    print(
+        "Scale (each run in a child process of its own; \(runs); ms per phase; peak = the child's peak resident memory (Linux: VmHWM) above its peak before the row started, MiB, after building / overall):"
+    )
     let headers = ["row", "N"] + Scale.phaseNames + ["peak MiB"]
     var lines: [[String]] = []
     for row in rows {
@@ -340,7 +382,10 @@ func printScale(_ rows: [Scale.Row]) {
     for line in lines { for (i, text) in line.enumerated() { widths[i] = max(widths[i], text.count) } }
     print("  " + zip(headers, widths).map { pad($0, $1) }.joined(separator: " | "))
     for line in lines {
-        print("  " + zip(line, widths).enumerated().map { i, pair in pad(pair.0, pair.1, right: i > 0) }.joined(separator: " | "))
+        print(
+            "  "
+                + zip(line, widths).enumerated().map { i, pair in pad(pair.0, pair.1, right: i > 0) }.joined(
+                    separator: " | "))
     }
 }
 

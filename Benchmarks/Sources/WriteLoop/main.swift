@@ -43,14 +43,24 @@ func build(_ name: String, _ count: Counter) -> Graph? {
     case "deep":
         let nodes = chain(from: head, length: 50)
         let last = nodes[49]
-        return Graph(head: head, read: { last.value }, keepAlive: [nodes, observe { _ = last.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { last.value },
+            keepAlive: [
+                nodes,
+                observe {
+                    _ = last.value; count.n += 1
+                },
+            ])
     case "broad":
         var nodes: [Computed<Int>] = []
         var reactions: [Subscription] = []
         for i in 0..<50 {
             let a = Computed { head.value + i }
             let b = Computed { a.value + 1 }
-            reactions.append(observe { _ = b.value; count.n += 1 })
+            reactions.append(
+                observe {
+                    _ = b.value; count.n += 1
+                })
             nodes += [a, b]
         }
         let last = nodes[nodes.count - 1]
@@ -62,7 +72,14 @@ func build(_ name: String, _ count: Counter) -> Graph? {
             for branch in branches { total += branch.value }
             return total
         }
-        return Graph(head: head, read: { sum.value }, keepAlive: [branches, sum, observe { _ = sum.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { sum.value },
+            keepAlive: [
+                branches, sum,
+                observe {
+                    _ = sum.value; count.n += 1
+                },
+            ])
     case "triangle":
         let nodes = chain(from: head, length: 10)
         let listTail = Array(nodes[0..<9])
@@ -71,14 +88,28 @@ func build(_ name: String, _ count: Counter) -> Graph? {
             for node in listTail { total += node.value }
             return total
         }
-        return Graph(head: head, read: { sum.value }, keepAlive: [nodes, sum, observe { _ = sum.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { sum.value },
+            keepAlive: [
+                nodes, sum,
+                observe {
+                    _ = sum.value; count.n += 1
+                },
+            ])
     case "repeated":
         let c = Computed {
             var total = 0
             for _ in 0..<30 { total += head.value }
             return total
         }
-        return Graph(head: head, read: { c.value }, keepAlive: [c, observe { _ = c.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { c.value },
+            keepAlive: [
+                c,
+                observe {
+                    _ = c.value; count.n += 1
+                },
+            ])
     case "unstable":
         let double = Computed { head.value * 2 }
         let inverse = Computed { -head.value }
@@ -89,14 +120,30 @@ func build(_ name: String, _ count: Counter) -> Graph? {
         }
         // The benchmark reads `c` once after all its writes: each write here is followed by a
         // read of the head instead, which costs the same for every change.
-        return Graph(head: head, read: { head.value }, keepAlive: [double, inverse, c, observe { _ = c.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { head.value },
+            keepAlive: [
+                double, inverse, c,
+                observe {
+                    _ = c.value; count.n += 1
+                },
+            ])
     case "avoidable":
         let c1 = Computed { head.value }
-        let c2 = Computed { _ = c1.value; return 0 }
+        let c2 = Computed {
+            _ = c1.value; return 0
+        }
         let c3 = Computed { c2.value + 1 }
         let c4 = Computed { c3.value + 2 }
         let c5 = Computed { c4.value + 3 }
-        return Graph(head: head, read: { c5.value }, keepAlive: [c1, c2, c3, c4, c5, observe { _ = c5.value; count.n += 1 }])
+        return Graph(
+            head: head, read: { c5.value },
+            keepAlive: [
+                c1, c2, c3, c4, c5,
+                observe {
+                    _ = c5.value; count.n += 1
+                },
+            ])
     default:
         return nil
     }

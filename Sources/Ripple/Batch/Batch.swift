@@ -63,12 +63,13 @@ func _endBatch(_ context: _ThreadContext) {
         if context.batchDepth == context.deliveryBatchDepth, !context.deferredBatch.isEmpty {
             let writes = context.deferredBatch
             context.deferredBatch = []
-            context.deferred.append(_DeferredWrite(
-                apply: { for write in writes { write.apply() } },
-                reaction: writes[0].reaction,
-                // Only tracing's steps (see `withTracer`, `traceCommit`): not a round.
-                writesNothing: writes.allSatisfy(\.writesNothing)
-            ))
+            context.deferred.append(
+                _DeferredWrite(
+                    apply: { for write in writes { write.apply() } },
+                    reaction: writes[0].reaction,
+                    // Only tracing's steps (see `withTracer`, `traceCommit`): not a round.
+                    writesNothing: writes.allSatisfy(\.writesNothing)
+                ))
         }
     } else if context.batchDepth == 0 {
         // Commits traced inside the batch are recorded once it is applied and its reactions

@@ -125,7 +125,9 @@ extension _ThreadContext {
         return .staged
         #else
         if soleWrite.isPending {
-            guard soleWrite.node.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(node).toOpaque() else { return .staged }
+            guard soleWrite.node.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(node).toOpaque() else {
+                return .staged
+            }
             soleWrite.writes &+= 1
             return .replacing(soleWrite.storage)
         }
@@ -133,7 +135,8 @@ extension _ThreadContext {
         let refused = node.graphRef._withUnsafeGuaranteedRef { graph in
             // A write inside a derivation (this thread holds the lock) is staged, and fails there.
             // Never inlined and synchronous: the thread's identity may be read in place.
-            graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller) || graph.tracersInstalled.load(ordering: .relaxed) != 0
+            graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
+                || graph.tracersInstalled.load(ordering: .relaxed) != 0
         }
         if refused { return .staged }
         soleWrite.node = .passRetained(node)
@@ -188,7 +191,9 @@ extension _Graph {
         let writes = context.soleWrite.writes
         context.soleWrite.node = nil
         context.soleWrite.phase = .free
-        node._withUnsafeGuaranteedRef { perform($0, context.soleWrite.storage, writes, .passUnretained(context), .stage) }
+        node._withUnsafeGuaranteedRef {
+            perform($0, context.soleWrite.storage, writes, .passUnretained(context), .stage)
+        }
         // `_Staging` retained the node: this is not its last reference.
         node.release()
     }
@@ -199,7 +204,8 @@ extension _Graph {
         assertLockHeld()
         context.soleWrite.phase = .applying
         context.soleWrite.node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
-            context.soleWrite.perform(node, context.soleWrite.storage, context.soleWrite.writes, .passUnretained(context), .apply)
+            context.soleWrite.perform(
+                node, context.soleWrite.storage, context.soleWrite.writes, .passUnretained(context), .apply)
         }
         context.soleWrite.phase = .applied
     }
@@ -233,7 +239,9 @@ extension _ThreadContext {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
         let node = soleWrite.node.unsafelyUnwrapped
         #if !canImport(Darwin)
-        let traced = node._withUnsafeGuaranteedRef { $0.graphRef._withUnsafeGuaranteedRef { $0.tracersInstalled.load(ordering: .relaxed) != 0 } }
+        let traced = node._withUnsafeGuaranteedRef {
+            $0.graphRef._withUnsafeGuaranteedRef { $0.tracersInstalled.load(ordering: .relaxed) != 0 }
+        }
         if traced { return false }
         #endif
         let perform = soleWrite.perform
@@ -255,7 +263,9 @@ extension _ThreadContext {
     func finishSoleWrite() {
         guard soleWrite.isApplied, let node = soleWrite.node else { return }
         soleWrite.phase = .finishing
-        node._withUnsafeGuaranteedRef { soleWrite.perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced) }
+        node._withUnsafeGuaranteedRef {
+            soleWrite.perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced)
+        }
         soleWrite.node = nil
         soleWrite.phase = .free
         node.release()

@@ -73,7 +73,9 @@ final class _Staging {
         count += 1
         if count > Self.linearSearchLimit {
             if count == Self.linearSearchLimit + 1 {
-                for index in 0..<count { indexByNode[ObjectIdentifier(slots[index].node.takeUnretainedValue())] = index }
+                for index in 0..<count {
+                    indexByNode[ObjectIdentifier(slots[index].node.takeUnretainedValue())] = index
+                }
             } else {
                 indexByNode[ObjectIdentifier(node)] = count - 1
             }
@@ -108,7 +110,9 @@ final class _Staging {
         let me = Unmanaged.passUnretained(context).toOpaque()
         for index in 0..<count {
             let node = slots[index].node.takeUnretainedValue()
-            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerPointer, owner != me {
+            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerPointer,
+                owner != me
+            {
                 return subject
             }
         }

@@ -20,12 +20,13 @@ extension Computed {
         line: UInt = #line,
         _ derive: @escaping @Sendable (Owner) -> Value
     ) {
-        self.init(node: _OwnedDerivation.node(
-            owner: owner,
-            isEqual: nil,
-            origin: _Origin(name: name, fileID: file, line: line),
-            derive
-        ))
+        self.init(
+            node: _OwnedDerivation.node(
+                owner: owner,
+                isEqual: nil,
+                origin: _Origin(name: name, fileID: file, line: line),
+                derive
+            ))
     }
 }
 
@@ -68,11 +69,12 @@ extension Computed where Value: Equatable {
         line: UInt = #line,
         _ derive: @escaping @Sendable (Owner) -> Value
     ) {
-        self.init(node: _OwnedDerivation.node(
-            owner: owner,
-            isEqual: { $0 == $1 },
-            origin: _Origin(name: name, fileID: file, line: line),
-            derive
-        ))
+        self.init(
+            node: _OwnedDerivation.node(
+                owner: owner,
+                isEqual: { $0 == $1 },
+                origin: _Origin(name: name, fileID: file, line: line),
+                derive
+            ))
     }
 }

@@ -44,7 +44,9 @@ extension Computed {
         line: UInt = #line,
         _ derive: @escaping @Sendable () throws(Failure) -> Success
     ) where Value == Result<Success, Failure> {
-        self.init(name: name, comparingWith: nil, file: file, line: line) { Result { () throws(Failure) -> Success in try derive() } }
+        self.init(name: name, comparingWith: nil, file: file, line: line) {
+            Result { () throws(Failure) -> Success in try derive() }
+        }
     }
 
     /// Creates a computed value whose derivation may throw, cut off by equal values; every
@@ -62,7 +64,9 @@ extension Computed {
         line: UInt = #line,
         _ derive: @escaping @Sendable () throws(Failure) -> Success
     ) where Value == Result<Success, Failure> {
-        self.init(name: name, comparingWith: _sameSuccess, file: file, line: line) { Result { () throws(Failure) -> Success in try derive() } }
+        self.init(name: name, comparingWith: _sameSuccess, file: file, line: line) {
+            Result { () throws(Failure) -> Success in try derive() }
+        }
     }
 
     /// Creates a computed value whose derivation may throw, cut off by equal errors; every
@@ -80,7 +84,9 @@ extension Computed {
         line: UInt = #line,
         _ derive: @escaping @Sendable () throws(Failure) -> Success
     ) where Value == Result<Success, Failure> {
-        self.init(name: name, comparingWith: _sameFailure, file: file, line: line) { Result { () throws(Failure) -> Success in try derive() } }
+        self.init(name: name, comparingWith: _sameFailure, file: file, line: line) {
+            Result { () throws(Failure) -> Success in try derive() }
+        }
     }
 
     /// Creates a computed value whose derivation may throw, cut off by an equal outcome (an
@@ -99,7 +105,10 @@ extension Computed {
         _ derive: @escaping @Sendable () throws(Failure) -> Success
     ) where Value == Result<Success, Failure> {
         // Compiled for the concrete types at the call site, as the plain `Equatable` form is.
-        self.init(node: Self._equatableNode(name: name, file: file, line: line) { Result { () throws(Failure) -> Success in try derive() } })
+        self.init(
+            node: Self._equatableNode(name: name, file: file, line: line) {
+                Result { () throws(Failure) -> Success in try derive() }
+            })
     }
 
     /// The value, or the error the derivation threw, rethrown: the typed form of reading a
@@ -116,13 +125,15 @@ extension Computed {
 }
 
 /// Outcomes equal when both are equal values; errors always differ.
-func _sameSuccess<Success: Equatable, Failure>(_ lhs: Result<Success, Failure>, _ rhs: Result<Success, Failure>) -> Bool {
+func _sameSuccess<Success: Equatable, Failure>(_ lhs: Result<Success, Failure>, _ rhs: Result<Success, Failure>) -> Bool
+{
     if case .success(let left) = lhs, case .success(let right) = rhs { return left == right }
     return false
 }
 
 /// Outcomes equal when both are equal errors; values always differ.
-func _sameFailure<Success, Failure: Equatable>(_ lhs: Result<Success, Failure>, _ rhs: Result<Success, Failure>) -> Bool {
+func _sameFailure<Success, Failure: Equatable>(_ lhs: Result<Success, Failure>, _ rhs: Result<Success, Failure>) -> Bool
+{
     if case .failure(let left) = lhs, case .failure(let right) = rhs { return left == right }
     return false
 }

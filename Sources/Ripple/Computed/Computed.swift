@@ -69,8 +69,13 @@ public final class Computed<Value>: Readable {
         self.init(name: name, comparingWith: isEqual, file: file, line: line, derive)
     }
 
-    convenience init(name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) {
-        self.init(node: _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive))
+    convenience init(
+        name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt,
+        _ derive: @escaping () -> Value
+    ) {
+        self.init(
+            node: _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
+        )
     }
 
     /// Takes ownership of `node` (retained by hand; see ``node``).
@@ -220,7 +225,9 @@ extension Computed where Value: Equatable {
     /// A node cut off by `==` whose evaluation is compiled for the concrete type at the call
     /// site, so evaluating it does no generic dispatch.
     @inlinable
-    static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value) -> _ComputedNode<Value> {
+    static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value)
+        -> _ComputedNode<Value>
+    {
         _ComputedNode<Value>(
             origin: _Origin(name: name, fileID: file, line: line),
             isEqual: { $0 == $1 },

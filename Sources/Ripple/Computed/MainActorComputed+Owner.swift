@@ -21,12 +21,13 @@ extension MainActorComputed {
         line: UInt = #line,
         _ derive: @escaping @MainActor (Owner) -> Value
     ) {
-        self.init(node: _OwnedDerivation.mainActorNode(
-            owner: owner,
-            isEqual: nil,
-            origin: _Origin(name: name, fileID: file, line: line),
-            derive
-        ))
+        self.init(
+            node: _OwnedDerivation.mainActorNode(
+                owner: owner,
+                isEqual: nil,
+                origin: _Origin(name: name, fileID: file, line: line),
+                derive
+            ))
     }
 }
 
@@ -64,11 +65,12 @@ extension MainActorComputed where Value: Equatable {
         line: UInt = #line,
         _ derive: @escaping @MainActor (Owner) -> Value
     ) {
-        self.init(node: _OwnedDerivation.mainActorNode(
-            owner: owner,
-            isEqual: { $0 == $1 },
-            origin: _Origin(name: name, fileID: file, line: line),
-            derive
-        ))
+        self.init(
+            node: _OwnedDerivation.mainActorNode(
+                owner: owner,
+                isEqual: { $0 == $1 },
+                origin: _Origin(name: name, fileID: file, line: line),
+                derive
+            ))
     }
 }

@@ -88,11 +88,12 @@ public final class MainActorComputed<Value>: Observable {
         _ derive: @escaping @MainActor () -> Value
     ) {
         let origin = _Origin(name: name, fileID: file, line: line)
-        self.init(node: _ComputedNode(
-            origin: origin,
-            isEqual: _Derivation.onMainActor(isEqual),
-            derive: _Derivation.onMainActor(derive, origin: origin)
-        ))
+        self.init(
+            node: _ComputedNode(
+                origin: origin,
+                isEqual: _Derivation.onMainActor(isEqual),
+                derive: _Derivation.onMainActor(derive, origin: origin)
+            ))
     }
 
     /// Creates a computed value of a type that is not `Equatable`: every re-evaluation counts
@@ -169,7 +170,9 @@ extension MainActorComputed where Value: Equatable {
         _ derive: @escaping @MainActor () -> Value
     ) {
         let origin = _Origin(name: name, fileID: file, line: line)
-        self.init(node: Computed<Value>._equatableNode(name: name, file: file, line: line, _Derivation.onMainActor(derive, origin: origin)))
+        self.init(
+            node: Computed<Value>._equatableNode(
+                name: name, file: file, line: line, _Derivation.onMainActor(derive, origin: origin)))
     }
 }
 

@@ -50,17 +50,20 @@ final class _ComputedNode<Value>: _ComputedNodeBase {
         if let specializedEvaluate {
             super.init(origin: origin, specializedEvaluate: specializedEvaluate)
         } else if let isEqual {
-            super.init(origin: origin, specializedEvaluate: { node in
-                let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
-                let newValue = node.derive()
-                if let old = node.cached, isEqual(old, newValue) { return false }
-                node._replaceCached(newValue)
-                return true
-            })
+            super.init(
+                origin: origin,
+                specializedEvaluate: { node in
+                    let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
+                    let newValue = node.derive()
+                    if let old = node.cached, isEqual(old, newValue) { return false }
+                    node._replaceCached(newValue)
+                    return true
+                })
         } else {
             // No equality: the default evaluation, which calls `_evaluate()` and captures
             // nothing (a closure written here would capture `Value`, a context per node).
-            super.init(origin: origin, specializedEvaluate: { unsafeDowncast($0, to: _ComputedNodeBase.self)._evaluate() })
+            super.init(
+                origin: origin, specializedEvaluate: { unsafeDowncast($0, to: _ComputedNodeBase.self)._evaluate() })
         }
     }
 

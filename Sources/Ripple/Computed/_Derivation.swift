@@ -23,7 +23,9 @@ enum _Derivation {
 
     /// Stops the program: a main-actor derivation was about to run on another thread.
     static func failOffMainActor(_ origin: _Origin) -> Never {
-        _rippleFailure("MainActorComputed \(origin) was evaluated off the main actor. It derives its value on the main actor only: read it from main-actor code (another MainActorComputed, observeOnMainActor), not from a Computed or an observe { } that reaches it through MainActor.assumeIsolated on another thread.")
+        _rippleFailure(
+            "MainActorComputed \(origin) was evaluated off the main actor. It derives its value on the main actor only: read it from main-actor code (another MainActorComputed, observeOnMainActor), not from a Computed or an observe { } that reaches it through MainActor.assumeIsolated on another thread."
+        )
     }
 }
 
@@ -43,7 +45,10 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
     /// The node that runs this derivation, which owns it: alive whenever the derivation runs.
     private unowned(unsafe) var node: _ComputedNode<Value>?
 
-    private init(owner: Owner, derive: @escaping (Owner) -> Value, isEqual: ((Value, Value) -> Bool)?, origin: _Origin, isOnMainActor: Bool) {
+    private init(
+        owner: Owner, derive: @escaping (Owner) -> Value, isEqual: ((Value, Value) -> Bool)?, origin: _Origin,
+        isOnMainActor: Bool
+    ) {
         self.owner = owner
         self.derive = derive
         self.isEqual = isEqual
@@ -58,7 +63,8 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
         origin: _Origin,
         _ derive: @escaping (Owner) -> Value
     ) -> _ComputedNode<Value> {
-        _OwnedDerivation(owner: owner, derive: derive, isEqual: isEqual, origin: origin, isOnMainActor: false).makeNode()
+        _OwnedDerivation(owner: owner, derive: derive, isEqual: isEqual, origin: origin, isOnMainActor: false)
+            .makeNode()
     }
 
     /// A node deriving its value from `owner`, held weakly, on the main actor only.
@@ -69,7 +75,9 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
         _ derive: @escaping @MainActor (Owner) -> Value
     ) -> _ComputedNode<Value> {
         let run = unsafeBitCast(derive, to: ((Owner) -> Value).self)
-        return _OwnedDerivation(owner: owner, derive: run, isEqual: _Derivation.onMainActor(isEqual), origin: origin, isOnMainActor: true).makeNode()
+        return _OwnedDerivation(
+            owner: owner, derive: run, isEqual: _Derivation.onMainActor(isEqual), origin: origin, isOnMainActor: true
+        ).makeNode()
     }
 
     private func makeNode() -> _ComputedNode<Value> {
@@ -113,6 +121,8 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
     }
 
     private func failNoValue() -> Never {
-        _rippleFailure("\(isOnMainActor ? "MainActorComputed" : "Computed") \(origin) was read for the first time after its owner was released, so it has no last value to keep. Read a value derived from a weakly held owner while the owner is alive.")
+        _rippleFailure(
+            "\(isOnMainActor ? "MainActorComputed" : "Computed") \(origin) was read for the first time after its owner was released, so it has no last value to keep. Read a value derived from a weakly held owner while the owner is alive."
+        )
     }
 }

@@ -32,13 +32,15 @@ struct _Buffer<Element>: ~Copyable {
     subscript(index: Int) -> Element {
         unsafeAddress {
             #if RIPPLE_INVARIANTS
-            precondition(index >= 0 && index < count, "Ripple internal error: buffer index \(index) out of 0..<\(count)")
+            precondition(
+                index >= 0 && index < count, "Ripple internal error: buffer index \(index) out of 0..<\(count)")
             #endif
             return UnsafePointer(base.unsafelyUnwrapped + index)
         }
         unsafeMutableAddress {
             #if RIPPLE_INVARIANTS
-            precondition(index >= 0 && index < count, "Ripple internal error: buffer index \(index) out of 0..<\(count)")
+            precondition(
+                index >= 0 && index < count, "Ripple internal error: buffer index \(index) out of 0..<\(count)")
             #endif
             return base.unsafelyUnwrapped + index
         }

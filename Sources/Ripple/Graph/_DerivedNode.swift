@@ -16,7 +16,9 @@ class _DerivedNode: _Node {
         #if RIPPLE_INVARIANTS
         // A link to a computed value holds no reference (see `_Link`): freeing one that is still
         // linked would leave its sources with a dangling link.
-        if kind == .computed, hasObservers { _rippleFailure("internal invariant: \(debugLabel) freed while linked to its sources") }
+        if kind == .computed, hasObservers {
+            _rippleFailure("internal invariant: \(debugLabel) freed while linked to its sources")
+        }
         #endif
         if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
         // Hand the sources to the release queue instead of releasing them here: a chain of

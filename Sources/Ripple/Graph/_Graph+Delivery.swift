@@ -47,7 +47,9 @@ extension _Graph {
             if !write.writesNothing { rounds += 1 }
             if rounds > _Graph.maximumRounds {
                 context.isDelivering = false
-                _rippleFailure("runaway reaction: \(write.origin) keeps writing values that re-trigger reactions (more than \(_Graph.maximumRounds) rounds in one delivery). A reaction that writes what it reads must stop changing it.")
+                _rippleFailure(
+                    "runaway reaction: \(write.origin) keeps writing values that re-trigger reactions (more than \(_Graph.maximumRounds) rounds in one delivery). A reaction that writes what it reads must stop changing it."
+                )
             }
             context.isDelivering = false
             context.batchDepth += 1
@@ -75,7 +77,9 @@ extension _Graph {
     /// (`commitStaged(runningJobs:)`) and by an unbatched write (`_commitWrite(runningJobs:)`).
     @inline(__always)
     func unlockRunningQueuedJobs(_ context: _ThreadContext) {
-        guard context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0, lock.isHeldOnce else {
+        guard context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0,
+            lock.isHeldOnce
+        else {
             unlock()
             return
         }
@@ -159,7 +163,9 @@ extension _Graph {
     /// Never inlined and synchronous: it takes the lock back with the thread's identity read in
     /// place (see `_Lock`).
     @inline(never)
-    private func perform(_ first: _ReactionStateMachine.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext) {
+    private func perform(
+        _ first: _ReactionStateMachine.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext
+    ) {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         var action = first
         while true {
@@ -188,7 +194,8 @@ extension _Graph {
                 case .checkSources:
                     action = reaction.checkSources(self)
                 case .dispose(let holdingForQueuedJobs):
-                    let disposal = reaction.dispose(self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true)
+                    let disposal = reaction.dispose(
+                        self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true)
                     unlock()
                     reaction.finish(disposal)
                     lock.lock(as: me)

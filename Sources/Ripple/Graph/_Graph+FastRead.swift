@@ -163,7 +163,9 @@ extension _Graph {
         // the thread pointer, read in place (see `_Lock`).
         lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
         let derived = unsafeDowncast(node, to: _DerivedNode.self)
-        guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else { return _ComputedReadStart(counted(.general)) }
+        guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else {
+            return _ComputedReadStart(counted(.general))
+        }
         return _ComputedReadStart(counted(trackInPlace(node)))
     }
 
@@ -183,7 +185,8 @@ extension _Graph {
             if node.trackedBy == evaluation.id { return counted(.trackedInDerivation) }
             // The first read of it in this evaluation, at the same place as last time: the
             // edge is updated in place here, without the further call.
-            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation) {
+            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation)
+            {
                 return counted(.trackedInDerivation)
             }
         }
@@ -265,7 +268,8 @@ extension _Graph {
     /// needs no retain and release of the handle around it.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _endUntrackedComputedRead(_ node: _Node) -> _UntrackedReadEnd {
-        guard !unsafeDowncast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty else {
+        guard !unsafeDowncast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty
+        else {
             #if RIPPLE_INVARIANTS
             if let pointer = _ThreadContext.existingPointer {
                 // A plain load and store (see `counted`).

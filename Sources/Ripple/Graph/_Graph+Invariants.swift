@@ -21,7 +21,8 @@ extension _Graph {
         if evaluatingRef == nil, suspendedEvaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
             Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue().soleWrite.isPending
         {
-            _rippleFailure("internal invariant: \(function) read at the top level with the batch's sole write not staged")
+            _rippleFailure(
+                "internal invariant: \(function) read at the top level with the batch's sole write not staged")
         }
         #endif
     }
@@ -33,7 +34,9 @@ extension _Graph {
     /// (`evaluatingRef`) and track its own reads into it. O(1).
     func checkNotEvaluatingAtOutermostUnlock() {
         guard lock.isHeldOnce, let evaluating = evaluatingRef ?? suspendedEvaluatingRef else { return }
-        _rippleFailure("internal invariant: the graph's lock released while \(evaluating.takeUnretainedValue().debugLabel) is being evaluated")
+        _rippleFailure(
+            "internal invariant: the graph's lock released while \(evaluating.takeUnretainedValue().debugLabel) is being evaluated"
+        )
     }
 
     /// Debug builds: each edge of a live node has its own link among its source's observers, at
@@ -55,10 +58,12 @@ extension _Graph {
     private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
         let source = edge.node
         guard source.observers.slots.contains(edge.slot),
-              source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
-              source.observers[edge.slot].edge == position
+            source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
+            source.observers[edge.slot].edge == position
         else {
-            _rippleFailure("internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)")
+            _rippleFailure(
+                "internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)"
+            )
         }
     }
     #endif

@@ -147,9 +147,11 @@ extension _Graph {
                     // A derivation run by this walk may have cancelled the reaction being
                     // checked (directly, or through a teardown or cleanup): its disposal
                     // emptied the root's sources. Nothing is left to decide for it.
-                    guard let frameVersion = ref._withUnsafeGuaranteedRef({ node -> Int? in
-                        frame.index < node.sources.count ? node.sources[frame.index].version : nil
-                    }) else {
+                    guard
+                        let frameVersion = ref._withUnsafeGuaranteedRef({ node -> Int? in
+                            frame.index < node.sources.count ? node.sources[frame.index].version : nil
+                        })
+                    else {
                         while walk.count > base { walk.removeLast() }
                         return false
                     }
@@ -173,7 +175,9 @@ extension _Graph {
         evaluationChain.append(.passUnretained(node))
         let interrupted = beginEvaluation(node)
         #if RIPPLE_INVARIANTS
-        if node.kind != .computed { _rippleFailure("internal invariant: \(node.debugLabel) was evaluated like a computed value") }
+        if node.kind != .computed {
+            _rippleFailure("internal invariant: \(node.debugLabel) was evaluated like a computed value")
+        }
         #endif
         let changed = unsafeDowncast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
         evaluatingRef = previous
@@ -243,7 +247,9 @@ extension _Graph {
             return status
         }
         if status != 0 {
-            _rippleFailure("evaluating \(node.debugLabel) nested in other derivations: could not start a thread with a fresh stack to go deeper (pthread_create failed with status \(status))")
+            _rippleFailure(
+                "evaluating \(node.debugLabel) nested in other derivations: could not start a thread with a fresh stack to go deeper (pthread_create failed with status \(status))"
+            )
         }
     }
     #endif
@@ -257,7 +263,9 @@ extension _Graph {
             index -= 1
         }
         names.append(node.debugLabel)
-        _rippleFailure("dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others.")
+        _rippleFailure(
+            "dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others."
+        )
     }
 }
 
@@ -334,7 +342,8 @@ extension _Graph {
         if node.trackedBy == evaluation.id { return true }
         let index = evaluation.count
         return targetRef._withUnsafeGuaranteedRef { target in
-            index < target.sources.count && target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+            index < target.sources.count
+                && target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
         }
     }
 

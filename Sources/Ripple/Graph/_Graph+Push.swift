@@ -72,6 +72,8 @@ extension _Graph {
     /// stops the program with a message naming it.
     @inline(never)
     private func stopRunaway(_ reaction: _ReactionNode) -> Never {
-        _rippleFailure("runaway reaction: \(reaction.debugLabel) re-triggered itself more than \(_Graph.maximumRounds) times in a row: each run writes a value it reads, and that write runs it again (counted across executor hops: on an actor every run is a delivery of its own). A reaction that writes what it reads must stop changing it.")
+        _rippleFailure(
+            "runaway reaction: \(reaction.debugLabel) re-triggered itself more than \(_Graph.maximumRounds) times in a row: each run writes a value it reads, and that write runs it again (counted across executor hops: on an actor every run is a delivery of its own). A reaction that writes what it reads must stop changing it."
+        )
     }
 }

@@ -20,7 +20,9 @@ extension _Graph {
         assertSoleWriteStaged()
         return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
-                reaction._withUnsafeGuaranteedRef { track(node, intoRunOf: unsafeDowncast($0, to: _SubscriberNode.self), context) }
+                reaction._withUnsafeGuaranteedRef {
+                    track(node, intoRunOf: unsafeDowncast($0, to: _SubscriberNode.self), context)
+                }
                 return true
             }
             return false
@@ -83,7 +85,9 @@ extension _Graph {
     /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
     /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
     @inline(__always)
-    static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking) -> Bool {
+    static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking)
+        -> Bool
+    {
         if dep.trackedBy == tracking.id { return true }
         unowned(unsafe) let target = targetRef.takeUnretainedValue()
         let index = tracking.count
@@ -165,7 +169,9 @@ extension _Graph {
         let count = replacedByEvaluations.count
         guard base < count else { return }
         // The closures reach the graph and the node unmanaged: capturing them costs a retain each.
-        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[index] } }
+        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in
+            _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[index] }
+        }
         replacedByEvaluations.removeLast(unlinked)
     }
 
@@ -202,7 +208,10 @@ extension _Graph {
         let count = target.sources.count
         guard kept < count else { return }
         let targetRef = Unmanaged.passUnretained(target)
-        target.sources.removeLast(unlinkEdges(kept..<count, of: target, unsubscribing: live) { index in targetRef._withUnsafeGuaranteedRef { $0.sources[index] } })
+        target.sources.removeLast(
+            unlinkEdges(kept..<count, of: target, unsubscribing: live) { index in
+                targetRef._withUnsafeGuaranteedRef { $0.sources[index] }
+            })
     }
 
     /// Unlinks `target` from the source of each edge in `indices` (if it is live) and hands the
@@ -210,7 +219,9 @@ extension _Graph {
     /// caller to remove them from wherever they are kept. The edges are read in place, one at a
     /// time (`edge(index)`): a compaction the unlinking causes may move the links of the edges
     /// not yet dropped, and updates their slots where they are.
-    private func unlinkEdges(_ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ edge: (Int) -> _Edge) -> Int {
+    private func unlinkEdges(
+        _ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ edge: (Int) -> _Edge
+    ) -> Int {
         for index in indices {
             let dropped = edge(index)
             if live { dropped.ref._withUnsafeGuaranteedRef { unsubscribe(target, from: $0, slot: dropped.slot) } }
@@ -314,12 +325,16 @@ extension _Graph {
                 } else if observer.kind == .computed {
                     _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[~link.edge].slot = newSlot }
                 } else {
-                    _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot }
+                    _graphRef._withUnsafeGuaranteedRef {
+                        $0.replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
+                    }
                 }
             }
         }
         guard let removed else {
-            _rippleFailure("internal invariant: \(observer.debugLabel) is not at slot \(slot) of the observers of \(source.debugLabel)")
+            _rippleFailure(
+                "internal invariant: \(observer.debugLabel) is not at slot \(slot) of the observers of \(source.debugLabel)"
+            )
         }
         // Only a subscriber's link holds a reference (see `_Link`).
         if observer.kind != .computed { releaseAfterUnlock(removed) }
@@ -343,7 +358,9 @@ extension _Graph {
     /// live when it read them.
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
         let id = ObjectIdentifier(node)
-        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { index in _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[id]![index] } }
+        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { index in
+            _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[id]![index] }
+        }
         replacedByRuns[id] = nil
     }
 

@@ -211,10 +211,13 @@ package final class _Graph: @unchecked Sendable {
     /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
     /// inside `untracked { }` or a batch's private evaluation: a computed value must not write.
     func failWriteDuringEvaluation(of node: _Node, _ context: _ThreadContext? = nil) -> Never {
-        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef ?? context?.privateEvaluationRef)!.takeUnretainedValue()
+        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef ?? context?.privateEvaluationRef)!
+            .takeUnretainedValue()
         let label = evaluating.debugLabel
         unlock()
-        _rippleFailure("\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead.")
+        _rippleFailure(
+            "\(node.debugLabel) was written while \(label) was being evaluated. A computed value must not write, not even inside untracked { }; use a reaction (observe) instead."
+        )
     }
 
     /// Stops a write to `node` made by the equality check of the write being applied (lock
@@ -224,7 +227,9 @@ package final class _Graph: @unchecked Sendable {
     func failWriteDuringEqualityCheck(of node: _Node) -> Never {
         let label = comparingRef.map { $0.takeUnretainedValue().debugLabel } ?? "a stored value"
         unlock()
-        _rippleFailure("\(node.debugLabel) was written while the equality check of \(label) was running. An equality check (`equals:`) runs while Ripple holds the graph; it must only compare its two values.")
+        _rippleFailure(
+            "\(node.debugLabel) was written while the equality check of \(label) was running. An equality check (`equals:`) runs while Ripple holds the graph; it must only compare its two values."
+        )
     }
 
     /// Stops a batch write to `node` when 65 535 threads' batches already stage it (lock held):
@@ -233,7 +238,9 @@ package final class _Graph: @unchecked Sendable {
     func failTooManyStagingThreads(of node: _Node) -> Never {
         let label = node.debugLabel
         unlock()
-        _rippleFailure("\(label) is staged by more than \(UInt16.max - 1) threads' batches at once; a batch writing it on yet another thread cannot be staged.")
+        _rippleFailure(
+            "\(label) is staged by more than \(UInt16.max - 1) threads' batches at once; a batch writing it on yet another thread cannot be staged."
+        )
     }
 
     @inline(__always)

@@ -161,7 +161,8 @@ struct _ObserverList: ~Copyable {
     mutating func append(_ link: _Link, spares: inout _SpareObserverBlocks) -> Int {
         if isEmpty {
             if let block = spares.take() {
-                block.bindMemory(to: Header.self, capacity: 1).initialize(to: Header(end: 0, capacity: 1, live: 0, head: 0, holes: 0))
+                block.bindMemory(to: Header.self, capacity: 1).initialize(
+                    to: Header(end: 0, capacity: 1, live: 0, head: 0, holes: 0))
                 storage = block
             } else {
                 grow()
@@ -196,7 +197,7 @@ struct _ObserverList: ~Copyable {
         moving: (_Link, Int) -> Void
     ) -> Unmanaged<_Node>? {
         guard slots.contains(slot),
-              links[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
+            links[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
         else { return nil }
         visit()
         let removed = links[slot].ref
@@ -263,11 +264,14 @@ struct _ObserverList: ~Copyable {
             alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<_Link>.alignment)
         )
         larger.bindMemory(to: Header.self, capacity: 1).initialize(
-            to: Header(end: old?.end ?? 0, capacity: Int32(newCapacity), live: old?.live ?? 0, head: old?.head ?? 0, holes: old?.holes ?? 0)
+            to: Header(
+                end: old?.end ?? 0, capacity: Int32(newCapacity), live: old?.live ?? 0, head: old?.head ?? 0,
+                holes: old?.holes ?? 0)
         )
         let newLinks = (larger + Self.linksOffset).bindMemory(to: _Link.self, capacity: newCapacity)
         if let storage, let old {
-            newLinks.moveInitialize(from: (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self), count: Int(old.end))
+            newLinks.moveInitialize(
+                from: (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self), count: Int(old.end))
             storage.deallocate()
         }
         storage = larger

@@ -115,7 +115,9 @@ struct _OriginStorage: ~Copyable {
                 .takeUnretainedValue().origin
         }
         let file = UnsafePointer<UInt8>(bitPattern: word >> 16).unsafelyUnwrapped
-        return _Origin(file: file, length: strlen(UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), line: (word & 0xFFFF) >> 1)
+        return _Origin(
+            file: file, length: strlen(UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)),
+            line: (word & 0xFFFF) >> 1)
     }
 }
 

@@ -266,7 +266,9 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// ``handBack(to:)`` before the owner resumes.
     package func takeOver(from owner: UInt) {
         storage._withUnsafeGuaranteedRef { storage in
-            precondition(storage.owner.load(ordering: .relaxed) == owner, "Ripple internal error: lock taken over from a thread that does not hold it")
+            precondition(
+                storage.owner.load(ordering: .relaxed) == owner,
+                "Ripple internal error: lock taken over from a thread that does not hold it")
             storage.owner.store(Self.currentThread, ordering: .relaxed)
         }
     }

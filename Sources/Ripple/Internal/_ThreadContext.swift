@@ -146,7 +146,8 @@ package final class _ThreadContext {
         var buffer = [CChar](repeating: 0, count: 64)
         let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
         guard count > 0 else { return false }
-        let parts = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/")
+        let parts = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
+            separator: "/")
         return parts.count == 3 && parts[0] == parts[2] && Int32(parts[0]) == getpid()
     }()
     #else

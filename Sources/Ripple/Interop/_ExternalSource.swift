@@ -30,7 +30,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     override func _origin() -> _Origin { storedOrigin.origin }
 
     init(of target: _Node) {
-        storedOrigin = _OriginStorage(_Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
+        storedOrigin = _OriginStorage(
+            _Origin(name: "tracked { } reads of \(target.debugLabel)", fileID: #fileID, line: #line))
         super.init(kind: .stored)
     }
 
@@ -95,7 +96,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         if !staging.isActive { graph.stagingThreads += 1 }
         staging.append(self) { node, _, context in
             context._withUnsafeGuaranteedRef { context in
-                unsafeDowncast(node, to: _ExternalSource.self).changeLocked(node.graphRef.takeUnretainedValue(), context)
+                unsafeDowncast(node, to: _ExternalSource.self).changeLocked(
+                    node.graphRef.takeUnretainedValue(), context)
             }
         }
     }
@@ -146,7 +148,9 @@ extension _Graph {
     /// thread. Returns its external source and the subject its registrations must also register
     /// with, or `nil` when nothing here is tracked (top level, `untracked { }`, a batch's private
     /// evaluation) or a scope of the same node is already open (it collects the reads).
-    func openObservationScope(_ context: _ThreadContext) -> (source: _ExternalSource, registration: _ObservationSubject)? {
+    func openObservationScope(_ context: _ThreadContext) -> (
+        source: _ExternalSource, registration: _ObservationSubject
+    )? {
         lock.lock()
         defer { unlock() }
         let targetRef: Unmanaged<_DerivedNode>

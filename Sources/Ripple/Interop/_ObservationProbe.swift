@@ -36,7 +36,8 @@ extension _ObservationSubject {
 /// check.
 final class _ProbeState: Sendable {
     /// The probe key path, built once.
-    nonisolated(unsafe) let keyPath: KeyPath<_ObservationSubject, Int> = \_ObservationSubject[probe: _ObservationProbe()]
+    nonisolated(unsafe) let keyPath: KeyPath<_ObservationSubject, Int> =
+        \_ObservationSubject[probe: _ObservationProbe()]
     /// The subject every probe access goes to. A tracking scope that recorded it installs an
     /// observer on it, which goes when that scope's tracking fires or is dropped, like any other.
     let subject = _ObservationSubject()
@@ -51,7 +52,8 @@ final class _ProbeState: Sendable {
         var recorded = false
         withObservationTracking {
             recorded = Self.isRecorded(subject, keyPath, context)
-        } onChange: {}
+        } onChange: {
+        }
         works = recorded
     }
 
@@ -99,7 +101,8 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 func _observationRecordsThisRead() -> Bool {
     Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
         guard probe.works else { return true }
-        let contextRef = _ThreadContext.existingPointer.map { Unmanaged<_ThreadContext>.fromOpaque($0) } ?? _ThreadContext.currentRef
+        let contextRef =
+            _ThreadContext.existingPointer.map { Unmanaged<_ThreadContext>.fromOpaque($0) } ?? _ThreadContext.currentRef
         return contextRef._withUnsafeGuaranteedRef { context in
             if context.armsEveryTopLevelRead { return true }
             return _ProbeState.isRecorded(probe.subject, probe.keyPath, context)

@@ -34,14 +34,18 @@ public func observe<Failure: Error>(
     _ body: @escaping @Sendable () throws(Failure) -> Void
 ) -> Subscription {
     let origin = _Origin(name: name, fileID: file, line: line)
-    let report: @Sendable (Failure) -> Void = handler ?? { error in
-        _RuntimeMessages.report("the reaction \(origin) threw \(String(reflecting: error)); it keeps its dependencies and runs again when one of them changes. Pass observe(catch:) a handler to handle it.")
-    }
-    return _startReaction(_ReactionNode(origin: origin) {
-        do throws(Failure) {
-            try body()
-        } catch {
-            report(error)
+    let report: @Sendable (Failure) -> Void =
+        handler ?? { error in
+            _RuntimeMessages.report(
+                "the reaction \(origin) threw \(String(reflecting: error)); it keeps its dependencies and runs again when one of them changes. Pass observe(catch:) a handler to handle it."
+            )
         }
-    })
+    return _startReaction(
+        _ReactionNode(origin: origin) {
+            do throws(Failure) {
+                try body()
+            } catch {
+                report(error)
+            }
+        })
 }

@@ -75,9 +75,10 @@ public func observeWithCleanup(
     line: UInt = #line,
     _ body: @escaping @Sendable () -> @Sendable () -> Void
 ) -> Subscription {
-    _startReaction(_ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
-        onCleanup(body())
-    })
+    _startReaction(
+        _ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
+            onCleanup(body())
+        })
 }
 
 /// Runs `body` on `actor` now and again after every change of anything it read.
@@ -177,9 +178,10 @@ public func observeOnMainActor(
 ) -> Subscription {
     // Called from main-actor code, the first run happens now (see `_ReactionNode.runRequested`).
     _ = isolation
-    return _startReaction(_mainActorReaction(origin: _Origin(name: nil, fileID: file, line: line)) {
-        MainActor.assumeIsolated { body() }
-    })
+    return _startReaction(
+        _mainActorReaction(origin: _Origin(name: nil, fileID: file, line: line)) {
+            MainActor.assumeIsolated { body() }
+        })
 }
 
 /// A reaction whose body runs on the main actor: at once when it is triggered on the main
@@ -226,7 +228,9 @@ public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
     // A handler runs without an owner (what it creates is not its own), but its cleanups
     // still belong to the reaction behind it.
     guard let reaction = context.reaction else {
-        _rippleFailure("onCleanup was called outside a reaction. Call it inside the body of observe { } or the run { } of a ReactionScope.")
+        _rippleFailure(
+            "onCleanup was called outside a reaction. Call it inside the body of observe { } or the run { } of a ReactionScope."
+        )
     }
     if !reaction._addCleanup(cleanup) { cleanup() }
 }
@@ -294,7 +298,8 @@ public func observeOnMainActor(
     _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
     _ = isolation
-    return _startReaction(_mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
-        MainActor.assumeIsolated { body() }
-    })
+    return _startReaction(
+        _mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
+            MainActor.assumeIsolated { body() }
+        })
 }

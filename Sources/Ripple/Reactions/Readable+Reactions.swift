@@ -103,7 +103,9 @@ extension Readable where Self: Sendable, Value: Sendable {
         switch buffering {
         case .latest: policy = .bufferingNewest(1)
         case .newest(let count):
-            guard count > 0 else { _rippleFailure("values(buffering: .newest(\(count))): the buffer must hold at least one value.") }
+            guard count > 0 else {
+                _rippleFailure("values(buffering: .newest(\(count))): the buffer must hold at least one value.")
+            }
             policy = .bufferingNewest(count)
         case .unbounded: policy = .unbounded
         }

@@ -144,7 +144,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
     /// records the run for traces and `whyDidThisRun`, and says what comes next.
-    func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun) -> _ReactionStateMachine.RunFinishedAction {
+    func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun)
+        -> _ReactionStateMachine.RunFinishedAction
+    {
         if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues) }
         return state.runFinished()
     }
@@ -192,7 +194,9 @@ final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Sends a run to the reaction's executor (lock released). The job holds the node until it
     /// has run; it runs as a delivery of its own there.
     func sendToExecutor() {
-        guard let schedule = extras?.schedule else { _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have") }
+        guard let schedule = extras?.schedule else {
+            _rippleFailure("internal error: \(debugLabel) sent to an executor it does not have")
+        }
         schedule { [self] in
             let context = _ThreadContext.current
             _graph.delivering(context) { _graph.runReaction(self, context, scheduledRunArrived: true) }

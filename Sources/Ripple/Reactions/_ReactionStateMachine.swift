@@ -170,7 +170,10 @@ struct _ReactionStateMachine: Equatable {
 
     /// A new reaction, or the state a node keeps (see `_ReactionNode.state`).
     @inline(__always)
-    init(phase: Phase = .initial, isRunScheduled: Bool = false, subscriber: _SubscriberStateMachine = _SubscriberStateMachine()) {
+    init(
+        phase: Phase = .initial, isRunScheduled: Bool = false,
+        subscriber: _SubscriberStateMachine = _SubscriberStateMachine()
+    ) {
         self.phase = phase
         self.isRunScheduled = isRunScheduled
         self.subscriber = subscriber

@@ -28,7 +28,9 @@ extension Stored {
                 guard _admitWrite(graph, context) else { return false }
             }
             writes &+= 1
-            if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) { _ = writeCounter._write(writes, context) }
+            if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) {
+                _ = writeCounter._write(writes, context)
+            }
             // The equality check runs next: a write from inside it fails (see `comparingRef`).
             graph.comparingRef = .passUnretained(self)
             return true
@@ -92,7 +94,9 @@ extension Stored {
             context._withUnsafeGuaranteedRef { context in
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
-                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) { context.pending.append(.notify(self)) }
+                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) {
+                    context.pending.append(.notify(self))
+                }
                 if runningJobs {
                     graph.unlockRunningQueuedJobs(context)
                 } else {
@@ -136,7 +140,9 @@ extension Stored {
         if let isEqual = _isEqual {
             let staging = context._withUnsafeGuaranteedRef { $0.staging }
             var current = _value
-            if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+            if let extras = _extras?.takeUnretainedValue(),
+                extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+            {
                 // Nothing in the slot yet: the batch's first write of the value.
                 if let staged = extras._stagedValue { current = staged }
             } else if !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] {
@@ -160,7 +166,9 @@ extension Stored {
     @usableFromInline
     func _untrackedRead() {
         graphRef._withUnsafeGuaranteedRef { graph in
-            graph.finishUntrackedRead(armed: _extras?._withUnsafeGuaranteedRef { $0.observationRef }) { armObservation() }
+            graph.finishUntrackedRead(armed: _extras?._withUnsafeGuaranteedRef { $0.observationRef }) {
+                armObservation()
+            }
         }
     }
 

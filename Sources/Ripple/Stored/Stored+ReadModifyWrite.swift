@@ -82,7 +82,9 @@ package func _endExclusiveAccess(_ access: _ExclusiveAccess) {
     context.readModifyWrite = access.enclosing
     _graph.withLock {
         _graph.readModifyWriteRegions -= 1
-        if region.mode == .exclusive, !region.isReservedByBatch, let subject = region.subject { subject._endExclusive() }
+        if region.mode == .exclusive, !region.isReservedByBatch, let subject = region.subject {
+            subject._endExclusive()
+        }
     }
     // `region` holds the subject: released here, with the lock released.
     withExtendedLifetime(region) {}
@@ -182,7 +184,8 @@ extension Stored: _ReadModifyWriteSubject {
         graphRef._withUnsafeGuaranteedRef { graph in
             let context = _ThreadContext.current
             guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
-                  !graph.isDeriving(on: context) else { return }
+                !graph.isDeriving(on: context)
+            else { return }
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context)
                 if _exclusiveOwner == nil {
@@ -240,7 +243,9 @@ extension Stored: _ReadModifyWriteSubject {
             graphRef._withUnsafeGuaranteedRef { graph in
                 if !graph.lock.isHeldOnce {
                     graph.unlock()
-                    _rippleFailure("\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a read-modify-write of it. Derivations and equalities must not write.")
+                    _rippleFailure(
+                        "\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a read-modify-write of it. Derivations and equalities must not write."
+                    )
                 }
                 failIfWaitingCloses(on: owner, me, graph)
                 context.waitingFor = self
@@ -251,16 +256,20 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     /// Follows who waits for whom from `owner`; stops the program if it leads back to `me`.
-    private func failIfWaitingCloses(on owner: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer, _ graph: _Graph) {
+    private func failIfWaitingCloses(on owner: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer, _ graph: _Graph)
+    {
         var chain = [debugLabel]
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
         while let waited = Unmanaged<_ThreadContext>.fromOpaque(next).takeUnretainedValue().waitingFor,
-              let nextOwner = waited._exclusiveOwnerPointer {
+            let nextOwner = waited._exclusiveOwnerPointer
+        {
             chain.append(waited.debugLabel)
             if nextOwner == me {
                 graph.unlock()
-                _rippleFailure("deadlock between read-modify-writes: this thread waits to write \(chain[0]), which another thread holds while it waits for \(chain.dropFirst().joined(separator: ", then ")), which this thread holds. Inside a batch, a read-modify-write (update, +=) holds its value until the batch ends; batches on several threads must read-modify-write shared values in the same order.")
+                _rippleFailure(
+                    "deadlock between read-modify-writes: this thread waits to write \(chain[0]), which another thread holds while it waits for \(chain.dropFirst().joined(separator: ", then ")), which this thread holds. Inside a batch, a read-modify-write (update, +=) holds its value until the batch ends; batches on several threads must read-modify-write shared values in the same order."
+                )
             }
             if chain.count > 64 { return }
             next = nextOwner

@@ -76,7 +76,8 @@ extension Stored {
     /// `_beginStaging`'s bookkeeping, the lock held: also how a sole write is staged. The
     /// caller has refused a write made by a derivation (`_beginStaging` checks; a sole write was
     /// kept only by a thread that did not hold the lock, so no derivation made it).
-    func _stageLocked(_ graph: _Graph, _ context: _ThreadContext, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
+    func _stageLocked(_ graph: _Graph, _ context: _ThreadContext, commit: @escaping _StagedEntry.Commit) -> _StagingSlot
+    {
         let staging = context.staging
         staging.generation &+= 1
         let me = Unmanaged.passUnretained(staging)
@@ -109,7 +110,9 @@ extension Stored {
     /// the lock held; once applied and the lock released, the value it replaced destroyed; or,
     /// lock released, committed as an unbatched write.
     @inlinable
-    func _performSoleWrite(_ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
+    func _performSoleWrite(
+        _ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: Unmanaged<_ThreadContext>
+    ) {
         let pointer = storage.assumingMemoryBound(to: Value.self)
         switch step {
         case .stage:
@@ -191,7 +194,9 @@ extension Stored {
 
     /// The value `staging` staged for this node, if any, with the number of writes (lock held).
     private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
-        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+        if let extras = _extras?.takeUnretainedValue(),
+            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        {
             return (extras._stagedValue.unsafelyUnwrapped, extras.stagedWrites)
         }
         guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
@@ -244,7 +249,9 @@ extension Stored {
     /// The version the value `staging` staged for this node gets when it is applied, reserved
     /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
     private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
-        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+        if let extras = _extras?.takeUnretainedValue(),
+            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        {
             return extras.stagedRead.reserve(in: graph)
         }
         return staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserve(in: graph)
@@ -253,7 +260,9 @@ extension Stored {
     /// Notes that a private evaluation read the value `staging` staged for this node (lock
     /// held; see `_StagedRead.readPrivately`).
     private func notePrivateReadOfStagedValue(_ staging: _Staging) {
-        if let extras = _extras?.takeUnretainedValue(), extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() {
+        if let extras = _extras?.takeUnretainedValue(),
+            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        {
             extras.stagedRead.readPrivately = true
             return
         }
@@ -332,7 +341,9 @@ extension Stored {
     /// are only marked, so that those that saw the replaced value run again (see
     /// `_markReadersOfReplacedStagedValue`).
     @inlinable
-    func _applyStaged(_ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()) {
+    func _applyStaged(
+        _ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()
+    ) {
         // A false from `_lockForWrite`: the write of a read-modify-write that another write
         // overtook (the lock is released once, and the caller retries): nothing is applied.
         for _ in 1..<writes {

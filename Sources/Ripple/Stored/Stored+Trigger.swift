@@ -52,7 +52,9 @@ extension Stored {
     /// A trigger's commit, with the lock taken by `_lockForWrite` (released on return).
     private func _applyTriggerLocked(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool) {
         _stampVersion()
-        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) { _recordWrite(old: _value, new: _value, context) }
+        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+            _recordWrite(old: _value, new: _value, context)
+        }
         _commitWrite(context, runningJobs: runningJobs)
     }
 
@@ -119,14 +121,17 @@ extension Stored: _Triggerable {}
 /// - Complexity: One run of `body`, then one write per `Stored` it read.
 public func trigger(file: StaticString = #fileID, line: UInt = #line, _ body: () -> Void) {
     let sources: [any _Triggerable] = withoutActuallyEscaping(body) { body in
-        let node = _ComputedNode<Void>(origin: _Origin(name: "trigger { }", fileID: file, line: line), isEqual: nil, derive: body)
+        let node = _ComputedNode<Void>(
+            origin: _Origin(name: "trigger { }", fileID: file, line: line), isEqual: nil, derive: body)
         let reads = Computed(node: node)
         untracked { reads.value }
         // The edges retain their sources; the array retains them past the computed value.
         return _graph.withLock {
             var found: [any _Triggerable] = []
             for index in 0..<node.sources.count {
-                if let stored = node.sources[index].ref.takeUnretainedValue() as? any _Triggerable { found.append(stored) }
+                if let stored = node.sources[index].ref.takeUnretainedValue() as? any _Triggerable {
+                    found.append(stored)
+                }
             }
             return found
         }

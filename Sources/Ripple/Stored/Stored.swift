@@ -63,7 +63,9 @@ public final class Stored<Value>: _Node, Readable {
     }
 
     @usableFromInline
-    init(_ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt) {
+    init(
+        _ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt
+    ) {
         _value = value
         _isEqual = isEqual
         storedOrigin = _OriginStorage(_Origin(name: name, fileID: file, line: line))
@@ -233,7 +235,9 @@ public final class Stored<Value>: _Node, Readable {
         _stampVersion()
         var replaced = newValue
         swap(&_value, &replaced)
-        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) { _recordWrite(old: replaced, new: _value, context) }
+        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+            _recordWrite(old: replaced, new: _value, context)
+        }
         _commitWrite(context, runningJobs: runningJobs)
         return replaced
     }

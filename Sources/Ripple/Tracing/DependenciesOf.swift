@@ -41,7 +41,9 @@ public func dependencies(
     }
     defer { subscription.cancel() }
     guard ran.value, let snapshot = subscription.dependencies else {
-        _rippleFailure("dependencies(of:) at \(file):\(line): the body did not run at once (called where reactions are deferred, such as inside a derivation)")
+        _rippleFailure(
+            "dependencies(of:) at \(file):\(line): the body did not run at once (called where reactions are deferred, such as inside a derivation)"
+        )
     }
     return snapshot
 }

@@ -70,11 +70,15 @@ public struct DependencySnapshot: Sendable, CustomStringConvertible {
 
     /// The root, its direct sources and observers, and the size of the whole snapshot.
     public var description: String {
-        var lines = ["\(root.kind == .stored ? "Stored" : root.kind == .computed ? "Computed" : "Reaction") \(root.name)"]
+        var lines = [
+            "\(root.kind == .stored ? "Stored" : root.kind == .computed ? "Computed" : "Reaction") \(root.name)"
+        ]
         lines.append("  sources: " + (sources.isEmpty ? "none" : sources.map(\.name).joined(separator: ", ")))
         lines.append("  observers: " + (observers.isEmpty ? "none" : observers.map(\.name).joined(separator: ", ")))
         if nodes.count > 1 + sources.count + observers.count {
-            lines.append("  (\(nodes.count) nodes and \(edges.count) edges in all\(isTruncated ? ", truncated" : ""); see `dot`)")
+            lines.append(
+                "  (\(nodes.count) nodes and \(edges.count) edges in all\(isTruncated ? ", truncated" : ""); see `dot`)"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -23,7 +23,8 @@ public func traceCommit<R, Failure: Error>(
     // The commit counts the reactions run on this thread from `open` to `close`, then is traced.
     let open = { context.wokeReactions.append([]) }
     let close = { (store: String, transaction: String) in
-        let event = _PendingTrace.commit(store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
+        let event = _PendingTrace.commit(
+            store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
         _graph.withLock { _graph.recordTrace(event, context) }
     }
     if context.batchDepth > 0 {
@@ -79,7 +80,9 @@ extension _ThreadContext {
         let commits = batchCommits
         batchCommits = []
         wokeReactions.append([])
-        let record = _DeferredWrite(apply: { self.recordBatchCommits(commits, woke: self.wokeReactions.removeLast()) }, reaction: nil, writesNothing: true)
+        let record = _DeferredWrite(
+            apply: { self.recordBatchCommits(commits, woke: self.wokeReactions.removeLast()) }, reaction: nil,
+            writesNothing: true)
         deferred.insert(record, at: deferredHead)
     }
 

@@ -53,7 +53,8 @@ public struct TraceEvent: Sendable, CustomStringConvertible {
         case .write(let old, let new): "write \(node): \(old) → \(new)"
         case .evaluation(let changed): "evaluate \(node): \(changed ? "changed" : "unchanged")"
         case .reactionRun(let changes):
-            changes.isEmpty ? "run \(node) (first run)" : "run \(node): " + changes.map(\.description).joined(separator: ", ")
+            changes.isEmpty
+                ? "run \(node) (first run)" : "run \(node): " + changes.map(\.description).joined(separator: ", ")
         case .batchStart: "batch start"
         case .batchEnd: "batch end"
         case .commit(let transaction, let woke):

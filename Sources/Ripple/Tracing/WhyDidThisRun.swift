@@ -30,7 +30,9 @@
 /// - Complexity: O(*s*) in the reaction's sources, at each run of a reaction that records.
 public func whyDidThisRun() -> [SourceChange] {
     guard let reaction = _ThreadContext.current.reaction else {
-        _rippleFailure("whyDidThisRun() was called outside a reaction. Call it inside the body of observe { } (or a handler such as onChange).")
+        _rippleFailure(
+            "whyDidThisRun() was called outside a reaction. Call it inside the body of observe { } (or a handler such as onChange)."
+        )
     }
     let pending = _graph.withLock { () -> [_PendingSourceChange] in
         guard reaction.recordsWhy else {

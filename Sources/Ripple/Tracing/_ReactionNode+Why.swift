@@ -26,7 +26,9 @@ extension _ReactionNode {
         for (ref, version) in baseline {
             let source = ref.takeUnretainedValue()
             guard source.version != version else { continue }
-            changes.append(_PendingSourceChange(source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue()))
+            changes.append(
+                _PendingSourceChange(
+                    source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue()))
         }
         return changes
     }
@@ -41,7 +43,9 @@ extension _ReactionNode {
         graph.whyBaselines[ObjectIdentifier(self)] = nil
         if graph.isTracing {
             graph.recordTrace(.reactionRun(node: traceName, changes: changes), context)
-            if !context.wokeReactions.isEmpty { context.wokeReactions[context.wokeReactions.count - 1].append(traceName) }
+            if !context.wokeReactions.isEmpty {
+                context.wokeReactions[context.wokeReactions.count - 1].append(traceName)
+            }
         }
         guard keepingValues else { return }
         graph.whyChanges[ObjectIdentifier(self)] = (origin.name, changes)

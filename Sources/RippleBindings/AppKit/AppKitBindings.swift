@@ -61,7 +61,8 @@ func _twoWayProperty<Control: NSControl, Value: Sendable>(
             set: { control, value in MainActor.assumeIsolated { set(control, value) } }
         )
         let target = _ActionTarget { [weak property] in property?.userDidEdit() }
-        objc_setAssociatedObject(control, UnsafeRawPointer(key.utf8Start).advanced(by: 1), target, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        objc_setAssociatedObject(
+            control, UnsafeRawPointer(key.utf8Start).advanced(by: 1), target, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         control.target = target
         control.action = #selector(_ActionTarget.invoke(_:))
         return property
@@ -82,7 +83,9 @@ extension AppKitBindings where Base: NSTextField {
             let token = NotificationCenter.default.addObserver(
                 forName: NSControl.textDidChangeNotification, object: base, queue: .main
             ) { [weak property] _ in property?.userDidEdit() }
-            objc_setAssociatedObject(base, UnsafeRawPointer(("ripple.NSTextField.token" as StaticString).utf8Start), _ObserverToken(token), .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            objc_setAssociatedObject(
+                base, UnsafeRawPointer(("ripple.NSTextField.token" as StaticString).utf8Start), _ObserverToken(token),
+                .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
             return property
         }
     }
@@ -106,7 +109,9 @@ extension AppKitBindings where Base: NSButton {
         _associated(base, "ripple.NSButton.tap") {
             let event = Event<Void>()
             let target = _ActionTarget { event.send() }
-            objc_setAssociatedObject(base, UnsafeRawPointer(("ripple.NSButton.target" as StaticString).utf8Start), target, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            objc_setAssociatedObject(
+                base, UnsafeRawPointer(("ripple.NSButton.target" as StaticString).utf8Start), target,
+                .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
             base.target = target
             base.action = #selector(_ActionTarget.invoke(_:))
             return event

@@ -19,7 +19,8 @@ import Ripple
 /// another, a change made off the main thread would reach the table view off the main actor,
 /// which stops the program. Only the list's first section is shown.
 @MainActor
-public final class NSTableViewBinding<Item: Identifiable & Sendable>: NSObject, NSTableViewDataSource, NSTableViewDelegate
+public final class NSTableViewBinding<Item: Identifiable & Sendable>: NSObject, NSTableViewDataSource,
+    NSTableViewDelegate
 where Item.ID: Sendable {
     /// The list shown (its first section).
     public let list: ListDataSource<Int, Item>
@@ -39,7 +40,9 @@ where Item.ID: Sendable {
         super.init()
         tableView.dataSource = self
         tableView.delegate = self
-        objc_setAssociatedObject(tableView, UnsafeRawPointer(("ripple.NSTableView.binding" as StaticString).utf8Start), self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        objc_setAssociatedObject(
+            tableView, UnsafeRawPointer(("ripple.NSTableView.binding" as StaticString).utf8Start), self,
+            .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         list.connect(
             update: { [weak self] update in MainActor.assumeIsolated { self?.apply(update) } },
             selection: { [weak self] selected in MainActor.assumeIsolated { self?.select(selected) } }
@@ -56,7 +59,9 @@ where Item.ID: Sendable {
         let changes = ListChanges(
             deletions: update.itemDeletions.filter { $0.section == 0 }.map(\.item),
             insertions: update.itemInsertions.filter { $0.section == 0 }.map(\.item),
-            moves: update.itemMoves.filter { $0.from.section == 0 }.map { ListChanges.Move(from: $0.from.item, to: $0.to.item) },
+            moves: update.itemMoves.filter { $0.from.section == 0 }.map {
+                ListChanges.Move(from: $0.from.item, to: $0.to.item)
+            },
             updates: update.itemUpdates.filter { $0.section == 0 }.map(\.item)
         )
         // Removing selected rows posts selection changes: they are not the user's.
@@ -75,7 +80,8 @@ where Item.ID: Sendable {
         }
         tableView.endUpdates()
         if !reloads.isEmpty {
-            tableView.reloadData(forRowIndexes: reloads, columnIndexes: IndexSet(integersIn: 0..<tableView.numberOfColumns))
+            tableView.reloadData(
+                forRowIndexes: reloads, columnIndexes: IndexSet(integersIn: 0..<tableView.numberOfColumns))
         }
     }
 
@@ -84,7 +90,8 @@ where Item.ID: Sendable {
         let wasSyncing = isSyncingSelection
         isSyncingSelection = true
         defer { isSyncingSelection = wasSyncing }
-        tableView.selectRowIndexes(IndexSet(selected.filter { $0.section == 0 }.map(\.item)), byExtendingSelection: false)
+        tableView.selectRowIndexes(
+            IndexSet(selected.filter { $0.section == 0 }.map(\.item)), byExtendingSelection: false)
     }
 
     /// The number of rows of the list.

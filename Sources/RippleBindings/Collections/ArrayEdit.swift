@@ -100,7 +100,9 @@ public struct ArrayEdit<Element> {
 
     private func check(_ index: Int, in range: Range<Int>, _ call: String) {
         guard range.contains(index) else {
-            _bindingsFailure("ObservableArray \(call): index \(index) is out of range \(range.lowerBound)..<\(range.upperBound) (the array has \(count) elements).")
+            _bindingsFailure(
+                "ObservableArray \(call): index \(index) is out of range \(range.lowerBound)..<\(range.upperBound) (the array has \(count) elements)."
+            )
         }
     }
 }

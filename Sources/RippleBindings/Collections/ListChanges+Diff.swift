@@ -74,7 +74,9 @@ func _diff<ID: Hashable>(
     }
     var suffix = 0
     var suffixUpdates: [Int] = []
-    while suffix < oldCount - prefix, suffix < newCount - prefix, oldID(oldCount - 1 - suffix) == newID(newCount - 1 - suffix) {
+    while suffix < oldCount - prefix, suffix < newCount - prefix,
+        oldID(oldCount - 1 - suffix) == newID(newCount - 1 - suffix)
+    {
         if isUpdated(oldCount - 1 - suffix, newCount - 1 - suffix) { suffixUpdates.append(oldCount - 1 - suffix) }
         suffix += 1
     }

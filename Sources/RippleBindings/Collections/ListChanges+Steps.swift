@@ -62,7 +62,8 @@ extension ListChanges {
             defer { predecessor = i }
             guard isMoved[i] else { continue }
             let from = position[i]
-            let to = predecessor < 0 ? 0 : (position[predecessor] < from ? position[predecessor] + 1 : position[predecessor])
+            let to =
+                predecessor < 0 ? 0 : (position[predecessor] < from ? position[predecessor] + 1 : position[predecessor])
             if from == to { continue }
             if from < to {
                 for p in from..<to {

@@ -90,7 +90,9 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     public func edit(_ body: @escaping (inout ArrayEdit<Element>) -> Void) {
         let storage = self.storage
         if previewing.isHeldByCallingThread {
-            _bindingsFailure("ObservableArray.edit: \(label) was edited from inside one of its willChange handlers, before the edit it was told about is applied. Edit it after the change (in didChangeElements, or a reaction).")
+            _bindingsFailure(
+                "ObservableArray.edit: \(label) was edited from inside one of its willChange handlers, before the edit it was told about is applied. Edit it after the change (in didChangeElements, or a reaction)."
+            )
         }
         guard !willChangeHandlers.isEmpty else {
             storage.update { current in
@@ -180,7 +182,8 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// that stops the program with a message.
     ///
     /// - Returns: A subscription that removes the handler when cancelled or released.
-    public func willChange(_ handler: @escaping @Sendable (_ old: [Element], _ new: [Element]) -> Void) -> Subscription {
+    public func willChange(_ handler: @escaping @Sendable (_ old: [Element], _ new: [Element]) -> Void) -> Subscription
+    {
         willChangeHandlers.add { handler($0.old, $0.new) }
     }
 

@@ -39,7 +39,9 @@ extension BindingHandler {
         paced(.debounce, interval: interval, clock: clock)
     }
 
-    private func paced<C: Clock<Duration>>(_ mode: _PacerState<PropertyValue>.Mode, interval: Duration, clock: C) -> BindingHandler {
+    private func paced<C: Clock<Duration>>(_ mode: _PacerState<PropertyValue>.Mode, interval: Duration, clock: C)
+        -> BindingHandler
+    {
         guard interval >= .zero else {
             _bindingsFailure("BindingHandler.\(mode)(for: \(interval)): the interval cannot be negative.")
         }

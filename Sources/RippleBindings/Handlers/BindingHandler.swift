@@ -58,7 +58,8 @@ public struct BindingHandler<DataValue, PropertyValue>: Sendable {
     }
 
     /// This handler followed by `next`, one way.
-    public func transform<Next>(_ next: @escaping @Sendable (PropertyValue) -> Next) -> BindingHandler<DataValue, Next> {
+    public func transform<Next>(_ next: @escaping @Sendable (PropertyValue) -> Next) -> BindingHandler<DataValue, Next>
+    {
         let forward = self.forward
         return BindingHandler<DataValue, Next>(forward: { next(forward($0)) }, makePush: nil)
     }
@@ -102,7 +103,8 @@ extension BindingHandler {
 
 /// Builds one binding's path from a user's edit to the model, given the function that writes
 /// the model.
-typealias _MakePush<DataValue, PropertyValue> = @Sendable (_ write: @escaping @Sendable (DataValue) -> Void) -> _Push<PropertyValue>
+typealias _MakePush<DataValue, PropertyValue> =
+    @Sendable (_ write: @escaping @Sendable (DataValue) -> Void) -> _Push<PropertyValue>
 
 /// One binding's path from a user's edit to the model: a function, and the pacers on the way
 /// (flushed when the binding ends, so that an edit the user made is never dropped).
@@ -116,7 +118,10 @@ final class _Push<Value>: Sendable {
     }
 
     /// A stage in front of `next`: flushing it flushes `next` too.
-    init(then next: _Push<some Any>, flush: @escaping @Sendable () -> Void = {}, _ send: @escaping @Sendable (Value) -> Void) {
+    init(
+        then next: _Push<some Any>, flush: @escaping @Sendable () -> Void = {},
+        _ send: @escaping @Sendable (Value) -> Void
+    ) {
         sendValue = send
         flushPending = {
             flush()

@@ -9,17 +9,21 @@ extension ListDataSource {
     ///   valid (`to` as a position after the item is removed from `from`).
     public func userDidMove(from: ListIndex, to: ListIndex) {
         guard let writableSource = _writableSource, allowsMoving else {
-            _bindingsFailure("ListDataSource.userDidMove(from: \(from), to: \(to)): moving is not allowed; set allowsMoving on a data source made with a writable source (a Stored or a ValueBinding).")
+            _bindingsFailure(
+                "ListDataSource.userDidMove(from: \(from), to: \(to)): moving is not allowed; set allowsMoving on a data source made with a writable source (a Stored or a ValueBinding)."
+            )
         }
         let (moved, sectionID) = _state.modify { state -> (Item, SectionID) in
             let displayed = state.displayed
-            guard displayed.indices.contains(from.section), displayed[from.section].items.indices.contains(from.item) else {
+            guard displayed.indices.contains(from.section), displayed[from.section].items.indices.contains(from.item)
+            else {
                 _bindingsFailure("ListDataSource.userDidMove(from: \(from), to: \(to)): no item at \(from).")
             }
             guard displayed.indices.contains(to.section),
-                  (0...(displayed[to.section].items.count - (from.section == to.section ? 1 : 0))).contains(to.item)
+                (0...(displayed[to.section].items.count - (from.section == to.section ? 1 : 0))).contains(to.item)
             else {
-                _bindingsFailure("ListDataSource.userDidMove(from: \(from), to: \(to)): \(to) is not a valid destination.")
+                _bindingsFailure(
+                    "ListDataSource.userDidMove(from: \(from), to: \(to)): \(to) is not a valid destination.")
             }
             let item = state.displayed[from.section].items.remove(at: from.item)
             state.displayed[to.section].items.insert(item, at: to.item)
@@ -36,10 +40,14 @@ extension ListDataSource {
     /// - Precondition: ``allowsDeletion`` is set, the source is writable, and `index` is valid.
     public func userDidDelete(at index: ListIndex) {
         guard let writableSource = _writableSource, allowsDeletion else {
-            _bindingsFailure("ListDataSource.userDidDelete(at: \(index)): deletion is not allowed; set allowsDeletion on a data source made with a writable source (a Stored or a ValueBinding).")
+            _bindingsFailure(
+                "ListDataSource.userDidDelete(at: \(index)): deletion is not allowed; set allowsDeletion on a data source made with a writable source (a Stored or a ValueBinding)."
+            )
         }
         let (deleted, selection) = _state.modify { state -> (Item, _ListSelection<Item.ID>?) in
-            guard state.displayed.indices.contains(index.section), state.displayed[index.section].items.indices.contains(index.item) else {
+            guard state.displayed.indices.contains(index.section),
+                state.displayed[index.section].items.indices.contains(index.item)
+            else {
                 _bindingsFailure("ListDataSource.userDidDelete(at: \(index)): no item at \(index).")
             }
             return (state.displayed[index.section].items.remove(at: index.item), state.selection)

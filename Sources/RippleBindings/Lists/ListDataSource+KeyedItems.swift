@@ -25,7 +25,9 @@ extension ListDataSource where SectionID == Int {
         on scheduler: BindingScheduler = .immediate
     ) where Item == ListItem<Value, Key> {
         self.init(
-            sections: ReadOnlyBinding { [ListSection(id: 0, items: items.value.map { ListItem($0, id: $0[keyPath: id]) })] },
+            sections: ReadOnlyBinding {
+                [ListSection(id: 0, items: items.value.map { ListItem($0, id: $0[keyPath: id]) })]
+            },
             on: scheduler,
             isUpdated: _contentChanged(Value.self, Key.self)
         )
@@ -96,7 +98,9 @@ extension ListDataSource where SectionID == Int {
         on scheduler: BindingScheduler = .immediate
     ) where Item == ListItem<Value, Int> {
         self.init(
-            sections: ReadOnlyBinding { [ListSection(id: 0, items: items.value.enumerated().map { ListItem($1, id: $0) })] },
+            sections: ReadOnlyBinding {
+                [ListSection(id: 0, items: items.value.enumerated().map { ListItem($1, id: $0) })]
+            },
             on: scheduler,
             isUpdated: _contentChanged(Value.self, Int.self)
         )

@@ -7,14 +7,18 @@ extension ListDataSource where SectionID == Int {
     /// ```swift
     /// let dataSource = ListDataSource(items: searchResults)   // a Computed<[Result]>
     /// ```
-    public convenience init(items: some ObservableValue<[Item]> & Sendable, on scheduler: BindingScheduler = .immediate) {
+    public convenience init(items: some ObservableValue<[Item]> & Sendable, on scheduler: BindingScheduler = .immediate)
+    {
         self.init(sections: ReadOnlyBinding { [ListSection(id: 0, items: items.value)] }, on: scheduler, isUpdated: nil)
     }
 
     /// Creates a data source with one section over read-only `Equatable` items: an item whose
     /// content changes is reloaded.
-    public convenience init(items: some ObservableValue<[Item]> & Sendable, on scheduler: BindingScheduler = .immediate) where Item: Equatable {
-        self.init(sections: ReadOnlyBinding { [ListSection(id: 0, items: items.value)] }, on: scheduler, isUpdated: { $0 != $1 })
+    public convenience init(items: some ObservableValue<[Item]> & Sendable, on scheduler: BindingScheduler = .immediate)
+    where Item: Equatable {
+        self.init(
+            sections: ReadOnlyBinding { [ListSection(id: 0, items: items.value)] }, on: scheduler,
+            isUpdated: { $0 != $1 })
     }
 
     /// Creates a data source with one section over items that the user's moves and deletions
@@ -25,7 +29,8 @@ extension ListDataSource where SectionID == Int {
 
     /// Creates a data source with one section over `Equatable` items that the user's moves
     /// and deletions are written to: an item whose content changes is reloaded.
-    public convenience init(items: ValueBinding<[Item]>, on scheduler: BindingScheduler = .immediate) where Item: Equatable {
+    public convenience init(items: ValueBinding<[Item]>, on scheduler: BindingScheduler = .immediate)
+    where Item: Equatable {
         self.init(sections: _sectioned(items), on: scheduler, isUpdated: { $0 != $1 })
     }
 
@@ -42,7 +47,9 @@ extension ListDataSource where SectionID == Int {
 }
 
 /// `items` as one section (id `0`), writable.
-private func _sectioned<Item: Identifiable & Sendable>(_ items: ValueBinding<[Item]>) -> ValueBinding<[ListSection<Int, Item>]> where Item.ID: Sendable {
+private func _sectioned<Item: Identifiable & Sendable>(_ items: ValueBinding<[Item]>) -> ValueBinding<
+    [ListSection<Int, Item>]
+> where Item.ID: Sendable {
     ValueBinding(
         get: { [ListSection(id: 0, items: items.value)] },
         update: { transform in

@@ -32,7 +32,8 @@ import RippleModels
 /// **Selection** is a set of item ids (or one id) in a model value, so it follows items
 /// through moves; items deleted from the list leave the selection. Items that
 /// ``canSelectItem`` refuses cannot be selected.
-public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: Sendable where Item.ID: Sendable {
+public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: Sendable
+where Item.ID: Sendable {
     /// A section of this data source.
     public typealias Section = ListSection<SectionID, Item>
 
@@ -191,7 +192,8 @@ public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifi
     public func numberOfItems(inSection section: Int) -> Int {
         let displayed = _state.value.displayed
         guard displayed.indices.contains(section) else {
-            _bindingsFailure("ListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections.")
+            _bindingsFailure(
+                "ListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections.")
         }
         return displayed[section].items.count
     }
@@ -201,8 +203,11 @@ public final class ListDataSource<SectionID: Hashable & Sendable, Item: Identifi
     /// - Precondition: `index` is in range.
     public func item(at index: ListIndex) -> Item {
         let displayed = _state.value.displayed
-        guard displayed.indices.contains(index.section), displayed[index.section].items.indices.contains(index.item) else {
-            _bindingsFailure("ListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items.")
+        guard displayed.indices.contains(index.section), displayed[index.section].items.indices.contains(index.item)
+        else {
+            _bindingsFailure(
+                "ListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items."
+            )
         }
         return displayed[index.section].items[index.item]
     }

@@ -18,14 +18,17 @@ func _listUpdate<SectionID: Hashable, Item: Identifiable>(
         let before = old[oldSection].items
         let after = section.items
         // The common case: a section that did not change at all.
-        if before.count == after.count, isUpdated == nil, before.indices.allSatisfy({ before[$0].id == after[$0].id }) { continue }
+        if before.count == after.count, isUpdated == nil, before.indices.allSatisfy({ before[$0].id == after[$0].id }) {
+            continue
+        }
         let changes = ListChanges(from: before, to: after, id: { $0.id }, isUpdated: isUpdated)
         if changes.isEmpty { continue }
         update.itemDeletions += changes.deletions.map { ListIndex(section: oldSection, item: $0) }
         update.itemInsertions += changes.insertions.map { ListIndex(section: newSection, item: $0) }
         update.itemUpdates += changes.updates.map { ListIndex(section: oldSection, item: $0) }
         update.itemMoves += changes.moves.map {
-            ListUpdate.Move(from: ListIndex(section: oldSection, item: $0.from), to: ListIndex(section: newSection, item: $0.to))
+            ListUpdate.Move(
+                from: ListIndex(section: oldSection, item: $0.from), to: ListIndex(section: newSection, item: $0.to))
         }
     }
     update.itemDeletions.sort()

@@ -126,7 +126,9 @@ public final class MainActorListDataSource<SectionID: Hashable, Item: Identifiab
     /// - Precondition: `section` is in range.
     public func numberOfItems(inSection section: Int) -> Int {
         guard displayed.indices.contains(section) else {
-            _bindingsFailure("MainActorListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections.")
+            _bindingsFailure(
+                "MainActorListDataSource.numberOfItems(inSection: \(section)): the list has \(displayed.count) sections."
+            )
         }
         return displayed[section].items.count
     }
@@ -135,8 +137,11 @@ public final class MainActorListDataSource<SectionID: Hashable, Item: Identifiab
     ///
     /// - Precondition: `index` is in range.
     public func item(at index: ListIndex) -> Item {
-        guard displayed.indices.contains(index.section), displayed[index.section].items.indices.contains(index.item) else {
-            _bindingsFailure("MainActorListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items.")
+        guard displayed.indices.contains(index.section), displayed[index.section].items.indices.contains(index.item)
+        else {
+            _bindingsFailure(
+                "MainActorListDataSource.item(at: \(index)): no such item; the list has \(displayed.count) sections with \(displayed.map(\.items.count)) items."
+            )
         }
         return displayed[index.section].items[index.item]
     }
@@ -146,7 +151,8 @@ public final class MainActorListDataSource<SectionID: Hashable, Item: Identifiab
     /// - Precondition: `section` is in range.
     public func sectionID(at section: Int) -> SectionID {
         guard displayed.indices.contains(section) else {
-            _bindingsFailure("MainActorListDataSource.sectionID(at: \(section)): the list has \(displayed.count) sections.")
+            _bindingsFailure(
+                "MainActorListDataSource.sectionID(at: \(section)): the list has \(displayed.count) sections.")
         }
         return displayed[section].id
     }

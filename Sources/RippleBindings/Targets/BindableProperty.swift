@@ -81,13 +81,16 @@ public final class BindableProperty<Value: Sendable>: Sendable {
     ///
     /// Reads inside the transform are tracked too.
     @discardableResult
-    public func bind<Data>(_ source: some ObservableValue<Data> & Sendable, _ handler: BindingHandler<Data, Value>) -> Subscription {
+    public func bind<Data>(_ source: some ObservableValue<Data> & Sendable, _ handler: BindingHandler<Data, Value>)
+        -> Subscription
+    {
         start(read: { source.value }, forward: handler.forward)
     }
 
     /// Keeps an optional property equal to a value that is never `nil`.
     @discardableResult
-    public func bind<Wrapped>(_ source: some ObservableValue<Wrapped> & Sendable) -> Subscription where Value == Wrapped? {
+    public func bind<Wrapped>(_ source: some ObservableValue<Wrapped> & Sendable) -> Subscription
+    where Value == Wrapped? {
         bind(source, .transform { Optional($0) })
     }
 
@@ -112,7 +115,9 @@ public final class BindableProperty<Value: Sendable>: Sendable {
     public var isBound: Bool { slot.isBound }
 
     /// Starts a binding whose reaction reads with `read` and applies `forward` of it.
-    private func start<Data>(read: @escaping @Sendable () -> Data, forward: @escaping @Sendable (Data) -> Value) -> Subscription {
+    private func start<Data>(read: @escaping @Sendable () -> Data, forward: @escaping @Sendable (Data) -> Value)
+        -> Subscription
+    {
         slot.replace { [slot, scheduler, set] generation in
             let latest = _applier(slot: slot, scheduler: scheduler, set: set, generation: generation)
             let subscription = withoutOwner {

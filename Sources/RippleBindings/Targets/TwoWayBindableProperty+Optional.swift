@@ -58,7 +58,8 @@ extension TwoWayBindableProperty {
     ///
     /// - Returns: The binding's subscription: cancel it to end the binding.
     @discardableResult
-    public func bindOneWay<Wrapped>(_ source: some ObservableValue<Wrapped> & Sendable) -> Subscription where Value == Wrapped? {
+    public func bindOneWay<Wrapped>(_ source: some ObservableValue<Wrapped> & Sendable) -> Subscription
+    where Value == Wrapped? {
         bindOneWay(source, .transform { Optional($0) })
     }
 }

@@ -203,7 +203,9 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
     /// Shows `source` (through `handler`) in the control without writing the user's edits
     /// anywhere.
     @discardableResult
-    public func bindOneWay<Data>(_ source: some ObservableValue<Data> & Sendable, _ handler: BindingHandler<Data, Value>) -> Subscription {
+    public func bindOneWay<Data>(
+        _ source: some ObservableValue<Data> & Sendable, _ handler: BindingHandler<Data, Value>
+    ) -> Subscription {
         let forward = handler.forward
         return slot.replace { [slot, scheduler, set] generation in
             let latest = _applier(slot: slot, scheduler: scheduler, set: set, generation: generation)

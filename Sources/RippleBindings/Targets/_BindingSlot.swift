@@ -47,7 +47,7 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
         let (created, createdPush) = make(id)
         let handle = Subscription { [weak self] in self?.clear(generation: id) }
         let previous = lock.withLock { () -> Binding in
-            guard generation == id else { return (created, createdPush, nil, onEnd) }   // replaced meanwhile
+            guard generation == id else { return (created, createdPush, nil, onEnd) }  // replaced meanwhile
             defer { subscription = created; push = createdPush; self.handle = handle; cleanup = onEnd }
             return (subscription, push, self.handle, cleanup)
         }
@@ -106,7 +106,11 @@ final class _BindingSlot<Value: Sendable>: @unchecked Sendable {
             return true
         }
         guard isCurrent else { return false }
-        defer { lock.withLock { applying -= 1; applied &+= 1 } }
+        defer {
+            lock.withLock {
+                applying -= 1; applied &+= 1
+            }
+        }
         apply()
         return true
     }

@@ -32,7 +32,8 @@ extension ListIndex {
 /// selection bound, the binding leaves the table view's selection alone.
 @MainActor
 public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
-    UITableViewDataSource, UITableViewDelegate where Item.ID: Sendable {
+    UITableViewDataSource, UITableViewDelegate
+where Item.ID: Sendable {
     /// The list shown.
     public let list: ListDataSource<SectionID, Item>
     private let makeCell: @MainActor (UITableView, IndexPath, Item) -> UITableViewCell
@@ -52,7 +53,9 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
         tableView.dataSource = self
         tableView.delegate = self
         if case .multiple = list._state.value.selection { tableView.allowsMultipleSelection = true }
-        objc_setAssociatedObject(tableView, UnsafeRawPointer(("ripple.UITableView.binding" as StaticString).utf8Start), self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        objc_setAssociatedObject(
+            tableView, UnsafeRawPointer(("ripple.UITableView.binding" as StaticString).utf8Start), self,
+            .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         list.connect(
             update: { [weak self] update in MainActor.assumeIsolated { self?.apply(update) } },
             selection: { [weak self] selected in MainActor.assumeIsolated { self?.select(selected) } }
@@ -108,7 +111,9 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
     }
 
     /// Rows can be deleted only when the list allows deletion.
-    public func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle {
+    public func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath)
+        -> UITableViewCell.EditingStyle
+    {
         list.allowsDeletion ? .delete : .none
     }
 
@@ -123,7 +128,9 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
     }
 
     /// Writes the user's deletion to the list's source.
-    public func tableView(_ tableView: UITableView, commit style: UITableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+    public func tableView(
+        _ tableView: UITableView, commit style: UITableViewCell.EditingStyle, forRowAt indexPath: IndexPath
+    ) {
         guard style == .delete, list.allowsDeletion else { return }
         // The selection changes with the deletion: show it once the row is gone.
         isCommittingEdit = true
@@ -157,7 +164,8 @@ public final class TableViewBinding<SectionID: Hashable & Sendable, Item: Identi
 /// actor, which stops the program.
 @MainActor
 public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: NSObject,
-    UICollectionViewDataSource, UICollectionViewDelegate where Item.ID: Sendable {
+    UICollectionViewDataSource, UICollectionViewDelegate
+where Item.ID: Sendable {
     /// The list shown.
     public let list: ListDataSource<SectionID, Item>
     private let makeCell: @MainActor (UICollectionView, IndexPath, Item) -> UICollectionViewCell
@@ -176,7 +184,9 @@ public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: I
         collectionView.dataSource = self
         collectionView.delegate = self
         if case .multiple = list._state.value.selection { collectionView.allowsMultipleSelection = true }
-        objc_setAssociatedObject(collectionView, UnsafeRawPointer(("ripple.UICollectionView.binding" as StaticString).utf8Start), self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        objc_setAssociatedObject(
+            collectionView, UnsafeRawPointer(("ripple.UICollectionView.binding" as StaticString).utf8Start), self,
+            .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         list.connect(
             update: { [weak self] update in MainActor.assumeIsolated { self?.apply(update) } },
             selection: { [weak self] selected in MainActor.assumeIsolated { self?.select(selected) } }
@@ -217,15 +227,21 @@ public final class CollectionViewBinding<SectionID: Hashable & Sendable, Item: I
     }
 
     /// A cell made by the `cell` function.
-    public func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+    public func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath)
+        -> UICollectionViewCell
+    {
         makeCell(collectionView, indexPath, list.item(at: ListIndex(indexPath)))
     }
 
     /// Items move when the list allows moving.
-    public func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool { list.allowsMoving }
+    public func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {
+        list.allowsMoving
+    }
 
     /// Writes the user's move to the list's source.
-    public func collectionView(_ collectionView: UICollectionView, moveItemAt source: IndexPath, to destination: IndexPath) {
+    public func collectionView(
+        _ collectionView: UICollectionView, moveItemAt source: IndexPath, to destination: IndexPath
+    ) {
         list.userDidMove(from: ListIndex(source), to: ListIndex(destination))
     }
 

@@ -91,14 +91,16 @@ extension UIKitBindings where Base: UITextField {
 extension UIKitBindings where Base: UISwitch {
     /// Whether the switch is on, two-way.
     public var isOn: TwoWayBindableProperty<Bool> {
-        _twoWayProperty(base, "ripple.UISwitch.isOn", .valueChanged, get: { $0.isOn }, set: { $0.setOn($1, animated: true) })
+        _twoWayProperty(
+            base, "ripple.UISwitch.isOn", .valueChanged, get: { $0.isOn }, set: { $0.setOn($1, animated: true) })
     }
 }
 
 extension UIKitBindings where Base: UISlider {
     /// The slider's value, two-way.
     public var value: TwoWayBindableProperty<Float> {
-        _twoWayProperty(base, "ripple.UISlider.value", .valueChanged, get: { $0.value }, set: { $0.setValue($1, animated: true) })
+        _twoWayProperty(
+            base, "ripple.UISlider.value", .valueChanged, get: { $0.value }, set: { $0.setValue($1, animated: true) })
     }
 }
 #endif

@@ -95,7 +95,9 @@ extension ObservableValue where Self: Sendable {
     ///   - withCurrent: Also call `handler` at once with the current parts.
     ///   - handler: Called with the new parts.
     /// - Returns: A `Subscription` that stops the handler when cancelled or released.
-    public func didChange<A: Equatable & SendableMetatype, B: Equatable & SendableMetatype, C: Equatable & SendableMetatype>(
+    public func didChange<
+        A: Equatable & SendableMetatype, B: Equatable & SendableMetatype, C: Equatable & SendableMetatype
+    >(
         withCurrent: Bool = false,
         _ handler: @escaping @Sendable (A, B, C) -> Void
     ) -> Subscription where Value == (A, B, C) {

@@ -73,7 +73,8 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     /// ```
     public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
         self.init(read: get, readUpdates: get) { transform in
-            _readModifyWrite(read: { untracked(get) }, transform: transform, write: { value in untracked { batch { set(value) } } })
+            _readModifyWrite(
+                read: { untracked(get) }, transform: transform, write: { value in untracked { batch { set(value) } } })
         }
     }
 

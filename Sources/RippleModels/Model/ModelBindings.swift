@@ -22,7 +22,9 @@ public struct ModelBindings<Model: AnyObject & Sendable>: Sendable {
     }
 
     /// A binding to the property at `path`; writes run its `didSet`.
-    public subscript<Value>(dynamicMember path: any ReferenceWritableKeyPath<Model, Value> & Sendable) -> ValueBinding<Value> {
+    public subscript<Value>(dynamicMember path: any ReferenceWritableKeyPath<Model, Value> & Sendable) -> ValueBinding<
+        Value
+    > {
         ValueBinding(model, path)
     }
 }

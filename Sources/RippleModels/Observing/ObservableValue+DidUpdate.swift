@@ -107,7 +107,7 @@ extension ObservableValue where Self: Sendable, Value: Equatable {
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> Subscription {
         _observeUpdates(withCurrent: withCurrent) { old, new in
-            if old != new { handler(new) }   // `nil` (the current value, asked for) differs too
+            if old != new { handler(new) }  // `nil` (the current value, asked for) differs too
         }
     }
 

@@ -84,7 +84,8 @@ extension Persisted {
     /// - Parameters:
     ///   - key: The key in `store`.
     ///   - store: Where the value is kept.
-    public convenience init<Wrapped: Codable & Sendable>(_ key: String, store: any KeyValueStore = .userDefaults) where Value == Wrapped? {
+    public convenience init<Wrapped: Codable & Sendable>(_ key: String, store: any KeyValueStore = .userDefaults)
+    where Value == Wrapped? {
         self.init(key: key, default: nil, store: store, coding: .json(key: key), migrate: nil)
     }
 }

@@ -26,7 +26,9 @@ extension Bool: PropertyListValue {
 extension Int: PropertyListValue {
     /// An integer, or a floating-point number with an integral value in range; `nil` for 3.7,
     /// 1e300 or a boolean.
-    public static func _fromPropertyList(_ object: Any) -> Int? { _PropertyListNumber(object)?.exactInt64.flatMap { Int(exactly: $0) } }
+    public static func _fromPropertyList(_ object: Any) -> Int? {
+        _PropertyListNumber(object)?.exactInt64.flatMap { Int(exactly: $0) }
+    }
 }
 extension Int64: PropertyListValue {
     /// A 64-bit integer, or a floating-point number with an integral value in range.

@@ -55,7 +55,8 @@ public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         #else
         guard
             let data = try? PropertyListSerialization.data(fromPropertyList: ["v": object], format: .xml, options: 0),
-            let read = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+            let read = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+                as? [String: Any],
             let value = read["v"]
         else { return object }
         return value

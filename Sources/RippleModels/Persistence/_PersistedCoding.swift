@@ -100,7 +100,8 @@ func _isIdenticalPropertyList(_ lhs: Any, _ rhs: Any) -> Bool {
     if kind == Bool.self { return lhs as! Bool == rhs as! Bool }
     if kind == Data.self { return lhs as! Data == rhs as! Data }
     if kind == Date.self {
-        return (lhs as! Date).timeIntervalSinceReferenceDate.bitPattern == (rhs as! Date).timeIntervalSinceReferenceDate.bitPattern
+        return (lhs as! Date).timeIntervalSinceReferenceDate.bitPattern
+            == (rhs as! Date).timeIntervalSinceReferenceDate.bitPattern
     }
     if let lhs = lhs as? [Any], let rhs = rhs as? [Any] {
         return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy(_isIdenticalPropertyList)
@@ -121,13 +122,15 @@ func _isIdenticalPropertyList(_ lhs: Any, _ rhs: Any) -> Bool {
 enum _PersistedJSON {
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }
 
     static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
 

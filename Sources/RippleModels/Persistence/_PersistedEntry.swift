@@ -62,7 +62,8 @@ final class _PersistedEntry<Value: Sendable>: @unchecked Sendable {
         case superseded
     }
 
-    init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?) {
+    init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?)
+    {
         self.key = key
         self.store = store
         self.coding = coding

@@ -101,7 +101,8 @@ final class _PersistedRegistry: @unchecked Sendable {
 final class _PersistedHandle<Value: Sendable>: Sendable {
     let entry: _PersistedEntry<Value>
 
-    init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?) {
+    init(key: String, store: any KeyValueStore, coding: _PersistedCoding<Value>, migrate: (@Sendable (Any) -> Value?)?)
+    {
         entry = _PersistedRegistry.shared.acquire(key: key, store: store, coding: coding, migrate: migrate)
     }
 

@@ -35,7 +35,7 @@ enum _PropertyListNumber {
         case CChar(UInt8(ascii: "q")), CChar(UInt8(ascii: "l")), CChar(UInt8(ascii: "i")), CChar(UInt8(ascii: "s")):
             self = .integer(number.int64Value)
         case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")), CChar(UInt8(ascii: "I")), CChar(UInt8(ascii: "S")),
-             CChar(UInt8(ascii: "C")):
+            CChar(UInt8(ascii: "C")):
             self = .unsignedInteger(number.uint64Value)
         case CChar(UInt8(ascii: "f")):
             self = .float(number.floatValue)

@@ -39,7 +39,9 @@ public final class Connectable<Value: Sendable>: Readable, ObservableValue, Send
 
     /// Creates a value connected to `node`.
     public convenience init(connectedTo node: some ObservableValue<Value> & Sendable) {
-        self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }), equals: _equality(for: Value.self))
+        self.init(
+            source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }),
+            equals: _equality(for: Value.self))
     }
 
     /// Creates a value connected to `node`, with its own equality (Yoyo's `changePredicate:`).
@@ -47,7 +49,9 @@ public final class Connectable<Value: Sendable>: Readable, ObservableValue, Send
     /// - Parameters:
     ///   - node: The first source.
     ///   - isEqual: When two values count as the same; `nil`: every change notifies.
-    public convenience init(connectedTo node: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    public convenience init(
+        connectedTo node: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?
+    ) {
         self.init(source: .node(read: { node.value }, readUpdates: { node._readForUpdate() }), equals: isEqual)
     }
 

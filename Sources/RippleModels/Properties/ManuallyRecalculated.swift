@@ -30,11 +30,15 @@ public final class ManuallyRecalculated<Value: Sendable>: Readable, ObservableVa
     /// - Parameters:
     ///   - isEqual: When two values count as the same; `nil`: every recalculation notifies.
     ///   - calculate: Computes the value; called now and by ``recalculate()``, untracked.
-    public convenience init(equals isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value) {
+    public convenience init(
+        equals isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value
+    ) {
         self.init(comparingWith: isEqual, calculate)
     }
 
-    private init(comparingWith isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value) {
+    private init(
+        comparingWith isEqual: (@Sendable (Value, Value) -> Bool)?, _ calculate: @escaping @Sendable () -> Value
+    ) {
         self.calculate = calculate
         storage = Stored(untracked(calculate), equals: isEqual)
     }

@@ -41,11 +41,15 @@ public final class PassThrough<Value>: Readable, ObservableValue, @unchecked Sen
     ///   - source: The value to show.
     ///   - isEqual: When two values count as the same; `nil`: every update of the source
     ///     reaches the readers.
-    public convenience init(_ source: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    public convenience init(
+        _ source: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?
+    ) {
         self.init(source, comparingWith: isEqual)
     }
 
-    private init(_ source: some ObservableValue<Value> & Sendable, comparingWith isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    private init(
+        _ source: some ObservableValue<Value> & Sendable, comparingWith isEqual: (@Sendable (Value, Value) -> Bool)?
+    ) {
         current = Computed(name: "PassThrough", equals: isEqual) { source.value }
         readUpdates = { source._readForUpdate() }
     }

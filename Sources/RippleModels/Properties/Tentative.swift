@@ -58,8 +58,12 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
 
     /// Creates a tentative value over a read-only parent. ``commit()`` stops showing the
     /// tentative value; the parent is expected to have caught up.
-    public convenience init(_ parent: some ObservableValue<Value> & Sendable, clock: some Clock<Duration> = ContinuousClock()) {
-        self.init(read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: nil, equals: _equality(for: Value.self), clock: clock)
+    public convenience init(
+        _ parent: some ObservableValue<Value> & Sendable, clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(
+            read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: nil,
+            equals: _equality(for: Value.self), clock: clock)
     }
 
     /// Creates a tentative value over a read-only parent, whose readers run again only when
@@ -69,14 +73,20 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     ///   - parent: The value shown when there is no tentative one.
     ///   - isEqual: When two values count as the same; `nil`: every change notifies.
     ///   - clock: The clock timeouts are measured with.
-    public convenience init(_ parent: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?, clock: some Clock<Duration> = ContinuousClock()) {
-        self.init(read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: nil, equals: isEqual, clock: clock)
+    public convenience init(
+        _ parent: some ObservableValue<Value> & Sendable, equals isEqual: (@Sendable (Value, Value) -> Bool)?,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(
+            read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: nil, equals: isEqual, clock: clock)
     }
 
     /// Creates a tentative value over a writable parent. ``commit()`` writes the tentative
     /// value into the parent, in the same batch that stops showing it.
     public convenience init(_ parent: ValueBinding<Value>, clock: some Clock<Duration> = ContinuousClock()) {
-        self.init(read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: { parent.value = $0 }, equals: _equality(for: Value.self), clock: clock)
+        self.init(
+            read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: { parent.value = $0 },
+            equals: _equality(for: Value.self), clock: clock)
     }
 
     /// Creates a tentative value over a writable parent, with its own equality (Yoyo's
@@ -86,8 +96,13 @@ public final class Tentative<Value: Sendable>: Readable, ObservableValue, Sendab
     ///   - parent: The value shown when there is no tentative one, written by ``commit()``.
     ///   - isEqual: When two values count as the same; `nil`: every change notifies.
     ///   - clock: The clock timeouts are measured with.
-    public convenience init(_ parent: ValueBinding<Value>, equals isEqual: (@Sendable (Value, Value) -> Bool)?, clock: some Clock<Duration> = ContinuousClock()) {
-        self.init(read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: { parent.value = $0 }, equals: isEqual, clock: clock)
+    public convenience init(
+        _ parent: ValueBinding<Value>, equals isEqual: (@Sendable (Value, Value) -> Bool)?,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(
+            read: { parent.value }, readUpdates: { parent._readForUpdate() }, write: { parent.value = $0 },
+            equals: isEqual, clock: clock)
     }
 
     deinit {

@@ -39,7 +39,10 @@ public struct Changes<State> {
     ///   - current: The state after.
     ///   - version: The version of `current`.
     ///   - transaction: The commit that produced `current`.
-    public init(previous: State?, current: State, version: UInt64 = 0, transaction: Transaction = Transaction(name: "initial state")) {
+    public init(
+        previous: State?, current: State, version: UInt64 = 0,
+        transaction: Transaction = Transaction(name: "initial state")
+    ) {
         self.previous = previous
         self.current = current
         self.version = version
@@ -65,7 +68,9 @@ public struct Changes<State> {
 
     /// Whether the value `selector` picks differs between the previous and the current state,
     /// as `isEqual` tells (always `true` on the first delivery).
-    public func hasChanges<Value>(_ selector: (State) throws -> Value, _ isEqual: (Value, Value) throws -> Bool) rethrows -> Bool {
+    public func hasChanges<Value>(_ selector: (State) throws -> Value, _ isEqual: (Value, Value) throws -> Bool)
+        rethrows -> Bool
+    {
         guard let previous else { return true }
         return try !isEqual(selector(previous), selector(current))
     }

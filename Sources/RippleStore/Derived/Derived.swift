@@ -65,7 +65,9 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
             let old = previous.value
             previous.value = current
             if old == nil, dropsFirst { return }
-            let changes = Changes(previous: old, current: current, version: deliveries.value, transaction: Transaction(name: "derived", file: file, line: line))
+            let changes = Changes(
+                previous: old, current: current, version: deliveries.value,
+                transaction: Transaction(name: "derived", file: file, line: line))
             deliveries.value += 1
             withoutOwner { untracked { receive(changes) } }
         }
@@ -74,7 +76,9 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     /// A value derived from this one's value at `keyPath`.
     ///
     /// - Complexity: O(1) to create.
-    public func derived<Member: Equatable & Sendable>(_ keyPath: any KeyPath<Value, Member> & Sendable) -> Derived<Member> {
+    public func derived<Member: Equatable & Sendable>(_ keyPath: any KeyPath<Value, Member> & Sendable) -> Derived<
+        Member
+    > {
         let path = _KeyPath(keyPath: keyPath)
         return Derived<Member>(Computed(equals: ==) { [self] in computed.value[keyPath: path.keyPath] })
     }
@@ -83,7 +87,9 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     /// the result's readers run only when the result changed.
     ///
     /// - Complexity: O(1) to create.
-    public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<Output> {
+    public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<
+        Output
+    > {
         Derived<Output>(Computed(equals: ==) { [self] in transform(computed.value) })
     }
 }
@@ -101,15 +107,18 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
 /// ```
 ///
 /// - Complexity: O(1) to create; one comparison per value when an input changed.
-public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<each Value>) -> Derived<(repeat each Value)> {
+public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<each Value>) -> Derived<
+    (repeat each Value)
+> {
     // The combined node holds its input derived values (not only their nodes): they live
     // while it does.
     let inputs = (repeat each values)
-    return Derived(Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
-        var equal = true
-        repeat (equal = equal && (each old) == (each new))
-        return equal
-    }) {
-        (repeat (each inputs).computed.value)
-    })
+    return Derived(
+        Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
+            var equal = true
+            repeat (equal = equal && (each old) == (each new))
+            return equal
+        }) {
+            (repeat (each inputs).computed.value)
+        })
 }

@@ -51,7 +51,9 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
     }
 
     /// A binding to the member at `keyPath` of this binding's value.
-    public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: any WritableKeyPath<Value, Member> & Sendable) -> StoreBinding<Member> {
+    public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: any WritableKeyPath<Value, Member> & Sendable)
+        -> StoreBinding<Member>
+    {
         StoreBinding<Member>(source.child(keyPath))
     }
 
@@ -126,6 +128,7 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
     }
 
     func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member> {
-        _StoreKeyPathSource<State, Member>(core: core, path: _WritableKeyPath(keyPath: path.keyPath.appending(path: keyPath)), file: file, line: line)
+        _StoreKeyPathSource<State, Member>(
+            core: core, path: _WritableKeyPath(keyPath: path.keyPath.appending(path: keyPath)), file: file, line: line)
     }
 }

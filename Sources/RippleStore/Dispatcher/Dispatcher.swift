@@ -15,7 +15,8 @@
 ///
 /// A dispatcher holds its store. Its commits are the store's commits: atomic, ordered,
 /// delivered to every subscriber of the store.
-open class Dispatcher<State: Equatable & Sendable, Activity: Sendable, Scope: Equatable & Sendable>: @unchecked Sendable {
+open class Dispatcher<State: Equatable & Sendable, Activity: Sendable, Scope: Equatable & Sendable>: @unchecked Sendable
+{
     /// The store the dispatcher commits to.
     public let store: Store<State, Activity>
     private let scope: _WritableKeyPath<State, Scope>
@@ -57,7 +58,8 @@ open class Dispatcher<State: Equatable & Sendable, Activity: Sendable, Scope: Eq
         _ mutation: (inout Scope) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let scope = scope
-        return try store._core.commit(Transaction(name: name, file: file, line: line)) { (state, _) throws(Failure) -> Result in
+        return try store._core.commit(Transaction(name: name, file: file, line: line)) {
+            (state, _) throws(Failure) -> Result in
             try mutation(&state[keyPath: scope.keyPath])
         }
     }
@@ -88,15 +90,18 @@ open class Dispatcher<State: Equatable & Sendable, Activity: Sendable, Scope: Eq
         let core = store._core
         let scoped = core.slice(scope.keyPath)
         let previous = _ReactionBox<(scope: Scope, version: UInt64)?>(nil)
-        return core.own(observe(file: file, line: line) { [node = core.node] in
-            let current = scoped.value
-            let snapshot = untracked { node.value }
-            let old = previous.value
-            previous.value = (current, snapshot.version)
-            if old == nil, dropsFirst { return }
-            let changes = Changes(previous: old?.scope, current: current, version: snapshot.version, transaction: snapshot.transaction)
-            withoutOwner { untracked { receive(changes) } }
-        })
+        return core.own(
+            observe(file: file, line: line) { [node = core.node] in
+                let current = scoped.value
+                let snapshot = untracked { node.value }
+                let old = previous.value
+                previous.value = (current, snapshot.version)
+                if old == nil, dropsFirst { return }
+                let changes = Changes(
+                    previous: old?.scope, current: current, version: snapshot.version, transaction: snapshot.transaction
+                )
+                withoutOwner { untracked { receive(changes) } }
+            })
     }
 }
 

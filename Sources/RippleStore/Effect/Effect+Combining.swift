@@ -161,10 +161,14 @@ extension Effect where Action: Sendable {
                     await handler(error, Send(waiting: { await send.deliver(transform($0)) }))
                 }
             }
-            return Effect<Other>(.run(priority, { send in try await body(Send(waiting: { await send.deliver(transform($0)) })) }, mappedHandler))
+            return Effect<Other>(
+                .run(
+                    priority, { send in try await body(Send(waiting: { await send.deliver(transform($0)) })) },
+                    mappedHandler))
         case .create(let body):
             return .create { continuation in
-                body(EffectContinuation(deliver: { continuation.send(transform($0)) }, ended: { continuation.finish() }))
+                body(
+                    EffectContinuation(deliver: { continuation.send(transform($0)) }, ended: { continuation.finish() }))
             }
         case .concat(let effects):
             return Effect<Other>(.concat(effects.map { $0.map(transform) }))

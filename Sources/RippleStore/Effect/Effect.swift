@@ -37,7 +37,9 @@ public struct Effect<Action> {
     indirect enum _Operation {
         case none
         case send(Action)
-        case run(TaskPriority?, @Sendable (Send<Action>) async throws -> Void, (@Sendable (any Error, Send<Action>) async -> Void)?)
+        case run(
+            TaskPriority?, @Sendable (Send<Action>) async throws -> Void,
+            (@Sendable (any Error, Send<Action>) async -> Void)?)
         case create(@Sendable (EffectContinuation<Action>) -> Void)
         case concat([Effect])
         case merge([Effect])
@@ -150,7 +152,9 @@ extension Effect where Action: Sendable {
     ///
     /// `body` runs at once, synchronously, when the effect starts; actions it sends before it
     /// returns are queued like any other.
-    public static func create(_ body: @escaping @Sendable (_ continuation: EffectContinuation<Action>) -> Void) -> Effect {
+    public static func create(_ body: @escaping @Sendable (_ continuation: EffectContinuation<Action>) -> Void)
+        -> Effect
+    {
         Effect(.create(body))
     }
 }

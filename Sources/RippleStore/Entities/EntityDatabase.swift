@@ -34,7 +34,9 @@ extension EntityDatabase {
     ///
     /// - Throws: ``EntityError/missingReference(table:id:foreignKey:target:targetID:)`` or
     ///   ``EntityError/duplicateID(table:id:)``; the database is then unchanged.
-    public mutating func insert<Entity>(_ entity: Entity, into table: WritableKeyPath<Self, EntityTable<Entity>>) throws(EntityError) {
+    public mutating func insert<Entity>(_ entity: Entity, into table: WritableKeyPath<Self, EntityTable<Entity>>)
+        throws(EntityError)
+    {
         try checkReferences(of: entity, in: table)
         try self[keyPath: table].insert(entity)
     }
@@ -43,7 +45,9 @@ extension EntityDatabase {
     ///
     /// - Throws: ``EntityError/missingReference(table:id:foreignKey:target:targetID:)``.
     @discardableResult
-    public mutating func upsert<Entity>(_ entity: Entity, into table: WritableKeyPath<Self, EntityTable<Entity>>) throws(EntityError) -> Bool {
+    public mutating func upsert<Entity>(_ entity: Entity, into table: WritableKeyPath<Self, EntityTable<Entity>>)
+        throws(EntityError) -> Bool
+    {
         try checkReferences(of: entity, in: table)
         return self[keyPath: table].upsert(entity)
     }
@@ -51,7 +55,10 @@ extension EntityDatabase {
     /// Changes the entity with `id` in `table`, then checks its references.
     ///
     /// - Throws: ``EntityError``; the database is then unchanged.
-    public mutating func update<Entity>(_ id: Entity.ID, in table: WritableKeyPath<Self, EntityTable<Entity>>, _ transform: (inout Entity) throws -> Void) throws {
+    public mutating func update<Entity>(
+        _ id: Entity.ID, in table: WritableKeyPath<Self, EntityTable<Entity>>,
+        _ transform: (inout Entity) throws -> Void
+    ) throws {
         guard var entity = self[keyPath: table][id] else {
             throw EntityError.missingEntity(table: EntityTable<Entity>.name, id: "\(id)")
         }
@@ -77,7 +84,9 @@ extension EntityDatabase {
     /// - Complexity: O(log n) for the entity, plus O(k log n) for the k entities that refer to
     ///   it, found through their grouping index, and so on through the cascade.
     @discardableResult
-    public mutating func delete<Entity>(_ id: Entity.ID, from table: WritableKeyPath<Self, EntityTable<Entity>>) -> Entity? {
+    public mutating func delete<Entity>(_ id: Entity.ID, from table: WritableKeyPath<Self, EntityTable<Entity>>)
+        -> Entity?
+    {
         guard let deleted = self[keyPath: table].delete(id) else { return nil }
         var work = _DeleteWork<Self>(relationships: Self.relationships)
         work.queueRules(after: table, deleting: AnyHashable(id))
@@ -86,11 +95,15 @@ extension EntityDatabase {
     }
 
     /// Deletes the entities with the given ids from `table`, applying the delete rules.
-    public mutating func delete<Entity>(_ ids: some Sequence<Entity.ID>, from table: WritableKeyPath<Self, EntityTable<Entity>>) {
+    public mutating func delete<Entity>(
+        _ ids: some Sequence<Entity.ID>, from table: WritableKeyPath<Self, EntityTable<Entity>>
+    ) {
         for id in ids { delete(id, from: table) }
     }
 
-    private func checkReferences<Entity>(of entity: Entity, in table: WritableKeyPath<Self, EntityTable<Entity>>) throws(EntityError) {
+    private func checkReferences<Entity>(of entity: Entity, in table: WritableKeyPath<Self, EntityTable<Entity>>)
+        throws(EntityError)
+    {
         for relationship in Self.relationships where relationship.source.keyPath == table {
             if let error = relationship.check(self, entity) { throw error }
         }
@@ -137,7 +150,9 @@ public struct EntityRelationship<Database: EntityDatabase>: Sendable {
             source: _AnyKeyPath(keyPath: source),
             target: _AnyKeyPath(keyPath: target),
             check: { database, entity in
-                guard let entity = entity as? Source, let targetID = entity[keyPath: paths.foreignKey] else { return nil }
+                guard let entity = entity as? Source, let targetID = entity[keyPath: paths.foreignKey] else {
+                    return nil
+                }
                 guard database[keyPath: paths.target][targetID] == nil else { return nil }
                 return .missingReference(
                     table: EntityTable<Source>.name, id: "\(entity.id)", foreignKey: "\(paths.foreignKey)",
@@ -148,7 +163,9 @@ public struct EntityRelationship<Database: EntityDatabase>: Sendable {
                 guard rule != .leave, let targetID = deletedID.base as? Target.ID else { return }
                 let table = database[keyPath: paths.source]
                 guard table.hasGroupedIndex(paths.foreignKey) else {
-                    fatalError("RippleStore: the relationship \(paths.source).\(paths.foreignKey) → \(paths.target) deletes with .\(rule), which needs a grouping index over \(paths.foreignKey): add .grouped(by: \(paths.foreignKey)) to \(Source.self)'s IndexedEntity indexes.")
+                    fatalError(
+                        "RippleStore: the relationship \(paths.source).\(paths.foreignKey) → \(paths.target) deletes with .\(rule), which needs a grouping index over \(paths.foreignKey): add .grouped(by: \(paths.foreignKey)) to \(Source.self)'s IndexedEntity indexes."
+                    )
                 }
                 let referring = table.ids(where: paths.foreignKey, equals: Optional(targetID))
                 switch rule {
@@ -187,7 +204,9 @@ extension EntityRelationship {
         onDelete rule: DeleteRule
     ) -> EntityRelationship {
         if rule == .nullify {
-            fatalError("RippleStore: the relationship \(source).\(foreignKey) → \(target) cannot nullify: \(foreignKey) is not optional. Make it optional, or choose .cascade or .leave.")
+            fatalError(
+                "RippleStore: the relationship \(source).\(foreignKey) → \(target) cannot nullify: \(foreignKey) is not optional. Make it optional, or choose .cascade or .leave."
+            )
         }
         let paths = _RequiredRelationshipPaths(source: source, foreignKey: foreignKey, target: target)
         return EntityRelationship(
@@ -206,7 +225,9 @@ extension EntityRelationship {
                 guard rule == .cascade, let targetID = deletedID.base as? Target.ID else { return }
                 let table = database[keyPath: paths.source]
                 guard table.hasGroupedIndex(paths.foreignKey) else {
-                    fatalError("RippleStore: the relationship \(paths.source).\(paths.foreignKey) → \(paths.target) deletes with .cascade, which needs a grouping index over \(paths.foreignKey): add .grouped(by: \(paths.foreignKey)) to \(Source.self)'s IndexedEntity indexes.")
+                    fatalError(
+                        "RippleStore: the relationship \(paths.source).\(paths.foreignKey) → \(paths.target) deletes with .cascade, which needs a grouping index over \(paths.foreignKey): add .grouped(by: \(paths.foreignKey)) to \(Source.self)'s IndexedEntity indexes."
+                    )
                 }
                 work.queueDeletes(of: table.ids(where: paths.foreignKey, equals: targetID), from: paths.source)
             }
@@ -240,26 +261,32 @@ struct _DeleteWork<Database: EntityDatabase> {
 
     /// Queues the deletes of `ids` from `table`, to run in the order of `ids`, each followed by
     /// its own rules.
-    mutating func queueDeletes<Entity>(of ids: [Entity.ID], from table: WritableKeyPath<Database, EntityTable<Entity>>) {
+    mutating func queueDeletes<Entity>(of ids: [Entity.ID], from table: WritableKeyPath<Database, EntityTable<Entity>>)
+    {
         for id in ids.reversed() {
-            steps.append(Step { database, work in
-                if database[keyPath: table].delete(id) != nil {
-                    work.queueRules(after: table, deleting: AnyHashable(id))
-                }
-            })
+            steps.append(
+                Step { database, work in
+                    if database[keyPath: table].delete(id) != nil {
+                        work.queueRules(after: table, deleting: AnyHashable(id))
+                    }
+                })
         }
     }
 }
 
 /// The key paths of a relationship whose reference is required, sendable.
-struct _RequiredRelationshipPaths<Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
+struct _RequiredRelationshipPaths<
+    Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable
+>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
     let source: WritableKeyPath<Database, EntityTable<Source>>
     let foreignKey: KeyPath<Source, Target.ID>
     let target: WritableKeyPath<Database, EntityTable<Target>>
 }
 
 /// The key paths of a relationship, sendable (key paths are immutable).
-struct _RelationshipPaths<Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
+struct _RelationshipPaths<
+    Database, Source: Identifiable & Equatable & Sendable, Target: Identifiable & Equatable & Sendable
+>: @unchecked Sendable where Source.ID: Sendable, Target.ID: Sendable {
     let source: WritableKeyPath<Database, EntityTable<Source>>
     let foreignKey: WritableKeyPath<Source, Target.ID?>
     let target: WritableKeyPath<Database, EntityTable<Target>>

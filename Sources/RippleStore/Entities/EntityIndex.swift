@@ -37,7 +37,9 @@ public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable
     ///
     /// - Complexity: Each insert, update of the key, or delete costs O(log n), plus copying at
     ///   most one leaf of 128 entries.
-    public static func ordered<Key: Comparable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
+    public static func ordered<Key: Comparable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable)
+        -> EntityIndex
+    {
         let path = _KeyPath(keyPath: keyPath)
         return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _OrderedIndexStorage<Entity, Key>(path: path) }
     }
@@ -46,7 +48,8 @@ public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// ``EntityTable/entities(where:equals:)`` and relationships' delete rules.
     ///
     /// - Complexity: Each insert, update of the key, or delete costs O(log₃₂ n).
-    public static func grouped<Key: Hashable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex {
+    public static func grouped<Key: Hashable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex
+    {
         let path = _KeyPath(keyPath: keyPath)
         return EntityIndex(path: _AnyKeyPath(keyPath: keyPath)) { _GroupedIndexStorage<Entity, Key>(path: path) }
     }
@@ -58,7 +61,8 @@ struct _AnyKeyPath: @unchecked Sendable {
 }
 
 /// The indexes `type` declares, if it is an ``IndexedEntity``.
-func _declaredIndexes<Entity: Identifiable & Equatable & Sendable>(of type: Entity.Type) -> [EntityIndex<Entity>] where Entity.ID: Sendable {
+func _declaredIndexes<Entity: Identifiable & Equatable & Sendable>(of type: Entity.Type) -> [EntityIndex<Entity>]
+where Entity.ID: Sendable {
     guard let declaring = type as? any IndexedEntity.Type else { return [] }
     return _indexes(of: declaring) as? [EntityIndex<Entity>] ?? []
 }
@@ -82,7 +86,9 @@ protocol _EntityIndexStorage<Entity>: Sendable {
 }
 
 /// An ordered index: (key, insertion) → id, in a persistent sorted tree (``_SortedChunks``).
-struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Comparable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
+struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Comparable & Sendable>:
+    _EntityIndexStorage
+where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var entries = _SortedChunks<_OrderedEntry<Key, Entity.ID>>()
 
@@ -108,7 +114,8 @@ struct _OrderedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Co
 }
 
 /// A grouping index: key → (id → insertion), in hash tries.
-struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage where Entity.ID: Sendable {
+struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage
+where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
     var groups = _HashTrie<Key, _HashTrie<Entity.ID, UInt64>>()
     private(set) var count = 0
@@ -210,18 +217,26 @@ extension EntityTable {
         indexes.contains { $0.keyPath == keyPath && $0 is any _GroupedIndexMarker }
     }
 
-    private func orderedIndex<Key: Comparable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _OrderedIndexStorage<Entity, Key> {
+    private func orderedIndex<Key: Comparable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _OrderedIndexStorage<
+        Entity, Key
+    > {
         for index in indexes where index.keyPath == keyPath {
             if let ordered = index as? _OrderedIndexStorage<Entity, Key> { return ordered }
         }
-        fatalError("RippleStore: \(Self.name) has no ordered index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.ordered(by: \(keyPath))] } }.")
+        fatalError(
+            "RippleStore: \(Self.name) has no ordered index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.ordered(by: \(keyPath))] } }."
+        )
     }
 
-    private func groupedIndex<Key: Hashable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _GroupedIndexStorage<Entity, Key> {
+    private func groupedIndex<Key: Hashable & Sendable>(_ keyPath: KeyPath<Entity, Key>) -> _GroupedIndexStorage<
+        Entity, Key
+    > {
         for index in indexes where index.keyPath == keyPath {
             if let grouped = index as? _GroupedIndexStorage<Entity, Key> { return grouped }
         }
-        fatalError("RippleStore: \(Self.name) has no grouping index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.grouped(by: \(keyPath))] } }.")
+        fatalError(
+            "RippleStore: \(Self.name) has no grouping index over \(keyPath). Declare it: extension \(Entity.self): IndexedEntity { static var indexes: [EntityIndex<\(Entity.self)>] { [.grouped(by: \(keyPath))] } }."
+        )
     }
 }
 

@@ -262,9 +262,15 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// O(1) per index, so a debug build keeps each operation's complexity.
     @usableFromInline
     func checkCounts(after operation: String, _ id: ID) {
-        precondition(insertionOrder.count == count, "RippleStore invariant: \(Self.name)'s insertion order holds \(insertionOrder.count) entries for \(count) entities after \(operation) \(id).")
+        precondition(
+            insertionOrder.count == count,
+            "RippleStore invariant: \(Self.name)'s insertion order holds \(insertionOrder.count) entries for \(count) entities after \(operation) \(id)."
+        )
         for index in indexes {
-            precondition(index.count == count, "RippleStore invariant: the index \(index.name) of \(Self.name) holds \(index.count) entries for \(count) entities after \(operation) \(id).")
+            precondition(
+                index.count == count,
+                "RippleStore invariant: the index \(index.name) of \(Self.name) holds \(index.count) entries for \(count) entities after \(operation) \(id)."
+            )
         }
     }
     #endif
@@ -349,7 +355,8 @@ extension EntityTable: Codable where Entity: Codable {
             do {
                 try insert(entity)
             } catch {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(error)"))
             }
         }
     }

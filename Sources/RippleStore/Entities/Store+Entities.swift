@@ -22,7 +22,9 @@ extension Store {
     /// never sees them disagree. Observers of the same id share one node.
     ///
     /// - Complexity: O(1) to read; each commit costs O(k log₃₂ n) for k changed entities.
-    public func entity<Entity>(_ id: Entity.ID, in table: any KeyPath<State, EntityTable<Entity>> & Sendable) -> Derived<Entity?> {
+    public func entity<Entity>(_ id: Entity.ID, in table: any KeyPath<State, EntityTable<Entity>> & Sendable)
+        -> Derived<Entity?>
+    {
         let registry = _core.registry(
             table,
             make: { _EntityObservers<State, Entity>(path: _KeyPath(keyPath: table)) },
@@ -42,7 +44,8 @@ extension Store {
 /// Each node holds the entity with the version of the state it was read from, and drops a
 /// write of an older version (as the store's own node does): a commit made inside a `batch`
 /// is written when the batch ends, possibly after a later commit from another thread.
-final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable & Sendable>: @unchecked Sendable where Entity.ID: Sendable {
+final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable & Sendable>: @unchecked Sendable
+where Entity.ID: Sendable {
     let path: _KeyPath<State, EntityTable<Entity>>
     private let lock = _Lock()
     private var nodes: [Entity.ID: _WeakEntityNode<Entity>] = [:]
@@ -59,13 +62,17 @@ final class _EntityObservers<State: Sendable, Entity: Identifiable & Equatable &
     /// - Parameters:
     ///   - id: The observed entity's id.
     ///   - latest: The latest committed table, and the version of the state it belongs to.
-    func node(for id: Entity.ID, latest: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<_VersionedEntity<Entity>> {
+    func node(for id: Entity.ID, latest: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<
+        _VersionedEntity<Entity>
+    > {
         lock.withLock {
             if let node = nodes[id]?.node { return node }
             // Read with the lock held: a commit's publish hook that runs after this sees the
             // node, and one that ran before left its state in the latest table.
             let (table, version) = latest()
-            let node = Stored(_VersionedEntity(entity: table[id], version: version), equals: { old, new in new.version <= old.version })
+            let node = Stored(
+                _VersionedEntity(entity: table[id], version: version),
+                equals: { old, new in new.version <= old.version })
             nodes[id] = _WeakEntityNode(node: node)
             if nodes.count >= sweepAt {
                 nodes = nodes.filter { $0.value.node != nil }

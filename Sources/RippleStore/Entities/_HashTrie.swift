@@ -194,7 +194,9 @@ final class _TrieNode<Key: Hashable, Value> {
 
     /// A node holding two entries whose hashes agree below `shift`.
     @inlinable
-    static func pair(_ key1: Key, _ value1: Value, _ hash1: UInt, _ key2: Key, _ value2: Value, _ hash2: UInt, _ shift: Int) -> _TrieNode {
+    static func pair(
+        _ key1: Key, _ value1: Value, _ hash1: UInt, _ key2: Key, _ value2: Value, _ hash2: UInt, _ shift: Int
+    ) -> _TrieNode {
         let node = _TrieNode()
         if isCollision(shift) {
             node.keys = [key1, key2]

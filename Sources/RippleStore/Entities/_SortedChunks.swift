@@ -206,7 +206,10 @@ final class _ChunkNode<Element: Comparable> {
         let index = childIndex(for: element)
         #if RIPPLE_INVARIANTS
         if index > 0 {
-            precondition(lasts[index - 1] < element, "RippleStore invariant: a sorted index would insert \(element) after \(lasts[index - 1]) into the wrong child.")
+            precondition(
+                lasts[index - 1] < element,
+                "RippleStore invariant: a sorted index would insert \(element) after \(lasts[index - 1]) into the wrong child."
+            )
         }
         #endif
         if !isKnownUniquelyReferenced(&children[index]) { children[index] = children[index].copy() }
@@ -346,12 +349,21 @@ final class _ChunkNode<Element: Comparable> {
     /// neighbours, and the count is the number of elements. O(1).
     @usableFromInline
     func checkLeaf(around position: Int, _ operation: String) {
-        precondition(count == items.count, "RippleStore invariant: a sorted index's leaf counts \(count) elements and holds \(items.count) after \(operation).")
+        precondition(
+            count == items.count,
+            "RippleStore invariant: a sorted index's leaf counts \(count) elements and holds \(items.count) after \(operation)."
+        )
         if position > 0 {
-            precondition(items[position - 1] < items[position], "RippleStore invariant: a sorted index is out of order after \(operation): \(items[position - 1]) is not before \(items[position]).")
+            precondition(
+                items[position - 1] < items[position],
+                "RippleStore invariant: a sorted index is out of order after \(operation): \(items[position - 1]) is not before \(items[position])."
+            )
         }
         if position + 1 < items.count {
-            precondition(items[position] < items[position + 1], "RippleStore invariant: a sorted index is out of order after \(operation): \(items[position]) is not before \(items[position + 1]).")
+            precondition(
+                items[position] < items[position + 1],
+                "RippleStore invariant: a sorted index is out of order after \(operation): \(items[position]) is not before \(items[position + 1])."
+            )
         }
     }
 
@@ -362,12 +374,24 @@ final class _ChunkNode<Element: Comparable> {
     func checkInner(around index: Int, _ operation: String) {
         var sum = 0
         for child in children { sum += child.count }
-        precondition(count == sum, "RippleStore invariant: a sorted index's node counts \(count) elements and its children \(sum) after \(operation).")
-        precondition(lasts.count == children.count, "RippleStore invariant: a sorted index's node has \(lasts.count) last elements for \(children.count) children after \(operation).")
+        precondition(
+            count == sum,
+            "RippleStore invariant: a sorted index's node counts \(count) elements and its children \(sum) after \(operation)."
+        )
+        precondition(
+            lasts.count == children.count,
+            "RippleStore invariant: a sorted index's node has \(lasts.count) last elements for \(children.count) children after \(operation)."
+        )
         for position in max(0, index - 1)...min(children.count - 1, index + 1) {
-            precondition(lasts[position] == children[position].last, "RippleStore invariant: a sorted index's node records \(lasts[position]) as its child's last element, which is \(children[position].last), after \(operation).")
+            precondition(
+                lasts[position] == children[position].last,
+                "RippleStore invariant: a sorted index's node records \(lasts[position]) as its child's last element, which is \(children[position].last), after \(operation)."
+            )
             if position > 0 {
-                precondition(lasts[position - 1] < lasts[position], "RippleStore invariant: a sorted index is out of order after \(operation): \(lasts[position - 1]) is not before \(lasts[position]).")
+                precondition(
+                    lasts[position - 1] < lasts[position],
+                    "RippleStore invariant: a sorted index is out of order after \(operation): \(lasts[position - 1]) is not before \(lasts[position])."
+                )
             }
         }
     }

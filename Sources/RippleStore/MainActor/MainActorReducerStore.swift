@@ -77,7 +77,9 @@ public final class MainActorReducerStore<R: Reducer>: MainActorStore<R.State, Ne
         clock: some Clock<Duration> = ContinuousClock(),
         onEffectError: (@Sendable (any Error) -> Void)? = nil
     ) {
-        self.init(_reducer: reducer, initialState: initialState, name: name, clock: clock, onEffectError: onEffectError, intercept: nil)
+        self.init(
+            _reducer: reducer, initialState: initialState, name: name, clock: clock, onEffectError: onEffectError,
+            intercept: nil)
     }
 
     /// The designated initializer, for test stores: `intercept` receives effect actions instead

@@ -30,15 +30,18 @@ extension MainActorStore {
     ) -> Subscription {
         let node = _core.node
         let previous = _MainActorBox<_MainActorSnapshot<State>?>(nil)
-        return _endings.own(observeOnMainActor(file: file, line: line) {
-            let snapshot = node.value
-            let old = previous.value
-            if let old, old.version >= snapshot.version { return }
-            previous.value = snapshot
-            if old == nil, dropsFirst { return }
-            let changes = Changes(previous: old?.state, current: snapshot.state, version: snapshot.version, transaction: snapshot.transaction)
-            withoutOwner { untracked { receive(changes) } }
-        })
+        return _endings.own(
+            observeOnMainActor(file: file, line: line) {
+                let snapshot = node.value
+                let old = previous.value
+                if let old, old.version >= snapshot.version { return }
+                previous.value = snapshot
+                if old == nil, dropsFirst { return }
+                let changes = Changes(
+                    previous: old?.state, current: snapshot.state, version: snapshot.version,
+                    transaction: snapshot.transaction)
+                withoutOwner { untracked { receive(changes) } }
+            })
     }
 
     /// Sends `activity` to the store's activity subscribers: something that happened, which is
@@ -72,8 +75,9 @@ extension MainActorStore {
     public func sinkActivity(_ receive: @escaping @MainActor (Activity) -> Void) -> Subscription {
         // An activity is sent on the main actor and delivered on the sending thread.
         let handler = _MainActorOnly(value: receive)
-        return _endings.own(_activities.subscribe { activity in
-            MainActor.assumeIsolated { handler.value(activity.value) }
-        })
+        return _endings.own(
+            _activities.subscribe { activity in
+                MainActor.assumeIsolated { handler.value(activity.value) }
+            })
     }
 }

@@ -71,7 +71,9 @@ open class MainActorStore<State: Equatable, Activity> {
         let name = name ?? String(describing: Self.self)
         // `fatalError`, not `precondition`: optimized builds drop a precondition's message.
         if State.self is AnyObject.Type {
-            fatalError("RippleStore: \(name)'s state type \(State.self) is a class. A store's state must be a value type (a struct or an enum): a store publishes a new value on every commit and tells changes apart by comparing the old value with the new one, which a shared instance cannot do.")
+            fatalError(
+                "RippleStore: \(name)'s state type \(State.self) is a class. A store's state must be a value type (a struct or an enum): a store publishes a new value on every commit and tells changes apart by comparing the old value with the new one, which a shared instance cannot do."
+            )
         }
         _core = _MainActorStoreCore(initialState: initialState, name: name)
         _endings = _core.endings

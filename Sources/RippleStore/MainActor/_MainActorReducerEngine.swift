@@ -93,7 +93,8 @@ package final class _MainActorReducerEngine<R: Reducer> {
             if let intercept {
                 for action in followUps { intercept(action) }
             } else if !followUps.isEmpty {
-                queue.insert(contentsOf: followUps.map { Entry(action: $0, file: entry.file, line: entry.line) }, at: head)
+                queue.insert(
+                    contentsOf: followUps.map { Entry(action: $0, file: entry.file, line: entry.line) }, at: head)
             }
         }
         queue.removeAll(keepingCapacity: true)
@@ -231,20 +232,24 @@ package final class _MainActorReducerEngine<R: Reducer> {
         case .cancellable(let id, let cancelInFlight, let effect):
             if cancelInFlight { cancel(id) }
             let inner = ids + [id]
-            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?.value
+            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?
+                .value
         case .cancel(let id):
             cancel(id)
         case .debounce(let id, let duration, let effect):
             await debounce(id, duration, effect, ids: ids)?.value
         case .throttle(let id, let duration, let latest, let effect):
             for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
-                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token) }?.value
+                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token)
+                }?.value
             }
         }
     }
 
     @discardableResult
-    private func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<Void, Never>? {
+    private func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<
+        Void, Never
+    >? {
         cancel(id)
         let deadline = clock.now() + duration
         let inner = ids + [id]
@@ -301,7 +306,9 @@ package final class _MainActorReducerEngine<R: Reducer> {
     }
 
     /// Starts a `create` effect.
-    private func create(_ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?) {
+    private func create(
+        _ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?
+    ) {
         guard !isEnded else {
             onEnd?()
             return

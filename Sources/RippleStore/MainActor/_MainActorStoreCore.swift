@@ -34,7 +34,8 @@ final class _MainActorStoreCore<State: Equatable> {
     nonisolated let endings = _StoreEndings()
 
     init(initialState: State, name: String) {
-        let snapshot = _MainActorSnapshot(state: initialState, version: 0, transaction: Transaction(name: "initial state"))
+        let snapshot = _MainActorSnapshot(
+            state: initialState, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
         self.name = name
         node = Stored(snapshot, name: name)
@@ -47,7 +48,9 @@ final class _MainActorStoreCore<State: Equatable> {
         try traceCommit(of: name, transaction: transaction.description) { () throws(Failure) -> Result in
             if isMutating {
                 // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
-                fatalError("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store. A mutation changes the state it is given; commit again after it returns.")
+                fatalError(
+                    "RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store. A mutation changes the state it is given; commit again after it returns."
+                )
             }
             isMutating = true
             var transaction = transaction

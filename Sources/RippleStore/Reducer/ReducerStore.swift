@@ -41,7 +41,8 @@ import Ripple
 /// tests pass a test clock (RippleTesting's `TestClock`) and move it.
 ///
 /// **Lifetime.** Effects do not keep the store alive; releasing the store cancels them.
-public final class ReducerStore<R: Reducer>: Store<R.State, Never>, @unchecked Sendable where R: Sendable, R.State: Sendable, R.Action: Sendable {
+public final class ReducerStore<R: Reducer>: Store<R.State, Never>, @unchecked Sendable
+where R: Sendable, R.State: Sendable, R.Action: Sendable {
     package let _engine: _ReducerEngine<R>
 
     /// Creates a store for `reducer`, starting its global inputs (``Reducer/bind()``).

@@ -81,7 +81,8 @@ extension _ReducerEngine {
             if cancelInFlight { cancel(id) }
             // Its own task, so that cancelling `id` stops it and not the steps around it.
             let inner = ids + [id]
-            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?.value
+            await spawn(ids: inner, priority: nil) { engine, token in await engine.run(effect, ids: inner, in: token) }?
+                .value
         case .cancel(let id):
             cancel(id)
         case .debounce(let id, let duration, let effect):
@@ -89,7 +90,8 @@ extension _ReducerEngine {
         case .throttle(let id, let duration, let latest, let effect):
             for (due, dueIDs) in throttle(id, duration, latest: latest, effect, ids: ids) {
                 // Its own task, so that cancelling `id` stops it (as in `.cancellable`).
-                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token) }?.value
+                await spawn(ids: dueIDs, priority: nil) { engine, token in await engine.run(due, ids: dueIDs, in: token)
+                }?.value
             }
         }
     }
@@ -97,7 +99,8 @@ extension _ReducerEngine {
     /// Cancels what runs under `id`, then starts `effect` after `duration` in a task under
     /// `id`; returns the task.
     @discardableResult
-    func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<Void, Never>? {
+    func debounce(_ id: _TaskKey, _ duration: Duration, _ effect: Effect<Action>, ids: [_TaskKey]) -> Task<Void, Never>?
+    {
         cancel(id)
         let deadline = clock.now() + duration
         let inner = ids + [id]
@@ -161,7 +164,8 @@ extension _ReducerEngine {
 
     /// Starts a `create` effect: `body` gets a continuation registered under `ids`; `onEnd`
     /// runs when it ends.
-    func create(_ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?) {
+    func create(_ body: @Sendable (EffectContinuation<Action>) -> Void, ids: [_TaskKey], onEnd: (@Sendable () -> Void)?)
+    {
         lock.lock()
         if isEnded {
             lock.unlock()

@@ -28,7 +28,8 @@ import Darwin
 /// **Effects** run in tasks (or, for `create`, under a continuation) registered by a serial
 /// number and by every cancellation id around them, so `cancel(id:)` and the store's end reach
 /// them all. No user code runs while `lock` is held.
-package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable where R: Sendable, R.State: Sendable, R.Action: Sendable {
+package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable
+where R: Sendable, R.State: Sendable, R.Action: Sendable {
     typealias State = R.State
     typealias Action = R.Action
 
@@ -211,7 +212,9 @@ package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable w
             let count = queue.count - head
             lock.unlock()
             // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
-            fatalError("RippleStore: \(core.name)'s action queue holds \(count) actions: an effect sends actions faster than the store reduces them (an `Effect.create` continuation, or a subscriber sending from every delivery). Send fewer actions, or send them from `Effect.run`, whose `send` waits for room in the queue.")
+            fatalError(
+                "RippleStore: \(core.name)'s action queue holds \(count) actions: an effect sends actions faster than the store reduces them (an `Effect.create` continuation, or a subscriber sending from every delivery). Send fewer actions, or send them from `Effect.run`, whose `send` waits for room in the queue."
+            )
         }
         // Sent on the drainer's thread (by a `create` body as its effect starts, during a
         // reduction): part of the work of the send being reduced, which waits for it.
@@ -243,7 +246,9 @@ package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable w
             while true {
                 let hasRoom = await withCheckedContinuation { (resume: CheckedContinuation<Bool, Never>) in
                     lock.lock()
-                    if isEnded || effect?.isCancelled == true || queue.count - head < Self.effectQueueLimit || (drainer == 0 && !mainDrainScheduled) {
+                    if isEnded || effect?.isCancelled == true || queue.count - head < Self.effectQueueLimit
+                        || (drainer == 0 && !mainDrainScheduled)
+                    {
                         lock.unlock()
                         resume.resume(returning: true)
                         return
@@ -361,7 +366,9 @@ package final class _ReducerEngine<R: Reducer>: _Waitable, @unchecked Sendable w
             lock.lock()
             if !followUps.isEmpty {
                 // Reduced next, before anything queued, as part of the same send.
-                let entries = followUps.map { Entry(action: $0, ticket: entry.ticket, file: entry.file, line: entry.line) }
+                let entries = followUps.map {
+                    Entry(action: $0, ticket: entry.ticket, file: entry.file, line: entry.line)
+                }
                 if head >= entries.count {
                     // Reuse reduced slots.
                     head -= entries.count

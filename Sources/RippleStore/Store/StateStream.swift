@@ -60,7 +60,8 @@ public struct StateStream<Value: Sendable>: AsyncSequence, Sendable {
     ///
     /// - Complexity: Each change of the state compares the value at `keyPath` once, for all
     ///   the streams and readers of that key path.
-    public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: KeyPath<Value, Member>) -> StateStream<Member> {
+    public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: KeyPath<Value, Member>) -> StateStream<Member>
+    {
         StateStream<Member>(source: source.scoped(_KeyPath(keyPath: keyPath)))
     }
 }
@@ -183,7 +184,8 @@ protocol _StateStreamSource<Value>: Sendable {
 struct _WholeStateSource<State: Equatable & Sendable>: _StateStreamSource {
     let core: _StoreCore<State>
 
-    func subscribe(receive: @escaping @Sendable (State) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription {
+    func subscribe(receive: @escaping @Sendable (State) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription
+    {
         core.own(core.sink(dropsFirst: false, file: #fileID, line: #line) { receive($0.current) }, also: finish)
     }
 
@@ -198,12 +200,14 @@ struct _KeyPathStateSource<State: Equatable & Sendable, Value: Equatable & Senda
     let core: _StoreCore<State>
     let path: _KeyPath<State, Value>
 
-    func subscribe(receive: @escaping @Sendable (Value) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription {
+    func subscribe(receive: @escaping @Sendable (Value) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription
+    {
         let slice = core.slice(path.keyPath)
         return core.own(observe { receive(slice.value) }, also: finish)
     }
 
     func scoped<Member: Equatable & Sendable>(_ keyPath: _KeyPath<Value, Member>) -> any _StateStreamSource<Member> {
-        _KeyPathStateSource<State, Member>(core: core, path: _KeyPath(keyPath: path.keyPath.appending(path: keyPath.keyPath)))
+        _KeyPathStateSource<State, Member>(
+            core: core, path: _KeyPath(keyPath: path.keyPath.appending(path: keyPath.keyPath)))
     }
 }

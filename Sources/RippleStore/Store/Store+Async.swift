@@ -26,7 +26,9 @@ extension Store {
     /// ```
     public var changes: AsyncStream<Changes<State>> {
         let (stream, continuation) = AsyncStream.makeStream(of: Changes<State>.self)
-        let subscription = _core.own(_core.sink(dropsFirst: false, file: #fileID, line: #line) { continuation.yield($0) }) {
+        let subscription = _core.own(
+            _core.sink(dropsFirst: false, file: #fileID, line: #line) { continuation.yield($0) }
+        ) {
             continuation.finish()
         }
         continuation.onTermination = { _ in subscription.cancel() }

@@ -8,7 +8,8 @@ extension Store {
     /// ```
     ///
     /// - Complexity: O(1) (one dictionary lookup).
-    public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value> {
+    public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value>
+    {
         Derived(_core.slice(keyPath))
     }
 
@@ -30,9 +31,10 @@ extension Store {
         transform: @escaping @Sendable (repeat each Input) -> Output
     ) -> Derived<Output> {
         let slices = (repeat _core.slice(each keyPaths))
-        return Derived(Computed(equals: ==) {
-            transform(repeat (each slices).value)
-        })
+        return Derived(
+            Computed(equals: ==) {
+                transform(repeat (each slices).value)
+            })
     }
 
     /// A value computed by `transform` from the state it reads: each key path `transform`

@@ -60,9 +60,10 @@ extension Store {
         _ receive: @escaping @MainActor (Changes<State>) -> Void
     ) -> Subscription {
         let deliver = _core.sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line) (main actor)")
-        return _core.own(observeOnMainActor(isolation: isolation, file: file, line: line) {
-            deliver { changes in MainActor.assumeIsolated { receive(changes) } }
-        })
+        return _core.own(
+            observeOnMainActor(isolation: isolation, file: file, line: line) {
+                deliver { changes in MainActor.assumeIsolated { receive(changes) } }
+            })
     }
 
     /// Calls `receive` on `actor` with the current state (unless `dropsFirst`), then after
@@ -85,9 +86,10 @@ extension Store {
         _ receive: @escaping @Sendable (isolated A, Changes<State>) -> Void
     ) -> Subscription {
         let deliver = _core.sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line) (\(A.self))")
-        return _core.own(observe(on: actor, file: file, line: line) { actor in
-            deliver { changes in receive(actor, changes) }
-        })
+        return _core.own(
+            observe(on: actor, file: file, line: line) { actor in
+                deliver { changes in receive(actor, changes) }
+            })
     }
 
     /// Calls `receive` with each change and a running value that `accumulate` keeps up to date
@@ -121,14 +123,15 @@ extension Store {
         let running = _ReactionBox(initialValue)
         let deliver = _core.sinkBody(dropsFirst: false, label: "\(file):\(line)")
         let isFirst = _ReactionBox(true)
-        return _core.own(observe(file: file, line: line) {
-            deliver { changes in
-                accumulate(&running.value, changes)
-                let skip = dropsFirst && isFirst.value
-                isFirst.value = false
-                if !skip { receive(changes, running.value) }
-            }
-        })
+        return _core.own(
+            observe(file: file, line: line) {
+                deliver { changes in
+                    accumulate(&running.value, changes)
+                    let skip = dropsFirst && isFirst.value
+                    isFirst.value = false
+                    if !skip { receive(changes, running.value) }
+                }
+            })
     }
 }
 
@@ -137,7 +140,9 @@ extension Store {
     /// publishers): it is cancelled when the store is released, or when the returned
     /// subscription is cancelled or released; `finishing` runs then too (at once if the store
     /// is gone already). It may run more than once: it must be idempotent.
-    package func _ownUntilReleased(_ subscription: Subscription, finishing: @escaping @Sendable () -> Void) -> Subscription {
+    package func _ownUntilReleased(_ subscription: Subscription, finishing: @escaping @Sendable () -> Void)
+        -> Subscription
+    {
         _core.own(subscription, also: finishing)
     }
 }
@@ -166,7 +171,9 @@ extension _StoreCore {
             previous.value = snapshot
             if old == nil, dropsFirst { return }
             if old != nil { self?.noteWake(.subscriber(label), snapshot.version) }
-            let changes = Changes(previous: old?.state, current: snapshot.state, version: snapshot.version, transaction: snapshot.transaction)
+            let changes = Changes(
+                previous: old?.state, current: snapshot.state, version: snapshot.version,
+                transaction: snapshot.transaction)
             withoutOwner { untracked { receive(changes) } }
         }
     }

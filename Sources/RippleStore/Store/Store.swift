@@ -70,7 +70,9 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
         middleware: [StoreMiddleware<State>] = [],
         logger: (any StoreLogger)? = nil
     ) {
-        _core = Self._makeCore(initialState: initialState, name: name ?? String(describing: Self.self), middleware: middleware, logger: logger)
+        _core = Self._makeCore(
+            initialState: initialState, name: name ?? String(describing: Self.self), middleware: middleware,
+            logger: logger)
         _tasks.attach(to: _core)
     }
 
@@ -90,7 +92,9 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     ) -> _StoreCore<State> {
         // `fatalError`, not `precondition`: optimized builds drop a precondition's message.
         if State.self is AnyObject.Type {
-            fatalError("RippleStore: \(name)'s state type \(State.self) is a class. A store's state must be a value type (a struct or an enum): a store publishes a new value on every commit and tells changes apart by comparing the old value with the new one, which a shared instance cannot do.")
+            fatalError(
+                "RippleStore: \(name)'s state type \(State.self) is a class. A store's state must be a value type (a struct or an enum): a store publishes a new value on every commit and tells changes apart by comparing the old value with the new one, which a shared instance cannot do."
+            )
         }
         return _StoreCore(
             initialState: initialState,

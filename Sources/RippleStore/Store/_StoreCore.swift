@@ -90,7 +90,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // state is (Verge runs `reduce` at creation): every field reads as if it had changed.
         var initial = initialState
         if let derivesFields {
-            derivesFields(&initial, Changes(previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
+            derivesFields(
+                &initial,
+                Changes(
+                    previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
         }
         let snapshot = _Snapshot(state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
@@ -123,15 +126,22 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private func afterRound(through version: UInt64) {
         deliverHanded()
         guard let logger else { return }
-        let done = lock.withLock { () -> [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, woken: [StoreLog.Wake])] in
+        let done = lock.withLock {
+            () -> [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, woken: [StoreLog.Wake])]
+            in
             guard let first = unlogged.first, first.version <= version else { return [] }
             let count = unlogged.prefix { $0.version <= version }.count
-            let done = unlogged.prefix(count).map { ($0.version, $0.transaction, $0.start, woken.removeValue(forKey: $0.version) ?? []) }
+            let done = unlogged.prefix(count).map {
+                ($0.version, $0.transaction, $0.start, woken.removeValue(forKey: $0.version) ?? [])
+            }
             unlogged.removeFirst(count)
             return done
         }
         for commit in done {
-            logger.didCommit(StoreLog.Commit(store: name, transaction: commit.transaction, version: commit.version, changed: true, duration: commit.start.map { ContinuousClock.now - $0 } ?? .zero, woken: commit.woken))
+            logger.didCommit(
+                StoreLog.Commit(
+                    store: name, transaction: commit.transaction, version: commit.version, changed: true,
+                    duration: commit.start.map { ContinuousClock.now - $0 } ?? .zero, woken: commit.woken))
         }
     }
 
@@ -205,7 +215,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         guard let (base, isHandedOver) = enterGate(me, transaction) else {
             return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
         }
-        return OpenCommit(thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now, isDropped: false, isHandedOver: isHandedOver)
+        return OpenCommit(
+            thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now,
+            isDropped: false, isHandedOver: isHandedOver)
     }
 
     /// Ends a commit whose mutation failed: nothing changes.
@@ -236,14 +248,19 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         var transaction = open.transaction
         var state = mutated
         if let derivesFields {
-            derivesFields(&state, Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
+            derivesFields(
+                &state,
+                Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
         }
         for step in middleware {
             step.apply(&state, base.state, &transaction)
         }
         guard state != base.state else {
             if open.isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
-            logger?.didCommit(StoreLog.Commit(store: name, transaction: transaction, version: base.version, changed: false, duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
+            logger?.didCommit(
+                StoreLog.Commit(
+                    store: name, transaction: transaction, version: base.version, changed: false,
+                    duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
             return
         }
         let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
@@ -312,7 +329,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         if (gateOwner == me && isMutating) || handoverMutator == me {
             lock.unlock()
             // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
-            fatalError("RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns.")
+            fatalError(
+                "RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store (or its middleware). A mutation changes the state it is given; commit again after it returns."
+            )
         }
         var registered = false
         defer { if registered { _WaitRegistry.shared.done(me) } }
@@ -442,7 +461,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 return snapshot.state[keyPath: path.keyPath]
             }
         } else {
-            created = Computed(name: "\(name)\(keyPath)", equals: ==) { [node] in node.value.state[keyPath: path.keyPath] }
+            created = Computed(name: "\(name)\(keyPath)", equals: ==) { [node] in
+                node.value.state[keyPath: path.keyPath]
+            }
         }
         let slice = lock.withLock { () -> AnyObject in
             if let existing = slices[keyPath] { return existing }
@@ -459,7 +480,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     }
 
     /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
-    func registry<Registry: AnyObject>(_ key: AnyKeyPath, make: () -> Registry, hook: @escaping @Sendable (Registry) -> @Sendable (State, State, UInt64) -> Void) -> Registry {
+    func registry<Registry: AnyObject>(
+        _ key: AnyKeyPath, make: () -> Registry,
+        hook: @escaping @Sendable (Registry) -> @Sendable (State, State, UInt64) -> Void
+    ) -> Registry {
         lock.lock()
         if let existing = entityRegistries[key] {
             lock.unlock()

@@ -58,10 +58,12 @@ import Testing
         let rate = [0.01, 0.1, 0.3, 0.6][seed % 4]
         let new = randomEdit(old, rate: rate, nextID: &nextID, using: &generator)
         let changes = ListChanges(from: old, to: new)
-        let applied = try #require(applyAsTableView(changes, to: old, reading: new), "changes broke a batch-update rule: \(changes)")
+        let applied = try #require(
+            applyAsTableView(changes, to: old, reading: new), "changes broke a batch-update rule: \(changes)")
         #expect(applied == new, "seed \(seed): \(changes)")
 
-        #expect(applySteps(changes.steps(oldCount: old.count), to: old, reading: new) == new, "seed \(seed): \(changes)")
+        #expect(
+            applySteps(changes.steps(oldCount: old.count), to: old, reading: new) == new, "seed \(seed): \(changes)")
 
         // Minimal: kept elements that are neither moved nor deleted form a longest increasing run.
         let oldIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })

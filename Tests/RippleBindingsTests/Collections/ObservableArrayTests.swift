@@ -15,18 +15,19 @@ import Testing
         let days = ObservableArray(["Mon", "Tue", "Wed"])
         let (seen, subscription) = recording(days)
         days.insert("Sun", at: 0)
-        days.remove(at: 2)                       // Tue
-        days.move(from: 2, to: 0)                // Wed first
+        days.remove(at: 2)  // Tue
+        days.move(from: 2, to: 0)  // Wed first
         days[1] = "Sunday"
         days.append("Thu")
         #expect(days.value == ["Wed", "Sunday", "Mon", "Thu"])
-        #expect(seen.value == [
-            ListChanges(insertions: [0]),
-            ListChanges(deletions: [2]),
-            ListChanges(moves: [.init(from: 2, to: 0)]),
-            ListChanges(updates: [1]),
-            ListChanges(insertions: [3]),
-        ])
+        #expect(
+            seen.value == [
+                ListChanges(insertions: [0]),
+                ListChanges(deletions: [2]),
+                ListChanges(moves: [.init(from: 2, to: 0)]),
+                ListChanges(updates: [1]),
+                ListChanges(insertions: [3]),
+            ])
         withExtendedLifetime(subscription) {}
     }
 
@@ -71,12 +72,13 @@ import Testing
         numbers.value.insert(9, at: 1)
         numbers.value = [2, 9, 3, 4, 5]
         #expect(numbers.value == [2, 9, 3, 4, 5])
-        #expect(seen.value == [
-            ListChanges(insertions: [3]),
-            ListChanges(deletions: [0]),
-            ListChanges(insertions: [1]),
-            ListChanges(insertions: [4]),
-        ])
+        #expect(
+            seen.value == [
+                ListChanges(insertions: [3]),
+                ListChanges(deletions: [0]),
+                ListChanges(insertions: [1]),
+                ListChanges(insertions: [4]),
+            ])
         withExtendedLifetime(subscription) {}
     }
 
@@ -116,9 +118,10 @@ import Testing
 
     @Test("an index out of range stops the program with a message naming the call and the range")
     func outOfRange() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            ObservableArray([1, 2]).remove(at: 5)
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                ObservableArray([1, 2]).remove(at: 5)
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("remove(at:): index 5 is out of range 0..<2"))
     }
@@ -127,7 +130,8 @@ import Testing
     func storedIdentifiable() {
         let rows = Stored([Row(id: 1, title: "a"), Row(id: 2, title: "b")])
         let seen = Locked<[ListChanges]>([])
-        let subscription = rows.didChangeElements(withCurrent: true) { changes, _ in seen.mutate { $0.append(changes) } }
+        let subscription = rows.didChangeElements(withCurrent: true) { changes, _ in seen.mutate { $0.append(changes) }
+        }
         #expect(seen.value == [ListChanges(insertions: [0, 1])])
         rows.value = [Row(id: 2, title: "b"), Row(id: 3, title: "c"), Row(id: 1, title: "a!")]
         #expect(seen.value.last == ListChanges(insertions: [1], moves: [.init(from: 1, to: 0)], updates: [0]))
@@ -146,7 +150,8 @@ import Testing
         let shown = Locked(items.value)
         let broken = Locked(false)
         let subscription = items.didChangeElements { changes, elements in
-            guard let applied = applyAsTableView(changes, to: shown.value, reading: elements), applied == elements else {
+            guard let applied = applyAsTableView(changes, to: shown.value, reading: elements), applied == elements
+            else {
                 broken.value = true
                 return
             }
@@ -160,7 +165,9 @@ import Testing
                     case 1 where edit.count > 0: edit.remove(at: Int.random(in: 0..<edit.count, using: &generator))
                     case 2 where edit.count > 0: edit[Int.random(in: 0..<edit.count, using: &generator)] += "'"
                     case 3 where edit.count > 0:
-                        edit.move(from: Int.random(in: 0..<edit.count, using: &generator), to: Int.random(in: 0..<edit.count, using: &generator))
+                        edit.move(
+                            from: Int.random(in: 0..<edit.count, using: &generator),
+                            to: Int.random(in: 0..<edit.count, using: &generator))
                     default: break
                     }
                 }

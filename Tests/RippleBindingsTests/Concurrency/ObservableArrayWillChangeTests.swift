@@ -27,7 +27,11 @@ import Testing
         let otherDone = Locked(false)
         let subscription = array.willChange { old, new in
             previews.mutate { $0.append(Preview(old: old, new: new)) }
-            guard isFirstCall.mutate({ first in defer { first = false }; return first }) else { return }
+            guard
+                isFirstCall.mutate({ first in
+                    defer { first = false }; return first
+                })
+            else { return }
             // The first edit is being previewed: let the other thread edit, and go on once its
             // edit went through (what the array did before) or waits for this one.
             otherMayEdit.open()
@@ -103,13 +107,16 @@ import Testing
 
     @Test("a willChange handler that edits its own array stops the program with a message")
     func handlerEditingItsArray() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let array = ObservableArray([1], name: "rows")
-            let subscription = array.willChange { _, _ in array.append(3) }
-            array.append(2)
-            withExtendedLifetime(subscription) {}
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let array = ObservableArray([1], name: "rows")
+                let subscription = array.willChange { _, _ in array.append(3) }
+                array.append(2)
+                withExtendedLifetime(subscription) {}
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("ObservableArray.edit: ObservableArray \"rows\" was edited from inside one of its willChange handlers"))
+        #expect(
+            message.contains(
+                "ObservableArray.edit: ObservableArray \"rows\" was edited from inside one of its willChange handlers"))
     }
 }

@@ -38,7 +38,9 @@ import Testing
         #expect(a.value == "1")
     }
 
-    @Test("cancelling a two-way binding's subscription ends it: edits stop reaching the model, the model stops reaching the control")
+    @Test(
+        "cancelling a two-way binding's subscription ends it: edits stop reaching the model, the model stops reaching the control"
+    )
     func cancellingTheSubscriptionEndsTheBinding() {
         let query = Stored("")
         let (field, property, subscription) = bound(to: query)

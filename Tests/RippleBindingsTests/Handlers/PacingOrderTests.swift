@@ -31,14 +31,16 @@ import Testing
         _ pace: (BindingHandler<String, String>) -> BindingHandler<String, String>
     ) -> BindingHandler<String, String> {
         pace(
-            .transform({ $0 }, reverse: { value in
-                if value == held {
-                    reached.open()
-                    release.wait(milliseconds: grace)
-                }
-                log.mutate { $0.append("write \(value)") }
-                return value
-            }))
+            .transform(
+                { $0 },
+                reverse: { value in
+                    if value == held {
+                        reached.open()
+                        release.wait(milliseconds: grace)
+                    }
+                    log.mutate { $0.append("write \(value)") }
+                    return value
+                }))
     }
 
     @Test("unbind waits for the edit a timer is writing: no edit is written after it returns")
@@ -54,7 +56,7 @@ import Testing
         field.type("a")
         #expect(await eventually { clock.sleeperCount == 1 })
         await clock.advance(by: .milliseconds(10))
-        #expect(await eventually { reached.isOpen })   // the timer took "a"; its write is held
+        #expect(await eventually { reached.isOpen })  // the timer took "a"; its write is held
 
         let seenOnReturn = await onNewThread {
             property.unbind()
@@ -81,11 +83,11 @@ import Testing
         field.type("old")
         #expect(await eventually { clock.sleeperCount == 1 })
         await clock.advance(by: .milliseconds(10))
-        #expect(await eventually { reached.isOpen })   // the timer took "old"; its write is held
+        #expect(await eventually { reached.isOpen })  // the timer took "old"; its write is held
 
         let seenOnReturn = await onNewThread {
-            field.type("new")   // waits in the debounce
-            property.unbind()   // writes it
+            field.type("new")  // waits in the debounce
+            property.unbind()  // writes it
             return query.value
         }
         release.open()
@@ -108,9 +110,9 @@ import Testing
         field.type("old")
         #expect(await eventually { clock.sleeperCount == 1 })
         await clock.advance(by: .milliseconds(10))
-        #expect(await eventually { reached.isOpen })   // the first timer took "old"; its write is held
+        #expect(await eventually { reached.isOpen })  // the first timer took "old"; its write is held
 
-        field.type("new")   // opens the next window
+        field.type("new")  // opens the next window
         #expect(await eventually { clock.sleeperCount == 1 })
         await clock.advance(by: .milliseconds(10))
         // The second timer has fired (or will): give it the time to write, as it did before
@@ -129,10 +131,13 @@ import Testing
         let query = Stored("")
         let log = Locked<[String]>([])
         let (field, property, _) = bound(
-            .transform({ $0 }, reverse: { value in
-                log.mutate { $0.append("write \(value)") }
-                return value
-            })
+            .transform(
+                { $0 },
+                reverse: { value in
+                    log.mutate { $0.append("write \(value)") }
+                    return value
+                }
+            )
             .debounce(for: .milliseconds(10), clock: clock),
             to: query)
         let reaction = query.didUpdate { [weak property] value in

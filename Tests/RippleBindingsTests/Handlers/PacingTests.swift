@@ -30,7 +30,7 @@ import Testing
         #expect(await eventually { clock.sleeperCount == 1 })
         await clock.advance(by: .milliseconds(100))
         #expect(await eventually { writes.value == ["rip", "ripp"] })
-        #expect(field.sets == 1)   // only the initial value: the edits were not echoed
+        #expect(field.sets == 1)  // only the initial value: the edits were not echoed
         withExtendedLifetime((log, property)) {}
     }
 
@@ -73,9 +73,11 @@ import Testing
         let field = FakeField()
         let property = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
         field.onChange = { [weak property] in property?.userDidEdit() }
-        let handler = BindingHandler<Int, Double>.transform({ Double($0) / 100 }, reverse: { Int(($0 * 100).rounded()) })
-            .transform({ "$\($0)" }, reverse: { Double($0.dropFirst()) ?? 0 })
-            .debounce(for: .milliseconds(10), clock: clock)
+        let handler = BindingHandler<Int, Double>.transform(
+            { Double($0) / 100 }, reverse: { Int(($0 * 100).rounded()) }
+        )
+        .transform({ "$\($0)" }, reverse: { Double($0.dropFirst()) ?? 0 })
+        .debounce(for: .milliseconds(10), clock: clock)
         #expect(handler.isTwoWay)
         property.bind(cents, handler)
         #expect(field.text == "$1.5")

@@ -23,13 +23,19 @@ import Testing
         #expect(dataSource.item(at: ListIndex(item: 1)).name == "Rome")
         #expect(dataSource.item(at: ListIndex(item: 1)).id == "Rome")
 
-        source.value = [City(name: "Lima", population: 1), City(name: "Oslo", population: 2), City(name: "Rome", population: 1), City(name: "Kyiv", population: 1)]
+        source.value = [
+            City(name: "Lima", population: 1), City(name: "Oslo", population: 2), City(name: "Rome", population: 1),
+            City(name: "Kyiv", population: 1),
+        ]
         let update = updates.value.last
         #expect(update?.itemMoves.count == 1)
         #expect(update?.itemInsertions == [ListIndex(item: 3)])
-        #expect(update?.itemUpdates == [ListIndex(item: 0)])       // Oslo's population, at its old place
+        #expect(update?.itemUpdates == [ListIndex(item: 0)])  // Oslo's population, at its old place
         #expect(update?.itemDeletions == [])
-        #expect((0..<dataSource.numberOfItems(inSection: 0)).map { dataSource.item(at: ListIndex(item: $0)).name } == ["Lima", "Oslo", "Rome", "Kyiv"])
+        #expect(
+            (0..<dataSource.numberOfItems(inSection: 0)).map { dataSource.item(at: ListIndex(item: $0)).name } == [
+                "Lima", "Oslo", "Rome", "Kyiv",
+            ])
     }
 
     @Test("items keyed by a key path keep their selection by key, and the user's edits are written back")

@@ -100,7 +100,7 @@ final class FakeTableView: @unchecked Sendable {
         source.value.append(Row(id: 2, title: "2"))
         source.value.append(Row(id: 3, title: "3"))
         source.value.remove(at: 0)
-        #expect(dataSource.numberOfItems(inSection: 0) == 1)    // the view still shows the old list
+        #expect(dataSource.numberOfItems(inSection: 0) == 1)  // the view still shows the old list
         manual.runAll()
         #expect(table.updates.value.count == 1)
         #expect(table.rows.value == [rows([2, 3])])
@@ -127,7 +127,7 @@ final class FakeTableView: @unchecked Sendable {
         #expect(selection.value == [3])
         #expect(events.value == ["+1", "+3", "-1"])
 
-        selection.value = [2]                     // the model selects: the view follows
+        selection.value = [2]  // the model selects: the view follows
         #expect(table.selected.value == [ListIndex(item: 1)])
         withExtendedLifetime((onSelect, onDeselect)) {}
     }
@@ -173,19 +173,19 @@ final class FakeTableView: @unchecked Sendable {
         table.connect(dataSource)
         #expect(dataSource.selectedIndices == [ListIndex(item: 1), ListIndex(item: 3)])
 
-        source.value = rows([4, 1, 2, 3])         // moved in the model
+        source.value = rows([4, 1, 2, 3])  // moved in the model
         #expect(table.selected.value == [ListIndex(item: 0), ListIndex(item: 2)])
 
-        source.value = rows([1, 2, 3])            // 4 deleted in the model: it leaves the selection
+        source.value = rows([1, 2, 3])  // 4 deleted in the model: it leaves the selection
         #expect(selection.value == [2])
         #expect(table.selected.value == [ListIndex(item: 1)])
 
         dataSource.allowsMoving = true
         dataSource.allowsDeletion = true
-        dataSource.userDidMove(from: ListIndex(item: 1), to: ListIndex(item: 2))   // the user moves 2 last
+        dataSource.userDidMove(from: ListIndex(item: 1), to: ListIndex(item: 2))  // the user moves 2 last
         #expect(source.value.map(\.id) == [1, 3, 2])
         #expect(dataSource.selectedIndices == [ListIndex(item: 2)])
-        dataSource.userDidDelete(at: ListIndex(item: 2))                           // and deletes it
+        dataSource.userDidDelete(at: ListIndex(item: 2))  // and deletes it
         #expect(source.value.map(\.id) == [1, 3])
         #expect(selection.value.isEmpty)
         #expect(table.broken.value == nil)
@@ -205,16 +205,17 @@ final class FakeTableView: @unchecked Sendable {
         #expect(source.value.map(\.id) == [3, 1])
         #expect(table.updates.value.isEmpty)
         #expect(dataSource.numberOfItems(inSection: 0) == 2)
-        source.value.append(Row(id: 9, title: "9"))   // a later change is sent as usual
+        source.value.append(Row(id: 9, title: "9"))  // a later change is sent as usual
         #expect(table.updates.value.count == 1)
     }
 
     @Test("moving on a data source that does not allow it stops with a message saying how to allow it")
     func moveNotAllowed() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let dataSource = ListDataSource(items: Stored([Row(id: 1, title: "1"), Row(id: 2, title: "2")]))
-            dataSource.userDidMove(from: ListIndex(item: 0), to: ListIndex(item: 1))
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let dataSource = ListDataSource(items: Stored([Row(id: 1, title: "1"), Row(id: 2, title: "2")]))
+                dataSource.userDidMove(from: ListIndex(item: 0), to: ListIndex(item: 1))
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("set allowsMoving"))
     }
@@ -239,10 +240,11 @@ final class FakeTableView: @unchecked Sendable {
     func randomChanges(seed: Int) {
         var generator = SeededGenerator(seed: UInt64(seed) &+ 7)
         var nextID = 0
-        let source = Stored((0..<Int.random(in: 0..<30, using: &generator)).map { _ -> Row in
-            nextID += 1
-            return Row(id: nextID, title: "r")
-        })
+        let source = Stored(
+            (0..<Int.random(in: 0..<30, using: &generator)).map { _ -> Row in
+                nextID += 1
+                return Row(id: nextID, title: "r")
+            })
         let dataSource = ListDataSource(items: source)
         let table = FakeTableView()
         table.connect(dataSource)

@@ -35,7 +35,7 @@ import Testing
         let selected = Stored<Set<Int>>([1, 3]), latest = Stored<Int?>(nil)
         let dataSource = ListDataSource(items: source)
         dataSource.bindSelection(selected, latest: latest)
-        #expect(latest.value == 3)             // the set wins at bind; several at once: the last in the list
+        #expect(latest.value == 3)  // the set wins at bind; several at once: the last in the list
         latest.value = 2
         #expect(selected.value == [2])
         latest.value = nil
@@ -48,7 +48,7 @@ import Testing
         let selected = Stored<Set<Int>>([]), latest = Stored<Int?>(2)
         let dataSource = ListDataSource(items: source)
         dataSource.bindSelection(selected, latest: latest)
-        #expect(selected.value == [2])         // an empty set takes the latest at bind
+        #expect(selected.value == [2])  // an empty set takes the latest at bind
         selected.value = [2, 1]
         #expect(latest.value == 1)
         selected.value = [2, 1, 3]

@@ -14,7 +14,9 @@ import Testing
         #expect(seen.value == ["a→b"])
 
         let eager = Locked<[String]>([])
-        let immediate = name.subscribe(.notifyingOnSubscription) { old, new in eager.mutate { $0.append("\(old ?? "nil")→\(new)") } }
+        let immediate = name.subscribe(.notifyingOnSubscription) { old, new in
+            eager.mutate { $0.append("\(old ?? "nil")→\(new)") }
+        }
         #expect(eager.value == ["nil→b"])
         name.value = "c"
         #expect(eager.value == ["nil→b", "b→c"])
@@ -49,10 +51,10 @@ import Testing
                 }
             }
         )
-        #expect(evaluations.value == 0)   // lazy
+        #expect(evaluations.value == 0)  // lazy
         #expect(fullName.value == "Ada Lovelace")
         #expect(fullName.value == "Ada Lovelace")
-        #expect(evaluations.value == 1)   // memoized
+        #expect(evaluations.value == 1)  // memoized
 
         let before = Locked<[String]>([])
         let willChange = fullName.willChange { old, new in
@@ -82,11 +84,13 @@ import Testing
             return thermometer.reading > 25
         }
         let seen = Locked<[Bool]>([])
-        let reaction = observe { let value = warm.value; seen.mutate { $0.append(value) } }
+        let reaction = observe {
+            let value = warm.value; seen.mutate { $0.append(value) }
+        }
         #expect(seen.value == [false])
         thermometer.record(30)
         #expect(seen.value == [false, true])
-        thermometer.record(31)               // re-evaluated, equal: the reaction does not run
+        thermometer.record(31)  // re-evaluated, equal: the reaction does not run
         #expect(evaluations.value == 3)
         #expect(seen.value == [false, true])
         withExtendedLifetime(reaction) {}

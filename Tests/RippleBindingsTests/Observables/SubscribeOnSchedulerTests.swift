@@ -15,8 +15,8 @@ import Testing
         count.value = 1
         count.value = 2
         count.value = 3
-        #expect(seen.value.isEmpty)          // nothing before the scheduler runs
-        #expect(manual.pendingCount == 1)    // one job drains them all
+        #expect(seen.value.isEmpty)  // nothing before the scheduler runs
+        #expect(manual.pendingCount == 1)  // one job drains them all
         manual.runAll()
         #expect(seen.value == ["0→1", "1→2", "2→3"])
         count.value = 4
@@ -87,14 +87,20 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
-    @Test("updates made from several threads reach the handler in order (each old is the previous new), one call at a time")
+    @Test(
+        "updates made from several threads reach the handler in order (each old is the previous new), one call at a time"
+    )
     func updatesFromSeveralThreads() async {
         let manual = ManualScheduler()
         let count = Stored(0)
         let seen = Locked<[(old: Int?, new: Int)]>([])
         let inside = Locked(0), overlaps = Locked(0)
         let subscription = count.subscribe(on: manual.scheduler) { old, new in
-            if inside.mutate({ $0 += 1; return $0 }) > 1 { overlaps.mutate { $0 += 1 } }
+            if inside.mutate({
+                $0 += 1; return $0
+            }) > 1 {
+                overlaps.mutate { $0 += 1 }
+            }
             seen.mutate { $0.append((old, new)) }
             inside.mutate { $0 -= 1 }
         }

@@ -72,7 +72,11 @@ final class ConcurrentExecutor: TaskExecutor, @unchecked Sendable {
         let overlapped = Locked(false)
         let seen = Locked<[Int]>([])
         let property = BindableProperty<Int>(on: .on(ConcurrentExecutor())) { value in
-            if active.mutate({ $0 += 1; return $0 }) > 1 { overlapped.value = true }
+            if active.mutate({
+                $0 += 1; return $0
+            }) > 1 {
+                overlapped.value = true
+            }
             seen.mutate { $0.append(value) }
             active.mutate { $0 -= 1 }
             return true

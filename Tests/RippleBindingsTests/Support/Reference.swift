@@ -28,13 +28,16 @@ func applyAsTableView<Element>(_ changes: ListChanges, to old: [Element], readin
     let deleted = Set(changes.deletions)
     let movedFrom = Set(changes.moves.map(\.from))
     let updated = Set(changes.updates)
-    guard deleted.count == changes.deletions.count, movedFrom.count == changes.moves.count, updated.count == changes.updates.count,
-          deleted.isDisjoint(with: movedFrom), deleted.isDisjoint(with: updated), movedFrom.isDisjoint(with: updated),
-          (deleted.union(movedFrom).union(updated)).allSatisfy({ old.indices.contains($0) })
+    guard deleted.count == changes.deletions.count, movedFrom.count == changes.moves.count,
+        updated.count == changes.updates.count,
+        deleted.isDisjoint(with: movedFrom), deleted.isDisjoint(with: updated), movedFrom.isDisjoint(with: updated),
+        (deleted.union(movedFrom).union(updated)).allSatisfy({ old.indices.contains($0) })
     else { return nil }
     let inserted = Set(changes.insertions)
     let movedTo = Set(changes.moves.map(\.to))
-    guard inserted.count == changes.insertions.count, movedTo.count == changes.moves.count, inserted.isDisjoint(with: movedTo) else { return nil }
+    guard inserted.count == changes.insertions.count, movedTo.count == changes.moves.count,
+        inserted.isDisjoint(with: movedTo)
+    else { return nil }
 
     let staying = old.indices.filter { !deleted.contains($0) && !movedFrom.contains($0) }
     let newCount = staying.count + changes.moves.count + changes.insertions.count

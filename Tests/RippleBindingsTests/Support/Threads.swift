@@ -77,11 +77,13 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
     #else
     var thread: pthread_t?
     #endif
-    let status = pthread_create(&thread, nil, { raw in
-        let pointer: UnsafeMutableRawPointer? = raw
-        Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue().body()
-        return nil
-    }, box)
+    let status = pthread_create(
+        &thread, nil,
+        { raw in
+            let pointer: UnsafeMutableRawPointer? = raw
+            Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue().body()
+            return nil
+        }, box)
     precondition(status == 0, "pthread_create failed: \(status)")
     #if canImport(Glibc)
     pthread_detach(thread)

@@ -32,7 +32,7 @@ import Testing
         #expect(label.text == "Ada Lovelace")
         last.value = "Byron"
         #expect(label.text == "Ada Byron")
-        count.value = 5   // the previous binding was replaced
+        count.value = 5  // the previous binding was replaced
         #expect(label.text == "Ada Byron")
     }
 
@@ -103,7 +103,9 @@ import Testing
         #expect(label.text == "x")
 
         let plain = Locked("")
-        let nonOptional = BindableProperty<String> { plain.value = $0; return true }
+        let nonOptional = BindableProperty<String> {
+            plain.value = $0; return true
+        }
         let nickname = Stored<String?>(nil)
         nonOptional.bind(nickname, BindingHandler<String?, String?>.transform { $0 }.replacingNil(with: "Anonymous"))
         #expect(plain.value == "Anonymous")
@@ -119,7 +121,7 @@ import Testing
         let reaction = observe {
             if trigger.value == 0 { text.bind(title) }
         }
-        trigger.value = 1     // the reaction runs again: a child reaction would be cancelled
+        trigger.value = 1  // the reaction runs again: a child reaction would be cancelled
         title.value = "b"
         #expect(label.text == "b")
         withExtendedLifetime(reaction) {}
@@ -128,7 +130,9 @@ import Testing
     @Test("a diamond reaches the target once per change, consistent")
     func consistent() {
         let seen = Locked<[String]>([])
-        let text = BindableProperty<String> { value in seen.mutate { $0.append(value) }; return true }
+        let text = BindableProperty<String> { value in
+            seen.mutate { $0.append(value) }; return true
+        }
         let name = Stored("a")
         let upper = Computed { name.value.uppercased() }
         let lower = Computed { name.value.lowercased() }

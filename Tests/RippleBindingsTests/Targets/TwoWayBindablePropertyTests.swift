@@ -36,16 +36,16 @@ import Testing
 
         field.type("1.50")
         #expect(price.value == 1.5)
-        #expect(field.text == "1.50")    // not rewritten to "1.5"
+        #expect(field.text == "1.50")  // not rewritten to "1.5"
         #expect(field.sets == 1)
         #expect(writes.value == 1)
 
-        field.type("1.500")              // the same model value: nothing happens
-        #expect(writes.value == 2)       // an (equal) write, and still no echo
+        field.type("1.500")  // the same model value: nothing happens
+        #expect(writes.value == 2)  // an (equal) write, and still no echo
         #expect(field.text == "1.500")
         #expect(field.sets == 1)
 
-        price.value = 2                  // a change from elsewhere is shown
+        price.value = 2  // a change from elsewhere is shown
         #expect(field.text == "2.0")
         #expect(field.sets == 2)
         withExtendedLifetime(counter) {}
@@ -96,11 +96,12 @@ import Testing
 
     @Test("a two-way bind with a one-way handler stops with a message naming the fix")
     func oneWayHandlerIsRefused() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let field = FakeField()
-            let text = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
-            text.bind(Stored(1), .transform { "\($0)" })
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let field = FakeField()
+                let text = TwoWayBindableProperty<String>(field, get: { $0.text }, set: { $0.set($1) })
+                text.bind(Stored(1), .transform { "\($0)" })
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("has no reverse transform"))
     }

@@ -58,9 +58,9 @@ import Testing
         let (field, property, _) = bound(.identity.throttle(for: .milliseconds(100), clock: clock), to: model)
         field.type("a")
         #expect(await eventually { clock.sleeperCount == 1 })
-        model.value = "X"                             // from elsewhere: the control shows it
+        model.value = "X"  // from elsewhere: the control shows it
         #expect(field.text == "X")
-        await clock.advance(by: .milliseconds(100))   // the throttle writes the user's "a"
+        await clock.advance(by: .milliseconds(100))  // the throttle writes the user's "a"
         #expect(await eventually { model.value == "a" })
         #expect(field.text == model.value, "the control shows \(field.text) while the model holds \(model.value)")
         withExtendedLifetime(property) {}

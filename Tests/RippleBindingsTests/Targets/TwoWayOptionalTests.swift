@@ -13,7 +13,9 @@ import Testing
         var sets: Int { state.value.sets }
         lazy var property = TwoWayBindableProperty<String?>(
             get: { [state] in state.value.text },
-            set: { [state] value in state.mutate { $0 = (value, $0.sets + 1) }; return true }
+            set: { [state] value in
+                state.mutate { $0 = (value, $0.sets + 1) }; return true
+            }
         )
         /// The user edits the control.
         func edit(_ text: String?) {
@@ -32,7 +34,7 @@ import Testing
         #expect(name.value == "Grace")
         field.edit(nil)
         #expect(name.value == "")
-        #expect(field.text == nil)        // the user's edit is not replaced by its echo
+        #expect(field.text == nil)  // the user's edit is not replaced by its echo
         #expect(field.sets == 1)
         name.value = "Lin"
         #expect(field.text == "Lin")

@@ -82,10 +82,12 @@ import Testing
         let property = editableProperty(of: field)
         let seen = Locked<[Bool]>([])
         let later = Stored("later")
-        property.bind(Stored("a"), onUnbind: { [weak property] in
-            seen.mutate { $0.append(property?.isBound ?? true) }
-            property?.bind(later)
-        })
+        property.bind(
+            Stored("a"),
+            onUnbind: { [weak property] in
+                seen.mutate { $0.append(property?.isBound ?? true) }
+                property?.bind(later)
+            })
         property.unbind()
         #expect(seen.value == [false])
         #expect(field.text == "later")
@@ -98,9 +100,11 @@ import Testing
         let property = editableProperty(of: field)
         let model = Stored("a")
         let seenAtCleanup = Locked<String?>(nil)
-        property.bind(ValueBinding(model), BindingHandler<String, String>.identity.debounce(for: .seconds(60)), onUnbind: {
-            seenAtCleanup.value = untracked { model.value }
-        })
+        property.bind(
+            ValueBinding(model), BindingHandler<String, String>.identity.debounce(for: .seconds(60)),
+            onUnbind: {
+                seenAtCleanup.value = untracked { model.value }
+            })
         field.type("typed")
         #expect(model.value == "a")
         property.unbind()

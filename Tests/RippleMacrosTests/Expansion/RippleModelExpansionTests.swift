@@ -16,46 +16,46 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            final class TodoList {
-                var items: [Item] {
-                    @storageRestrictions(initializes: _items)
-                    init(initialValue) {
-                        _items = RippleMacros._ModelPropertyStorage(initialValue, name: "TodoList.items")
+                final class TodoList {
+                    var items: [Item] {
+                        @storageRestrictions(initializes: _items)
+                        init(initialValue) {
+                            _items = RippleMacros._ModelPropertyStorage(initialValue, name: "TodoList.items")
+                        }
+                        get {
+                            _items[]
+                        }
+                        set {
+                            _items[] = newValue
+                        }
+                        _modify {
+                            yield &_items[]
+                        }
                     }
-                    get {
-                        _items[]
+
+                    private nonisolated(unsafe) var _items: RippleMacros._ModelPropertyStorage
+                    var filter {
+                        @storageRestrictions(initializes: _filter)
+                        init(initialValue) {
+                            _filter = RippleMacros._ModelPropertyStorage(initialValue, name: "TodoList.filter")
+                        }
+                        get {
+                            _filter[]
+                        }
+                        set {
+                            _filter[] = newValue
+                        }
+                        _modify {
+                            yield &_filter[]
+                        }
                     }
-                    set {
-                        _items[] = newValue
-                    }
-                    _modify {
-                        yield &_items[]
-                    }
+
+                    private nonisolated(unsafe) var _filter: RippleMacros._ModelPropertyStorage
                 }
 
-                private nonisolated(unsafe) var _items: RippleMacros._ModelPropertyStorage
-                var filter {
-                    @storageRestrictions(initializes: _filter)
-                    init(initialValue) {
-                        _filter = RippleMacros._ModelPropertyStorage(initialValue, name: "TodoList.filter")
-                    }
-                    get {
-                        _filter[]
-                    }
-                    set {
-                        _filter[] = newValue
-                    }
-                    _modify {
-                        yield &_filter[]
-                    }
+                extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
                 }
-
-                private nonisolated(unsafe) var _filter: RippleMacros._ModelPropertyStorage
-            }
-
-            extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
-            }
-            """
+                """
         )
     }
 
@@ -80,24 +80,24 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            class Document {
-                let id: Int
-                var summary: String { "" }
-                var title: String {
-                    get { "" }
-                    set {}
+                class Document {
+                    let id: Int
+                    var summary: String { "" }
+                    var title: String {
+                        get { "" }
+                        set {}
+                    }
+                    static var count = 0
+                    lazy var cache = Cache()
+                    weak var delegate: Delegate?
+                    @Observed var legacy = 0
+                    var scratch = 0
+                    func save() {}
                 }
-                static var count = 0
-                lazy var cache = Cache()
-                weak var delegate: Delegate?
-                @Observed var legacy = 0
-                var scratch = 0
-                func save() {}
-            }
 
-            extension Document: Observation.Observable, RippleModels.ObservableModel {
-            }
-            """
+                extension Document: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """
         )
     }
 
@@ -113,47 +113,47 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            @MainActor
-            public final class Counter {
-                public private(set) var count {
-                    @storageRestrictions(initializes: _count)
-                    init(initialValue) {
-                        _count = RippleMacros._ModelPropertyStorage(initialValue, name: "Counter.count")
+                @MainActor
+                public final class Counter {
+                    public private(set) var count {
+                        @storageRestrictions(initializes: _count)
+                        init(initialValue) {
+                            _count = RippleMacros._ModelPropertyStorage(initialValue, name: "Counter.count")
+                        }
+                        get {
+                            _count[]
+                        }
+                        set {
+                            _count[] = newValue
+                        }
+                        _modify {
+                            yield &_count[]
+                        }
                     }
-                    get {
-                        _count[]
+
+                    private nonisolated(unsafe) var _count: RippleMacros._ModelPropertyStorage
+                    nonisolated var shared: Int {
+                        @storageRestrictions(initializes: _shared)
+                        init(initialValue) {
+                            _shared = RippleMacros._ModelPropertyStorage(initialValue, name: "Counter.shared")
+                        }
+                        get {
+                            _shared[]
+                        }
+                        set {
+                            _shared[] = newValue
+                        }
+                        _modify {
+                            yield &_shared[]
+                        }
                     }
-                    set {
-                        _count[] = newValue
-                    }
-                    _modify {
-                        yield &_count[]
-                    }
+
+                    private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
                 }
 
-                private nonisolated(unsafe) var _count: RippleMacros._ModelPropertyStorage
-                nonisolated var shared: Int {
-                    @storageRestrictions(initializes: _shared)
-                    init(initialValue) {
-                        _shared = RippleMacros._ModelPropertyStorage(initialValue, name: "Counter.shared")
-                    }
-                    get {
-                        _shared[]
-                    }
-                    set {
-                        _shared[] = newValue
-                    }
-                    _modify {
-                        yield &_shared[]
-                    }
+                extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
                 }
-
-                private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
-            }
-
-            extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
-            }
-            """
+                """
         )
     }
 
@@ -166,7 +166,8 @@ struct RippleModelExpansionTests {
             ("final class Model", "unowned var owner: Owner", nil),
             ("final class Model", "@Persisted(\"count\") var count = 0", nil),
         ] {
-            let body = declaration == "class Model"
+            let body =
+                declaration == "class Model"
                 ? """
                     var count: Int {
                         @storageRestrictions(initializes: _count)
@@ -190,13 +191,13 @@ struct RippleModelExpansionTests {
             expectExpansion(
                 "@RippleModel\n\(declaration) {\n    \(member)\n}",
                 expandsTo: """
-                \(declaration) {
-                \(body)
-                }
+                    \(declaration) {
+                    \(body)
+                    }
 
-                extension Model: Observation.Observable, RippleModels.ObservableModel {
-                }
-                """
+                    extension Model: Observation.Observable, RippleModels.ObservableModel {
+                    }
+                    """
             )
         }
     }
@@ -211,13 +212,13 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            final class Model: ObservableModel, @unchecked Sendable {
-                let id = 0
-            }
+                final class Model: ObservableModel, @unchecked Sendable {
+                    let id = 0
+                }
 
-            extension Model: Observation.Observable {
-            }
-            """,
+                extension Model: Observation.Observable {
+                }
+                """,
             conformances: ["Observable"]
         )
     }
@@ -234,21 +235,22 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            final class Model {
-                var count = 0 {
-                    didSet { print(count) }
+                final class Model {
+                    var count = 0 {
+                        didSet { print(count) }
+                    }
                 }
-            }
 
-            extension Model: Observation.Observable, RippleModels.ObservableModel {
-            }
-            """,
+                extension Model: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@RippleModel cannot keep 'willSet' or 'didSet' on a property it manages (its generated accessors would skip them); react to changes with 'bindings.<property>.didChange { }' or 'observe { }', or mark the property @RippleIgnored",
+                    message:
+                        "@RippleModel cannot keep 'willSet' or 'didSet' on a property it manages (its generated accessors would skip them); react to changes with 'bindings.<property>.didChange { }' or 'observe { }', or mark the property @RippleIgnored",
                     line: 3,
                     column: 5
-                ),
+                )
             ]
         )
     }
@@ -263,19 +265,20 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            final class Model {
-                var x = 0, y = 0
-            }
+                final class Model {
+                    var x = 0, y = 0
+                }
 
-            extension Model: Observation.Observable, RippleModels.ObservableModel {
-            }
-            """,
+                extension Model: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@RippleModel needs each stored property in a declaration of its own: write one 'var' per property",
+                    message:
+                        "@RippleModel needs each stored property in a declaration of its own: write one 'var' per property",
                     line: 3,
                     column: 5
-                ),
+                )
             ]
         )
     }
@@ -290,16 +293,17 @@ struct RippleModelExpansionTests {
             }
             """,
             expandsTo: """
-            struct Model {
-                var count = 0
-            }
-            """,
+                struct Model {
+                    var count = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@RippleModel can only be applied to a class; a struct or an enum is a value, which Ripple cannot share with its readers",
+                    message:
+                        "@RippleModel can only be applied to a class; a struct or an enum is a value, which Ripple cannot share with its readers",
                     line: 1,
                     column: 1
-                ),
+                )
             ]
         )
     }

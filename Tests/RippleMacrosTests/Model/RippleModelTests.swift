@@ -30,8 +30,8 @@ struct RippleModelTests {
         let seen = Log<Int>()
         let reaction = observe { seen.append(remaining.value) }
         list.add("Milk")
-        list.items = list.items          // equal: nothing runs
-        list.filter = .done              // not read by `remaining`
+        list.items = list.items  // equal: nothing runs
+        list.filter = .done  // not read by `remaining`
         list.items[0].isDone = true
         #expect(seen.all == [0, 1, 0])
         #expect(evaluations.count == 3)
@@ -107,7 +107,7 @@ struct RippleModelTests {
         } onChange: {
             fired.append(1)
         }
-        list.filter = .done              // not read: nothing
+        list.filter = .done  // not read: nothing
         #expect(fired.count == 0)
         list.add("Milk")
         #expect(fired.count == 1)
@@ -133,8 +133,8 @@ struct RippleModelTests {
         } onChange: {
             fired.append(1)
         }
-        pad.edits = 3                    // not tracked
-        #expect(pad.lastEdit == 3)       // its didSet still runs
+        pad.edits = 3  // not tracked
+        #expect(pad.lastEdit == 3)  // its didSet still runs
         #expect(fired.count == 0)
         pad.text = "a"
         #expect(fired.count == 1)

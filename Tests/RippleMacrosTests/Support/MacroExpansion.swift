@@ -21,7 +21,9 @@ func expectExpansion(
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     var macros = rippleMacros
-    macros["RippleModel"] = MacroSpec(type: RippleModelMacro.self, conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
+    macros["RippleModel"] = MacroSpec(
+        type: RippleModelMacro.self,
+        conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
     assertMacroExpansion(
         source,
         expandedSource: expected,

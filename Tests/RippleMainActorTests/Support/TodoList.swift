@@ -77,7 +77,7 @@ nonisolated final class SyncEngine: Sendable {
 
     init() {
         let pushed = pushed
-        label = Computed { "\(pushed.value) pushed" }   // captures the value, not `self`
+        label = Computed { "\(pushed.value) pushed" }  // captures the value, not `self`
     }
 
     func push() {

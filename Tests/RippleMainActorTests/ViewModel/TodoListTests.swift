@@ -66,10 +66,18 @@ struct TodoListTests {
     func observation() {
         let list = TodoList()
         let changes = Counter()
-        withObservationTracking { _ = list.remaining.value } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = list.remaining.value
+        } onChange: {
+            changes.increment()
+        }
         list.add("milk")
         #expect(changes.value == 1)
-        withObservationTracking { _ = list.items } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = list.items
+        } onChange: {
+            changes.increment()
+        }
         list.toggle(1)
         #expect(changes.value == 2)
     }

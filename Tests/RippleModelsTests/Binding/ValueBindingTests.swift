@@ -44,7 +44,7 @@ struct BindingTests {
         let widths = Log<Double>()
         let observer = width.didChange { widths.append($0) }
         width.value = 4
-        model.bindings.frame.x.value = 9                                    // width unchanged
+        model.bindings.frame.x.value = 9  // width unchanged
         model.frame.size.width = 6
         #expect(model.frame == Frame(x: 9, size: Size(width: 6, height: 0)))
         #expect(widths.all == [4, 6])
@@ -63,7 +63,7 @@ struct BindingTests {
         let seen = Log<Double>()
         let reaction = observe { seen.append(area.value) }
         width.value = 2
-        model.frame.size.height = 1                                          // area unchanged
+        model.frame.size.height = 1  // area unchanged
         #expect(seen.all == [0, 4])
         reaction.cancel()
     }
@@ -122,25 +122,27 @@ struct BindingTests {
             field.didUpdate { fieldHeard.append($0) }
             model.bindings.name.didUpdate { othersHeard.append($0) }
         }
-        field.value = "typed"                                                // own write
-        model.name = "external"                                              // someone else
+        field.value = "typed"  // own write
+        model.name = "external"  // someone else
         field.value = "typed again"
-        field.value = "typed again"                                          // own equal write
-        model.name = "external"                                              // equal external write
+        field.value = "typed again"  // own equal write
+        model.name = "external"  // equal external write
         #expect(fieldHeard.all == ["external", "external"])
         #expect(othersHeard.all == ["typed", "external", "typed again", "typed again", "external"])
         #expect(field.value == "external")
         _ = bag
     }
 
-    @Test("read-modify-writes through a model binding inside a handler are queued whole: none is lost, didSet sees each value")
+    @Test(
+        "read-modify-writes through a model binding inside a handler are queued whole: none is lost, didSet sees each value"
+    )
     func modelBindingUpdatesInsideHandler() {
         let model = ViewModel()
         let trigger = Stored(0)
         let count = model.bindings.count
         let reaction = trigger.didChange { _ in
             count.update { $0 += 1 }
-            count.value += 1                                                  // read now, written later: see below
+            count.value += 1  // read now, written later: see below
             count.update { $0 += 1 }
         }
         trigger.value = 1

@@ -35,7 +35,9 @@ struct ModelLeakTests {
             weakToken = token
             let updater = Updater()
             weakUpdater = updater
-            updater.keepUpToDate { _ = token; _ = source.value }
+            updater.keepUpToDate {
+                _ = token; _ = source.value
+            }
             updater.onTransition(source) { _, _ in _ = token }
             updater.bind(Label(), \.text, to: Computed { "\(source.value)" })
             updater.pause()
@@ -57,7 +59,7 @@ struct ModelLeakTests {
         weak var weakElements: Computed<[Stored<Int>]>?
         do {
             let tentative = Tentative(source, clock: ManualClock())
-            tentative.setTentative(5, timeout: .seconds(60))                  // a pending timeout
+            tentative.setTentative(5, timeout: .seconds(60))  // a pending timeout
             let connectable = Connectable(connectedTo: source)
             let passThrough = PassThrough(source)
             let manual = ManuallyRecalculated { 1 }

@@ -51,7 +51,7 @@ import Testing
             model.count = 0
         }
         #expect(widths.all == [3])
-        #expect(updates.all == [0])   // the equal write is heard
+        #expect(updates.all == [0])  // the equal write is heard
         #expect(model.$frame.width.value == 3)
     }
 
@@ -116,7 +116,7 @@ import Testing
         let observer = frame.didChange(comparing: \Size.width) { seen.append($0?.width) }
         withExtendedLifetime(observer) {
             frame.value = Size(width: 1)
-            frame.value = Size(width: 1, height: 9)   // same width: quiet
+            frame.value = Size(width: 1, height: 9)  // same width: quiet
             frame.value = nil
         }
         #expect(seen.all == [1, nil])
@@ -125,7 +125,9 @@ import Testing
     @Test func comparingAnArrayOfKeyPaths() {
         let size = Stored(Size())
         let seen = Log<String>()
-        let observer = size.didChange(comparing: [\Size.width, \Size.height]) { old, new in seen.append("\(old.width),\(old.height)→\(new.width),\(new.height)") }
+        let observer = size.didChange(comparing: [\Size.width, \Size.height]) { old, new in
+            seen.append("\(old.width),\(old.height)→\(new.width),\(new.height)")
+        }
         withExtendedLifetime(observer) {
             size.value.width = 1
             size.value.height = 2
@@ -174,8 +176,8 @@ import Testing
         let heard = Log<String>()
         let observer = view.$name.didChange { heard.append($0) }
         withExtendedLifetime(observer) {
-            view.name = "typed"          // own write: not echoed
-            model.name = "elsewhere"     // heard
+            view.name = "typed"  // own write: not echoed
+            model.name = "elsewhere"  // heard
         }
         #expect(view.name == "elsewhere")
         #expect(heard.all == ["elsewhere"])
@@ -183,9 +185,12 @@ import Testing
 
     @Test func compoundOfFourAndAConstant() {
         let model = Model()
-        let all = compound(model.bindings.count, model.bindings.name, model.bindings.street, ReadOnlyBinding(always: "NL"))
+        let all = compound(
+            model.bindings.count, model.bindings.name, model.bindings.street, ReadOnlyBinding(always: "NL"))
         let seen = Log<String>()
-        let observer = all.didUpdate { count, name, street, country in seen.append("\(count) \(name) \(street) \(country)") }
+        let observer = all.didUpdate { count, name, street, country in
+            seen.append("\(count) \(name) \(street) \(country)")
+        }
         withExtendedLifetime(observer) {
             model.street = "Main"
         }

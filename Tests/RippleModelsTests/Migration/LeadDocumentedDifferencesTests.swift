@@ -22,12 +22,16 @@ import Testing
         let plainRuns = Log<Int>()
         let identityRuns = Log<Int>()
         let subscriptions = [
-            observe { _ = plain.value; plainRuns.append(1) },
-            observe { _ = byIdentity.value; identityRuns.append(1) },
+            observe {
+                _ = plain.value; plainRuns.append(1)
+            },
+            observe {
+                _ = byIdentity.value; identityRuns.append(1)
+            },
         ]
         withExtendedLifetime(subscriptions) {
-            plain.value = object          // Yoyo ignored this; Ripple notifies
-            byIdentity.value = object     // the one-line fix: equals: { $0 === $1 }
+            plain.value = object  // Yoyo ignored this; Ripple notifies
+            byIdentity.value = object  // the one-line fix: equals: { $0 === $1 }
         }
         #expect(plainRuns.all.count == 2)
         #expect(identityRuns.all.count == 1)
@@ -39,9 +43,9 @@ import Testing
         let seen = Log<Int>()
         updater.pause()
         updater.keepUpToDate(dependencies: [value]) { seen.append(value.value) }
-        #expect(seen.all.isEmpty)           // Yoyo ran it at once
+        #expect(seen.all.isEmpty)  // Yoyo ran it at once
         value.value = 2
         updater.resume()
-        #expect(seen.all == [2])            // once, with the latest value
+        #expect(seen.all == [2])  // once, with the latest value
     }
 }

@@ -16,7 +16,7 @@ import Testing
             parent.value = 3
             parent.value = 4
         }
-        #expect(log.all == ["nil → 3", "3 → 4"])   // never "3 → 3"
+        #expect(log.all == ["nil → 3", "3 → 4"])  // never "3 → 3"
         #expect(runs.all == [3, 4])
     }
 
@@ -56,8 +56,8 @@ import Testing
             observe { runs.append("connected \(connected.value)") },
         ]
         withExtendedLifetime(subscriptions) {
-            always.connect(toConstant: 1)      // equal value, but no equality: notifies
-            source.value = 2                   // "always equal": quiet
+            always.connect(toConstant: 1)  // equal value, but no equality: notifies
+            source.value = 2  // "always equal": quiet
         }
         #expect(runs.all == ["always 1", "connected 1", "always 1"])
     }
@@ -95,7 +95,7 @@ import Testing
         let runs = Log<Int>()
         let subscription = observe { runs.append(byCount.value.count) }
         withExtendedLifetime(subscription) {
-            todos.value[0].isDone.value = true    // same count: quiet
+            todos.value[0].isDone.value = true  // same count: quiet
             todos.value = [Todo()]
         }
         #expect(runs.all == [2, 1])
@@ -123,7 +123,7 @@ import Testing
         #expect(log.all == [false, true])
         weak let weakView = view
         view = nil
-        #expect(weakView == nil)       // the updater did not retain it
+        #expect(weakView == nil)  // the updater did not retain it
         isTipHidden.value = false
         #expect(log.all == [false, true])
     }
@@ -132,10 +132,13 @@ import Testing
 @Suite struct YoyoManyInputsTests {
     @Test func aComputedWithSevenAndWithTenInputs() {
         let inputs = (0..<10).map { Stored($0) }
-        let seven = Computed(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6]) { a, b, c, d, e, f, g in
+        let seven = Computed(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6]) {
+            a, b, c, d, e, f, g in
             a + b + c + d + e + f + g
         }
-        let ten = Computed(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6], inputs[7], inputs[8], inputs[9]) { a, b, c, d, e, f, g, h, i, j in
+        let ten = Computed(
+            inputs[0], inputs[1], inputs[2], inputs[3], inputs[4], inputs[5], inputs[6], inputs[7], inputs[8], inputs[9]
+        ) { a, b, c, d, e, f, g, h, i, j in
             "\(a + b + c + d + e + f + g + h + i + j)"
         }
         #expect(seven.value == 21)

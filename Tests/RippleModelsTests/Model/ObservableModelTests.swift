@@ -27,11 +27,17 @@ struct ObservableModelTests {
         #expect(bindable(profile) === profile)
     }
 
-    @Test("reading a property through the model inside withObservationTracking registers it: a later change fires onChange once")
+    @Test(
+        "reading a property through the model inside withObservationTracking registers it: a later change fires onChange once"
+    )
     func trackingThroughProperty() {
         let profile = Profile()
         let calls = Calls()
-        let name = withObservationTracking { profile.name } onChange: { calls.record() }
+        let name = withObservationTracking {
+            profile.name
+        } onChange: {
+            calls.record()
+        }
         #expect(name == "Ada")
         profile.visits = 1
         #expect(calls.count == 0, "a property it did not read")
@@ -47,7 +53,11 @@ struct ObservableModelTests {
     func trackingThroughBinding() {
         let profile = Profile()
         let calls = Calls()
-        let visits = withObservationTracking { profile.bindings.visits.value } onChange: { calls.record() }
+        let visits = withObservationTracking {
+            profile.bindings.visits.value
+        } onChange: {
+            calls.record()
+        }
         #expect(visits == 0)
         profile.visits = 1
         #expect(calls.count == 1)
@@ -59,7 +69,12 @@ struct ObservableModelTests {
         let renders = Log<String>()
         let calls = Calls()
         @Sendable func render() {
-            renders.append(withObservationTracking { profile.name } onChange: { calls.record() })
+            renders.append(
+                withObservationTracking {
+                    profile.name
+                } onChange: {
+                    calls.record()
+                })
         }
         render()
         for next in ["Grace", "Hopper", "Lovelace"] {

@@ -59,7 +59,9 @@ struct DidUpdateTests {
             model.bindings.count.didUpdate(withCurrent: true) { log.append("update \($0)") }
             model.bindings.count.didChange(withCurrent: true) { log.append("change \($0)") }
             model.bindings.count.didChange(withCurrent: true) { old, new in log.append("change \(old)→\(new)") }
-            model.bindings.count.didChange(comparing: \.description.count, withCurrent: true) { log.append("digits \($0)") }
+            model.bindings.count.didChange(comparing: \.description.count, withCurrent: true) {
+                log.append("digits \($0)")
+            }
             model.bindings.count.didUpdate { log.append("late \($0)") }
         }
         #expect(log.all == ["update 4", "change 4", "change 4→4", "digits 4"])
@@ -71,10 +73,10 @@ struct DidUpdateTests {
         let model = ViewModel()
         let cities = Log<String?>()
         let observer = model.bindings.user.didChange(comparing: \.address?.city) { cities.append($0.address?.city) }
-        model.user.name = "Ada"                                              // not compared
-        model.user.address = Address(city: "London", street: "A")            // nil → London
-        model.user.address?.street = "B"                                     // same city
-        model.user.address = nil                                             // London → nil
+        model.user.name = "Ada"  // not compared
+        model.user.address = Address(city: "London", street: "A")  // nil → London
+        model.user.address?.street = "B"  // same city
+        model.user.address = nil  // London → nil
         #expect(cities.all == ["London", nil])
         _ = observer
     }
@@ -88,7 +90,7 @@ struct DidUpdateTests {
         }
         model.user.name = "Ada"
         model.user.address = Address(city: "X", street: "S")
-        model.user.address?.city = "Y"                                        // not compared
+        model.user.address?.city = "Y"  // not compared
         #expect(log.all == ["/- → Ada/-", "Ada/- → Ada/S"])
         _ = observer
     }
@@ -113,8 +115,10 @@ struct DidUpdateTests {
         }
         model.name = "a"
         model.isOn = true
-        model.isOn = true                                                     // equal: nothing
-        batch { model.name = "b"; model.isOn = false }                        // one notification
+        model.isOn = true  // equal: nothing
+        batch {
+            model.name = "b"; model.isOn = false
+        }  // one notification
         #expect(log.all == ["a false", "a true", "b false"])
         _ = observer
     }
@@ -127,8 +131,10 @@ struct DidUpdateTests {
             log.append("\(street), \(city) \(zip) \(country)")
         }
         zip.value = 54321
-        zip.value = 54321                                                     // equal: nothing
-        batch { city.value = "Shelbyville"; country.value = "CA" }            // one notification
+        zip.value = 54321  // equal: nothing
+        batch {
+            city.value = "Shelbyville"; country.value = "CA"
+        }  // one notification
         #expect(log.all == ["Main St, Springfield 54321 US", "Main St, Shelbyville 54321 CA"])
         _ = observer
     }
@@ -161,11 +167,12 @@ struct DidUpdateTests {
         }
         log.removeAll()
         for count in 1...3 { model.count = count }
-        #expect(log.all == [
-            "2,2", "observe 2,2",
-            "4,3", "observe 4,3",
-            "6,4", "observe 6,4",
-        ])
+        #expect(
+            log.all == [
+                "2,2", "observe 2,2",
+                "4,3", "observe 4,3",
+                "6,4", "observe 6,4",
+            ])
         _ = bag
     }
 
@@ -176,12 +183,12 @@ struct DidUpdateTests {
         let bag = SubscriptionBag {
             model.bindings.count.didChange { value in
                 first.append(value)
-                if value == 1 { model.bindings.count.value = 2 }   // queued whole, didSet included
+                if value == 1 { model.bindings.count.value = 2 }  // queued whole, didSet included
             }
             model.bindings.count.didChange { second.append($0) }
             model.bindings.count.didUpdate { third.append($0) }
         }
-        model.bindings.count.value = 1                                        // didSet runs before delivery
+        model.bindings.count.value = 1  // didSet runs before delivery
         #expect(first.all == [1, 2])
         #expect(second.all == [1, 2])
         #expect(third.all == [1, 2])

@@ -20,9 +20,10 @@ struct HandlerOwnershipTests {
             if kept.count == 0 { kept.append(observe { seen.append(source.value) }) }
         }
         trigger.value = 1
-        trigger.value = 2           // the handler runs again
+        trigger.value = 2  // the handler runs again
         source.value = 1
-        #expect(seen.all == [0, 1], "the token is still held, so the reaction still runs", sourceLocation: sourceLocation)
+        #expect(
+            seen.all == [0, 1], "the token is still held, so the reaction still runs", sourceLocation: sourceLocation)
         handler.cancel()
         source.value = 2
         #expect(seen.all == [0, 1, 2], sourceLocation: sourceLocation)
@@ -77,7 +78,9 @@ struct HandlerOwnershipTests {
         expectHandlerOwnsNothing { trigger, create in
             let mirror = trigger.didUpdate { model.count = $0 }
             let handler = model.bindings.count.didChange { _ in create() }
-            return Subscription { mirror.cancel(); handler.cancel() }
+            return Subscription {
+                mirror.cancel(); handler.cancel()
+            }
         }
     }
 

@@ -11,7 +11,9 @@ struct PersistedDecodingTests {
     }
 
     /// What a `Persisted` of type `T` reads from a store holding `stored`, and what was reported.
-    private func read<T: PropertyListValue>(_ stored: Any, as _: T.Type, default defaultValue: T) -> (T, [PersistenceError], MemoryStore) {
+    private func read<T: PropertyListValue>(_ stored: Any, as _: T.Type, default defaultValue: T) -> (
+        T, [PersistenceError], MemoryStore
+    ) {
         let store = MemoryStore()
         store.set(stored, forKey: "key")
         let value = Persisted("key", default: defaultValue, store: store).value
@@ -49,8 +51,9 @@ struct PersistedDecodingTests {
         #expect(read(NSNumber(value: 2.5), as: Double.self, default: 0).0 == 2.5)
         #expect(read(NSNumber(value: true), as: Bool.self, default: false).0 == true)
         #expect(read(NSNumber(value: 2.5), as: Int.self, default: 0).0 == 0)
-        #expect(read([Optional<Any>.some(1), Optional<Any>.some(2)], as: [Int].self, default: []).0 == [1, 2],
-                "arrays read back from disk on Linux hold optionals")
+        #expect(
+            read([Optional<Any>.some(1), Optional<Any>.some(2)], as: [Int].self, default: []).0 == [1, 2],
+            "arrays read back from disk on Linux hold optionals")
     }
 
     @Test("a failure is reported with the key, the stored type and the expected type")
@@ -76,11 +79,11 @@ struct PersistedDecodingTests {
             #expect(other.value == 1)
             count.flush()
             store.runPendingSaves()
-        }                                                    // released: the last release saves what is pending
+        }  // released: the last release saves what is pending
         #expect(store.raw("count") as? Double == 3.7, "nothing overwrote the stored value")
         #expect(store.reported.count == 1, "reported once, by the load")
         let count = Persisted("count", default: 1, store: store)
-        count.value = 9                                      // the app's write replaces it
+        count.value = 9  // the app's write replaces it
         count.flush()
         #expect(store.raw("count") as? Int == 9)
     }
@@ -118,9 +121,11 @@ struct PersistedDecodingTests {
         let store = MemoryStore(saving: .manually)
         store.set(try JSONEncoder().encode(OldPreferences(theme: "dark")), forKey: "prefs")
         let migrations = Log<Int>()
-        let preferences = Persisted("prefs", default: Preferences(theme: "light", fontSize: 12), store: store) { stored in
+        let preferences = Persisted("prefs", default: Preferences(theme: "light", fontSize: 12), store: store) {
+            stored in
             migrations.append(1)
-            guard let data = stored as? Data, let old = try? JSONDecoder().decode(OldPreferences.self, from: data) else { return nil }
+            guard let data = stored as? Data, let old = try? JSONDecoder().decode(OldPreferences.self, from: data)
+            else { return nil }
             return Preferences(theme: old.theme, fontSize: 12)
         }
         #expect(preferences.value == Preferences(theme: "dark", fontSize: 12))
@@ -143,16 +148,17 @@ struct PersistedDecodingTests {
 
     @Test("a failure is logged on standard error and goes to the process-wide handler by default")
     func logAndProcessWideHandler() async throws {
-        let result = try #require(await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            let seen = Log<PersistenceError>()
-            PersistenceError.handler = { seen.append($0) }
-            let suite = "ripple.tests.decoding.\(UInt64.random(in: 0...UInt64.max))"
-            let defaults = UserDefaults(suiteName: suite)!
-            defer { defaults.removePersistentDomain(forName: suite) }
-            defaults.set(3.7, forKey: "volume level")
-            let level = Persisted("volume level", default: 1, store: UserDefaultsStore(defaults))
-            guard level.value == 1, seen.count == 1, seen.all[0].key == "volume level" else { exit(1) }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let seen = Log<PersistenceError>()
+                PersistenceError.handler = { seen.append($0) }
+                let suite = "ripple.tests.decoding.\(UInt64.random(in: 0...UInt64.max))"
+                let defaults = UserDefaults(suiteName: suite)!
+                defer { defaults.removePersistentDomain(forName: suite) }
+                defaults.set(3.7, forKey: "volume level")
+                let level = Persisted("volume level", default: 1, store: UserDefaultsStore(defaults))
+                guard level.value == 1, seen.count == 1, seen.all[0].key == "volume level" else { exit(1) }
+            })
         let log = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(log.contains("'volume level'"))
         #expect(log.contains("Double (3.7)"))

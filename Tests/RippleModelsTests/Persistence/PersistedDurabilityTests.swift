@@ -45,7 +45,7 @@ struct PersistedDurabilityTests {
         await #expect(processExitsWith: .success) { [suite = suite as String] in
             let count = Persisted("count", default: 0, store: UserDefaultsStore(UserDefaults(suiteName: suite)!))
             count.value = 7
-            withExtendedLifetime(count) { exit(0) }       // no flush, no release
+            withExtendedLifetime(count) { exit(0) }  // no flush, no release
         }
         // Read by this process for the first time, so from disk.
         let defaults = try #require(UserDefaults(suiteName: suite))

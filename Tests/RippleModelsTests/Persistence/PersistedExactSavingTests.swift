@@ -32,10 +32,10 @@ struct PersistedExactSavingTests {
     func flushInsideBatchThenWriteBack() {
         let store = MemoryStore()
         let theme = Persisted("theme", default: "light", store: store)
-        theme.value = "dark"                     // saved at once (write-through store)
+        theme.value = "dark"  // saved at once (write-through store)
         batch {
             theme.value = "blue"
-            theme.flush()                        // saves "blue"
+            theme.flush()  // saves "blue"
             theme.value = "dark"
         }
         #expect(theme.value == "dark")
@@ -76,8 +76,8 @@ struct PersistedExactSavingTests {
         #expect((store.raw("level") as? Double)?.sign == .minus)
 
         let name = Persisted("name", default: "", store: store)
-        name.value = "caf\u{E9}"                 // precomposed
-        name.value = "cafe\u{301}"               // decomposed: == to the first, other scalars
+        name.value = "caf\u{E9}"  // precomposed
+        name.value = "cafe\u{301}"  // decomposed: == to the first, other scalars
         #expect((store.raw("name") as? String).map { Array($0.unicodeScalars) } == Array("cafe\u{301}".unicodeScalars))
     }
 

@@ -85,7 +85,9 @@ struct PersistedRecoveryTests {
     func migrationCopiesNothing() throws {
         let (store, _) = try storeWithOldProfile()
         let profile = Persisted("profile", default: Profile(name: "", age: 0), store: store) { stored in
-            guard let data = stored as? Data, let old = try? JSONDecoder().decode(OldProfile.self, from: data) else { return nil }
+            guard let data = stored as? Data, let old = try? JSONDecoder().decode(OldProfile.self, from: data) else {
+                return nil
+            }
             return Profile(name: old.name, age: 0)
         }
         #expect(profile.value.name == "Ada")

@@ -18,7 +18,11 @@ private final class Holder<Object: AnyObject>: @unchecked Sendable {
     init(_ object: Object?) { stored = object }
     var object: Object? {
         get { lock.withLock { stored } }
-        set { let old = lock.withLock { defer { stored = newValue }; return stored }; _ = old }
+        set {
+            let old = lock.withLock {
+                defer { stored = newValue }; return stored
+            }; _ = old
+        }
     }
 }
 
@@ -80,8 +84,8 @@ struct PersistedSavingTests {
         let holder = Holder(Persisted("count", default: 0, store: store))
         let trigger = Stored(0)
         let reaction = trigger.didChange { _ in
-            holder.object?.value = 7        // queued after this round
-            holder.object = nil             // released before the queued write runs
+            holder.object?.value = 7  // queued after this round
+            holder.object = nil  // released before the queued write runs
         }
         trigger.value = 1
         #expect(store.raw("count") as? Int == 7)
@@ -97,7 +101,7 @@ struct PersistedSavingTests {
         model = nil
         #expect(store.raw("volume") as? Double == 0.8)
         #expect(store.synchronizeCount == 1)
-        store.runPendingSaves()                  // the scheduled save finds nothing left to do
+        store.runPendingSaves()  // the scheduled save finds nothing left to do
         #expect(store.writeCount == 1)
     }
 
@@ -127,7 +131,7 @@ struct PersistedSavingTests {
         batch {
             count.value = 1
             count.value = 2
-            count.flush()                          // inside the batch: its own writes are seen
+            count.flush()  // inside the batch: its own writes are seen
         }
         #expect(store.raw("count") as? Int == 2)
         #expect(store.synchronizeCount == 1)
@@ -146,7 +150,7 @@ struct PersistedSavingTests {
         let document = Persisted("document", default: ProbedDocument(items: []), store: store)
         let decodings = ProbedDocument.decodings.count
         let seen = Log<Int>()
-        let reaction = observe { seen.append(document.value.items.count) }   // first read, in a reaction
+        let reaction = observe { seen.append(document.value.items.count) }  // first read, in a reaction
         #expect(seen.all == [3])
         #expect(ProbedDocument.decodings.count == decodings + 1)
         #expect(!ProbedDocument.decodings.all[decodings...].contains(true), "decoded with the graph's lock held")
@@ -212,7 +216,7 @@ struct PersistedSavingTests {
         let theme = Persisted("theme", default: Theme.light, store: store)
         theme.value = .dark
         #expect(store.raw("theme") as? String == "dark")
-        let size = Persisted("size", default: Size.small, store: store)     // Codable too: still its raw value
+        let size = Persisted("size", default: Size.small, store: store)  // Codable too: still its raw value
         size.value = .large
         #expect(store.raw("size") as? Int == 2)
         store.set("purple", forKey: "other theme")

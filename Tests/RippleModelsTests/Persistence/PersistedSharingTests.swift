@@ -85,12 +85,13 @@ struct PersistedSharingTests {
 
     @Test("two Persisted for one key with different types stop the program, naming the key and both types")
     func differentTypes() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let store = MemoryStore()
-            let count = Persisted("shared key", default: 0, store: store)
-            let name = Persisted("shared key", default: "", store: store)
-            _ = (count, name)
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = MemoryStore()
+                let count = Persisted("shared key", default: 0, store: store)
+                let name = Persisted("shared key", default: "", store: store)
+                _ = (count, name)
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("'shared key'"))
         #expect(message.contains("Persisted<Int>"))

@@ -30,11 +30,15 @@ final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     func object(forKey key: String) -> Any? {
         let held = _graph.lock.isHeldForTesting
-        return lock.withLock { reads += 1; calledUnderGraphLock = calledUnderGraphLock || held; return objects[key] }
+        return lock.withLock {
+            reads += 1; calledUnderGraphLock = calledUnderGraphLock || held; return objects[key]
+        }
     }
     func set(_ value: Any?, forKey key: String) {
         let held = _graph.lock.isHeldForTesting
-        lock.withLock { writes += 1; calledUnderGraphLock = calledUnderGraphLock || held; objects[key] = value }
+        lock.withLock {
+            writes += 1; calledUnderGraphLock = calledUnderGraphLock || held; objects[key] = value
+        }
     }
     func scheduleSave(_ save: @escaping @Sendable () -> Void) {
         switch saving {
@@ -49,7 +53,9 @@ final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     /// Runs the saves scheduled so far, in order.
     func runPendingSaves() {
-        let saves = lock.withLock { defer { pendingSaves = [] }; return pendingSaves }
+        let saves = lock.withLock {
+            defer { pendingSaves = [] }; return pendingSaves
+        }
         for save in saves { save() }
     }
     var readCount: Int { lock.withLock { reads } }
@@ -115,7 +121,7 @@ struct PersistedTests {
         defer { defaults.removePersistentDomain(forName: suite) }
         let name = Persisted("name", default: "", store: UserDefaultsStore(defaults))
         name.value = "Ada"
-        name.flush()                                   // saves are written behind, on a background queue
+        name.flush()  // saves are written behind, on a background queue
         #expect(defaults.string(forKey: "name") == "Ada")
         #expect(Persisted("name", default: "", store: UserDefaultsStore(defaults)).value == "Ada")
     }
@@ -165,7 +171,9 @@ struct PersistedTests {
         #expect(roundTrip(Float(1.5), 0) == 1.5)
         #expect(roundTrip("text", "") == "text")
         #expect(roundTrip(Data([1, 2, 3]), Data()) == Data([1, 2, 3]))
-        #expect(roundTrip(Date(timeIntervalSince1970: 100), Date(timeIntervalSince1970: 0)) == Date(timeIntervalSince1970: 100))
+        #expect(
+            roundTrip(Date(timeIntervalSince1970: 100), Date(timeIntervalSince1970: 0))
+                == Date(timeIntervalSince1970: 100))
         #expect(roundTrip([Int64(1) << 40, 2], []) == [Int64(1) << 40, 2])
         #expect(roundTrip(["a": 1.5], [:]) == ["a": 1.5])
     }
@@ -187,7 +195,7 @@ struct PersistedTests {
             _ = trigger.value
             if holder.count == 0 { holder.append(Persisted("n", default: 0, store: store)) }
         }
-        trigger.value = 1                                                     // the creating reaction re-runs
+        trigger.value = 1  // the creating reaction re-runs
         holder.all[0].value = 5
         #expect(store.raw("n") as? Int == 5)
         reaction.cancel()

@@ -12,7 +12,7 @@ struct PropertyTests {
         let observer = tentative.didChange(withCurrent: true) { seen.append($0) }
         tentative.setTentative(5)
         #expect(tentative.isTentative)
-        parent.value = 2                                                      // hidden by the tentative value
+        parent.value = 2  // hidden by the tentative value
         tentative.revert()
         #expect(!tentative.isTentative)
         parent.value = 3
@@ -100,7 +100,7 @@ struct PropertyTests {
 
     @Test("a manually recalculated value changes only on recalculate()")
     func manuallyRecalculated() {
-        let outside = Log<Int>()                                              // state Ripple does not track
+        let outside = Log<Int>()  // state Ripple does not track
         outside.append(1)
         let count = ManuallyRecalculated { outside.count }
         let seen = Log<Int>()
@@ -108,7 +108,7 @@ struct PropertyTests {
         outside.append(2)
         #expect(count.value == 1)
         count.recalculate()
-        count.recalculate()                                                   // equal: nothing
+        count.recalculate()  // equal: nothing
         #expect(seen.all == [1, 2])
         _ = observer
     }
@@ -145,9 +145,9 @@ struct PropertyTests {
         let friendName = selected.flatMap { $0?.friend }.flatMap { $0?.name }
         let seen = Log<String?>()
         let observer = friendName.didChange(withCurrent: true) { seen.append($0) }
-        selected.value = ada                                                  // nil → Carol
+        selected.value = ada  // nil → Carol
         carol.name.value = "Caroline"
-        ada.friend.value = dan                                                // inner choice changes
+        ada.friend.value = dan  // inner choice changes
         carol.name.value = "ignored"
         dan.name.value = "Daniel"
         selected.value = nil
@@ -174,7 +174,7 @@ struct PropertyTests {
         todos.value.append(second)
         second.isDone = true
         todos.value.removeFirst()
-        first.isDone = false                                                  // no longer in the list
+        first.isDone = false  // no longer in the list
         #expect(seen.all == ["first:true", "first:true,second:false", "first:true,second:true", "second:true"])
         _ = observer
     }

@@ -75,7 +75,9 @@ final class ManualClock: Clock, @unchecked Sendable {
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = lock.withLock { nextID += 1; return nextID }
+        let id = lock.withLock {
+            nextID += 1; return nextID
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = lock.withLock {
@@ -107,7 +109,9 @@ final class ManualClock: Clock, @unchecked Sendable {
 }
 
 /// Waits, without sleeping, until `node` takes a value satisfying `predicate`.
-func firstValue<Value: Sendable>(of node: some Readable<Value> & Sendable, where predicate: @Sendable (Value) -> Bool) async -> Value? {
+func firstValue<Value: Sendable>(of node: some Readable<Value> & Sendable, where predicate: @Sendable (Value) -> Bool)
+    async -> Value?
+{
     for await value in node.values(buffering: .unbounded) where predicate(value) {
         return value
     }

@@ -66,7 +66,7 @@ struct UpdaterTests {
         #expect(label?.text == "b")
         label = nil
         #expect(weakLabel == nil)
-        title.value = "c"                                                     // nothing to assign into
+        title.value = "c"  // nothing to assign into
         #expect(!title.hasObservers)
     }
 
@@ -128,7 +128,11 @@ struct UpdaterTests {
         let label = Label()
         let assignments = Log<String>()
         let runs = Log<String>()
-        updater.bind(label, \.text, to: title.binding.map { value in assignments.append(value); return value })
+        updater.bind(
+            label, \.text,
+            to: title.binding.map { value in
+                assignments.append(value); return value
+            })
         updater.keepUpToDate(dependencies: [title]) { runs.append(title.value) }
         assignments.removeAll()
         updater.pause()

@@ -38,10 +38,18 @@ struct TodoListTests {
     func observation() {
         let list = TodoList()
         let changes = Counter()
-        withObservationTracking { _ = list.remaining.value } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = list.remaining.value
+        } onChange: {
+            changes.increment()
+        }
         list.add("milk")
         #expect(changes.value == 1)
-        withObservationTracking { _ = list.filter } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = list.filter
+        } onChange: {
+            changes.increment()
+        }
         list.filter = .done
         #expect(changes.value == 2)
     }

@@ -51,7 +51,7 @@ struct ActivityTests {
     @Test("the activities sequence delivers every activity in order, and only those sent after it was made")
     func asyncSequence() async {
         let store = TDStore(initialState: TDState())
-        store.send(.ping(0))   // before the sequence: never seen
+        store.send(.ping(0))  // before the sequence: never seen
         let activities = store.activities
         store.send(.ping(1))
         store.send(.pong)

@@ -8,7 +8,11 @@ struct StoreAsyncSequenceTests {
     func commitFromAsyncContext() async {
         let store = TDStore(initialState: TDState())
         store.increment()
-        let result = await Task { store.commit { state -> Int in state.count += 10; return state.count } }.value
+        let result = await Task {
+            store.commit { state -> Int in
+                state.count += 10; return state.count
+            }
+        }.value
         #expect(result == 11)
         await Task.detached { store.rename("detached") }.value
         await withTaskGroup(of: Void.self) { group in
@@ -21,7 +25,11 @@ struct StoreAsyncSequenceTests {
     @Test("a commit from an actor")
     func commitFromAnActor() async {
         actor Worker {
-            func bump(_ store: TDStore) -> Int { store.commit { $0.count += 1; return $0.count } }
+            func bump(_ store: TDStore) -> Int {
+                store.commit {
+                    $0.count += 1; return $0.count
+                }
+            }
         }
         let store = TDStore(initialState: TDState())
         let worker = Worker()
@@ -35,8 +43,8 @@ struct StoreAsyncSequenceTests {
         let states = store!.states
         let commits = 100
         for _ in 0..<commits { store!.increment() }
-        store!.rename("same count")   // a commit is delivered even when count is the same
-        store!.commit { $0.count = $0.count }   // no change: not delivered
+        store!.rename("same count")  // a commit is delivered even when count is the same
+        store!.commit { $0.count = $0.count }  // no change: not delivered
         store = nil
         var received: [TDState] = []
         for await state in states { received.append(state) }

@@ -72,11 +72,12 @@ struct StoreTaskTests {
         let log = TDLog<Int>()
         var tasks: [Task<Void, Never>] = []
         for i in 0..<20 {
-            tasks.append(store.task("queue", policy: .enqueue) {
-                await Task.yield()
-                log.append(i)
-                await Task.yield()
-            })
+            tasks.append(
+                store.task("queue", policy: .enqueue) {
+                    await Task.yield()
+                    log.append(i)
+                    await Task.yield()
+                })
         }
         for task in tasks { await task.value }
         #expect(log.all == Array(0..<20))

@@ -12,7 +12,8 @@ struct ChangesTests {
 
     @Test("current, previous, version and transaction are what was given")
     func storedProperties() {
-        let changes = Changes(previous: Profile(age: 1), current: Profile(age: 2), version: 7, transaction: Transaction(name: "birthday"))
+        let changes = Changes(
+            previous: Profile(age: 1), current: Profile(age: 2), version: 7, transaction: Transaction(name: "birthday"))
         #expect(changes.current.age == 2)
         #expect(changes.previous?.age == 1)
         #expect(changes.version == 7)
@@ -35,8 +36,12 @@ struct ChangesTests {
         let changes = Changes(previous: Profile(), current: Profile(age: 37))
         var ages: [Int] = []
         var names: [String] = []
-        let ranAge = changes.ifChanged(\.age) { age in ages.append(age); return true }
-        let ranName = changes.ifChanged(\.first) { first in names.append(first); return true }
+        let ranAge = changes.ifChanged(\.age) { age in
+            ages.append(age); return true
+        }
+        let ranName = changes.ifChanged(\.first) { first in
+            names.append(first); return true
+        }
         #expect(ages == [37])
         #expect(names.isEmpty)
         #expect(ranAge == true)
@@ -102,7 +107,9 @@ struct ChangesTests {
 
     @Test("map keeps version, transaction and the previous state, seen through the transform")
     func map() {
-        let changes = Changes(previous: Profile(age: 1), current: Profile(first: "Grace", age: 2), version: 4, transaction: Transaction(name: "t"))
+        let changes = Changes(
+            previous: Profile(age: 1), current: Profile(first: "Grace", age: 2), version: 4,
+            transaction: Transaction(name: "t"))
         let ages = changes.map(\.age)
         #expect(ages.current == 2)
         #expect(ages.previous == 1)

@@ -13,10 +13,13 @@ struct DerivedCombinedTests {
         let subscription = pair.sinkValue { changes in deliveries.append(changes.current) }
         let commits = 100
         for _ in 0..<commits {
-            store.commit { $0.a += 1; $0.b += 1 }
+            store.commit {
+                $0.a += 1; $0.b += 1
+            }
         }
         let all = deliveries.all
-        #expect(all.count == commits + 1, "combined emitted \(all.count) times for \(commits) commits and the first value")
+        #expect(
+            all.count == commits + 1, "combined emitted \(all.count) times for \(commits) commits and the first value")
         #expect(all.allSatisfy { $0.0 == $0.1 }, "combined emitted a mixed pair: \(all.filter { $0.0 != $0.1 })")
         #expect(all.map(\.0) == Array(0...commits))
         subscription.cancel()
@@ -34,7 +37,9 @@ struct DerivedCombinedTests {
         store.increment()
         store.commit { $0.a = 9 }
         store.rename("Ada")
-        store.commit { $0.count = 5; $0.name = "Bo" }
+        store.commit {
+            $0.count = 5; $0.name = "Bo"
+        }
         #expect(deliveries.all == ["0", "1", "Ada1", "Bo5"])
         subscription.cancel()
     }
@@ -50,8 +55,12 @@ struct DerivedCombinedTests {
             let (a, b, sum) = triple.value
             seen.append(a + b == sum)
         }
-        store.commit { $0.a = 1; $0.b = 2 }
-        store.commit { $0.a = 2; $0.b = 1 }
+        store.commit {
+            $0.a = 1; $0.b = 2
+        }
+        store.commit {
+            $0.a = 2; $0.b = 1
+        }
         store.rename("x")
         #expect(readerRuns.value == 3)
         #expect(seen.all == [true, true, true])
@@ -67,7 +76,9 @@ struct DerivedCombinedTests {
         let perThread = 300
         runOnThreads(2) { _ in
             for _ in 0..<perThread {
-                store.commit { $0.a += 1; $0.b += 1 }
+                store.commit {
+                    $0.a += 1; $0.b += 1
+                }
             }
         }
         let all = deliveries.all

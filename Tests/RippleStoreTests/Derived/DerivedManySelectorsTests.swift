@@ -38,7 +38,9 @@ struct DerivedManySelectorsTests {
         #expect(selectors[500].value == 10)
 
         store.commit { $0.other = 1 }
-        store.commit { $0.values[7] = 2; $0.values[999] = 3 }
+        store.commit {
+            $0.values[7] = 2; $0.values[999] = 3
+        }
         #expect(ran.all.sorted() == [7, 500, 999])
         #expect(readersRan.all.sorted() == [7, 500, 999])
         withExtendedLifetime(readers) {}
@@ -67,7 +69,9 @@ struct DerivedManySelectorsTests {
         #expect(selectors[42].value == 1)
     }
 
-    @Test("a closure derived reading state.table[key] tracks the whole table (its outermost Equatable value, as documented)")
+    @Test(
+        "a closure derived reading state.table[key] tracks the whole table (its outermost Equatable value, as documented)"
+    )
     func closureDerivedTracksOutermostValue() {
         var initial = TDManyState()
         initial.table = ["x": 0, "y": 0]

@@ -38,9 +38,9 @@ struct DerivedModelsHandlersTests {
         let parity = store.derived(from: \.count) { $0 % 2 }
         let updates = TDLog<Int>()
         let subscription = parity.didUpdate { updates.append($0) }
-        store.increment()   // 1
-        store.commit { $0.count = 3 }   // parity unchanged
-        store.increment()   // 0
+        store.increment()  // 1
+        store.commit { $0.count = 3 }  // parity unchanged
+        store.increment()  // 0
         store.rename("x")
         #expect(updates.all == [1, 0])
         subscription.cancel()

@@ -46,7 +46,9 @@ struct DerivedSelectorTests {
         store.commit { $0.b = 3 }
         #expect(sum.value == 5)
         #expect(runs.value == 3)
-        store.commit { $0.a = 4; $0.b = 5 }
+        store.commit {
+            $0.a = 4; $0.b = 5
+        }
         #expect(sum.value == 9)
         #expect(runs.value == 4)
         // Reading again without a commit costs nothing.
@@ -89,7 +91,7 @@ struct DerivedSelectorTests {
 
         store.rename("Ada")
         store.increment()
-        store.commit { $0.a = 1 }   // not read while flag is false
+        store.commit { $0.a = 1 }  // not read while flag is false
         #expect(picked.value == 0)
         #expect(runs.value == 1, "derived { } ran for a commit that changed nothing it read")
 
@@ -101,7 +103,7 @@ struct DerivedSelectorTests {
         #expect(picked.value == 1)
         #expect(runs.value == 3)
 
-        store.commit { $0.b = 3 }   // no longer read
+        store.commit { $0.b = 3 }  // no longer read
         #expect(picked.value == 1)
         #expect(runs.value == 3)
     }
@@ -161,7 +163,7 @@ struct DerivedSelectorTests {
         #expect(transformRuns.value == 1)
 
         store.commit { $0.profile.first = "Ada" }
-        store.commit { $0.profile.first = "Alan" }   // same initial
+        store.commit { $0.profile.first = "Alan" }  // same initial
         store.commit { $0.profile.first = "Grace" }
         store.rename("x")
         #expect(firstReaderRuns.value == 4)

@@ -82,7 +82,7 @@ struct DispatcherTests {
         #expect(deliveries.count == 1, "a commit to another part reached the scoped subscriber")
 
         settings.louder()
-        store.commit { $0.settings.muted = true }   // through the store: still the sub-state
+        store.commit { $0.settings.muted = true }  // through the store: still the sub-state
         let all = deliveries.all
         #expect(all.count == 3)
         #expect(all.map(\.current) == [TDSettings(), TDSettings(volume: 1), TDSettings(volume: 1, muted: true)])

@@ -146,7 +146,7 @@ extension DocSnippets.FullStore {
         store.increment()
         #expect(count.value == 1)
         #expect(title.value == " (1)")
-        #expect(names.values == [""])   // the increment changed no name
+        #expect(names.values == [""])  // the increment changed no name
         withExtendedLifetime(subscription) {}
     }
 
@@ -170,7 +170,7 @@ extension DocSnippets.FullStore {
         store.add()
         store.toggle(at: 0)
         #expect(added.values == ["Buy milk"])
-        #expect(counts.values == [0, 1, 1])   // the draft-only commit changed no todos
+        #expect(counts.values == [0, 1, 1])  // the draft-only commit changed no todos
 
         let draft = store.derived(\.draft)
         let remaining = store.derived(from: \.todos) { todos in
@@ -194,7 +194,11 @@ extension DocSnippets.FullStore {
 
         // The SwiftUI body reads `store.state.draft`: Observation hears only of `draft`.
         let invalidated = DocsLog<Bool>()
-        withObservationTracking { _ = store.state.draft } onChange: { invalidated.append(true) }
+        withObservationTracking {
+            _ = store.state.draft
+        } onChange: {
+            invalidated.append(true)
+        }
         store.commit { $0.todos.append(S.Todo(title: "Eggs")) }
         #expect(invalidated.values.isEmpty)
         let draftBinding = store.binding(\.draft)
@@ -237,9 +241,12 @@ extension DocSnippets.FullStore {
         #expect(seen.values == ["count 0", "Ada ", "3 letters", "loading true", "profile"])
 
         let totals = DocsLog<Int>()
-        let total = store.sinkState(scan: 0, { total, changes in
-            changes.ifChanged(\.count) { _ in total += 1 }
-        }) { changes, countChanges in
+        let total = store.sinkState(
+            scan: 0,
+            { total, changes in
+                changes.ifChanged(\.count) { _ in total += 1 }
+            }
+        ) { changes, countChanges in
             totals.append(countChanges)
         }
         store.increment()
@@ -284,12 +291,14 @@ extension DocSnippets.FullStore {
         profile.name.value = "Ada"
         store.binding(\.count).update { $0 += 1 }
         let name: ValueBinding<String> = profile.name.valueBinding
-        store.commit { $0.profile.name = "Bo"; $0.count = 5 }
+        store.commit {
+            $0.profile.name = "Bo"; $0.count = 5
+        }
 
         #expect(counts.values == [0, 1, 5])
         #expect(labels.values == [": 0", "Ada: 0", "Ada: 1", "Bo: 5"])
         #expect(evens.values == [false])
-        #expect(pairs.values == [" 0", "Ada 0", "Ada 1", "Bo 5"])   // never "Bo 1"
+        #expect(pairs.values == [" 0", "Ada 0", "Ada 1", "Bo 5"])  // never "Bo 1"
         #expect(initials.value == "B")
         #expect(nameLength.value == 2)
         #expect(name.value == "Bo")
@@ -320,7 +329,7 @@ extension DocSnippets.FullStore {
         let names = DocsLog<String>()
         let profileLog = profileActions.sinkState { changes in names.append(changes.current.name) }
         profileActions.rename("Ada")
-        store.increment()                      // another part of the state: not delivered
+        store.increment()  // another part of the state: not delivered
         #expect(names.values == ["", "Ada"])
         #expect(store.currentState.profile.name == "Ada")
         let whole = Dispatcher<S.FullState, S.AppActivity, S.FullState>(target: store)
@@ -331,7 +340,7 @@ extension DocSnippets.FullStore {
 
     @Test func theStoreAsyncAndLogging() async {
         let store = S.FullStore(initialState: S.FullState())
-        let sequence = store.changes            // holds the current state, then every commit
+        let sequence = store.changes  // holds the current state, then every commit
         store.increment()
         var seen: [Int] = []
         for await changes in sequence {
@@ -341,7 +350,8 @@ extension DocSnippets.FullStore {
         #expect(seen == [0, 1])
 
         let lines = DocsLog<String>()
-        let logged = S.FullStore(initialState: S.FullState(), name: "App", logger: PrintStoreLogger(write: { lines.append($0) }))
+        let logged = S.FullStore(
+            initialState: S.FullState(), name: "App", logger: PrintStoreLogger(write: { lines.append($0) }))
         logged.commit("increment") { $0.count += 1 }
         #expect(lines.values.count == 1)
         #expect(lines.values.first?.hasPrefix("[App] increment → version 1 in ") == true)
@@ -362,7 +372,9 @@ extension DocSnippets.FullStore {
         task("refresh") { [weak self] in
             let count = await fetchCount()
             guard !Task.isCancelled else { return }
-            self?.commit { $0.count = count; $0.isLoading = false }
+            self?.commit {
+                $0.count = count; $0.isLoading = false
+            }
         }
     }
 }

@@ -18,7 +18,11 @@ import Foundation
     @Test func aReferenceToAMissingEntityIsATypedError() throws {
         var database = try filled()
         let before = database
-        #expect(throws: EntityError.missingReference(table: "EntityTable<ENTodo>", id: "30", foreignKey: "\\ENTodo.listID", target: "EntityTable<ENTodoList>", targetID: "9")) {
+        #expect(
+            throws: EntityError.missingReference(
+                table: "EntityTable<ENTodo>", id: "30", foreignKey: "\\ENTodo.listID",
+                target: "EntityTable<ENTodoList>", targetID: "9")
+        ) {
             try database.insert(ENTodo(id: 30, title: "Orphan", listID: 9), into: \.todos)
         }
         #expect(throws: EntityError.self) {

@@ -52,7 +52,8 @@ struct ENUnordered: Comparable, Sendable {
         var order: [Int] = []
         for step in 0..<4_000 {
             let id = Int.random(in: 0..<300, using: &random)
-            let score = Int.random(in: 0..<4, using: &random) == 0 ? Double.nan : Double(Int.random(in: 0..<20, using: &random))
+            let score =
+                Int.random(in: 0..<4, using: &random) == 0 ? Double.nan : Double(Int.random(in: 0..<20, using: &random))
             if Int.random(in: 0..<4, using: &random) == 0 {
                 table.delete(id)
                 model[id] = nil
@@ -98,7 +99,8 @@ struct ENUnordered: Comparable, Sendable {
         old.root.map(collect)
         func count(_ node: _ChunkNode<Int>) -> Int {
             guard !shared.contains(ObjectIdentifier(node)) else { return 0 }
-            return node.items.count + node.children.count + node.lasts.count + node.children.reduce(0) { $0 + count($1) }
+            return node.items.count + node.children.count + node.lasts.count
+                + node.children.reduce(0) { $0 + count($1) }
         }
         return new.root.map(count) ?? 0
     }

@@ -31,7 +31,8 @@ struct ENWorkDatabase: EntityDatabase {
 
     @Test func aRequiredReferenceCannotBeNullified() async {
         await #expect(processExitsWith: .failure) {
-            _ = EntityRelationship<ENWorkDatabase>.reference(from: \.tasks, by: \.projectID, to: \.projects, onDelete: .nullify)
+            _ = EntityRelationship<ENWorkDatabase>.reference(
+                from: \.tasks, by: \.projectID, to: \.projects, onDelete: .nullify)
         }
     }
 }

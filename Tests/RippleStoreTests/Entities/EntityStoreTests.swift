@@ -100,13 +100,14 @@ import Foundation
                 try state.database.todos.update(0) { $0.title = "updated" }
                 state.database.todos.delete(1)
             }
-            try store.commit { try $0.database.todos.update(2) { $0.title = "todo 2" } }   // equal: no commit
+            try store.commit { try $0.database.todos.update(2) { $0.title = "todo 2" } }  // equal: no commit
             store.commit { $0.title = "only the title" }
         }
-        #expect(recorded.value == [
-            EntityChanges(inserted: [10], updated: [0], deleted: [1]),
-            EntityChanges(),
-        ])
+        #expect(
+            recorded.value == [
+                EntityChanges(inserted: [10], updated: [0], deleted: [1]),
+                EntityChanges(),
+            ])
     }
 
     @Test func firstDeliveryCountsEveryEntityAsInserted() throws {

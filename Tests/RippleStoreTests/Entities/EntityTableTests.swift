@@ -14,7 +14,7 @@ import Foundation
         #expect(table.entities(for: [3, 9, 1]).map(\.id) == [3, 1])
         try table.update(2) { $0.title = "z" }
         try table.update(ENTodo(id: 3, title: "y"))
-        #expect(table.all.map(\.title) == ["b", "z", "y"])     // updates keep their place
+        #expect(table.all.map(\.title) == ["b", "z", "y"])  // updates keep their place
         let deleted = table.delete(1)
         let deletedAgain = table.delete(1)
         #expect(deleted?.title == "b")
@@ -32,8 +32,12 @@ import Foundation
         #expect(throws: EntityError.missingEntity(table: "EntityTable<ENTodo>", id: "2")) {
             try table.update(ENTodo(id: 2, title: "x"))
         }
-        #expect(Self.error { try table.update(2) { todo in todo.title = "x" } } == .missingEntity(table: "EntityTable<ENTodo>", id: "2"))
-        #expect(Self.error { try table.update(1) { todo in todo.id = 5 } } == .idChanged(table: "EntityTable<ENTodo>", id: "1"))
+        #expect(
+            Self.error { try table.update(2) { todo in todo.title = "x" } }
+                == .missingEntity(table: "EntityTable<ENTodo>", id: "2"))
+        #expect(
+            Self.error { try table.update(1) { todo in todo.id = 5 } }
+                == .idChanged(table: "EntityTable<ENTodo>", id: "1"))
         #expect(table.all == [ENTodo(id: 1, title: "a")])
         #expect(EntityError.duplicateID(table: "T", id: "1").description.contains("upsert"))
     }
@@ -65,7 +69,7 @@ import Foundation
         let before = table
         try table.insert(ENTodo(id: 6, title: "6"))
         try table.update(2) { $0.title = "two" }
-        try table.update(3) { $0.title = "3" }          // equal: records nothing
+        try table.update(3) { $0.title = "3" }  // equal: records nothing
         table.delete(4)
         let changes = table.changes(since: before)
         #expect(changes == EntityChanges(inserted: [6], updated: [2], deleted: [4]))
@@ -140,7 +144,7 @@ import Foundation
         for (id, title) in [(1, "pear"), (2, "apple"), (3, "fig"), (4, "apple")] {
             try table.insert(ENTodo(id: id, title: title))
         }
-        #expect(table.ids(sortedBy: \.title) == [2, 4, 3, 1])   // equal keys in insertion order
+        #expect(table.ids(sortedBy: \.title) == [2, 4, 3, 1])  // equal keys in insertion order
         try table.update(2) { $0.title = "zucchini" }
         #expect(table.sorted(by: \.title).map(\.id) == [4, 3, 1, 2])
         table.delete(3)
@@ -185,7 +189,10 @@ import Foundation
         try table.update(keys[7]) { $0.payload = -1 }
         table.delete(keys[8])
         try table.insert(ENColliding(id: ENCollidingKey(value: 100, bucket: 1), payload: 100))
-        #expect(table.changes(since: before) == EntityChanges(inserted: [ENCollidingKey(value: 100, bucket: 1)], updated: [keys[7]], deleted: [keys[8]]))
+        #expect(
+            table.changes(since: before)
+                == EntityChanges(
+                    inserted: [ENCollidingKey(value: 100, bucket: 1)], updated: [keys[7]], deleted: [keys[8]]))
         for key in keys where key.value != 8 { table.delete(key) }
         #expect(table.ids == [ENCollidingKey(value: 100, bucket: 1)])
     }
@@ -220,7 +227,8 @@ import Foundation
             let id = Int.random(in: 0..<400, using: &random)
             let title = "t\(Int.random(in: 0..<50, using: &random))"
             let listID = Int.random(in: 0..<6, using: &random)
-            let todo = ENTodo(id: id, title: title, listID: listID == 0 ? nil : listID, rank: Int.random(in: 0..<10, using: &random))
+            let todo = ENTodo(
+                id: id, title: title, listID: listID == 0 ? nil : listID, rank: Int.random(in: 0..<10, using: &random))
             switch Int.random(in: 0..<5, using: &random) {
             case 0:
                 do {
@@ -238,7 +246,9 @@ import Foundation
                 model[id] = todo
             case 2:
                 do {
-                    try table.update(id) { $0.title = title; $0.listID = todo.listID }
+                    try table.update(id) {
+                        $0.title = title; $0.listID = todo.listID
+                    }
                     model[id]?.title = title
                     model[id]?.listID = todo.listID
                 } catch {
@@ -253,7 +263,9 @@ import Foundation
                 #expect(table.count == model.count)
                 #expect(table.ids == order)
                 #expect(table.all == order.map { model[$0]! })
-                let byTitle = order.enumerated().sorted { (model[$0.element]!.title, $0.offset) < (model[$1.element]!.title, $1.offset) }.map(\.element)
+                let byTitle = order.enumerated().sorted {
+                    (model[$0.element]!.title, $0.offset) < (model[$1.element]!.title, $1.offset)
+                }.map(\.element)
                 #expect(table.ids(sortedBy: \.title) == byTitle)
                 for list in [nil, 1, 2, 3, 4, 5] as [Int?] {
                     #expect(table.ids(where: \.listID, equals: list) == order.filter { model[$0]!.listID == list })
@@ -261,7 +273,9 @@ import Foundation
                 // What changed since the last check, against the models.
                 var expected = EntityChanges<Int>()
                 for id in model.keys where previousModel[id] == nil { expected.inserted.insert(id) }
-                for (id, todo) in model where previousModel[id] != nil && previousModel[id] != todo { expected.updated.insert(id) }
+                for (id, todo) in model where previousModel[id] != nil && previousModel[id] != todo {
+                    expected.updated.insert(id)
+                }
                 for id in previousModel.keys where model[id] == nil { expected.deleted.insert(id) }
                 #expect(table.changes(since: previousTable) == expected)
                 // Equal to a table built from scratch in the same order.

@@ -149,12 +149,13 @@ struct MainActorStoreTests {
 
     @Test("a commit inside another commit's mutation stops with a message naming the store")
     func nestedCommitStops() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run {
-                let store = MainCounterStore(initialState: MainCounter(), name: "nested")
-                store.commit { _ in store.increment() }
-            }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                await MainActor.run {
+                    let store = MainCounterStore(initialState: MainCounter(), name: "nested")
+                    store.commit { _ in store.increment() }
+                }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("inside the mutation of another commit"))
         #expect(message.contains("nested"))

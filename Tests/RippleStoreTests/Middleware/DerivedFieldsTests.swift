@@ -2,7 +2,7 @@ import RippleStore
 import Testing
 
 struct TDTodoState: Equatable, Sendable, DerivedFields {
-    var todos: [Bool] = []   // isDone
+    var todos: [Bool] = []  // isDone
     var name = ""
     private(set) var remaining = 0
     private(set) var total = 0
@@ -36,7 +36,9 @@ struct DerivedFieldsTests {
         let reader = observe {
             readerRuns.increment()
             let todos = store.state.todos
-            if store.state.total != todos.count { stale.append("reader saw total \(store.state.total) for \(todos.count)") }
+            if store.state.total != todos.count {
+                stale.append("reader saw total \(store.state.total) for \(todos.count)")
+            }
         }
         store.commit { $0.todos.append(false) }
         store.commit { $0.todos.append(true) }

@@ -32,15 +32,24 @@ struct RDSettings: Reducer {
     func bind() -> Effect<Action> {
         bound.update { $0 += 1 }
         return .merge(
-            .values(of: theme) { [mapped] in mapped.update { $0 += 1 }; return .theme($0) },
-            .events(of: didExpire) { [mapped] in mapped.update { $0 += 1 }; return .event($0) },
-            .sequence(pushes.map { [mapped] in mapped.update { $0 += 1 }; return .push($0) })
+            .values(of: theme) { [mapped] in
+                mapped.update { $0 += 1 }; return .theme($0)
+            },
+            .events(of: didExpire) { [mapped] in
+                mapped.update { $0 += 1 }; return .event($0)
+            },
+            .sequence(
+                pushes.map { [mapped] in
+                    mapped.update { $0 += 1 }; return .push($0)
+                })
         )
     }
 }
 
 @Suite struct GlobalInputsTests {
-    private func make() -> (ReducerStore<RDSettings>, Stored<String>, Event<String>, AsyncStream<Int>.Continuation, RDBox<Int>) {
+    private func make() -> (
+        ReducerStore<RDSettings>, Stored<String>, Event<String>, AsyncStream<Int>.Continuation, RDBox<Int>
+    ) {
         let theme = Stored("light")
         let event = Event<String>()
         let (pushes, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -78,7 +87,7 @@ struct RDSettings: Reducer {
             initialState: RDSettings.State()
         )
         event.send("before")
-        #expect(mapped.value == 2)      // the theme's first value, and the event
+        #expect(mapped.value == 2)  // the theme's first value, and the event
         weak let weakStore = store
         store = nil
         #expect(weakStore == nil)
@@ -106,7 +115,7 @@ struct RDSettings: Reducer {
         let store = ReducerStore(reducer: RDCounter(), initialState: RDCounter.State())
         var states = store.states.makeAsyncIterator()
         store.send(.increment)
-        store.send(.setText(""))          // no change: nothing published
+        store.send(.setText(""))  // no change: nothing published
         store.send(.increment)
         #expect(await states.next()?.number == 0)
         #expect(await states.next()?.number == 1)

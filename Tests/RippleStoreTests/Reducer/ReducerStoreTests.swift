@@ -111,12 +111,12 @@ import RippleStore
         let other = RDBox<[String]?>(nil)
         let done = ThreadLatch(2)
         Thread.detachNewThread {
-            store.send(.wait(1))         // blocks inside its reduction until released
+            store.send(.wait(1))  // blocks inside its reduction until released
             done.arrive()
         }
         probe.waitUntilEntered(1)
         Thread.detachNewThread {
-            store.send(.log("second"))   // queued behind .wait(1): waits for it
+            store.send(.log("second"))  // queued behind .wait(1): waits for it
             other.value = store.currentState.log
             done.arrive()
         }
@@ -205,10 +205,12 @@ import RippleStore
         let store = ReducerStore(reducer: RDCounter(), initialState: RDCounter.State())
         let text = store.binding(\.text, send: { .setText($0) })
         let seen = RDBox<[String]>([])
-        let subscription = observe { let value = text.value; seen.update { $0.append(value) } }
+        let subscription = observe {
+            let value = text.value; seen.update { $0.append(value) }
+        }
         withExtendedLifetime(subscription) {
             text.value = "hello"
-            store.send(.increment)            // does not change text: the reader stays quiet
+            store.send(.increment)  // does not change text: the reader stays quiet
             store.send(.setText("from the store"))
         }
         #expect(store.currentState.text == "from the store")

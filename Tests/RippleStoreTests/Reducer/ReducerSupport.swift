@@ -98,7 +98,9 @@ final class RDBox<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Yields until `condition` holds, at most `limit` times; returns whether it held.
-func rdEventually(isolation: isolated (any Actor)? = #isolation, _ limit: Int = 100_000, _ condition: () -> Bool) async -> Bool {
+func rdEventually(isolation: isolated (any Actor)? = #isolation, _ limit: Int = 100_000, _ condition: () -> Bool) async
+    -> Bool
+{
     for _ in 0..<limit {
         if condition() { return true }
         await Task.yield()

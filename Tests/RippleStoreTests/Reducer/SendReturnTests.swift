@@ -107,10 +107,12 @@ struct EffectBackpressureTests {
 
     @Test("a continuation that floods the queue stops the program with a message naming the store")
     func aFloodingContinuationFails() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let store = ReducerStore(reducer: SRStream(ticks: 0, readyAfter: 0), initialState: SRStream.State(), name: "flooded")
-            store.send(.flood)
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = ReducerStore(
+                    reducer: SRStream(ticks: 0, readyAfter: 0), initialState: SRStream.State(), name: "flooded")
+                store.send(.flood)
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("flooded's action queue holds \(SRStream.queueBound) actions"), "\(message)")
     }

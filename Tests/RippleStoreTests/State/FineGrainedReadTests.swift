@@ -19,7 +19,9 @@ struct FineGrainedReadTests {
         #expect(count.value == 0)
         #expect(runs.value == 1, "a commit that changes only name re-ran a reader of count")
 
-        store.commit { $0.profile.first = "x"; $0.a = 3 }
+        store.commit {
+            $0.profile.first = "x"; $0.a = 3
+        }
         #expect(count.value == 0)
         #expect(runs.value == 1)
 

@@ -119,11 +119,11 @@ final class SHRecorder<Value: Sendable>: @unchecked Sendable {
         let shared = value
         #expect(value.sharesStorage(with: shared))
         #expect(value == shared)
-        value.wrappedValue.numbers[0] = 1          // shared: copied
+        value.wrappedValue.numbers[0] = 1  // shared: copied
         #expect(!value.sharesStorage(with: shared))
         #expect(shared.wrappedValue.numbers[0] == 0)
         let identity = value._storageIdentity
-        value.wrappedValue.numbers[1] = 2          // unique now: changed in place
+        value.wrappedValue.numbers[1] = 2  // unique now: changed in place
         value.wrappedValue = SHLarge()
         value.wrappedValue.numbers.append(1)
         #expect(value._storageIdentity == identity)
@@ -153,7 +153,7 @@ final class SHRecorder<Value: Sendable>: @unchecked Sendable {
             changes.ifChanged(\.document) { seen.append($0.numbers[0]) }
         }
         withExtendedLifetime(subscription) {
-            store.commit { $0.other = 1 }              // shares the box: ifChanged is quiet
+            store.commit { $0.other = 1 }  // shares the box: ifChanged is quiet
             store.commit { $0.document.numbers[0] = 5 }
         }
         #expect(seen.values == [5])
@@ -196,7 +196,8 @@ final class SHRecorder<Value: Sendable>: @unchecked Sendable {
     @Test("CopyOnWrite, Triggered and Ignored decode what plain properties encoded")
     func decodesAPlainPropertysEncoding() throws {
         let (encoder, decoder) = Self.coders()
-        let plain = try encoder.encode(Plain(bytes: Data([9, 8]), when: Date(timeIntervalSinceReferenceDate: 86_400), note: Data([7])))
+        let plain = try encoder.encode(
+            Plain(bytes: Data([9, 8]), when: Date(timeIntervalSinceReferenceDate: 86_400), note: Data([7])))
         let wrapped = try decoder.decode(Wrapped.self, from: plain)
         #expect(wrapped.bytes == Data([9, 8]))
         #expect(wrapped.note == Data([7]))

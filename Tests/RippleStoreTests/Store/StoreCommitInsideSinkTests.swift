@@ -15,7 +15,9 @@ struct StoreCommitInsideSinkTests {
         let derivedSaw = TDLog<Int>()
         let handler = store.sinkState(dropsFirst: true) { changes in
             guard changes.current.flag, changes.previous?.flag == false else { return }
-            let result = store.commit { $0.count += 1; return $0.count }
+            let result = store.commit {
+                $0.count += 1; return $0.count
+            }
             reads.append(result)
             reads.append(store.currentState.count)
             reads.append(store.state.count)

@@ -107,7 +107,11 @@ struct StoreCommitTests {
         let store = AppStore(initialState: AppState())
         let seen = Recorder<(name: String?, origin: String, attempt: Int, line: UInt)>()
         let subscription = store.sinkState(dropsFirst: true) { changes in
-            seen.append((changes.transaction.name, changes.transaction[CoreOrigin.self], changes.transaction[CoreAttempt.self], changes.transaction.line))
+            seen.append(
+                (
+                    changes.transaction.name, changes.transaction[CoreOrigin.self],
+                    changes.transaction[CoreAttempt.self], changes.transaction.line
+                ))
         }
         store.commit("rename") { state, transaction in
             transaction[CoreOrigin.self] = "pull to refresh"
@@ -135,13 +139,14 @@ struct StoreCommitTests {
 
     @Test("a reference-type state is rejected with a message saying why")
     func referenceStateRejected() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class ClassState: Equatable, Sendable {
-                static func == (lhs: ClassState, rhs: ClassState) -> Bool { lhs === rhs }
-            }
-            let store = Store<ClassState, Never>(initialState: ClassState())
-            withExtendedLifetime(store) {}
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                final class ClassState: Equatable, Sendable {
+                    static func == (lhs: ClassState, rhs: ClassState) -> Bool { lhs === rhs }
+                }
+                let store = Store<ClassState, Never>(initialState: ClassState())
+                withExtendedLifetime(store) {}
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("ClassState"))
         #expect(message.contains("is a class"))
@@ -150,13 +155,14 @@ struct StoreCommitTests {
 
     @Test("a commit inside another commit's mutation on the same store stops with a message")
     func commitInsideMutation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let store = AppStore(initialState: AppState())
-            store.commit("outer") { state in
-                state.count = 1
-                store.commit("inner") { $0.name = "nested" }
-            }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = AppStore(initialState: AppState())
+                store.commit("outer") { state in
+                    state.count = 1
+                    store.commit("inner") { $0.name = "nested" }
+                }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("inner"))
         #expect(message.contains("inside the mutation of another commit"))

@@ -43,20 +43,21 @@ struct StoreCrossCommitTests {
 
     @Test("commits made inside each other's mutations, on 2 threads: stops with a message naming both stores")
     func crossCommitsInsideMutationsFail() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let settings = Store<XState, Never>(initialState: XState(), name: "settings")
-            let profile = Store<XState, Never>(initialState: XState(), name: "profile")
-            let inside = ThreadLatch(2)
-            runOnThreads(2) { thread in
-                let (outer, inner) = thread == 0 ? (settings, profile) : (profile, settings)
-                outer.commit { state in
-                    state.count += 1
-                    inside.arrive()
-                    inside.wait()  // both threads are inside their mutation
-                    inner.commit { $0.mirror += 1 }
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let settings = Store<XState, Never>(initialState: XState(), name: "settings")
+                let profile = Store<XState, Never>(initialState: XState(), name: "profile")
+                let inside = ThreadLatch(2)
+                runOnThreads(2) { thread in
+                    let (outer, inner) = thread == 0 ? (settings, profile) : (profile, settings)
+                    outer.commit { state in
+                        state.count += 1
+                        inside.arrive()
+                        inside.wait()  // both threads are inside their mutation
+                        inner.commit { $0.mirror += 1 }
+                    }
                 }
-            }
-        })
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("settings") && message.contains("profile"), "\(message)")
         #expect(message.contains("inside the mutation of another store's commit"), "\(message)")

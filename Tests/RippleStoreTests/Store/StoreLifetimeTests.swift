@@ -35,7 +35,8 @@ struct StoreLifetimeTests {
         let seen = Recorder<String>()
         var tokens: [Subscription] = [
             store.sinkState { seen.append("plain@\($0.version)") },
-            store.sinkState(scan: 0, { total, _ in total += 1 }) { changes, _ in seen.append("scan@\(changes.version)") },
+            store.sinkState(scan: 0, { total, _ in total += 1 }) { changes, _ in seen.append("scan@\(changes.version)")
+            },
         ]
         #expect(seen.values == ["plain@0", "scan@0"])
         tokens.removeAll()
@@ -79,14 +80,19 @@ struct StoreLifetimeTests {
             let scanProbe = CoreProbe()
             weakProbe = probe
             weakScanProbe = scanProbe
-            tokens.append(store.sinkState { changes in
-                withExtendedLifetime(probe) {}
-                seen.append(changes.version)
-            })
-            tokens.append(store.sinkState(scan: 0, { total, _ in
-                withExtendedLifetime(scanProbe) {}
-                total += 1
-            }) { _, _ in })
+            tokens.append(
+                store.sinkState { changes in
+                    withExtendedLifetime(probe) {}
+                    seen.append(changes.version)
+                })
+            tokens.append(
+                store.sinkState(
+                    scan: 0,
+                    { total, _ in
+                        withExtendedLifetime(scanProbe) {}
+                        total += 1
+                    }
+                ) { _, _ in })
             store.increment()
             #expect(weakProbe != nil)
         }

@@ -25,7 +25,9 @@ private struct CoreModel {
 
 @Suite("Store against a reference model")
 struct StoreModelTests {
-    @Test("random commits: state, version and deliveries match the model after every step", arguments: [1, 42, 2024, 90_210] as [UInt64])
+    @Test(
+        "random commits: state, version and deliveries match the model after every step",
+        arguments: [1, 42, 2024, 90_210] as [UInt64])
     func randomCommits(seed: UInt64) throws {
         var random = CoreLCG(seed: seed)
         let store = AppStore(initialState: AppState())
@@ -34,7 +36,9 @@ struct StoreModelTests {
         let names = Recorder<String>()
         let transactionNames = Recorder<String?>()
         let all = store.sinkState { changes in
-            seen.append(CoreDelivery(subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
             transactionNames.append(changes.transaction.name)
         }
         let nameWatcher = store.sinkState { changes in

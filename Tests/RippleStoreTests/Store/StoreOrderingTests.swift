@@ -28,7 +28,9 @@ struct StoreOrderingTests {
         let deliveries = Recorder<CoreDelivery>()
         let subscriptions = ["A", "B", "C"].map { name in
             store.sinkState { changes in
-                deliveries.append(CoreDelivery(subscriber: name, version: changes.version, state: changes.current, previous: changes.previous))
+                deliveries.append(
+                    CoreDelivery(
+                        subscriber: name, version: changes.version, state: changes.current, previous: changes.previous))
             }
         }
         runOnThreads(threads) { thread in
@@ -63,7 +65,9 @@ struct StoreOrderingTests {
         func subscriber(_ name: String, commits: Bool) -> Subscription {
             store.sinkState { changes in
                 events.append((true, "\(name)@\(changes.version)"))
-                seen.append(CoreDelivery(subscriber: name, version: changes.version, state: changes.current, previous: changes.previous))
+                seen.append(
+                    CoreDelivery(
+                        subscriber: name, version: changes.version, state: changes.current, previous: changes.previous))
                 if commits, changes.version == 1 {
                     let result = store.commit("from \(name)") { state -> Int in
                         state.name = name
@@ -74,7 +78,9 @@ struct StoreOrderingTests {
                 events.append((false, "\(name)@\(changes.version)"))
             }
         }
-        let subscriptions = [subscriber("A", commits: true), subscriber("B", commits: false), subscriber("C", commits: false)]
+        let subscriptions = [
+            subscriber("A", commits: true), subscriber("B", commits: false), subscriber("C", commits: false),
+        ]
         store.commit("outer") { $0.count = 1 }
 
         // Delivered before the outer commit returned.
@@ -102,13 +108,17 @@ struct StoreOrderingTests {
         let transactions = Recorder<String>()
         let a = store.sinkState { changes in
             events.append((true, "A@\(changes.version)"))
-            seen.append(CoreDelivery(subscriber: "A", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "A", version: changes.version, state: changes.current, previous: changes.previous))
             if changes.transaction.name == "outer" { store.commit("A") { $0.name = "A" } }
             events.append((false, "A@\(changes.version)"))
         }
         let b = store.sinkState { changes in
             events.append((true, "B@\(changes.version)"))
-            seen.append(CoreDelivery(subscriber: "B", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "B", version: changes.version, state: changes.current, previous: changes.previous))
             transactions.append(changes.transaction.description)
             if changes.transaction.name == "outer" { store.commit("B") { $0.items.append(Item(title: "B")) } }
             // A cascade: B reacts to A's commit with one more.
@@ -126,13 +136,14 @@ struct StoreOrderingTests {
         let statesB = all.filter { $0.subscriber == "B" }.map(\.state)
         #expect(statesA == statesB)
         // Each commit was applied on the state the one before left: nothing was lost.
-        #expect(statesA == [
-            AppState(),
-            AppState(count: 1),
-            AppState(name: "A", count: 1),
-            AppState(name: "A", count: 1, items: [Item(title: "B")]),
-            AppState(name: "A", count: 11, items: [Item(title: "B")]),
-        ])
+        #expect(
+            statesA == [
+                AppState(),
+                AppState(count: 1),
+                AppState(name: "A", count: 1),
+                AppState(name: "A", count: 1, items: [Item(title: "B")]),
+                AppState(name: "A", count: 11, items: [Item(title: "B")]),
+            ])
         #expect(store.currentState == statesA.last)
         withExtendedLifetime((a, b)) {}
     }
@@ -145,7 +156,9 @@ struct StoreOrderingTests {
         let seen = Recorder<CoreDelivery>()
         let echoer = store.sinkState(dropsFirst: true) { changes in
             events.append((true, "echo@\(changes.version)"))
-            seen.append(CoreDelivery(subscriber: "echo", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "echo", version: changes.version, state: changes.current, previous: changes.previous))
             if changes.transaction.name == "thread", changes.current.count % 10 == 0 {
                 store.commit("echo") { $0.items.append(Item(title: "\($0.count)")) }
             }
@@ -153,7 +166,9 @@ struct StoreOrderingTests {
         }
         let watcher = store.sinkState(dropsFirst: true) { changes in
             events.append((true, "watch@\(changes.version)"))
-            seen.append(CoreDelivery(subscriber: "watch", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "watch", version: changes.version, state: changes.current, previous: changes.previous))
             events.append((false, "watch@\(changes.version)"))
         }
         runOnThreads(threads) { _ in

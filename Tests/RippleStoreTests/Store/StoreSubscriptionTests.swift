@@ -17,7 +17,9 @@ struct StoreSubscriptionTests {
         store.commit { $0.count = 5 }
         let seen = Recorder<CoreDelivery>()
         let subscription = store.sinkState { changes in
-            seen.append(CoreDelivery(subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
         }
         // The first delivery happened before sinkState returned.
         #expect(seen.values == [CoreDelivery(subscriber: "s", version: 1, state: AppState(count: 5), previous: nil)])
@@ -35,12 +37,17 @@ struct StoreSubscriptionTests {
         let store = AppStore(initialState: AppState(count: 1))
         let seen = Recorder<CoreDelivery>()
         let subscription = store.sinkState(dropsFirst: true) { changes in
-            seen.append(CoreDelivery(subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
+            seen.append(
+                CoreDelivery(
+                    subscriber: "s", version: changes.version, state: changes.current, previous: changes.previous))
         }
         #expect(seen.values.isEmpty)
         store.increment()
         // The first delivered change still knows the state it replaces.
-        #expect(seen.values == [CoreDelivery(subscriber: "s", version: 1, state: AppState(count: 2), previous: AppState(count: 1))])
+        #expect(
+            seen.values == [
+                CoreDelivery(subscriber: "s", version: 1, state: AppState(count: 2), previous: AppState(count: 1))
+            ])
         withExtendedLifetime(subscription) {}
     }
 
@@ -48,9 +55,12 @@ struct StoreSubscriptionTests {
     func scan() {
         let store = AppStore(initialState: AppState())
         let seen = Recorder<String>()
-        let subscription = store.sinkState(scan: 0, { total, changes in
-            changes.ifChanged(\.count) { _ in total += 1 }
-        }) { changes, countChanges in
+        let subscription = store.sinkState(
+            scan: 0,
+            { total, changes in
+                changes.ifChanged(\.count) { _ in total += 1 }
+            }
+        ) { changes, countChanges in
             seen.append("v\(changes.version):\(countChanges)")
         }
         store.increment()
@@ -60,9 +70,12 @@ struct StoreSubscriptionTests {
 
         // With dropsFirst, the first state is accumulated but not delivered.
         let dropped = Recorder<String>()
-        let second = store.sinkState(dropsFirst: true, scan: [Int](), { counts, changes in
-            counts.append(changes.count)
-        }) { changes, counts in
+        let second = store.sinkState(
+            dropsFirst: true, scan: [Int](),
+            { counts, changes in
+                counts.append(changes.count)
+            }
+        ) { changes, counts in
             dropped.append("v\(changes.version):\(counts)")
         }
         #expect(dropped.values.isEmpty)

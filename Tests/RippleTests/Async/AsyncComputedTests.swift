@@ -101,9 +101,9 @@ struct AsyncComputedTests {
         let seen = Recorder<String>()
         let view = observe { seen.append(describe(results.value)) }
         query.value = "ab"
-        gate.resume("ab", with: .success("AB"))   // the fast second
+        gate.resume("ab", with: .success("AB"))  // the fast second
         #expect(await eventually { results._endedRuns == 1 })
-        gate.resume("a", with: .success("A"))     // the slow first, late
+        gate.resume("a", with: .success("A"))  // the slow first, late
         #expect(await eventually { results._endedRuns == 2 })
         #expect(describe(results.value) == "value AB")
         #expect(seen.all.last == "value AB")

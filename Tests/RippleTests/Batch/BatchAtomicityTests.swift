@@ -117,18 +117,18 @@ struct BatchAtomicityTests {
             if thread == 0 {
                 batch {
                     value.value = 1
-                    first.advance()                 // 1: staged
-                    second.wait(beyond: 0)          // the other batch has staged its value too
+                    first.advance()  // 1: staged
+                    second.wait(beyond: 0)  // the other batch has staged its value too
                     seen.append("first \(value.value) \(doubled.value)")
                 }
-                first.advance()                     // 2: applied
+                first.advance()  // 2: applied
             } else {
                 first.wait(beyond: 0)
                 batch {
                     value.value = 2
                     value.value = 3
                     second.advance()
-                    first.wait(beyond: 1)           // the first batch is applied meanwhile
+                    first.wait(beyond: 1)  // the first batch is applied meanwhile
                     seen.append("second sees \(value.value) \(doubled.value)")
                     value.value = 4
                     seen.append("second \(value.value) \(doubled.value)")

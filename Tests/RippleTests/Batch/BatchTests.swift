@@ -54,8 +54,12 @@ struct BatchTests {
         let a = Stored(0)
         let derived = Computed { a.value + 1 }
         let runs = Counter()
-        let direct = observe { _ = a.value; runs.increment() }
-        let indirect = observe { _ = derived.value; runs.increment() }
+        let direct = observe {
+            _ = a.value; runs.increment()
+        }
+        let indirect = observe {
+            _ = derived.value; runs.increment()
+        }
         batch {
             a.value = 1
             a.value = 2
@@ -98,7 +102,12 @@ struct BatchTests {
         var subscriptions: [Subscription] = []
         batch {
             subscriptions.append(observe { x.value = 1 })
-            subscriptions.append(observe { batch { y.value = 2; z.value = 3 } })
+            subscriptions.append(
+                observe {
+                    batch {
+                        y.value = 2; z.value = 3
+                    }
+                })
         }
         #expect(x.value == 1)
         #expect(y.value == 2)
@@ -106,10 +115,11 @@ struct BatchTests {
         let trigger = Stored(0)
         let w = Stored(0)
         let inner = Cell<Subscription?>(nil)
-        subscriptions.append(observe {
-            guard trigger.value == 1 else { return }
-            writeInOrder { inner.value = withoutOwner { observe { w.value = 4 } } }
-        })
+        subscriptions.append(
+            observe {
+                guard trigger.value == 1 else { return }
+                writeInOrder { inner.value = withoutOwner { observe { w.value = 4 } } }
+            })
         trigger.value = 1
         #expect(w.value == 4, "a reaction started by writeInOrder inside a reaction: its first run's write lands")
         inner.value?.cancel()
@@ -121,13 +131,19 @@ struct BatchTests {
         let first = Stored(0), second = Stored(0), third = Stored(0)
         // Two writes in each batch: staged, so the commit's release of the replaced values runs
         // the deinitializers, whose batches stage and commit on the same thread meanwhile.
-        let inner = Stored(DeinitAction { batch { second.value = 1; third.value = 1 } })
-        let outer = Stored(DeinitAction {
-            batch {
-                inner.value = DeinitAction()
-                first.value = 1
-            }
-        })
+        let inner = Stored(
+            DeinitAction {
+                batch {
+                    second.value = 1; third.value = 1
+                }
+            })
+        let outer = Stored(
+            DeinitAction {
+                batch {
+                    inner.value = DeinitAction()
+                    first.value = 1
+                }
+            })
         batch {
             outer.value = DeinitAction()
             first.value = 2
@@ -141,7 +157,9 @@ struct BatchTests {
         #expect(first.value == 3 && second.value == 3, "the staging is intact for the next batch")
     }
 
-    @Test("a batch made by a deinitializer while a commit releases leaves the committed batch's read-modify-writes ended once")
+    @Test(
+        "a batch made by a deinitializer while a commit releases leaves the committed batch's read-modify-writes ended once"
+    )
     func deinitializerBatchAfterAReadModifyWrite() {
         let counter = Stored(0), other = Stored(0)
         let holder = Stored(DeinitAction { batch { other.value = 1 } })

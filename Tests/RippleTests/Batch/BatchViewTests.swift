@@ -13,7 +13,9 @@ struct BatchViewTests {
         let label = Computed(a, b) { "\($0)-\($1)" }
         let doubledSum = Computed { sum.value * 2 }
         let untouched = Computed { b.value * 10 }
-        let live = observe { _ = doubledSum.value; _ = label.value }
+        let live = observe {
+            _ = doubledSum.value; _ = label.value
+        }
         batch {
             a.value = 5
             #expect(a.value == 5)
@@ -189,7 +191,8 @@ struct BatchViewTests {
     @Test("a reaction that saw a batch's write the batch then undid runs again with the committed value")
     func reactionCreatedBeforeTheBatchWritesTheOldValueBack() {
         let value = Stored(0)
-        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { value.value }, after: { value.value = 0 })
+        let (seen, reaction) = reactionStartedInABatch(
+            before: { value.value = 5 }, reading: { value.value }, after: { value.value = 0 })
         #expect(seen.all == [5, 0], "the reaction must not be left with a value that was never committed")
         reaction.cancel()
     }
@@ -226,7 +229,8 @@ struct BatchViewTests {
     func reactionCreatedInABatchSeesLaterWritesOfOtherValues() {
         let a = Stored(0)
         let b = Stored(0)
-        let (seen, reaction) = reactionStartedInABatch(before: { a.value = 1 }, reading: { "\(a.value),\(b.value)" }, after: { b.value = 2 })
+        let (seen, reaction) = reactionStartedInABatch(
+            before: { a.value = 1 }, reading: { "\(a.value),\(b.value)" }, after: { b.value = 2 })
         #expect(seen.all == ["1,0", "1,2"])
         reaction.cancel()
     }
@@ -293,51 +297,54 @@ struct BatchViewTests {
 
     @Test("a computed value that writes fails with a clear message when read inside a batch")
     func writeInsidePrivateDerivation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let source = Stored(0)
-            let target = Stored(0, name: "target")
-            let writer = Computed(name: "writer") { () -> Int in
-                if source.value == 1 { target.value = 1 }
-                return source.value
-            }
-            _ = writer.value
-            batch {
-                source.value = 1
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let source = Stored(0)
+                let target = Stored(0, name: "target")
+                let writer = Computed(name: "writer") { () -> Int in
+                    if source.value == 1 { target.value = 1 }
+                    return source.value
+                }
                 _ = writer.value
-            }
-        })
+                batch {
+                    source.value = 1
+                    _ = writer.value
+                }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
     }
 
     @Test("a computed value that writes inside untracked is refused inside a batch")
     func untrackedWriteInsideDerivation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let target = Stored(0, name: "target")
-            let writer = Computed(name: "writer") { () -> Int in
-                untracked { target.value = 1 }
-                return 0
-            }
-            batch { _ = writer.value }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let target = Stored(0, name: "target")
+                let writer = Computed(name: "writer") { () -> Int in
+                    untracked { target.value = 1 }
+                    return 0
+                }
+                batch { _ = writer.value }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
     }
 
     @Test("a cycle that exists only in the batch's view fails with a message")
     func cycleInBatchView() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let isShort = Stored(true)
-            let holder = Cell<Computed<Int>?>(nil)
-            let a = Computed(name: "a") { isShort.value ? 0 : (holder.value?.value ?? 0) + 1 }
-            let b = Computed(name: "b") { a.value + 1 }
-            holder.value = b
-            _ = b.value
-            batch {
-                isShort.value = false
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let isShort = Stored(true)
+                let holder = Cell<Computed<Int>?>(nil)
+                let a = Computed(name: "a") { isShort.value ? 0 : (holder.value?.value ?? 0) + 1 }
+                let b = Computed(name: "b") { a.value + 1 }
+                holder.value = b
                 _ = b.value
-            }
-        })
+                batch {
+                    isShort.value = false
+                    _ = b.value
+                }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("dependency cycle"))
         #expect(message.contains("'a'"))

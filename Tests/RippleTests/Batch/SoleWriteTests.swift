@@ -136,7 +136,8 @@ struct SoleWriteTests {
 
     @Test("a value larger than the context keeps is staged at once")
     func largeValueIsStaged() {
-        struct Large: Equatable { var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        struct Large: Equatable {
+            var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
             static func == (a: Large, b: Large) -> Bool { a.words.0 == b.words.0 }
         }
         #expect(MemoryLayout<Large>.size > _SoleWrite.capacity)
@@ -223,27 +224,33 @@ struct SoleWriteTests {
     @Test("a write from inside the equality check of a batch's write fails with a message, kept or staged")
     func equalityThatWrites() async throws {
         // Kept: the batch's only write, applied by the commit.
-        let kept = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let other = Stored(0, name: "other")
-            let box = Stored(1, name: "box", equals: { a, b in
-                batch { other.value = 1 }
-                return a == b
+        let kept = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let other = Stored(0, name: "other")
+                let box = Stored(
+                    1, name: "box",
+                    equals: { a, b in
+                        batch { other.value = 1 }
+                        return a == b
+                    })
+                batch { box.value = 2 }
             })
-            batch { box.value = 2 }
-        })
         // Staged: a second write in the batch stages the first.
-        let staged = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let other = Stored(0, name: "other")
-            let box = Stored(1, name: "box", equals: { a, b in
-                other.value += 1
-                return a == b
+        let staged = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let other = Stored(0, name: "other")
+                let box = Stored(
+                    1, name: "box",
+                    equals: { a, b in
+                        other.value += 1
+                        return a == b
+                    })
+                let more = Stored(0)
+                batch {
+                    box.value = 2
+                    more.value = 1
+                }
             })
-            let more = Stored(0)
-            batch {
-                box.value = 2
-                more.value = 1
-            }
-        })
         for result in [kept, staged] {
             let message = String(decoding: result.standardErrorContent, as: UTF8.self)
             #expect(message.contains("Stored 'other' was written while the equality check of Stored 'box' was running"))
@@ -252,7 +259,9 @@ struct SoleWriteTests {
 
     #if !canImport(Darwin)
     // In a process of its own: the tracer is installed for the whole process.
-    @Test("a tracer installed by another thread after the batch's write sees the batch: its commit does not take the unbatched write's path")
+    @Test(
+        "a tracer installed by another thread after the batch's write sees the batch: its commit does not take the unbatched write's path"
+    )
     func tracerInstalledAfterTheWrite() async {
         await #expect(processExitsWith: .success) {
             let recorder = TraceRecorder()
@@ -271,7 +280,9 @@ struct SoleWriteTests {
     }
     #endif
 
-    @Test("a one-write batch is committed as that write: its reactions run once, and one a reaction makes is delivered after")
+    @Test(
+        "a one-write batch is committed as that write: its reactions run once, and one a reaction makes is delivered after"
+    )
     func committedAsAWrite() {
         let first = Stored(0, name: "first"), second = Stored(0, name: "second")
         let seen = Recorder<String>()
@@ -304,10 +315,20 @@ struct SoleWriteTests {
             // Each of these batches takes it; the one the reaction makes inside the delivery is
             // queued for the next round instead, as every write a reaction makes.
             let reaction = observe { if count.value == 1 { batch { other.value = 10 } } }
-            let nested = committed { batch { count.value = 0 }; batch { count.value = 1 } }
+            let nested = committed {
+                batch { count.value = 0 }; batch { count.value = 1 }
+            }
             reaction.cancel()
-            let twice = committed { batch { count.value = 2; count.value = 3 } }
-            let two = committed { batch { count.value = 4; other.value = 1 } }
+            let twice = committed {
+                batch {
+                    count.value = 2; count.value = 3
+                }
+            }
+            let two = committed {
+                batch {
+                    count.value = 4; other.value = 1
+                }
+            }
             let modified = committed { batch { count.value += 1 } }
             let applied = count.value == 5 && other.value == 1 && count.writeCount == 7
             if one != 1 || nested != 2 || twice != 0 || two != 0 || modified != 0 || !applied { exit(1) }
@@ -326,7 +347,9 @@ struct SoleWriteTests {
     }
     #endif
 
-    @Test("a batch whose body releases the last reference to the value it wrote keeps it until the commit, then releases it")
+    @Test(
+        "a batch whose body releases the last reference to the value it wrote keeps it until the commit, then releases it"
+    )
     func bodyReleasesTheValue() {
         weak var released: Stored<Int>?
         batch {

@@ -43,19 +43,19 @@ import Testing
             _ = parity.value
             runs.increment()
         }
-        count.value = 3                  // parity unchanged: the reaction does not run
+        count.value = 3  // parity unchanged: the reaction does not run
         #expect(runs.value == 1)
         count.value = 4
         #expect(runs.value == 2)
 
-        struct Box { let value: Int }    // not Equatable
+        struct Box { let value: Int }  // not Equatable
         let boxed = Computed(count) { Box(value: $0 % 2) }
         let boxRuns = InputsCounter()
         let boxReaction = observe {
             _ = boxed.value
             boxRuns.increment()
         }
-        count.value = 6                  // same parity, but no equality: the reaction runs
+        count.value = 6  // same parity, but no equality: the reaction runs
         #expect(boxRuns.value == 2)
         withExtendedLifetime((reaction, boxReaction)) {}
     }

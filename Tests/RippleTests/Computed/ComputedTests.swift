@@ -7,7 +7,9 @@ struct ComputedTests {
     func lazy() {
         let source = Stored(1)
         let evaluations = Counter()
-        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        let doubled = Computed {
+            evaluations.increment(); return source.value * 2
+        }
         #expect(evaluations.value == 0)
         source.value = 2
         #expect(evaluations.value == 0)
@@ -19,7 +21,9 @@ struct ComputedTests {
     func cached() {
         let source = Stored(1)
         let evaluations = Counter()
-        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        let doubled = Computed {
+            evaluations.increment(); return source.value * 2
+        }
         _ = doubled.value
         _ = doubled.value
         #expect(evaluations.value == 1)
@@ -34,9 +38,13 @@ struct ComputedTests {
         let source = Stored(1)
         let parity = Computed { source.value % 2 }
         let downstream = Counter()
-        let label = Computed { downstream.increment(); return "parity \(parity.value)" }
+        let label = Computed {
+            downstream.increment(); return "parity \(parity.value)"
+        }
         let runs = Counter()
-        let subscription = observe { _ = label.value; runs.increment() }
+        let subscription = observe {
+            _ = label.value; runs.increment()
+        }
         source.value = 3
         #expect(downstream.value == 1)
         #expect(runs.value == 1)
@@ -52,7 +60,9 @@ struct ComputedTests {
         let a = Stored(1)
         let b = Stored(10)
         let evaluations = Counter()
-        let picked = Computed { evaluations.increment(); return useA.value ? a.value : b.value }
+        let picked = Computed {
+            evaluations.increment(); return useA.value ? a.value : b.value
+        }
         let subscription = observe { _ = picked.value }
         #expect(evaluations.value == 1)
         b.value = 11
@@ -89,7 +99,9 @@ struct ComputedTests {
         let source = Stored(1)
         let boxed = Computed { Box(value: source.value % 2) }
         let runs = Counter()
-        let subscription = observe { _ = boxed.value; runs.increment() }
+        let subscription = observe {
+            _ = boxed.value; runs.increment()
+        }
         source.value = 3
         #expect(runs.value == 2)
         subscription.cancel()

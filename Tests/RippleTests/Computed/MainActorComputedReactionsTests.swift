@@ -12,7 +12,7 @@ struct MainActorComputedReactionsTests {
         #expect(changes.isEmpty)
         basket.prices.value.append(4)
         basket.prices.value = [10]
-        basket.currency = "$"   // not tracked: no change
+        basket.currency = "$"  // not tracked: no change
         #expect(changes == ["6→10"], "an equal value is no change")
         subscription.cancel()
         basket.prices.value = [1]
@@ -47,7 +47,8 @@ struct MainActorComputedReactionsTests {
         let basket = Basket()
         var seen: [Int] = []
         let badge = observeOnMainActor(named: "badge") { seen.append(basket.total.value) }
-        let owned = observeOnMainActor(named: "owned badge", owner: basket) { basket in seen.append(-basket.total.value) }
+        let owned = observeOnMainActor(named: "owned badge", owner: basket) { basket in seen.append(-basket.total.value)
+        }
         #expect(seen == [6, -6])
         basket.prices.value = [2]
         #expect(seen == [6, -6, 2, -2])

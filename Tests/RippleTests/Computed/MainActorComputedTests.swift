@@ -39,7 +39,7 @@ struct MainActorComputedTests {
 
     @Test("the closure forms: a non-Sendable capture, an equality, and a type that is not Equatable")
     func closureForms() {
-        final class Scale { var factor = 2 }   // neither Sendable nor isolated
+        final class Scale { var factor = 2 }  // neither Sendable nor isolated
         let scale = Scale()
         let source = Stored(3)
         let scaled = MainActorComputed { source.value * scale.factor }
@@ -92,10 +92,18 @@ struct MainActorComputedTests {
         let count = Stored(1)
         let doubled = MainActorComputed { count.value * 2 }
         let changes = Counter()
-        withObservationTracking { _ = doubled.value } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
+            changes.increment()
+        }
         count.value = 2
         #expect(changes.value == 1)
-        withObservationTracking { _ = doubled.value } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
+            changes.increment()
+        }
         count.value = 2  // equal: nothing
         #expect(changes.value == 1)
         count.value = 3
@@ -107,7 +115,9 @@ struct MainActorComputedTests {
         let count = Stored(1)
         let doubled = MainActorComputed { count.value * 2 }
         let (stream, continuation) = AsyncStream<Void>.makeStream()
-        withObservationTracking { _ = doubled.value } onChange: {
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
             MainActor.preconditionIsolated()
             continuation.yield()
         }
@@ -162,30 +172,32 @@ struct MainActorComputedTests {
 
     @Test("reached off the main actor, it stops with a message instead of deriving there")
     func offMainActorFails() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let source = Stored(1)
-            let onMain = await MainActor.run { MainActorComputed(name: "onMain") { source.value + 1 } }
-            // A Computed that (wrongly) reaches it through assumeIsolated: fine on the main actor…
-            let reader = Computed { MainActor.assumeIsolated { onMain.value } }
-            await MainActor.run { _ = reader.value }
-            source.value = 2
-            // …but read on another thread, it would bring `onMain` up to date there.
-            await Task.detached { _ = reader.value }.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let source = Stored(1)
+                let onMain = await MainActor.run { MainActorComputed(name: "onMain") { source.value + 1 } }
+                // A Computed that (wrongly) reaches it through assumeIsolated: fine on the main actor…
+                let reader = Computed { MainActor.assumeIsolated { onMain.value } }
+                await MainActor.run { _ = reader.value }
+                source.value = 2
+                // …but read on another thread, it would bring `onMain` up to date there.
+                await Task.detached { _ = reader.value }.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("MainActorComputed 'onMain' was evaluated off the main actor"))
     }
 
     @Test("read for the first time after its owner is gone, it stops with a message")
     func neverEvaluatedOwnerGone() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run {
-                var basket: Basket? = Basket()
-                let total = basket!.total
-                basket = nil
-                _ = total.value
-            }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                await MainActor.run {
+                    var basket: Basket? = Basket()
+                    let total = basket!.total
+                    basket = nil
+                    _ = total.value
+                }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("was read for the first time after its owner was released"))
     }

@@ -58,10 +58,10 @@ struct ThrowingComputedTests {
         }
         let seen = Recorder<Result<Int, ParseError>>()
         let subscription = observe { seen.append(number.value) }
-        text.value = "b"   // the same error: cut off
+        text.value = "b"  // the same error: cut off
         text.value = "c"
         #expect(seen.count == 1)
-        text.value = ""    // another error
+        text.value = ""  // another error
         text.value = "1"
         text.value = "01"  // the same value: cut off
         #expect(seen.all == [.failure(.notANumber("?")), .failure(.empty), .success(1)])
@@ -76,11 +76,13 @@ struct ThrowingComputedTests {
             return input.value / 10
         }
         let runs = Counter()
-        let subscription = observe { _ = checked.value; runs.increment() }
-        input.value = -2   // a new error: a change
+        let subscription = observe {
+            _ = checked.value; runs.increment()
+        }
+        input.value = -2  // a new error: a change
         #expect(runs.value == 2)
         input.value = 10
-        input.value = 11   // 1 again: cut off
+        input.value = 11  // 1 again: cut off
         #expect(runs.value == 3)
         subscription.cancel()
     }

@@ -152,7 +152,9 @@ struct ConcurrencyTests {
             for _ in 0..<4 {
                 group.addTask {
                     for iteration in 0..<300 {
-                        let subscription = observe { _ = value.value; runs.increment() }
+                        let subscription = observe {
+                            _ = value.value; runs.increment()
+                        }
                         value.value = iteration
                         subscription.cancel()
                     }

@@ -83,15 +83,16 @@ struct LifetimeStressTests {
                     }
                 case 3, 4:
                     let computed = computeds.take(random.next())
-                    subscriptions.put(observe {
-                        // Some runs read nothing, which drops every source of the reaction.
-                        if untracked({ sources[a].value }) % 4 == 1 { return }
-                        if sources[a].value % 2 == 0 { _ = sources[b].value }
-                        if let computed { _ = computed.value }
-                        if sources[a].value % 3 == 0 {
-                            _ = observe { _ = sources[b].value &+ sources[a].value }
-                        }
-                    })
+                    subscriptions.put(
+                        observe {
+                            // Some runs read nothing, which drops every source of the reaction.
+                            if untracked({ sources[a].value }) % 4 == 1 { return }
+                            if sources[a].value % 2 == 0 { _ = sources[b].value }
+                            if let computed { _ = computed.value }
+                            if sources[a].value % 3 == 0 {
+                                _ = observe { _ = sources[b].value &+ sources[a].value }
+                            }
+                        })
                 case 5:
                     if let subscription = subscriptions.take(random.next()), roll % 2 == 0 { subscription.cancel() }
                 case 6:
@@ -125,12 +126,13 @@ struct LifetimeStressTests {
             for step in 0..<2_000 {
                 switch random.next() % 4 {
                 case 0:
-                    subscriptions.put(observe {
-                        let value = a.value
-                        if value % 5 == 0 { b.value = value }  // queued after the round
-                        _ = b.value
-                        if value % 7 == 0, let other = subscriptions.take(UInt64(value)) { other.cancel() }
-                    })
+                    subscriptions.put(
+                        observe {
+                            let value = a.value
+                            if value % 5 == 0 { b.value = value }  // queued after the round
+                            _ = b.value
+                            if value % 7 == 0, let other = subscriptions.take(UInt64(value)) { other.cancel() }
+                        })
                 case 1:
                     _ = subscriptions.take(random.next())
                 default:

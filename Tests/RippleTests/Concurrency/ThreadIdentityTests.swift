@@ -60,7 +60,9 @@ import Testing
 
     /// Identities before and after an `await` that resumes on another thread.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    nonisolated static func identitiesAcrossAnAwait(_ executor: NewThreadExecutor) async -> (before: UInt, after: UInt, actual: UInt) {
+    nonisolated static func identitiesAcrossAnAwait(_ executor: NewThreadExecutor) async -> (
+        before: UInt, after: UInt, actual: UInt
+    ) {
         let before = _Lock.currentThread
         await awaitResumedElsewhere(executor)
         let after = _Lock.currentThread
@@ -84,7 +86,9 @@ import Testing
 
     /// Reads a stored value, waits, and reads it again, on the other thread.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    nonisolated static func readsAcrossAnAwait(_ value: Stored<Int>, _ executor: NewThreadExecutor) async -> (Int, Int, Bool) {
+    nonisolated static func readsAcrossAnAwait(_ value: Stored<Int>, _ executor: NewThreadExecutor) async -> (
+        Int, Int, Bool
+    ) {
         let first = value.value
         await awaitResumedElsewhere(executor)
         let second = value.value

@@ -21,7 +21,8 @@ struct EventCancellationCostTests {
         case .lastSubscribedFirst: subscriptions.reverse()
         case .shuffled: subscriptions.shuffle(using: &generator)
         case .everyOtherThenRest:
-            subscriptions = subscriptions.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            subscriptions =
+                subscriptions.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
                 + subscriptions.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         }
         #if RIPPLE_INVARIANTS

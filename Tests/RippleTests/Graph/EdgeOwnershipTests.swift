@@ -17,7 +17,9 @@ import Testing
         weak var token: Token?
     }
 
-    @Test("a computed value held only by its observer's edge stays linked, then is freed when the observer stops reading it")
+    @Test(
+        "a computed value held only by its observer's edge stays linked, then is freed when the observer stops reading it"
+    )
     func heldOnlyByAnEdge() {
         let source = Stored(1)
         let holder = Stored<Computed<Int>?>(nil, equals: nil)
@@ -71,7 +73,9 @@ import Testing
         #expect(_graph.withLock { source.observerCount } == 0)
     }
 
-    @Test("a reaction that switches between computed values, each held only by its edge while read, frees each one it stops reading")
+    @Test(
+        "a reaction that switches between computed values, each held only by its edge while read, frees each one it stops reading"
+    )
     func switchingReaderFreesWhatItDrops() {
         let source = Stored(0)
         let choice = Stored(0)

@@ -127,7 +127,10 @@ import Testing
         values.append(doubled.value)
         values.append(doubled.value)
         let unarmed = context.generalUntrackedReadEnds - before
-        withObservationTracking { _ = doubled.value } onChange: {}
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
+        }
         let beforeArmed = context.generalUntrackedReadEnds
         values.append(doubled.value)
         return (unarmed, context.generalUntrackedReadEnds - beforeArmed, values)

@@ -9,7 +9,9 @@ struct GlitchTests {
         let left = Computed { head.value * 2 }
         let right = Computed { head.value * 3 }
         let evaluations = Counter()
-        let sum = Computed { evaluations.increment(); return "\(left.value)+\(right.value)" }
+        let sum = Computed {
+            evaluations.increment(); return "\(left.value)+\(right.value)"
+        }
         let seen = Recorder<String>()
         let subscription = observe { seen.append(sum.value) }
         head.value = 2
@@ -30,7 +32,9 @@ struct GlitchTests {
         }
         let end = long
         let evaluations = Counter()
-        let pair = Computed { evaluations.increment(); return [short.value, end.value] }
+        let pair = Computed {
+            evaluations.increment(); return [short.value, end.value]
+        }
         let seen = Recorder<[Int]>()
         let subscription = observe { seen.append(pair.value) }
         for value in 1...5 { head.value = value }

@@ -5,20 +5,22 @@ import Testing
 @Suite struct InvariantsTests {
     @Test("a graph function that needs the lock, called without it, stops with a message naming it")
     func lockAssertion() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = _graph.beginEvaluation(Computed { 1 }.node)
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = _graph.beginEvaluation(Computed { 1 }.node)
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: beginEvaluation(_:) needs the graph's lock"))
     }
 
     @Test("releasing the lock while a derivation is still running stops with a message naming it")
     func unlockDuringEvaluation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let computed = Computed(name: "inProgress") { 1 }
-            let node = computed.node
-            _graph.withLock { _graph.evaluatingRef = Unmanaged.passUnretained(node) }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let computed = Computed(name: "inProgress") { 1 }
+                let node = computed.node
+                _graph.withLock { _graph.evaluatingRef = Unmanaged.passUnretained(node) }
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: the graph's lock released while"))
         #expect(message.contains("inProgress"))

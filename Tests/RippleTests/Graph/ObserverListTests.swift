@@ -35,11 +35,12 @@ import Testing
                 nextEdge += 1
             } else {
                 // Remove from the head, the tail, or anywhere (queue, stack and random use).
-                let position = switch Int.random(in: 0..<3, using: &generator) {
-                case 0: 0
-                case 1: model.count - 1
-                default: Int.random(in: 0..<model.count, using: &generator)
-                }
+                let position =
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: 0
+                    case 1: model.count - 1
+                    default: Int.random(in: 0..<model.count, using: &generator)
+                    }
                 let entry = model.remove(at: position)
                 let slot = slotOf.removeValue(forKey: entry.edge)!
                 let removed = list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in
@@ -59,7 +60,8 @@ import Testing
         // Empty it: the memory is given back, and every reference with it.
         while let entry = model.popLast() {
             let slot = slotOf.removeValue(forKey: entry.edge)!
-            list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in slotOf[link.edge] = newSlot }?.release()
+            list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in slotOf[link.edge] = newSlot
+            }?.release()
         }
         let (isEmpty, count, slots) = (list.isEmpty, list.count, list.slots)
         #expect(isEmpty)
@@ -67,7 +69,9 @@ import Testing
         #expect(slots.isEmpty)
     }
 
-    private func check(_ list: borrowing _ObserverList, model: [(node: Int, edge: Int)], slotOf: [Int: Int], nodes: [Stored<Int>]) {
+    private func check(
+        _ list: borrowing _ObserverList, model: [(node: Int, edge: Int)], slotOf: [Int: Int], nodes: [Stored<Int>]
+    ) {
         #expect(list.count == model.count)
         let isEmpty = list.isEmpty
         #expect(isEmpty == model.isEmpty)
@@ -114,18 +118,24 @@ import Testing
         for edge in 0..<5 { slots[edge] = list.append(_Link(nodes[0], edge: edge), spares: &spares) }
         for edge in 5..<2_000 {
             slots[edge] = list.append(_Link(nodes[0], edge: edge), spares: &spares)
-            list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0], spares: &spares) { link, newSlot in slots[link.edge] = newSlot }?.release()
+            list.remove(at: slots.removeValue(forKey: head)!, of: nodes[0], spares: &spares) { link, newSlot in
+                slots[link.edge] = newSlot
+            }?.release()
             head += 1
             #expect(list.slots.upperBound <= 6 + _ObserverList.tombstonesBeforeCompaction)
         }
         for edge in head..<2_000 {
-            list.remove(at: slots.removeValue(forKey: edge)!, of: nodes[0], spares: &spares) { link, newSlot in slots[link.edge] = newSlot }?.release()
+            list.remove(at: slots.removeValue(forKey: edge)!, of: nodes[0], spares: &spares) { link, newSlot in
+                slots[link.edge] = newSlot
+            }?.release()
         }
         let isEmpty = list.isEmpty
         #expect(isEmpty)
     }
 
-    @Test("a list of one link that empties keeps its block for the next first link; longer lists free theirs; spares are bounded")
+    @Test(
+        "a list of one link that empties keeps its block for the next first link; longer lists free theirs; spares are bounded"
+    )
     func sparesAreReused() {
         let nodes = Self.makeNodes(2)
         var spares = _SpareObserverBlocks()
@@ -188,7 +198,9 @@ import Testing
         #expect(parked == nil)
     }
 
-    @Test("a computed value keeps its verified epoch in its empty observer list: one read verifies it, a write makes it stale, a link discards it")
+    @Test(
+        "a computed value keeps its verified epoch in its empty observer list: one read verifies it, a write makes it stale, a link discards it"
+    )
     func verifiedEpochIsParked() {
         let source = Stored(1)
         let doubled = Computed { source.value * 2 }

@@ -14,11 +14,18 @@ struct ScaleTests {
 
     /// `length` computed values, each its predecessor plus one, none evaluated yet.
     static func unevaluatedChain(from head: Stored<Int>, length: Int, evaluations: Cell<Int>) -> [Computed<Int>] {
-        var chain = [Computed { evaluations.value += 1; return head.value + 1 }]
+        var chain = [
+            Computed {
+                evaluations.value += 1; return head.value + 1
+            }
+        ]
         chain.reserveCapacity(length)
         for _ in 1..<length {
             let previous = chain[chain.count - 1]
-            chain.append(Computed { evaluations.value += 1; return previous.value + 1 })
+            chain.append(
+                Computed {
+                    evaluations.value += 1; return previous.value + 1
+                })
         }
         return chain
     }

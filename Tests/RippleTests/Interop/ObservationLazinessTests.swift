@@ -15,7 +15,9 @@ struct ObservationLazinessTests {
     func computedStaysLazy() {
         let source = Stored(1)
         let evaluations = Counter()
-        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        let doubled = Computed {
+            evaluations.increment(); return source.value * 2
+        }
         #expect(doubled.value == 2)
         for value in 2...4 { source.value = value }
         #expect(evaluations.value == 1, "not evaluated by the writes")
@@ -36,9 +38,15 @@ struct ObservationLazinessTests {
     func recordedReadArms() {
         let source = Stored(1)
         let evaluations = Counter()
-        let parity = Computed { evaluations.increment(); return source.value % 2 }
+        let parity = Computed {
+            evaluations.increment(); return source.value % 2
+        }
         let heard = Counter()
-        withObservationTracking { _ = parity.value } onChange: { heard.increment() }
+        withObservationTracking {
+            _ = parity.value
+        } onChange: {
+            heard.increment()
+        }
         source.value = 3  // re-evaluated (armed), equal: nothing to report
         #expect(heard.value == 0)
         #expect(evaluations.value == 2)
@@ -54,14 +62,20 @@ struct ObservationLazinessTests {
         let heard = Counter()
         let context = _ThreadContext.current
         context.afterTrackedReadProbe = { source.value = 5 }
-        withObservationTracking { _ = doubled.value } onChange: { heard.increment() }
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
+            heard.increment()
+        }
         context.afterTrackedReadProbe = nil
         source.value = 7
         #expect(heard.value == 1)
         #expect(doubled.value == 14)
     }
 
-    @Test("arming a value read out of an array, whose derivation empties the array meanwhile, keeps its handle alive through the read")
+    @Test(
+        "arming a value read out of an array, whose derivation empties the array meanwhile, keeps its handle alive through the read"
+    )
     func armingWhileTheArrayGoes() {
         // A guard for the sanitizer runs: the read's fast end releases nothing, and the arming
         // that follows it runs user code (here, a derivation dropping the array's last
@@ -69,12 +83,20 @@ struct ObservationLazinessTests {
         final class Rows: @unchecked Sendable { var rows: [Computed<Int>] = [] }
         let source = Stored(1)
         let holder = Rows()
-        holder.rows = [Computed { let value = source.value; if value == 5 { holder.rows = [] }; return value * 2 }]
+        holder.rows = [
+            Computed {
+                let value = source.value; if value == 5 { holder.rows = [] }; return value * 2
+            }
+        ]
         #expect(holder.rows[0].value == 2)  // fresh, not armed
         let heard = Counter()
         let context = _ThreadContext.current
         context.afterTrackedReadProbe = { source.value = 5 }
-        withObservationTracking { #expect(holder.rows[0].value == 2) } onChange: { heard.increment() }
+        withObservationTracking {
+            #expect(holder.rows[0].value == 2)
+        } onChange: {
+            heard.increment()
+        }
         context.afterTrackedReadProbe = nil
         #expect(holder.rows.isEmpty, "the arming re-evaluated it, after the write the hook made")
     }
@@ -86,12 +108,18 @@ struct ObservationLazinessTests {
         defer { context.armsEveryTopLevelRead = false }
         let source = Stored(1)
         let evaluations = Counter()
-        let doubled = Computed { evaluations.increment(); return source.value * 2 }
+        let doubled = Computed {
+            evaluations.increment(); return source.value * 2
+        }
         _ = doubled.value
         source.value = 2
         #expect(evaluations.value == 2, "armed: re-evaluated by the write")
         let heard = Counter()
-        withObservationTracking { _ = doubled.value } onChange: { heard.increment() }
+        withObservationTracking {
+            _ = doubled.value
+        } onChange: {
+            heard.increment()
+        }
         source.value = 3
         #expect(heard.value == 1)
     }
@@ -102,12 +130,18 @@ struct ObservationLazinessTests {
         weak var weakNode: _ComputedNode<Int>?
         do {
             let computed = Computed { source.value + 1 }
-            withObservationTracking { _ = computed.value } onChange: {}
+            withObservationTracking {
+                _ = computed.value
+            } onChange: {
+            }
             let node = computed.node
             weakNode = node
             #expect(_graph.withLock { node.hasWatcher && _graph.watchers[ObjectIdentifier(node)] != nil })
             source.value = 2  // fires the registration; the node stays armed
-            withObservationTracking { _ = computed.value } onChange: {}  // an armed read finds its watcher
+            withObservationTracking {
+                _ = computed.value
+            } onChange: {
+            }  // an armed read finds its watcher
             #expect(computed.value == 3)
             #expect(_graph.withLock { node.observerCount } == 1)  // the one watcher, not a second
         }

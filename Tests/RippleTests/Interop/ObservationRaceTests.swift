@@ -53,8 +53,16 @@ struct ObservationRaceTests {
         for round in 2...4 {
             let storedFired = Counter()
             let computedFired = Counter()
-            withObservationTracking { _ = value.value } onChange: { storedFired.increment() }
-            withObservationTracking { _ = doubled.value } onChange: { computedFired.increment() }
+            withObservationTracking {
+                _ = value.value
+            } onChange: {
+                storedFired.increment()
+            }
+            withObservationTracking {
+                _ = doubled.value
+            } onChange: {
+                computedFired.increment()
+            }
             value.value = round
             #expect(storedFired.value == 1)
             #expect(computedFired.value == 1)
@@ -160,7 +168,11 @@ private func runChurn(read: @escaping @Sendable (Int) -> Void, write: @escaping 
         Thread.detachNewThreadLike {
             for index in first..<(first + churnRegistrations) {
                 let flag = heard[index]
-                withObservationTracking { read(index) } onChange: { flag.increment() }
+                withObservationTracking {
+                    read(index)
+                } onChange: {
+                    flag.increment()
+                }
                 progress.increment()
             }
             readerDone.signal()

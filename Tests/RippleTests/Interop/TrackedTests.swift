@@ -45,7 +45,9 @@ struct TrackedTests {
     func computedReevaluates() {
         let thermostat = Thermostat()
         let evaluations = Counter()
-        let doubled = Computed { evaluations.increment(); return tracked { thermostat.target } * 2 }
+        let doubled = Computed {
+            evaluations.increment(); return tracked { thermostat.target } * 2
+        }
         #expect(doubled.value == 40)
         thermostat.target = 21
         #expect(doubled.value == 42)
@@ -60,7 +62,8 @@ struct TrackedTests {
         #expect(evaluations.value == 3, "a property it did not read")
     }
 
-    @Test("a reaction runs again after a change made on the main actor, on the main actor, once", .timeLimit(.minutes(1)))
+    @Test(
+        "a reaction runs again after a change made on the main actor, on the main actor, once", .timeLimit(.minutes(1)))
     @MainActor
     func reactionRunsAgainOnMainActor() async {
         let thermostat = Thermostat()
@@ -100,14 +103,17 @@ struct TrackedTests {
         reader.cancel()
     }
 
-    @Test("a diamond of a Stored and an @Observable property is glitch-free: one evaluation, one run, consistent values")
+    @Test(
+        "a diamond of a Stored and an @Observable property is glitch-free: one evaluation, one run, consistent values")
     func diamondIsGlitchFree() {
         let thermostat = Thermostat()
         let offset = Stored(0)
         let left = Computed { offset.value + tracked { thermostat.target } }
         let right = Computed { offset.value * 100 }
         let bottomEvaluations = Counter()
-        let bottom = Computed { bottomEvaluations.increment(); return left.value + right.value }
+        let bottom = Computed {
+            bottomEvaluations.increment(); return left.value + right.value
+        }
         let seen = Recorder<Int>()
         let reaction = observe { seen.append(bottom.value) }
         #expect(seen.all == [20])
@@ -146,7 +152,9 @@ struct TrackedTests {
         reaction.cancel()
     }
 
-    @Test("a change made inside a batch is atomic like its writes: the batch reads it at once, other threads when the batch ends")
+    @Test(
+        "a change made inside a batch is atomic like its writes: the batch reads it at once, other threads when the batch ends"
+    )
     func batchIsAtomic() {
         let thermostat = Thermostat()
         let doubled = Computed { tracked { thermostat.target } * 2 }
@@ -170,7 +178,9 @@ struct TrackedTests {
         reaction.cancel()
     }
 
-    @Test("changes from several threads, made inside batches while other threads read: reactions see consistent values, the last one is the final state")
+    @Test(
+        "changes from several threads, made inside batches while other threads read: reactions see consistent values, the last one is the final state"
+    )
     func concurrentChangesAndReads() {
         let writers = 2
         let rounds = 200
@@ -229,14 +239,18 @@ struct TrackedTests {
         reaction.cancel()
     }
 
-    @Test("a change made by a derivation (which it must not make) is reported once the read that ran it is over", .timeLimit(.minutes(1)))
+    @Test(
+        "a change made by a derivation (which it must not make) is reported once the read that ran it is over",
+        .timeLimit(.minutes(1)))
     func changeInsideDerivation() async {
         let thermostat = Thermostat()
         let (runs, continuation) = AsyncStream.makeStream(of: Int.self)
         let reaction = observe { continuation.yield(tracked { thermostat.target }) }
         var iterator = runs.makeAsyncIterator()
         #expect(await iterator.next() == 20)
-        let misbehaving = Computed { thermostat.target = 33; return 1 }
+        let misbehaving = Computed {
+            thermostat.target = 33; return 1
+        }
         #expect(misbehaving.value == 1)
         #expect(await iterator.next() == 33)
         reaction.cancel()
@@ -289,7 +303,9 @@ struct TrackedTests {
         let thermostat = Thermostat()
         let isWarm = Computed { tracked { thermostat.target } > 25 }
         let runs = Counter()
-        let reaction = observe { _ = isWarm.value; runs.increment() }
+        let reaction = observe {
+            _ = isWarm.value; runs.increment()
+        }
         batch { thermostat.target = 21 }
         #expect(runs.value == 1)
         batch { thermostat.target = 30 }
@@ -301,7 +317,9 @@ struct TrackedTests {
     func untrackedWins() {
         let thermostat = Thermostat()
         let evaluations = Counter()
-        let snapshot = Computed { evaluations.increment(); return untracked { tracked { thermostat.target } } }
+        let snapshot = Computed {
+            evaluations.increment(); return untracked { tracked { thermostat.target } }
+        }
         let reaction = observe { _ = snapshot.value }
         batch { thermostat.target = 21 }
         #expect(snapshot.value == 20)

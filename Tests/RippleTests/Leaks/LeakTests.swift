@@ -18,11 +18,15 @@ struct LeakTests {
     /// A computed value that captures a `Witness` calling `onDeinit`, read by a reaction while
     /// `flag` is true. Its handle is let go of at once, so the reaction's edge keeps the node
     /// alone, and `flag.value = false` makes the graph drop it. Returns the reaction.
-    static func nodeKeptOnlyByAReaction(while flag: Stored<Bool>, onDeinit: @escaping @Sendable () -> Void) -> Subscription {
+    static func nodeKeptOnlyByAReaction(while flag: Stored<Bool>, onDeinit: @escaping @Sendable () -> Void)
+        -> Subscription
+    {
         let holder = Holder()
         do {
             let witness = Witness(onDeinit)
-            holder.computed = Computed { _ = witness; return flag.value ? 1 : 0 }
+            holder.computed = Computed {
+                _ = witness; return flag.value ? 1 : 0
+            }
         }
         let reaction = observe { if flag.value { _ = holder.computed?.value } }
         holder.computed = nil  // the reaction's edge now keeps the node alone
@@ -53,7 +57,9 @@ struct LeakTests {
             weakToken = token
             let node = Computed { source.value * 2 }
             weakComputed = node
-            subscription = observe { _ = token; _ = node.value }
+            subscription = observe {
+                _ = token; _ = node.value
+            }
         }
         #expect(weakToken != nil)
         #expect(source.observerCount == 1)
@@ -79,7 +85,9 @@ struct LeakTests {
         do {
             let token = Token()
             weakToken = token
-            holder.subscription = observe { _ = token; _ = source.value; secondRuns.increment() }
+            holder.subscription = observe {
+                _ = token; _ = source.value; secondRuns.increment()
+            }
         }
         #expect(secondRuns.value == 1)
         source.value = 1
@@ -205,7 +213,9 @@ struct LeakTests {
         #expect(weakToken == nil)
         // Change-and-change-back detection still works in later batches.
         let runs = Counter()
-        let reaction = observe { _ = stored.value; runs.increment() }
+        let reaction = observe {
+            _ = stored.value; runs.increment()
+        }
         let other = Token()
         batch {
             stored.value = other
@@ -219,14 +229,18 @@ struct LeakTests {
     func droppedNodeIsFreedOutsideTheLock() {
         let lockHeldInDeinit = Recorder<Bool>()
         let flag = Stored(true)
-        let reaction = Self.nodeKeptOnlyByAReaction(while: flag) { lockHeldInDeinit.append(_graph.lock.isHeldForTesting) }
+        let reaction = Self.nodeKeptOnlyByAReaction(while: flag) {
+            lockHeldInDeinit.append(_graph.lock.isHeldForTesting)
+        }
         #expect(lockHeldInDeinit.all.isEmpty)
         flag.value = false  // the reaction stops reading it: the graph drops the node
         #expect(lockHeldInDeinit.all == [false])
         reaction.cancel()
     }
 
-    @Test("a node freed after the lock's release whose deinitializer makes the graph let go of another frees both, round after round")
+    @Test(
+        "a node freed after the lock's release whose deinitializer makes the graph let go of another frees both, round after round"
+    )
     func releaseThatReleasesAgain() {
         // Each round: the first reaction drops its computed value; that value's deinitializer
         // writes the flag that makes the second reaction drop its own, on the same thread,
@@ -250,7 +264,9 @@ struct LeakTests {
         }
     }
 
-    @Test("references let go of under the lock are released even when a tracer, called after the lock's release, makes the graph let go of more")
+    @Test(
+        "references let go of under the lock are released even when a tracer, called after the lock's release, makes the graph let go of more"
+    )
     func releaseWithTracerThatReleasesAgain() {
         final class WritingTracer: GraphTracer, @unchecked Sendable {
             var write: (() -> Void)?
@@ -283,7 +299,9 @@ struct LeakTests {
         do {
             let token = Token()
             weakToken = token
-            let subscription = observe { _ = token; _ = source.value }
+            let subscription = observe {
+                _ = token; _ = source.value
+            }
             _ = subscription
         }
         #expect(weakToken == nil)
@@ -327,7 +345,9 @@ struct LeakTests {
             weakToken = token
             subscription = observe {
                 _ = source.value
-                _ = observe { _ = token; _ = source.value }
+                _ = observe {
+                    _ = token; _ = source.value
+                }
                 onCleanup { _ = token }
             }
         }
@@ -347,19 +367,31 @@ struct LeakTests {
             let token = Token()
             weakToken = token
             let scope = ReactionScope()
-            scope.run { _ = observe { _ = token; _ = source.value } }
+            scope.run {
+                _ = observe {
+                    _ = token; _ = source.value
+                }
+            }
             let bag = SubscriptionBag()
-            observe { _ = token; _ = source.value }.store(in: bag)
+            observe {
+                _ = token; _ = source.value
+            }.store(in: bag)
         }
         #expect(weakToken == nil)
         #expect(!source.hasObservers)
     }
 
-    @Test("many readers of one source can be released in any order", arguments: ["first-in first-out", "last-in first-out", "shuffled"])
+    @Test(
+        "many readers of one source can be released in any order",
+        arguments: ["first-in first-out", "last-in first-out", "shuffled"])
     func manyReadersReleased(order: String) {
         let source = Stored(0)
         let runs = (0..<600).map { _ in Counter() }
-        var subscriptions = runs.map { counter in observe { _ = source.value; counter.increment() } }
+        var subscriptions = runs.map { counter in
+            observe {
+                _ = source.value; counter.increment()
+            }
+        }
         var alive = Array(0..<600)
         var generator = SeededGenerator(seed: 42)
         switch order {

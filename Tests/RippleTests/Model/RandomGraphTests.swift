@@ -55,7 +55,9 @@ struct RandomGraphTests {
             let available = storedCount + index
             let shape: Shape
             if Bool.random(using: &generator) {
-                let inputs = (0..<Int.random(in: 1...3, using: &generator)).map { _ in Int.random(in: 0..<available, using: &generator) }
+                let inputs = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    Int.random(in: 0..<available, using: &generator)
+                }
                 shape = .sum(inputs, Int.random(in: 0..<3, using: &generator))
             } else {
                 shape = .choose(
@@ -69,16 +71,22 @@ struct RandomGraphTests {
             let node: Computed<Int>
             switch shape {
             case let .sum(inputs, constant):
-                node = Computed { counter.increment(); return (inputs.reduce(constant) { $0 + nodes[$1].value }) % 7 }
+                node = Computed {
+                    counter.increment(); return (inputs.reduce(constant) { $0 + nodes[$1].value }) % 7
+                }
             case let .choose(selector, even, odd):
-                node = Computed { counter.increment(); return nodes[selector].value % 2 == 0 ? nodes[even].value : nodes[odd].value }
+                node = Computed {
+                    counter.increment(); return nodes[selector].value % 2 == 0 ? nodes[even].value : nodes[odd].value
+                }
             }
             readables.append(node)
         }
         return Graph(model: model, stored: stored, readables: readables, evaluations: evaluations)
     }
 
-    @Test("random graphs, writes and batches agree with the reference model", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    @Test(
+        "random graphs, writes and batches agree with the reference model",
+        arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomGraphs(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         let graph = Self.makeGraph(using: &generator)
@@ -95,7 +103,9 @@ struct RandomGraphTests {
         let seen = (0..<reactionCount).map { _ in Recorder<[Int]>() }
         var subscriptions: [Subscription] = []
         for reaction in 0..<reactionCount {
-            let reads = (0..<Int.random(in: 1...3, using: &generator)).map { _ in Int.random(in: 0..<all.count, using: &generator) }
+            let reads = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                Int.random(in: 0..<all.count, using: &generator)
+            }
             reactionReads.append(reads)
             let log = seen[reaction]
             subscriptions.append(observe { log.append(reads.map { all[$0].value }) })
@@ -110,7 +120,8 @@ struct RandomGraphTests {
             let useBatch = writes > 1 || Bool.random(using: &generator)
             var plan: [(Int, Int)] = []
             for _ in 0..<writes {
-                plan.append((Int.random(in: 0..<storedCount, using: &generator), Int.random(in: 0..<5, using: &generator)))
+                plan.append(
+                    (Int.random(in: 0..<storedCount, using: &generator), Int.random(in: 0..<5, using: &generator)))
             }
             if useBatch {
                 batch { for (index, value) in plan { stored[index].value = value } }
@@ -124,15 +135,20 @@ struct RandomGraphTests {
             for reaction in 0..<reactionCount {
                 let changed = reactionReads[reaction].contains { lastSeenValues[$0] != newValues[$0] }
                 if changed { expectedRuns[reaction] += 1 }
-                #expect(seen[reaction].count == expectedRuns[reaction], "seed \(seed) step \(step) reaction \(reaction) run count")
-                #expect(seen[reaction].all.last == reactionReads[reaction].map { newValues[$0] }, "seed \(seed) step \(step) reaction \(reaction) saw a glitch")
+                #expect(
+                    seen[reaction].count == expectedRuns[reaction],
+                    "seed \(seed) step \(step) reaction \(reaction) run count")
+                #expect(
+                    seen[reaction].all.last == reactionReads[reaction].map { newValues[$0] },
+                    "seed \(seed) step \(step) reaction \(reaction) saw a glitch")
             }
             // Every computed value agrees with the model and evaluated at most once.
             for (index, node) in all.enumerated() {
                 #expect(node.value == newValues[index], "seed \(seed) step \(step) node \(index)")
             }
             for (index, counter) in evaluations.enumerated() {
-                #expect(counter.value <= 1, "seed \(seed) step \(step) computed \(index) evaluated \(counter.value) times")
+                #expect(
+                    counter.value <= 1, "seed \(seed) step \(step) computed \(index) evaluated \(counter.value) times")
             }
             values = newValues
             lastSeenValues = newValues
@@ -147,7 +163,9 @@ struct RandomGraphTests {
         (earliest..<snapshots.count).first { k in zip(indexes, values).allSatisfy { snapshots[k][$0] == $1 } }
     }
 
-    @Test("multi-threaded: batches applied on one thread are atomic for readers on others", arguments: [1, 2, 3, 4] as [UInt64])
+    @Test(
+        "multi-threaded: batches applied on one thread are atomic for readers on others",
+        arguments: [1, 2, 3, 4] as [UInt64])
     func randomGraphsAcrossThreads(seed: UInt64) {
         var generator = SeededGenerator(seed: seed &+ 1_000)
         let graph = Self.makeGraph(using: &generator)
@@ -164,7 +182,10 @@ struct RandomGraphTests {
         var snapshots = [model.values()]
         for _ in 0..<batchCount {
             let plan = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
-                (index: Int.random(in: 0..<storedCount, using: &generator), value: Int.random(in: 0..<5, using: &generator))
+                (
+                    index: Int.random(in: 0..<storedCount, using: &generator),
+                    value: Int.random(in: 0..<5, using: &generator)
+                )
             }
             var partial: [[Int]] = []
             for write in plan {
@@ -181,12 +202,18 @@ struct RandomGraphTests {
         // staged value with the graph's.
         let readerCount = 2
         let groups: [[[Int]]] = (0..<readerCount).map { _ in
-            (0..<3).map { _ in (0..<Int.random(in: 2...4, using: &generator)).map { _ in Int.random(in: 0..<all.count, using: &generator) } }
+            (0..<3).map { _ in
+                (0..<Int.random(in: 2...4, using: &generator)).map { _ in
+                    Int.random(in: 0..<all.count, using: &generator)
+                }
+            }
         }
         let groupNodes = groups.map { reader in reader.map { indexes in Computed { indexes.map { all[$0].value } } } }
         let own = (0..<readerCount).map { _ in Stored(0) }
         let mixedIndex = (0..<readerCount).map { _ in Int.random(in: 0..<all.count, using: &generator) }
-        let mixed = (0..<readerCount).map { reader in Computed { own[reader].value * 100 + all[mixedIndex[reader]].value } }
+        let mixed = (0..<readerCount).map { reader in
+            Computed { own[reader].value * 100 + all[mixedIndex[reader]].value }
+        }
 
         // A reaction on the writer's thread: after batch k it has seen snapshot k.
         let watchedGroup = groups[0][0]
@@ -209,7 +236,11 @@ struct RandomGraphTests {
                             let probe = Int(random.next() % UInt64(all.count))
                             let seen = all[probe].value
                             let expected = finalPartials[k][step][probe]
-                            if seen != expected { failures.append("batch \(k) write \(step): node \(probe) read \(seen) inside the batch, model \(expected)") }
+                            if seen != expected {
+                                failures.append(
+                                    "batch \(k) write \(step): node \(probe) read \(seen) inside the batch, model \(expected)"
+                                )
+                            }
                             if k % 4 == 0, step == 0 {
                                 // Half-way through: let the readers make a pass while it is open.
                                 let now = progress.value
@@ -218,7 +249,10 @@ struct RandomGraphTests {
                         }
                     }
                     let expected = watchedGroup.map { finalSnapshots[k + 1][$0] }
-                    if watched.all.last != expected { failures.append("after batch \(k + 1) the reaction saw \(watched.all.last ?? []), model \(expected)") }
+                    if watched.all.last != expected {
+                        failures.append(
+                            "after batch \(k + 1) the reaction saw \(watched.all.last ?? []), model \(expected)")
+                    }
                 }
                 progress.finish()
                 return
@@ -233,27 +267,38 @@ struct RandomGraphTests {
                 reads += 1
                 let group = Int(random.next() % 3)
                 let values = groupNodes[reader][group].value
-                if let k = Self.snapshot(matching: values, of: groups[reader][group], from: earliest, in: finalSnapshots) {
+                if let k = Self.snapshot(
+                    matching: values, of: groups[reader][group], from: earliest, in: finalSnapshots)
+                {
                     earliest = k
                 } else {
-                    failures.append("reader \(reader) read \(values) for nodes \(groups[reader][group]): no snapshot from \(earliest) on matches")
+                    failures.append(
+                        "reader \(reader) read \(values) for nodes \(groups[reader][group]): no snapshot from \(earliest) on matches"
+                    )
                 }
                 let node = Int(random.next() % UInt64(all.count))
                 let value = all[node].value
                 if let k = Self.snapshot(matching: [value], of: [node], from: earliest, in: finalSnapshots) {
                     earliest = k
                 } else {
-                    failures.append("reader \(reader) read \(value) for node \(node): no snapshot from \(earliest) on matches")
+                    failures.append(
+                        "reader \(reader) read \(value) for node \(node): no snapshot from \(earliest) on matches")
                 }
                 if reads % 8 == 0 {
                     batch {
                         own[reader].value = reads
                         let seen = mixed[reader].value
-                        if seen / 100 != reads { failures.append("reader \(reader) did not read its own write (\(seen))") }
-                        if let k = Self.snapshot(matching: [seen % 100], of: [mixedIndex[reader]], from: earliest, in: finalSnapshots) {
+                        if seen / 100 != reads {
+                            failures.append("reader \(reader) did not read its own write (\(seen))")
+                        }
+                        if let k = Self.snapshot(
+                            matching: [seen % 100], of: [mixedIndex[reader]], from: earliest, in: finalSnapshots)
+                        {
                             earliest = k
                         } else {
-                            failures.append("reader \(reader) read \(seen % 100) for node \(mixedIndex[reader]) inside its batch: no snapshot from \(earliest) on matches")
+                            failures.append(
+                                "reader \(reader) read \(seen % 100) for node \(mixedIndex[reader]) inside its batch: no snapshot from \(earliest) on matches"
+                            )
                         }
                     }
                 }

@@ -65,7 +65,9 @@ struct CancelDuringCheckTests {
             weakComputed = a
             let unchanged = Computed { s.value >= 0 }
             let startFirst: @Sendable () -> Void = {
-                first.value = observe { _ = token; firstRuns.append(a.value) }
+                first.value = observe {
+                    _ = token; firstRuns.append(a.value)
+                }
             }
             switch canceller {
             case .direct:

@@ -15,7 +15,7 @@ struct HandlerOwnershipTests {
             if new == 1 { kept.value = observe { seen.append(source.value) } }
         }
         trigger.value = 1
-        trigger.value = 2           // the handler runs again
+        trigger.value = 2  // the handler runs again
         source.value = 1
         #expect(seen.all == [0, 1], "the token is still held, so the reaction still runs")
         handler.cancel()
@@ -55,7 +55,7 @@ struct HandlerOwnershipTests {
         let parent = observe {
             if trigger.value == 0 { kept.value = observe { seen.append(source.value) } }
         }
-        trigger.value = 1           // the body runs again: its reactions of the last run stop
+        trigger.value = 1  // the body runs again: its reactions of the last run stop
         source.value = 1
         #expect(seen.all == [0])
         #expect(kept.value?.isCancelled == true)

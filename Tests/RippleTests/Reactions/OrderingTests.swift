@@ -16,10 +16,11 @@ struct OrderingTests {
         let third = value.onChange { old, new in log.append("third \(old)→\(new)") }
         log.removeAll()
         value.value = 1
-        #expect(log.all == [
-            "first 1", "second 1", "third 0→1",
-            "first 2", "second 2", "third 1→2",
-        ])
+        #expect(
+            log.all == [
+                "first 1", "second 1", "third 0→1",
+                "first 2", "second 2", "third 1→2",
+            ])
         _ = (first, second, third)
     }
 
@@ -78,11 +79,12 @@ struct OrderingTests {
 
     @Test("a reaction that keeps re-triggering itself stops with a message naming the loop")
     func runawayMessage() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let value = Stored(0)
-            let loop = observe { value.value = value.value + 1 }
-            _ = loop
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let value = Stored(0)
+                let loop = observe { value.value = value.value + 1 }
+                _ = loop
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("runaway reaction"))
         #expect(message.contains("OrderingTests.swift"))
@@ -90,12 +92,13 @@ struct OrderingTests {
 
     @Test("a computed value that reads itself fails with a message naming the cycle")
     func selfCycle() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let holder = Cell<Computed<Int>?>(nil)
-            let node = Computed(name: "selfish") { (holder.value?.value ?? 0) + 1 }
-            holder.value = node
-            _ = node.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let holder = Cell<Computed<Int>?>(nil)
+                let node = Computed(name: "selfish") { (holder.value?.value ?? 0) + 1 }
+                holder.value = node
+                _ = node.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("dependency cycle"))
         #expect(message.contains("'selfish' → Computed 'selfish'"))
@@ -103,70 +106,82 @@ struct OrderingTests {
 
     @Test("a cycle through several computed values names each of them, in reading order")
     func longerCycle() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let holder = Cell<Computed<Int>?>(nil)
-            let first = Computed(name: "first") { (holder.value?.value ?? 0) + 1 }
-            let second = Computed(name: "second") { first.value + 1 }
-            let third = Computed(name: "third") { second.value + 1 }
-            holder.value = third
-            _ = first.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let holder = Cell<Computed<Int>?>(nil)
+                let first = Computed(name: "first") { (holder.value?.value ?? 0) + 1 }
+                let second = Computed(name: "second") { first.value + 1 }
+                let third = Computed(name: "third") { second.value + 1 }
+                holder.value = third
+                _ = first.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Computed 'first' → Computed 'third' → Computed 'second' → Computed 'first'"))
     }
 
     @Test("a cycle through others names every node on it")
     func indirectCycle() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let holder = Cell<Computed<Int>?>(nil)
-            let a = Computed(name: "a") { (holder.value?.value ?? 0) + 1 }
-            let b = Computed(name: "b") { a.value + 1 }
-            holder.value = b
-            _ = b.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let holder = Cell<Computed<Int>?>(nil)
+                let a = Computed(name: "a") { (holder.value?.value ?? 0) + 1 }
+                let b = Computed(name: "b") { a.value + 1 }
+                holder.value = b
+                _ = b.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Computed 'b' → Computed 'a' → Computed 'b'"))
     }
 
     @Test("writing inside a derivation fails with a clear message")
     func writeInsideDerivation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let target = Stored(0, name: "target")
-            let writer = Computed(name: "writer") { target.value = 1; return 0 }
-            _ = writer.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let target = Stored(0, name: "target")
+                let writer = Computed(name: "writer") {
+                    target.value = 1; return 0
+                }
+                _ = writer.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
     }
 
     @Test("writing inside untracked { } inside a derivation still fails with a clear message")
     func untrackedWriteInsideDerivation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let target = Stored(0, name: "target")
-            let writer = Computed(name: "writer") { untracked { target.value = 1 }; return 0 }
-            _ = writer.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let target = Stored(0, name: "target")
+                let writer = Computed(name: "writer") {
+                    untracked { target.value = 1 }; return 0
+                }
+                _ = writer.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'target' was written while Computed 'writer' was being evaluated"))
     }
 
     @Test("writing inside a batch inside untracked { } inside a derivation fails too")
     func untrackedBatchWriteInsideDerivation() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let target = Stored(0, name: "target")
-            let inner = Computed(name: "inner") { untracked { batch { target.value = 2 } }; return 0 }
-            let outer = Computed(name: "outer") { inner.value + 1 }
-            _ = outer.value
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let target = Stored(0, name: "target")
+                let inner = Computed(name: "inner") {
+                    untracked { batch { target.value = 2 } }; return 0
+                }
+                let outer = Computed(name: "outer") { inner.value + 1 }
+                _ = outer.value
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'target' was written while Computed 'inner' was being evaluated"))
     }
 
     @Test("onCleanup outside a reaction fails with a clear message")
     func cleanupOutsideReaction() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            onCleanup {}
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                onCleanup {}
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("onCleanup was called outside a reaction"))
     }

@@ -20,7 +20,9 @@ struct ReactionTests {
     func releaseCancels() {
         let value = Stored(0)
         let runs = Counter()
-        var subscription: Subscription? = observe { _ = value.value; runs.increment() }
+        var subscription: Subscription? = observe {
+            _ = value.value; runs.increment()
+        }
         _ = subscription
         subscription = nil
         value.value = 1
@@ -63,7 +65,9 @@ struct ReactionTests {
         let value = Stored(0)
         let runs = Counter()
         var bag: SubscriptionBag? = SubscriptionBag()
-        observe { _ = value.value; runs.increment() }.store(in: bag!)
+        observe {
+            _ = value.value; runs.increment()
+        }.store(in: bag!)
         value.onChange { _, _ in runs.increment() }.store(in: bag!)
         #expect(bag!.count == 2)
         value.value = 1
@@ -125,8 +129,12 @@ struct ReactionTests {
         let runs = Counter()
         let scope = ReactionScope()
         scope.run {
-            _ = observe { _ = value.value; runs.increment() }
-            _ = observe { _ = value.value; runs.increment() }
+            _ = observe {
+                _ = value.value; runs.increment()
+            }
+            _ = observe {
+                _ = value.value; runs.increment()
+            }
         }
         #expect(scope.count == 2)
         value.value = 1
@@ -171,7 +179,7 @@ struct ReactionTests {
                 kept.value = withoutOwner { observe { seen.append(source.value) } }
             }
         }
-        trigger.value = 1                       // the parent re-runs; a child would be cancelled
+        trigger.value = 1  // the parent re-runs; a child would be cancelled
         source.value = 1
         #expect(seen.all == [0, 1])
         parent.cancel()

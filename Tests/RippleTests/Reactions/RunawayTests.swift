@@ -8,18 +8,19 @@ import Testing
 struct RunawayTests {
     @Test("a reaction on an actor that keeps re-triggering itself stops with a message naming it")
     func runawayOnActor() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            actor Loop {}
-            let value = Stored(0)
-            let (ended, end) = AsyncStream<Void>.makeStream()
-            // Bounded, so that without the check the process ends normally (and the test fails).
-            let loop = observe(on: Loop()) { _ in
-                if value.value < 2 * _Graph.maximumRounds { value.value += 1 } else { end.yield() }
-            }
-            var iterator = ended.makeAsyncIterator()
-            _ = await iterator.next()
-            loop.cancel()
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                actor Loop {}
+                let value = Stored(0)
+                let (ended, end) = AsyncStream<Void>.makeStream()
+                // Bounded, so that without the check the process ends normally (and the test fails).
+                let loop = observe(on: Loop()) { _ in
+                    if value.value < 2 * _Graph.maximumRounds { value.value += 1 } else { end.yield() }
+                }
+                var iterator = ended.makeAsyncIterator()
+                _ = await iterator.next()
+                loop.cancel()
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("runaway reaction"))
         #expect(message.contains("re-triggered itself"))

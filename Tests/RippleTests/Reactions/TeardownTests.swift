@@ -56,7 +56,7 @@ struct TeardownTests {
             runs.increment()
             _ = observe { onCleanup { _ = x.value } }
         }
-        trigger.value = 1           // tears the child down before the parent's second run
+        trigger.value = 1  // tears the child down before the parent's second run
         x.value = 1
         #expect(runs.value == 2)
         parent.cancel()
@@ -89,8 +89,8 @@ struct TeardownTests {
         let canceller = observe {
             if trigger.value == 1 { victim.cancel() }
         }
-        trigger.value = 1           // the victim's cleanup starts a reaction inside the canceller
-        trigger.value = 2           // the canceller re-runs: it must not cancel that reaction
+        trigger.value = 1  // the victim's cleanup starts a reaction inside the canceller
+        trigger.value = 2  // the canceller re-runs: it must not cancel that reaction
         source.value = 1
         #expect(seen.all == [0, 1])
         canceller.cancel()
@@ -116,10 +116,11 @@ struct TeardownTests {
         let trigger = Stored(0)
         let parent = makeParent(log, trigger)
         trigger.value = 1
-        #expect(log.all == [
-            "child B (run 0)", "child A (run 0)",
-            "parent cleanup 2 (run 0)", "parent cleanup 1 (run 0)",
-        ])
+        #expect(
+            log.all == [
+                "child B (run 0)", "child A (run 0)",
+                "parent cleanup 2 (run 0)", "parent cleanup 1 (run 0)",
+            ])
         parent.cancel()
     }
 
@@ -129,10 +130,11 @@ struct TeardownTests {
         let trigger = Stored(0)
         let parent = makeParent(log, trigger)
         parent.cancel()
-        #expect(log.all == [
-            "child B (run 0)", "child A (run 0)",
-            "parent cleanup 2 (run 0)", "parent cleanup 1 (run 0)",
-        ])
+        #expect(
+            log.all == [
+                "child B (run 0)", "child A (run 0)",
+                "parent cleanup 2 (run 0)", "parent cleanup 1 (run 0)",
+            ])
     }
 
     @Test("a reaction cancelled during its own run tears down in the same order when the run ends")
@@ -172,7 +174,7 @@ struct TeardownTests {
         let log = Recorder<String>()
         let scope = ReactionScope()
         #expect(!scope.isCancelled)
-        let inner = Cell<ReactionScope?>(nil)   // a scope released is cancelled: keep it
+        let inner = Cell<ReactionScope?>(nil)  // a scope released is cancelled: keep it
         scope.run {
             _ = observe { onCleanup { log.append("reaction A") } }
             onCleanup { log.append("scope cleanup 1") }
@@ -186,12 +188,13 @@ struct TeardownTests {
         }
         scope.cancel()
         #expect(scope.isCancelled)
-        #expect(log.all == [
-            "reaction B",
-            "inner scope's reaction", "inner scope cleanup",
-            "reaction A",
-            "scope cleanup 2", "scope cleanup 1",
-        ])
+        #expect(
+            log.all == [
+                "reaction B",
+                "inner scope's reaction", "inner scope cleanup",
+                "reaction A",
+                "scope cleanup 2", "scope cleanup 1",
+            ])
         #expect(inner.value?.isCancelled == true)
         scope.cancel()
         #expect(log.count == 6, "a second cancel does nothing")

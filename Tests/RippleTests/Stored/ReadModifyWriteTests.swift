@@ -139,10 +139,16 @@ struct BatchedReadModifyWriteTests {
         runOnThreads(4) { thread in
             for _ in 0..<500 {
                 switch thread {
-                case 0: batch { count.value += 1; sched_yield() }
+                case 0:
+                    batch {
+                        count.value += 1; sched_yield()
+                    }
                 case 1: count.value += 1_000
                 case 2: count.update { $0 += 1_000_000 }
-                default: batch { count.update { $0 += 1_000_000_000 }; sched_yield() }
+                default:
+                    batch {
+                        count.update { $0 += 1_000_000_000 }; sched_yield()
+                    }
                 }
             }
         }
@@ -151,29 +157,30 @@ struct BatchedReadModifyWriteTests {
 
     @Test("two batches that read-modify-write two values in opposite orders stop with a message, not a hang")
     func oppositeOrders() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let a = Stored(0, name: "a")
-            let b = Stored(0, name: "b")
-            let aHeld = DispatchSemaphoreLike()
-            let bHeld = DispatchSemaphoreLike()
-            runOnThreads(2) { thread in
-                if thread == 0 {
-                    batch {
-                        a.value += 1
-                        aHeld.signal()
-                        bHeld.wait()
-                        b.value += 1
-                    }
-                } else {
-                    batch {
-                        b.value += 1
-                        bHeld.signal()
-                        aHeld.wait()
-                        a.value += 1
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let a = Stored(0, name: "a")
+                let b = Stored(0, name: "b")
+                let aHeld = DispatchSemaphoreLike()
+                let bHeld = DispatchSemaphoreLike()
+                runOnThreads(2) { thread in
+                    if thread == 0 {
+                        batch {
+                            a.value += 1
+                            aHeld.signal()
+                            bHeld.wait()
+                            b.value += 1
+                        }
+                    } else {
+                        batch {
+                            b.value += 1
+                            bHeld.signal()
+                            aHeld.wait()
+                            a.value += 1
+                        }
                     }
                 }
-            }
-        })
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("deadlock between read-modify-writes"))
     }

@@ -45,7 +45,7 @@ struct ReplacedValueTests {
             return Payload(id) { if id == 1 { heldAtDeinit.value = _graph.lock.isHeldForTesting } }
         }
         let reaction = observe { _ = derived.value.id }
-        source.value = 2   // re-evaluates: Payload 1 is replaced
+        source.value = 2  // re-evaluates: Payload 1 is replaced
         #expect(heldAtDeinit.value == false)
         reaction.cancel()
     }
@@ -70,10 +70,11 @@ struct ReplacedValueTests {
     func deinitWaitsForReader() {
         let other = Stored(7)
         let read = Cell<Int>(0)
-        let stored = Stored(Payload(1) {
-            // Another thread reads the graph while this deinitializer waits for it.
-            runOnThreads(1) { _ in read.value = other.value }
-        }, equals: nil)
+        let stored = Stored(
+            Payload(1) {
+                // Another thread reads the graph while this deinitializer waits for it.
+                runOnThreads(1) { _ in read.value = other.value }
+            }, equals: nil)
         stored.value = Payload(2)
         #expect(read.value == 7)
     }

@@ -15,7 +15,9 @@ struct StoredTests {
     func equalWriteIsIgnored() {
         let count = Stored(1)
         let runs = Counter()
-        let subscription = observe { _ = count.value; runs.increment() }
+        let subscription = observe {
+            _ = count.value; runs.increment()
+        }
         #expect(runs.value == 1)
         count.value = 1
         #expect(runs.value == 1)
@@ -31,7 +33,9 @@ struct StoredTests {
         struct Opaque: Sendable { var id: Int }
         let value = Stored(Opaque(id: 1))
         let runs = Counter()
-        let subscription = observe { _ = value.value; runs.increment() }
+        let subscription = observe {
+            _ = value.value; runs.increment()
+        }
         value.value = Opaque(id: 1)
         value.value = Opaque(id: 1)
         #expect(runs.value == 3)
@@ -43,7 +47,9 @@ struct StoredTests {
         struct Opaque: Sendable { var id: Int; var noise: Int }
         let value = Stored(Opaque(id: 1, noise: 0), equals: { $0.id == $1.id })
         let runs = Counter()
-        let subscription = observe { _ = value.value; runs.increment() }
+        let subscription = observe {
+            _ = value.value; runs.increment()
+        }
         value.value = Opaque(id: 1, noise: 9)
         #expect(runs.value == 1)
         value.value = Opaque(id: 2, noise: 9)
@@ -70,7 +76,9 @@ struct StoredTests {
         let valueReader = observe { values.append(name.value) }
         name.value = "Ada"
         name.value = "Bob"
-        batch { name.value = "Bob"; name.value = "Bob" }
+        batch {
+            name.value = "Bob"; name.value = "Bob"
+        }
         #expect(counts.all == [0, 1, 2, 4])
         #expect(values.all == ["Ada", "Bob"])
         countReader.cancel()
@@ -79,14 +87,17 @@ struct StoredTests {
 
     @Test("a write from inside a value's equality check fails with a message naming both values")
     func writeInsideEqualityCheck() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let other = Stored(0, name: "other")
-            let box = Stored(1, name: "box", equals: { a, b in
-                other.value = 1
-                return a == b
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let other = Stored(0, name: "other")
+                let box = Stored(
+                    1, name: "box",
+                    equals: { a, b in
+                        other.value = 1
+                        return a == b
+                    })
+                box.value = 2
             })
-            box.value = 2
-        })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("Stored 'other' was written while the equality check of Stored 'box' was running"))
     }

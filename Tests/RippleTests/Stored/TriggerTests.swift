@@ -13,7 +13,7 @@ struct TriggerTests {
         let box = Stored(Box(), equals: { $0 === $1 })
         let seen = Recorder<[Int]>()
         let subscription = observe { seen.append(box.value.items) }
-        box.value.items.append(1)   // a compound assignment: same instance, equal, nothing runs
+        box.value.items.append(1)  // a compound assignment: same instance, equal, nothing runs
         #expect(seen.all == [[]])
         box.trigger()
         #expect(seen.all == [[], [1]])
@@ -29,7 +29,7 @@ struct TriggerTests {
         let subscription = observe { seen.append(count.value) }
         box.value.items.append(7)
         box.trigger()
-        other.value = 0   // equal: still cut off
+        other.value = 0  // equal: still cut off
         #expect(seen.all == [0, 1])
         #expect(box.writeCount == 1)
         subscription.cancel()
@@ -40,7 +40,9 @@ struct TriggerTests {
         let box = Stored(Box(), equals: { $0 === $1 })
         let count = Stored(0)
         let runs = Counter()
-        let subscription = observe { _ = box.value; _ = count.value; runs.increment() }
+        let subscription = observe {
+            _ = box.value; _ = count.value; runs.increment()
+        }
         batch {
             box.trigger()
             count.value = 1
@@ -78,8 +80,12 @@ struct TriggerTests {
         let unread = Stored(Box(), equals: { $0 === $1 })
         let runs = Counter()
         let unreadRuns = Counter()
-        let both = observe { _ = first.value; _ = second.value; runs.increment() }
-        let other = observe { _ = unread.value; unreadRuns.increment() }
+        let both = observe {
+            _ = first.value; _ = second.value; runs.increment()
+        }
+        let other = observe {
+            _ = unread.value; unreadRuns.increment()
+        }
         trigger {
             first.value.items.append(1)
             second.value.items.append(2)

@@ -50,19 +50,23 @@ enum Thread {
     }
 
     private static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
-        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+        final class Box {
+            let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
         #else
         var thread: pthread_t?
         #endif
-        let status = pthread_create(&thread, nil, { raw in
-            let pointer: UnsafeMutableRawPointer? = raw
-            let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let pointer: UnsafeMutableRawPointer? = raw
+                let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         precondition(status == 0, "pthread_create failed: \(status)")
         #if canImport(Glibc)
         return thread

@@ -25,7 +25,9 @@ struct DependenciesOfTests {
         let value = Stored(0, name: "value")
         let doubled = Computed(name: "doubled") { value.value * 2 }
         let runs = Counter()
-        _ = dependencies { runs.increment(); _ = doubled.value }
+        _ = dependencies {
+            runs.increment(); _ = doubled.value
+        }
         value.value = 1
         #expect(runs.value == 1)
         #expect(!value.hasObservers)
@@ -48,7 +50,11 @@ struct DependenciesOfTests {
         #expect(outerRuns.value == 2)
         #expect(seen.all == [["'b'"], ["'b'"]])
         let inBatch = Cell<[String]>([])
-        batch { inBatch.value = dependencies { _ = a.value; _ = b.value }.sources.map(\.name) }
+        batch {
+            inBatch.value = dependencies {
+                _ = a.value; _ = b.value
+            }.sources.map(\.name)
+        }
         #expect(inBatch.value == ["'a'", "'b'"])
         outer.cancel()
     }

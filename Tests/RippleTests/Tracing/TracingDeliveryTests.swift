@@ -87,11 +87,12 @@ import Testing
         }
         x.value = 1
         #expect(x.value == 2)
-        #expect(reasons.all == [
-            [],
-            ["'review.why.x' 0 → 1"],
-            ["'review.why.x' → 2"],
-        ])
+        #expect(
+            reasons.all == [
+                [],
+                ["'review.why.x' 0 → 1"],
+                ["'review.why.x' → 2"],
+            ])
         withExtendedLifetime(reaction) {}
     }
 
@@ -139,15 +140,16 @@ import Testing
         let recorder = TraceRecorder()
         withTracer(recorder) { trigger.value = 1 }
         #expect(target.value == 1)
-        #expect(recorder.lines == [
-            "write 'review.commit.trigger': 0 → 1",
-            "run 'review.commit.committer': 'review.commit.trigger' 0 → 1",
-            "batch start",
-            "write 'review.commit.target': 0 → 1",
-            "batch end",
-            "run 'review.commit.seen': 'review.commit.target' 0 → 1",
-            "commit review.store copy: woke 'review.commit.seen'",
-        ])
+        #expect(
+            recorder.lines == [
+                "write 'review.commit.trigger': 0 → 1",
+                "run 'review.commit.committer': 'review.commit.trigger' 0 → 1",
+                "batch start",
+                "write 'review.commit.target': 0 → 1",
+                "batch end",
+                "run 'review.commit.seen': 'review.commit.target' 0 → 1",
+                "commit review.store copy: woke 'review.commit.seen'",
+            ])
         withExtendedLifetime((seen, committer)) {}
     }
 
@@ -161,12 +163,15 @@ import Testing
             let counter = Stored(0, name: "review.rounds.counter")
             let committer = observe(named: "review.rounds.committer") {
                 let value = counter.value
-                if value > 0, value < commits { traceCommit(of: "review.store", transaction: "next") { counter.value = value + 1 } }
+                if value > 0, value < commits {
+                    traceCommit(of: "review.store", transaction: "next") { counter.value = value + 1 }
+                }
             }
             let recorder = TraceRecorder()
             withTracer(recorder) { counter.value = 1 }
             let traced = recorder.events.filter { if case .commit = $0.kind { true } else { false } }.count
-            precondition(counter.value == commits && traced == commits - 1, "counter \(counter.value), commits traced \(traced)")
+            precondition(
+                counter.value == commits && traced == commits - 1, "counter \(counter.value), commits traced \(traced)")
             withExtendedLifetime(committer) {}
         }
     }

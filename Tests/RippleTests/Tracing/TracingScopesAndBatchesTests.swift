@@ -19,12 +19,13 @@ import Testing
         }
         trigger.value = 1
         #expect(target.value == 1)
-        #expect(recorder.lines == [
-            "batch start",
-            "write 'hA.scope.target': 0 → 1",
-            "batch end",
-            "run 'hA.scope.seen': 'hA.scope.target' 0 → 1",
-        ])
+        #expect(
+            recorder.lines == [
+                "batch start",
+                "write 'hA.scope.target': 0 → 1",
+                "batch end",
+                "run 'hA.scope.seen': 'hA.scope.target' 0 → 1",
+            ])
         withExtendedLifetime((seen, writer)) {}
     }
 
@@ -38,13 +39,14 @@ import Testing
         withTracer(recorder) {
             batch { traceCommit(of: "hA.store", transaction: "set") { target.value = 1 } }
         }
-        #expect(recorder.lines == [
-            "batch start",
-            "write 'hA.commit.target': 0 → 1",
-            "batch end",
-            "run 'hA.commit.seen': 'hA.commit.target' 0 → 1",
-            "commit hA.store set: woke 'hA.commit.seen'",
-        ])
+        #expect(
+            recorder.lines == [
+                "batch start",
+                "write 'hA.commit.target': 0 → 1",
+                "batch end",
+                "run 'hA.commit.seen': 'hA.commit.target' 0 → 1",
+                "commit hA.store set: woke 'hA.commit.seen'",
+            ])
         withExtendedLifetime(seen) {}
     }
 
@@ -61,15 +63,16 @@ import Testing
         let recorder = TraceRecorder()
         withTracer(recorder) { trigger.value = 1 }
         #expect(target.value == 1)
-        #expect(recorder.lines == [
-            "write 'hA.commitR.trigger': 0 → 1",
-            "run 'hA.commitR.committer': 'hA.commitR.trigger' 0 → 1",
-            "batch start",
-            "write 'hA.commitR.target': 0 → 1",
-            "batch end",
-            "run 'hA.commitR.seen': 'hA.commitR.target' 0 → 1",
-            "commit hA.store copy: woke 'hA.commitR.seen'",
-        ])
+        #expect(
+            recorder.lines == [
+                "write 'hA.commitR.trigger': 0 → 1",
+                "run 'hA.commitR.committer': 'hA.commitR.trigger' 0 → 1",
+                "batch start",
+                "write 'hA.commitR.target': 0 → 1",
+                "batch end",
+                "run 'hA.commitR.seen': 'hA.commitR.target' 0 → 1",
+                "commit hA.store copy: woke 'hA.commitR.seen'",
+            ])
         withExtendedLifetime((seen, committer)) {}
     }
 
@@ -88,11 +91,12 @@ import Testing
                 other.value = 5
             }
         }
-        #expect(recorder.lines == [
-            "batch start",
-            "write 'hA.equal.other': 0 → 5",
-            "batch end",
-        ])
+        #expect(
+            recorder.lines == [
+                "batch start",
+                "write 'hA.equal.other': 0 → 5",
+                "batch end",
+            ])
     }
 
     /// A process-wide tracer uninstalled while another thread delivers events to it: once

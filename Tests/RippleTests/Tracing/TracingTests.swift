@@ -36,13 +36,14 @@ import Testing
             count.value = 2
             count.value = 4
         }
-        #expect(recorder.lines == [
-            "write 'count': 1 → 2",
-            "evaluate 'isEven': changed",
-            "run 'show': 'isEven' false → true",
-            "write 'count': 2 → 4",
-            "evaluate 'isEven': unchanged",
-        ])
+        #expect(
+            recorder.lines == [
+                "write 'count': 1 → 2",
+                "evaluate 'isEven': changed",
+                "run 'show': 'isEven' false → true",
+                "write 'count': 2 → 4",
+                "evaluate 'isEven': unchanged",
+            ])
         withExtendedLifetime(reaction) {}
     }
 
@@ -57,13 +58,14 @@ import Testing
                 last.value = "Hopper"
             }
         }
-        #expect(recorder.lines == [
-            "batch start",
-            "write 'first': Ada → Grace",
-            "write 'last': Lovelace → Hopper",
-            "batch end",
-            "run 'greet': 'first' Ada → Grace, 'last' Lovelace → Hopper",
-        ])
+        #expect(
+            recorder.lines == [
+                "batch start",
+                "write 'first': Ada → Grace",
+                "write 'last': Lovelace → Hopper",
+                "batch end",
+                "run 'greet': 'first' Ada → Grace, 'last' Lovelace → Hopper",
+            ])
         withExtendedLifetime(reaction) {}
     }
 
@@ -80,11 +82,12 @@ import Testing
         }
         a.value = 2
         other.value = 5
-        #expect(reasons.all == [
-            [],
-            ["'b' 2 → 3", "'c' 10 → 20"],
-            ["'other' 0 → 5"],
-        ])
+        #expect(
+            reasons.all == [
+                [],
+                ["'b' 2 → 3", "'c' 10 → 20"],
+                ["'other' 0 → 5"],
+            ])
         #expect(whyDidThisRun(named: "sum")?.map(\.description) == ["'other' 0 → 5"])
         withExtendedLifetime(reaction) {}
     }
@@ -115,9 +118,10 @@ import Testing
 
     @Test("whyDidThisRun outside a reaction stops with a message that says where to call it")
     func whyOutsideAReaction() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = whyDidThisRun()
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = whyDidThisRun()
+            })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("whyDidThisRun() was called outside a reaction"))
     }
@@ -176,11 +180,12 @@ import Testing
         }
         let render = observe(named: "render") { _ = isTipHidden.value }
         let snapshot = isTipHidden.dependencies
-        #expect(snapshot.description == """
-            Computed 'isTipHidden'
-              sources: 'isLoggedIn', 'hasClickedTip'
-              observers: 'render'
-            """)
+        #expect(
+            snapshot.description == """
+                Computed 'isTipHidden'
+                  sources: 'isLoggedIn', 'hasClickedTip'
+                  observers: 'render'
+                """)
         #expect(snapshot.dot.contains("n1 -> n0;"))
         #expect(snapshot.dot.hasPrefix("digraph Ripple {"))
         #expect(isLoggedIn.dependencies.observers.map(\.name) == ["'isTipHidden'"])

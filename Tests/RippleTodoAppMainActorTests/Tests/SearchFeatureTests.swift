@@ -6,7 +6,8 @@ import Testing
 struct SearchFeatureTests {
     @Test("typing is debounced, then the results arrive")
     func debouncedSearch() async {
-        let store = MainActorTestStore(reducer: SearchFeature(catalog: ["Milk", "Oat milk", "Eggs"]), initialState: SearchFeature.State())
+        let store = MainActorTestStore(
+            reducer: SearchFeature(catalog: ["Milk", "Oat milk", "Eggs"]), initialState: SearchFeature.State())
         await store.send(.queryChanged("mi")) { $0.query = "mi" }
         await store.send(.queryChanged("milk")) { $0.query = "milk" }
         await store.clock.advance(by: .milliseconds(300))
