@@ -289,15 +289,19 @@ extension _Graph {
     }
 
     /// `_Node._endTrackedRead`'s work: `unlock()` for the fast read path, releasing the lock
-    /// and nothing else. A read that took the lock outermost queues nothing for release, and
-    /// every outermost `unlock()` drains the queue, so there is nothing to drain here; if there
-    /// were (a bug), it is left for the next outermost `unlock()`, and debug builds stop.
+    /// and nothing else. A read that took the lock outermost queues nothing for release, so
+    /// what it finds queued at its outermost unlock was queued by another thread that released
+    /// the lock without draining the queue: one that waits in `waitForBroadcast` (`_Lock.wait()`
+    /// is not an outermost release). That is left for the next outermost `unlock()`: another
+    /// thread's, or the waiting thread's own at the latest, where it would have been released
+    /// had it not waited. With no thread waiting, every outermost `unlock()` drains the queue,
+    /// so an entry found then is a bug, and debug builds stop.
     @usableFromInline @_effects(releasenone)
     final func _endTrackedRead() {
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
-        if lock.isHeldOnce, !releasedUnderLock.isEmpty {
-            _rippleFailure("internal invariant: references queued for release at the outermost unlock of a fast read")
+        if lock.isHeldOnce, !releasedUnderLock.isEmpty, threadsWaitingForBroadcast == 0 {
+            _rippleFailure("internal invariant: references queued for release at the outermost unlock of a fast read, with no thread waiting in waitForBroadcast")
         }
         #endif
         lock.unlock()

@@ -99,6 +99,11 @@ package final class _Graph: @unchecked Sendable {
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.
     @exclusivity(unchecked) var pendingTraceThreads = 0
+    #if RIPPLE_INVARIANTS
+    /// Threads inside `waitForBroadcast` (changed with the lock held): while one is, the lock
+    /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
+    @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
+    #endif
     #if !canImport(Darwin)
     /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
     /// thread's context: the events the helpers record are the reader's, delivered when it
@@ -174,8 +179,21 @@ package final class _Graph: @unchecked Sendable {
     /// Releases the lock (held once) until another thread broadcasts, and takes it again.
     /// While it waited, other threads' releases may have taken what sends this thread's next
     /// release down the path that delivers its trace events: that is put back.
+    ///
+    /// The release made here is not an outermost release's: what this thread queued in
+    /// `releasedUnderLock` before it waited stays queued, and other threads take the lock
+    /// meanwhile with it there. A general release by one of them releases it; a read through the
+    /// fast path, which releases nothing, leaves it (see `_endTrackedRead`). It is released at
+    /// the latest by this thread's own outermost release, where it would have been without the
+    /// wait.
     func waitForBroadcast(_ context: _ThreadContext) {
+        #if RIPPLE_INVARIANTS
+        threadsWaitingForBroadcast += 1
+        #endif
         lock.wait()
+        #if RIPPLE_INVARIANTS
+        threadsWaitingForBroadcast -= 1
+        #endif
         rearmTraceDelivery(context)
     }
 

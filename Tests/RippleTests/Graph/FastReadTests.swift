@@ -180,6 +180,86 @@ import Testing
     #endif
     #endif
 
+    #if !canImport(Darwin)
+    /// A reaction's read through the fast path, made while another thread waits for a
+    /// read-modify-write (`_Lock.wait()`, which releases the lock without the outermost
+    /// release's work) with an entry of its own in `releasedUnderLock` (the one that asks for
+    /// the delivery of its trace events): the read finds the entry at its outermost unlock and
+    /// leaves it for the waiting thread's release, which delivers the events. Returns the
+    /// values read, whether the read began with W waiting and the entry queued, and the events
+    /// the waiting thread had left pending afterwards.
+    static func fastReadWhileAnotherThreadWaits() -> (values: [Int], setUp: Bool, x: Int, leftPending: [Int]) {
+        let x = Stored(0, name: "fastRead.wait.x")
+        let tick = Stored(0, name: "fastRead.wait.tick")
+        let bHolding = DispatchSemaphoreLike(), bGo = DispatchSemaphoreLike()
+        let wWrote = DispatchSemaphoreLike(), wGo = DispatchSemaphoreLike(), wDone = DispatchSemaphoreLike()
+        // W's context: set before W signals `wWrote`, read after.
+        let waiter = Cell<UnsafeMutableRawPointer?>(nil)
+        let leftPending = Recorder<Int>()
+        let values = Recorder<Int>()
+        let setUp = Cell(false)
+        // B holds `x` for its batch's read-modify-write until told to end the batch.
+        Thread.detachNewThreadLike {
+            batch {
+                x.update { $0 += 10 }
+                bHolding.signal()
+                bGo.wait()
+            }
+        }
+        // W's batch writes `x` before any tracer is installed; its commit, once one is, stages
+        // the write (recording an event, which queues an entry), then waits for B.
+        Thread.detachNewThreadLike {
+            bHolding.wait()
+            waiter.value = Unmanaged.passUnretained(_ThreadContext.current).toOpaque()
+            batch {
+                x.value = 1
+                wWrote.signal()
+                wGo.wait()
+            }
+            leftPending.append(_graph.withLock { _ThreadContext.current.pendingTraces.count })
+            wDone.signal()
+        }
+        wWrote.wait()
+        let reaction = observe {
+            guard tick.value == 1 else { return }
+            wGo.signal()
+            // Until W waits for B (the raw lock: `withLock` would take W's entry). Bounded:
+            // W waits as soon as it takes the lock.
+            var spins = 0
+            while spins < 10_000_000 {
+                _graph.lock.lock()
+                let context = Unmanaged<_ThreadContext>.fromOpaque(waiter.value!).takeUnretainedValue()
+                let waiting = context.waitingFor != nil
+                // Nothing else runs in this process to take it before the read below.
+                setUp.value = waiting && !_graph.releasedUnderLock.isEmpty
+                _graph.lock.unlock()
+                if waiting { break }
+                sched_yield()
+                spins += 1
+            }
+            // Read by this run already: the fast path, taking the lock outermost.
+            values.append(tick.value)
+            bGo.signal()
+        }
+        withTracer(TraceRecorder()) { tick.value = 1 }
+        wDone.wait()
+        reaction.cancel()
+        return (values.all, setUp.value, x.value, leftPending.all)
+    }
+
+    @Test("a fast read while another thread waits for a read-modify-write with a release queued")
+    func fastReadWhileAnotherThreadWaits() async {
+        await #expect(processExitsWith: .success) {
+            let outcome = FastReadTests.fastReadWhileAnotherThreadWaits()
+            FastReadTests.require(outcome.setUp)
+            FastReadTests.require(outcome.values == [1])
+            FastReadTests.require(outcome.x == 1)
+            // The waiting thread's events were delivered at its own release.
+            FastReadTests.require(outcome.leftPending == [0])
+        }
+    }
+    #endif
+
     @Test("a read that needs an edge of its own is tracked, and the edge it replaces is dropped")
     func newEdgesAreTracked() {
         let (outcome, afterX, afterY) = Self.newEdge()
