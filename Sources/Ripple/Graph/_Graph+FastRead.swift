@@ -301,7 +301,9 @@ extension _Graph {
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
         if lock.isHeldOnce, !releasedUnderLock.isEmpty, threadsWaitingForBroadcast == 0 {
-            _rippleFailure("internal invariant: references queued for release at the outermost unlock of a fast read, with no thread waiting in waitForBroadcast")
+            _rippleFailure(
+                "internal invariant: references queued for release at the outermost unlock of a fast read, with no thread waiting in waitForBroadcast"
+            )
         }
         #endif
         lock.unlock()
