@@ -31,13 +31,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
         let token: _EffectToken
     }
 
-    struct Throttle {
-        var windowEnd: Duration
-        var held: Effect<Action>?
-        var ids: [_TaskKey]
-        var number: UInt64
-    }
-
     let reducer: R
     let core: _MainActorStoreCore<State>
     let clock: _ElapsedClock
@@ -52,7 +45,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
     private var isEnded = false
     private var running: [UInt64: Running] = [:]
     private var runningByID: [_TaskKey: Set<UInt64>] = [:]
-    private var throttles: [_TaskKey: Throttle] = [:]
+    private var throttles = _ThrottleWindows<Action>()
     private var nextEffect: UInt64 = 0
 
     init(
@@ -155,7 +148,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
         if ending { isEnded = true }
         queue.removeAll()
         head = 0
-        throttles = [:]
+        throttles.removeAll()
         runningByID = [:]
         for effect in running.values { effect.token.isCancelled = true }
         running = [:]
@@ -346,7 +339,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// Cancels every effect running under `id` (and forgets a throttle's held effect).
     private func cancel(_ id: _TaskKey) {
-        throttles[id] = nil
+        throttles.forget(id)
         guard let numbers = runningByID.removeValue(forKey: id) else { return }
         var cancels: [@Sendable () -> Void] = []
         for number in numbers {
@@ -361,46 +354,26 @@ package final class _MainActorReducerEngine<R: Reducer> {
         for cancel in cancels { cancel() }
     }
 
-    /// Decides a throttled effect, as ``_ReducerEngine`` does: the effects to start now.
+    /// Decides a throttled effect (see `_ThrottleWindows`): the effects to start now; starts
+    /// the window's timer.
     private func throttle(
         _ id: _TaskKey, _ duration: Duration, latest: Bool?, _ effect: Effect<Action>, ids: [_TaskKey]
     ) -> [(Effect<Action>, [_TaskKey])] {
-        let now = clock.now()
-        var due: [(Effect<Action>, [_TaskKey])] = []
-        if var window = throttles[id], now >= window.windowEnd, let held = window.held {
-            due.append((held, window.ids + [id]))
-            nextEffect += 1
-            window = Throttle(windowEnd: now + duration, held: nil, ids: window.ids, number: nextEffect)
-            throttles[id] = window
-        }
-        if var window = throttles[id], now < window.windowEnd {
-            // Leading only (`latest` nil): what arrives inside the window is dropped.
-            guard let latest else { return due }
-            let wasHolding = window.held != nil
-            if latest || !wasHolding { window.held = effect }
-            throttles[id] = window
-            if !wasHolding {
-                let (waitUntil, number) = (window.windowEnd, window.number)
-                let inner = ids + [id]
-                spawn(ids: inner, priority: nil) { engine, token in
-                    do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
-                    await engine.closeWindow(id, number, duration, in: token)
-                }
+        let decision = throttles.arrive(effect, id: id, duration: duration, latest: latest, ids: ids, now: clock.now())
+        if let (waitUntil, number) = decision.timer {
+            let inner = ids + [id]
+            spawn(ids: inner, priority: nil) { engine, token in
+                do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
+                await engine.closeWindow(id, number, duration, in: token)
             }
-            return due
         }
-        nextEffect += 1
-        throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids, number: nextEffect)
-        due.append((effect, ids + [id]))
-        return due
+        return decision.due
     }
 
     private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
-        let now = clock.now()
-        guard var window = throttles[id], window.number == number, let effect = window.held else { return }
-        window.held = nil
-        window.windowEnd = now + duration
-        throttles[id] = window
-        await run(effect, ids: window.ids + [id], in: token)
+        guard let (effect, ids) = throttles.closeWindow(id, number: number, duration: duration, now: clock.now()) else {
+            return
+        }
+        await run(effect, ids: ids, in: token)
     }
 }

@@ -207,7 +207,7 @@ extension _ReducerEngine {
     /// Cancels every effect running under `id` (and forgets a throttle's held effect).
     func cancel(_ id: _TaskKey) {
         let cancels = lock.withLock { () -> [@Sendable () -> Void] in
-            throttles[id] = nil
+            throttles.forget(id)
             guard let numbers = runningByID.removeValue(forKey: id) else { return [] }
             var cancels: [@Sendable () -> Void] = []
             for number in numbers {
@@ -224,65 +224,32 @@ extension _ReducerEngine {
         for cancel in cancels { cancel() }
     }
 
-    /// Decides a throttled effect: returns the effects to start now, in order, each with the
-    /// cancellation ids to start it under. That is `effect` when no window is open (it opens
-    /// one); otherwise it is held until the window closes, or dropped (`latest` `nil`: leading
-    /// only, or `false` with an effect already held).
-    ///
-    /// A window that has closed while its timer has not fired yet (a late timer) still holds
-    /// an effect: that effect is due, so it comes first and opens the next window, in which
-    /// `effect` may be held in turn.
+    /// Decides a throttled effect (see `_ThrottleWindows`): returns the effects to start now, in
+    /// order, each with the cancellation ids to start it under, and starts the window's timer.
     func throttle(
         _ id: _TaskKey, _ duration: Duration, latest: Bool?, _ effect: Effect<Action>, ids: [_TaskKey]
     ) -> [(Effect<Action>, [_TaskKey])] {
         let now = clock.now()
-        let (due, timer) = lock.withLock { () -> ([(Effect<Action>, [_TaskKey])], (Duration, UInt64)?) in
-            var due: [(Effect<Action>, [_TaskKey])] = []
-            if var window = throttles[id], now >= window.windowEnd, let held = window.held {
-                // Its timer is late: the held effect starts first, in a new window.
-                due.append((held, window.ids + [id]))
-                nextEffect += 1
-                window = Throttle(windowEnd: now + duration, held: nil, ids: window.ids, number: nextEffect)
-                throttles[id] = window
-            }
-            if var window = throttles[id], now < window.windowEnd {
-                // Leading only: what arrives inside the window is dropped.
-                guard let latest else { return (due, nil) }
-                let wasHolding = window.held != nil
-                if latest || !wasHolding { window.held = effect }
-                throttles[id] = window
-                return (due, wasHolding ? nil : (window.windowEnd, window.number))
-            }
-            nextEffect += 1
-            throttles[id] = Throttle(windowEnd: now + duration, held: nil, ids: ids, number: nextEffect)
-            due.append((effect, ids + [id]))
-            return (due, nil)
+        let decision = lock.withLock {
+            throttles.arrive(effect, id: id, duration: duration, latest: latest, ids: ids, now: now)
         }
-        if let (waitUntil, number) = timer {
+        if let (waitUntil, number) = decision.timer {
             let inner = ids + [id]
             spawn(ids: inner, priority: nil) { engine, token in
                 do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
                 await engine.closeWindow(id, number, duration, in: token)
             }
         }
-        return due
+        return decision.due
     }
 
     /// The throttle window `number` closed: starts the held effect, which opens the next
-    /// window. Does nothing when that window was already closed by a throttled effect that
-    /// arrived after its end, before this timer fired (a later window may hold an effect that
-    /// is not due yet).
+    /// window (see `_ThrottleWindows.closeWindow`).
     private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
         let now = clock.now()
-        let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
-            guard var window = throttles[id], window.number == number, let effect = window.held else { return nil }
-            window.held = nil
-            window.windowEnd = now + duration
-            throttles[id] = window
-            return (effect, window.ids)
-        }
+        let held = lock.withLock { throttles.closeWindow(id, number: number, duration: duration, now: now) }
         if let (effect, ids) = held {
-            await run(effect, ids: ids + [id], in: token)
+            await run(effect, ids: ids, in: token)
         }
     }
 }

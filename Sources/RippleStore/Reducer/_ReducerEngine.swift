@@ -51,15 +51,6 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         let cancel: @Sendable () -> Void
     }
 
-    struct Throttle {
-        var windowEnd: Duration
-        var held: Effect<Action>?
-        var ids: [_TaskKey]
-        /// The window's number, which its timer names: a timer that fires after its window was
-        /// replaced does nothing.
-        var number: UInt64
-    }
-
     let reducer: R
     let core: _StoreCore<State>
     let clock: _ElapsedClock
@@ -94,7 +85,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     // The effects:
     var running: [UInt64: Running] = [:]
     var runningByID: [_TaskKey: Set<UInt64>] = [:]
-    var throttles: [_TaskKey: Throttle] = [:]
+    var throttles = _ThrottleWindows<Action>()
     var nextEffect: UInt64 = 0
 
     init(
@@ -437,7 +428,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             outstanding = [:]
             if waiters > 0 { lock.broadcast() }
             let resume = takeParked()
-            throttles = [:]
+            throttles.removeAll()
             runningByID = [:]
             for effect in running.values { effect.token.isCancelled = true }
             defer { running = [:] }

@@ -1,0 +1,83 @@
+/// The throttle windows of a reducer engine, keyed by throttle id: a pure state machine (no
+/// lock, no clock, no task). Each transition returns what to do; the engine does it: the
+/// any-thread engine (`_ReducerEngine`) under its lock, the main-actor one
+/// (`_MainActorReducerEngine`) on the main actor, both starting the effects and the timers after.
+struct _ThrottleWindows<Action> {
+    /// One id's window.
+    struct Window {
+        var windowEnd: Duration
+        var held: Effect<Action>?
+        var ids: [_TaskKey]
+        /// The window's number, which its timer names: a timer that fires after its window was
+        /// replaced does nothing.
+        var number: UInt64
+    }
+
+    /// What a throttled effect's arrival asks the engine to do.
+    struct Decision {
+        /// The effects to start now, in order, each with the cancellation ids to start it under.
+        var due: [(Effect<Action>, [_TaskKey])] = []
+        /// The timer to start: sleep until `waitUntil`, then ``closeWindow(_:number:duration:now:)``.
+        var timer: (waitUntil: Duration, number: UInt64)?
+    }
+
+    private var windows: [_TaskKey: Window] = [:]
+    private var lastNumber: UInt64 = 0
+
+    /// A throttled `effect` arrived at `now`: it starts when no window is open (and opens one);
+    /// otherwise it is held until the window closes, or dropped (`latest` `nil`: leading only,
+    /// or `false` with an effect already held).
+    ///
+    /// A window that has closed while its timer has not fired yet (a late timer) still holds an
+    /// effect: that effect is due, so it comes first and opens the next window, in which
+    /// `effect` may be held in turn.
+    mutating func arrive(
+        _ effect: Effect<Action>, id: _TaskKey, duration: Duration, latest: Bool?, ids: [_TaskKey], now: Duration
+    ) -> Decision {
+        var decision = Decision()
+        if var window = windows[id], now >= window.windowEnd, let held = window.held {
+            // Its timer is late: the held effect starts first, in a new window.
+            decision.due.append((held, window.ids + [id]))
+            lastNumber += 1
+            window = Window(windowEnd: now + duration, held: nil, ids: window.ids, number: lastNumber)
+            windows[id] = window
+        }
+        if var window = windows[id], now < window.windowEnd {
+            // Leading only: what arrives inside the window is dropped.
+            guard let latest else { return decision }
+            let wasHolding = window.held != nil
+            if latest || !wasHolding { window.held = effect }
+            windows[id] = window
+            if !wasHolding { decision.timer = (window.windowEnd, window.number) }
+            return decision
+        }
+        lastNumber += 1
+        windows[id] = Window(windowEnd: now + duration, held: nil, ids: ids, number: lastNumber)
+        decision.due.append((effect, ids + [id]))
+        return decision
+    }
+
+    /// The timer of window `number` of `id` fired at `now`: the held effect to start, with its
+    /// ids, which opens the next window. `nil` when that window was already closed by a
+    /// throttled effect that arrived after its end, before this timer fired (a later window may
+    /// hold an effect that is not due yet).
+    mutating func closeWindow(_ id: _TaskKey, number: UInt64, duration: Duration, now: Duration) -> (
+        Effect<Action>, [_TaskKey]
+    )? {
+        guard var window = windows[id], window.number == number, let effect = window.held else { return nil }
+        window.held = nil
+        window.windowEnd = now + duration
+        windows[id] = window
+        return (effect, window.ids + [id])
+    }
+
+    /// Forgets `id`'s window and its held effect (a cancel of the id).
+    mutating func forget(_ id: _TaskKey) {
+        windows[id] = nil
+    }
+
+    /// Forgets every window (a store's reset or end).
+    mutating func removeAll() {
+        windows = [:]
+    }
+}
