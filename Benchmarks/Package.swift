@@ -35,5 +35,13 @@ let package = Package(
             dependencies: [.product(name: "Ripple", package: "Ripple")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Commits to one store scenario, untimed: what `count-instructions.sh --store` runs.
+        .executableTarget(
+            name: "CommitLoop",
+            dependencies: [
+                .product(name: "Ripple", package: "Ripple"), .product(name: "RippleStore", package: "Ripple"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

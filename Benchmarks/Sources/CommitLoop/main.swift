@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import Ripple
+import RippleStore
+
+// `CommitLoop SCENARIO N`: sets up one store scenario of the benchmark's store and reducer
+// tables (as `StoreBench.swift` and `ReducerBench.swift` do) and makes N commits or sends,
+// untimed. `count-instructions.sh --store` runs it under callgrind with N = 0 and N = 10 000,
+// so that the difference is the instructions of 10 000 commits, free of the machine's noise.
+
+struct State: Equatable, Sendable {
+    var count = 0
+    var name = ""
+    var values: [Int] = []
+}
+
+enum Action: Sendable {
+    case increment
+}
+
+struct CountReducer: Reducer {
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        state.count += 1
+        return .none
+    }
+}
+
+/// A key path handed to `@Sendable` closures (key paths are immutable).
+struct SendableKeyPath<Root, Value>: @unchecked Sendable {
+    let keyPath: KeyPath<Root, Value>
+}
+
+/// Counts closure runs, so that no body is empty.
+final class Counter: @unchecked Sendable {
+    var n = 0
+}
+
+let width = 1000
+let scenarios = [
+    "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "stored0",
+]
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
+    print("usage: CommitLoop SCENARIO N  (SCENARIO: \(scenarios.joined(separator: ", ")))")
+    exit(2)
+}
+let scenario = arguments[1]
+let runs = Counter()
+var keepAlive: [Any] = []
+
+switch scenario {
+case "stored0":
+    // The floor of publishing through the core: a write to a `Stored` nobody reads.
+    let stored = Stored(0)
+    for i in 0..<commits { stored.value = i }
+    print(stored.value)
+case "send":
+    let store = ReducerStore(reducer: CountReducer(), initialState: State())
+    store.send(.increment)
+    for _ in 0..<commits { store.send(.increment) }
+    print(store.currentState.count)
+case "selectors1000", "readers1000":
+    let store = Store<State, Never>(initialState: State(values: Array(repeating: 0, count: width)))
+    for i in 0..<width {
+        if scenario == "selectors1000" {
+            let derived = store.derived(from: \State.values[i]) { $0 &* 2 }
+            keepAlive.append(derived)
+            keepAlive.append(derived.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+        } else {
+            let path = SendableKeyPath(keyPath: \State.values[i])
+            keepAlive.append(observe { runs.n &+= store.state[dynamicMember: path.keyPath] })
+        }
+    }
+    store.commit { $0.values[0] += 1 }
+    for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }
+    print(store.currentState.values[0], runs.n)
+default:
+    let store = Store<State, Never>(initialState: State())
+    let n = scenario == "commit10" || scenario == "derived10" ? 10 : scenario == "commit1000" ? 1000 : 0
+    for i in 0..<n {
+        if scenario == "derived10" {
+            keepAlive.append(
+                i == 0
+                    ? store.derived(\.count).sinkValue(dropsFirst: true) { _ in runs.n += 1 }
+                    : store.derived(\.name).sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+        } else if i == 0 {
+            keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in runs.n += 1 } })
+        } else {
+            keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in runs.n += 1 } })
+        }
+    }
+    store.commit { $0.count += 1 }
+    for _ in 0..<commits { store.commit { $0.count += 1 } }
+    print(store.currentState.count, runs.n)
+}
+withExtendedLifetime(keepAlive) {}
