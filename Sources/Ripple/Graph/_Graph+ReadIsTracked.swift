@@ -14,3 +14,20 @@ package func _readIsTracked() -> Bool {
     guard context.untrackedDepth == 0 else { return false }
     return context.reactionRef != nil || context.observationScopeRef != nil
 }
+
+/// Whether a write made now on this thread is applied, and delivered, before it returns, as
+/// `writeInOrder` would apply it: false inside a reaction or a change handler (a write is
+/// queued after the current round there) and while a tracer is installed (`writeInOrder`'s
+/// batch is traced). The store's commit writes directly when this holds, without the closure
+/// and the batch `writeInOrder` needs.
+///
+/// - Complexity: O(1): no lock.
+package func _writesApplyInPlace() -> Bool {
+    let context = _ThreadContext.current
+    if context.isDelivering { return false }
+    #if canImport(Darwin)
+    return false
+    #else
+    return _graph.tracersInstalled.load(ordering: .relaxed) == 0
+    #endif
+}

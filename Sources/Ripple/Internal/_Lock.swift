@@ -328,7 +328,10 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
-    @inline(__always)
+    ///
+    /// Inlinable, so that the upper modules' calls are specialized: a generic call across
+    /// modules looks up the metadata of `R` on every call.
+    @inlinable @inline(__always)
     package func withLock<R: ~Copyable>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }

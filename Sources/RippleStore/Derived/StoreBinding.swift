@@ -117,9 +117,9 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
         let open = core.openCommit(transaction)
         let path = path
         return _OpenModify(
-            value: open.base.state[keyPath: path.keyPath],
+            value: core.base(of: open).state[keyPath: path.keyPath],
             close: { [core] value in
-                var state = open.base.state
+                var state = core.base(of: open).state
                 state[keyPath: path.keyPath] = value
                 core.close(open, with: state)
             },

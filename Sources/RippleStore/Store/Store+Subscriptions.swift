@@ -164,13 +164,15 @@ extension _StoreCore {
     /// owning nothing.
     func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
         let previous = _ReactionBox<_Snapshot<State>?>(nil)
+        // Without a logger, no wake to note (and no weak reference to load per delivery).
+        let logs = logger != nil
         return { [node, weak self] receive in
             let snapshot = node.value
             let old = previous.value
             if let old, old.version >= snapshot.version { return }
             previous.value = snapshot
             if old == nil, dropsFirst { return }
-            if old != nil { self?.noteWake(.subscriber(label), snapshot.version) }
+            if logs, old != nil { self?.noteWake(.subscriber(label), snapshot.version) }
             let changes = Changes(
                 previous: old?.state, current: snapshot.state, version: snapshot.version,
                 transaction: snapshot.transaction)

@@ -22,13 +22,19 @@ import Ripple
 final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Sendable {
     /// The published state. Writes of an older version count as equal and are dropped, so the
     /// node only moves forward even when a commit made inside a `batch` is applied late.
-    let node: Stored<_Snapshot<State>>
+    let node: _SnapshotNode<State>
     let name: String
     let middleware: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     let derivesFields: ((inout State, Changes<State>) -> Void)?
+    /// Whether a commit has more to do than its mutation (tested before touching either: they
+    /// are generic values, costly to test in this unspecialized code).
+    private let hasDerivedFieldsOrMiddleware: Bool
     /// The state the store was created with, as published (derived fields applied).
     let initialState: State
+    /// `_Snapshot<State>`, kept: a commit allocates its snapshot through it, where naming the
+    /// type in this unspecialized code would look up its metadata every time.
+    private let snapshotType = _Snapshot<State>.self
 
     private let lock = _Lock()
     // Guarded by `lock`:
@@ -45,7 +51,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// cycle of stores, see ``_WaitRegistry``), in version order, for the gate's owner to
     /// deliver after its own. While any is here, the owner's own commits join them, so that
     /// every commit is delivered once, in version order.
-    private var handed: [_Snapshot<State>] = []
+    private var handed: [_AnySnapshot] = []
     /// The owner's delivery of ``handed`` (driven by the follower, one commit per round).
     private var handedDelivery = HandedDelivery.idle
     /// Counts the wake-ups of ``wakeToRecheck()``: a waiter that sees it move checks again.
@@ -68,7 +74,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// Run with the previously published state (as the committing thread reads it), the new
     /// state and the new state's version, in the batch that publishes each commit (entity
     /// observers), so what they write is consistent with the state.
-    private var publishHooks: [@Sendable (State, State, UInt64) -> Void] = []
+    private var publishHooks: _PublishHooks<State>?
     /// The per-entity observers of each table, by key path (``_EntityObservers``).
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
@@ -102,7 +108,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         self.middleware = middleware
         self.logger = logger
         self.derivesFields = derivesFields
-        node = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+        hasDerivedFieldsOrMiddleware = derivesFields != nil || !middleware.isEmpty
+        node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
     }
 
@@ -181,7 +188,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // Tracers hear of the commit, with the reactions it woke (nothing to do without one).
         try traceCommit(of: name, transaction: transaction.description) { () throws(Failure) -> Result in
             var open = openCommit(transaction)
-            var state = open.base.state
+            var state = base(of: open).state
             let result: Result
             do throws(Failure) {
                 result = try mutation(&state, &open.transaction)
@@ -194,19 +201,12 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
     }
 
-    /// A commit between the moment it took the gate and its mutation's end: ``commit(_:_:)`` in
-    /// two halves, for a compound assignment (`binding.value += 1`), whose `_modify` accessor
-    /// yields once and cannot run inside a closure.
-    struct OpenCommit {
-        let thread: UInt
-        let base: _Snapshot<State>
-        var transaction: Transaction
-        let start: ContinuousClock.Instant?
-        /// The store was released: the mutation runs on its last state, and what it leaves is
-        /// dropped (a binding or a dispatcher that outlives its store).
-        let isDropped: Bool
-        /// Made by a thread that does not own the gate (see ``handed``).
-        var isHandedOver = false
+    /// A commit between the moment it took the gate and its mutation's end (``_OpenCommit``).
+    typealias OpenCommit = _OpenCommit
+
+    /// The snapshot `open`'s mutation starts from.
+    func base(of open: OpenCommit) -> _Snapshot<State> {
+        unsafeDowncast(open.base, to: _Snapshot<State>.self)
     }
 
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
@@ -243,17 +243,19 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     func close(_ open: OpenCommit, with mutated: State) {
         if open.isDropped { return }
         let me = open.thread
-        let base = open.base
+        let base = base(of: open)
         let start = open.start
         var transaction = open.transaction
         var state = mutated
-        if let derivesFields {
-            derivesFields(
-                &state,
-                Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
-        }
-        for step in middleware {
-            step.apply(&state, base.state, &transaction)
+        if hasDerivedFieldsOrMiddleware {
+            if let derivesFields {
+                derivesFields(
+                    &state,
+                    Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
+            }
+            for step in middleware {
+                step.apply(&state, base.state, &transaction)
+            }
         }
         guard state != base.state else {
             if open.isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
@@ -263,12 +265,12 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                     duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
             return
         }
-        let snapshot = _Snapshot(state: state, version: base.version &+ 1, transaction: transaction)
+        let snapshot = snapshotType.init(state: state, version: base.version &+ 1, transaction: transaction)
         // The owner delivers handed commits through the follower: it must exist before the
         // first one is handed.
         if open.isHandedOver { ensureFollower() }
         var joinsHanded = false
-        let hooks = lock.withLock { () -> [@Sendable (State, State, UInt64) -> Void] in
+        let hooks = lock.withLock { () -> _PublishHooks<State>? in
             latest = snapshot
             if logger != nil {
                 woken[snapshot.version] = []
@@ -298,18 +300,25 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        if hooks.isEmpty {
+        if hooks == nil, _writesApplyInPlace() {
+            // `writeInOrder` would run both at once: skip its closures and its batch.
+            node.value = snapshot
+            leaveGate(me, mutated: false)
+            return
+        }
+        guard let hooks else {
             writeInOrder { [node] in node.value = snapshot }
-        } else {
-            writeInOrder { [node] in
-                // The hooks write what changed since the state this thread reads as published,
-                // not since `base`: a commit made inside a `batch` on another thread is not
-                // applied until that batch ends, so its entity writes are not either, and this
-                // commit, made on top of it, must write them too.
-                let previous = untracked { node.value.state }
-                node.value = snapshot
-                for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
-            }
+            writeInOrder { [self] in leaveGate(me, mutated: false) }
+            return
+        }
+        writeInOrder { [node] in
+            // The hooks write what changed since the state this thread reads as published,
+            // not since `base`: a commit made inside a `batch` on another thread is not
+            // applied until that batch ends, so its entity writes are not either, and this
+            // commit, made on top of it, must write them too.
+            let previous = untracked { node.value.state }
+            node.value = snapshot
+            hooks.run(previous, snapshot.state, snapshot.version)
         }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
@@ -415,7 +424,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             lock.unlock()
             leaveGate(me, mutated: false)
         case .requested:
-            let snapshot = handed.removeFirst()
+            let snapshot = unsafeDowncast(handed.removeFirst(), to: _Snapshot<State>.self)
             handedDelivery = .published
             drainTicks &+= 1
             let tick = drainTicks
@@ -425,7 +434,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             writeInOrder { [node, drainTick] in
                 let previous = untracked { node.value.state }
                 node.value = snapshot
-                for hook in hooks { hook(previous, snapshot.state, snapshot.version) }
+                hooks?.run(previous, snapshot.state, snapshot.version)
                 drainTick.value = tick
             }
         }
@@ -476,7 +485,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new
     /// state and the new state's version (lock not held).
     func addPublishHook(_ hook: @escaping @Sendable (State, State, UInt64) -> Void) {
-        lock.withLock { publishHooks.append(hook) }
+        lock.withLock { publishHooks = _PublishHooks(appending: hook, to: publishHooks) }
     }
 
     /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
@@ -491,7 +500,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         let created = make()
         entityRegistries[key] = created
-        publishHooks.append(hook(created))
+        publishHooks = _PublishHooks(appending: hook(created), to: publishHooks)
         lock.unlock()
         return created
     }
