@@ -1,7 +1,8 @@
 // main-actor-module
-// expect-error: main actor-isolated conformance of 'Counter' to 'ObservableModel' cannot satisfy conformance requirement for a 'Sendable' type parameter
-// A @RippleModel in a main-actor module is a main-actor model: a binding to its property,
-// written from another thread, would run its main-actor accessors off the main actor.
+// expect-error: main actor-isolated property 'value' can not be mutated from a nonisolated context
+// A @RippleModel in a main-actor module is a main-actor model; with state the macro leaves alone
+// it is no `SendableModel`, so its bindings are main-actor bindings: written from another
+// thread, one would run its main-actor accessors off the main actor.
 import RippleMacros
 
 @RippleModel

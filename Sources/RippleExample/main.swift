@@ -82,7 +82,7 @@ print("  (no reaction ran)")
 // view, and a Yoyo-style updater that pauses while the view is off screen.
 print("\n— RippleModels: a model, a binding and an updater")
 
-final class HeaderModel: ObservableModel, @unchecked Sendable {
+final class HeaderModel: SendableModel, @unchecked Sendable {
     @Observed var unreadCount = 0 {
         didSet { print("  didSet: unreadCount is \(unreadCount)") }
     }

@@ -57,10 +57,11 @@
 ///
 /// On a `@MainActor` class the properties are main-actor isolated, like the rest of the class.
 /// Their storage is thread-safe, so a property declared `nonisolated var` can be read, written
-/// and bound to from any thread.
+/// and bound to from any thread: `ValueBinding(model, \.progress)` (the compiler checks that the
+/// key path is `Sendable`). `model.bindings` of a main-actor model are main-actor bindings.
 ///
 /// - Complexity: Reading or writing a property costs what the same access costs on a `Stored`,
 ///   plus one task-local read (the same as an `@Observed` property).
 @attached(memberAttribute)
-@attached(extension, conformances: Observable, ObservableModel, Sendable)
+@attached(extension, conformances: Observable, ObservableModel, Sendable, SendableModel)
 public macro RippleModel() = #externalMacro(module: "RippleMacrosPlugin", type: "RippleModelMacro")

@@ -3,7 +3,8 @@ import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// `@RippleModel`: marks each stored `var` of the class for ``ModelPropertyMacro`` and adds the
-/// conformances (`Observable`, `ObservableModel`, and `Sendable` when the compiler can check it).
+/// conformances (`Observable`, `ObservableModel`, and `Sendable` and `SendableModel` when the
+/// compiler can check it).
 public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
     /// `@_RippleModelProperty` on each stored `var` the macro manages; a diagnostic on one it
     /// refuses (a property with observers, several properties in one declaration).
@@ -27,7 +28,8 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
     }
 
     /// The conformances, in an extension that takes the module's default isolation:
-    /// `Observable`, `ObservableModel`, and `Sendable` when the compiler can check it; a
+    /// `Observable`, `ObservableModel`, and `Sendable` and `SendableModel` when the compiler can
+    /// check it; a
     /// diagnostic for a declaration that is not a class.
     public static func expansion(
         of node: AttributeSyntax,
@@ -43,9 +45,22 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         // `protocols` lists the conformances the class does not already declare.
         let missing = Set(protocols.map { $0.trimmed.description.split(separator: ".").last.map(String.init) ?? "" })
         var conformances: [String] = []
-        if missing.contains("Observable") { conformances.append("Observation.Observable") }
-        if missing.contains("ObservableModel") { conformances.append("RippleModels.ObservableModel") }
-        if missing.contains("Sendable"), canBeCheckedSendable(classDecl) { conformances.append("Swift.Sendable") }
+
+        // A class checked `Sendable` is a `SendableModel`: its accessors only touch thread-safe
+        // storage, so bindings to it may be used on any thread. Its `ObservableModel`
+        // and `Observable` conformances are then `nonisolated` (`SendableModel` refines them, and
+        // a `Sendable` protocol's conformance is never isolated); any other class's take the module's
+        // default, and a main-actor model gets main-actor bindings.
+        let checkedSendable = canBeCheckedSendable(classDecl)
+        if missing.contains("Observable") {
+            conformances.append(checkedSendable ? "nonisolated Observation.Observable" : "Observation.Observable")
+        }
+        if missing.contains("ObservableModel") {
+            conformances.append(
+                checkedSendable ? "nonisolated RippleModels.ObservableModel" : "RippleModels.ObservableModel")
+        }
+        if missing.contains("SendableModel"), checkedSendable { conformances.append("RippleModels.SendableModel") }
+        if missing.contains("Sendable"), checkedSendable { conformances.append("Swift.Sendable") }
         if conformances.isEmpty { return [] }
         return [
             try ExtensionDeclSyntax(

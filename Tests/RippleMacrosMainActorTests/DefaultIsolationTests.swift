@@ -16,8 +16,8 @@ final class TodoList {
     nonisolated var progress = 0.0
 }
 
-/// Accepts models in main-actor generic code (a main-actor model's conformances are main-actor
-/// isolated, so generic code that requires `Sendable` cannot take it).
+/// Accepts models in main-actor generic code (a main-actor model with state the macro leaves
+/// alone has main-actor isolated conformances, which generic code requiring `Sendable` refuses).
 func requireModel<Model: ObservableModel & Observable>(_: Model) {}
 
 @Suite("@RippleModel in a module that is main-actor isolated by default")

@@ -39,7 +39,7 @@ extension Computed where Value: Equatable {
     /// instead, so the object is freed when its last owner lets it go.
     ///
     /// ```swift
-    /// final class Cart: ObservableModel, @unchecked Sendable {
+    /// final class Cart: SendableModel, @unchecked Sendable {
     ///     @Observed var lines: [Line] = []
     ///     private(set) lazy var total = Computed(owner: self) { cart in   // not Computed { self.… }
     ///         cart.lines.reduce(0) { $0 + $1.price }

@@ -19,7 +19,7 @@ import Ripple
 /// ``map(_:)``, and attach the `didUpdate` / `didChange` handlers of ``ObservableValue``.
 ///
 /// ```swift
-/// final class Counter: ObservableModel, @unchecked Sendable {
+/// final class Counter: SendableModel, @unchecked Sendable {
 ///     @Observed var count = 0
 /// }
 /// let counter = Counter()

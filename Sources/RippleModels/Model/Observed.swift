@@ -8,7 +8,7 @@ import Ripple
 /// equal value, as DidUpdate's does.
 ///
 /// ```swift
-/// final class Counter: ObservableModel, @unchecked Sendable {
+/// final class Counter: SendableModel, @unchecked Sendable {
 ///     @Observed var count = 0
 /// }
 /// ```

@@ -1,5 +1,8 @@
 /// Holds a model and projects its bindings, as DidUpdate's `@ObservedState` does:
-/// `$viewModel.count` is a `ValueBinding<Int>`.
+/// `$viewModel.count` binds `viewModel.count`.
+///
+/// For a main-actor model the bindings are ``MainActorValueBinding``s, used on the main actor;
+/// for a ``SendableModel``, ``ValueBinding``s (see ``ModelBindings``).
 ///
 /// ```swift
 /// final class CounterView {
@@ -8,7 +11,7 @@
 /// }
 /// ```
 @propertyWrapper
-public struct ObservedModel<Model: ObservableModel & Sendable>: Sendable {
+public struct ObservedModel<Model: ObservableModel> {
     /// The model.
     public var wrappedValue: Model
 
@@ -22,3 +25,5 @@ public struct ObservedModel<Model: ObservableModel & Sendable>: Sendable {
         ModelBindings(wrappedValue)
     }
 }
+
+extension ObservedModel: Sendable where Model: Sendable {}

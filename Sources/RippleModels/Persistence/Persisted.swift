@@ -12,7 +12,7 @@ import Ripple
 /// It is also a property wrapper, for models:
 ///
 /// ```swift
-/// final class Settings: ObservableModel, @unchecked Sendable {
+/// final class Settings: SendableModel, @unchecked Sendable {
 ///     @Persisted("volume") var volume = 0.5
 ///     @Persisted("theme") var theme = Theme.light     // a RawRepresentable enum: its raw value is stored
 /// }

@@ -48,7 +48,7 @@ extension ObservableValue where Self: Sendable, Value: Collection {
     /// `@Observed` property.
     ///
     /// ```swift
-    /// final class Todo: ObservableModel, @unchecked Sendable { @Observed var isDone = false }
+    /// final class Todo: SendableModel, @unchecked Sendable { @Observed var isDone = false }
     /// let list = todos.observingElements(\.isDone)
     /// ```
     ///

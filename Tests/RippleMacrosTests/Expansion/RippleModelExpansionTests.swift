@@ -53,7 +53,7 @@ struct RippleModelExpansionTests {
                     private nonisolated(unsafe) var _filter: RippleMacros._ModelPropertyStorage
                 }
 
-                extension TodoList: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+                extension TodoList: nonisolated Observation.Observable, nonisolated RippleModels.ObservableModel, RippleModels.SendableModel, Swift.Sendable {
                 }
                 """
         )
@@ -151,7 +151,7 @@ struct RippleModelExpansionTests {
                     private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
                 }
 
-                extension Counter: Observation.Observable, RippleModels.ObservableModel, Swift.Sendable {
+                extension Counter: nonisolated Observation.Observable, nonisolated RippleModels.ObservableModel, RippleModels.SendableModel, Swift.Sendable {
                 }
                 """
         )
@@ -207,16 +207,16 @@ struct RippleModelExpansionTests {
         expectExpansion(
             """
             @RippleModel
-            final class Model: ObservableModel, @unchecked Sendable {
+            final class Model: SendableModel, @unchecked Sendable {
                 let id = 0
             }
             """,
             expandsTo: """
-                final class Model: ObservableModel, @unchecked Sendable {
+                final class Model: SendableModel, @unchecked Sendable {
                     let id = 0
                 }
 
-                extension Model: Observation.Observable {
+                extension Model: nonisolated Observation.Observable {
                 }
                 """,
             conformances: ["Observable"]

@@ -181,7 +181,9 @@ struct MainActorModelTests {
     func nonisolatedProperty() async {
         let counter = MainActorCounter()
         let doubled = Computed { counter.shared * 2 }
-        let binding = counter.bindings.shared
+        // `counter.bindings` are main-actor bindings (the model is no `SendableModel`); an explicit
+        // key path to a nonisolated property is checked `Sendable` by the compiler.
+        let binding = ValueBinding(counter, \.shared)
         await Task.detached {
             binding.value += 1
             counter.shared += 1

@@ -17,7 +17,7 @@ func expectExpansion(
     _ source: String,
     expandsTo expected: String,
     diagnostics: [DiagnosticSpec] = [],
-    conformances: [String] = ["Observable", "ObservableModel", "Sendable"],
+    conformances: [String] = ["Observable", "ObservableModel", "Sendable", "SendableModel"],
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     var macros = rippleMacros

@@ -13,7 +13,7 @@ struct BindingAtomicityTests {
     static let iterations = 1_000
     static var expected: Int { threads * iterations }
 
-    final class Counter: ObservableModel, @unchecked Sendable {
+    final class Counter: SendableModel, @unchecked Sendable {
         @Observed var count = 0
         @Observed var frame = Frame()
         let didSetRuns = Log<Int>()

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DidUpdateMigrationTests {
     struct Size: Equatable, Codable, Sendable { var width = 0.0; var height = 0.0 }
 
-    final class ViewModel: ObservableModel, Codable, @unchecked Sendable {
+    final class ViewModel: SendableModel, Codable, @unchecked Sendable {
         @Observed var frame = Size()
         @Observed var count = 0
         @Observed var selection: String?
@@ -137,7 +137,7 @@ import Testing
 }
 
 @Suite struct DidUpdateCollectingAndProxyTests {
-    final class Model: ObservableModel, @unchecked Sendable {
+    final class Model: SendableModel, @unchecked Sendable {
         @Observed var count = 0
         @Observed var name = ""
         @Observed var street = ""

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("ObservableModel conforms to Observation's Observable")
 struct ObservableModelTests {
-    final class Profile: ObservableModel, @unchecked Sendable {
+    final class Profile: SendableModel, @unchecked Sendable {
         @Observed var name = "Ada"
         @Observed var visits = 0
     }

@@ -7,7 +7,7 @@ struct ObservedTests {
     /// Not `Equatable`: every write is a change.
     struct Opaque: Sendable { var id: Int }
 
-    final class Document: ObservableModel, @unchecked Sendable {
+    final class Document: SendableModel, @unchecked Sendable {
         @Observed var cursor = Opaque(id: 0)
         @Observed var title = ""
         @Observed var pages = 0

@@ -11,7 +11,7 @@ private struct Note: Codable, Equatable, Sendable {
 }
 
 /// A model with `@Observed` properties of types that JSON coders encode in their own way.
-private final class Attachment: ObservableModel, Codable, @unchecked Sendable {
+private final class Attachment: SendableModel, Codable, @unchecked Sendable {
     @Observed var bytes = Data([1, 2, 3])
     @Observed var created = Date(timeIntervalSinceReferenceDate: 0)
     @Observed var link: URL? = URL(string: "https://example.com/a")

@@ -4,7 +4,7 @@ import Testing
 @testable import RippleModels
 
 /// A model with one persisted property in a store of the test's choosing.
-private final class VolumeModel: ObservableModel, @unchecked Sendable {
+private final class VolumeModel: SendableModel, @unchecked Sendable {
     @Persisted var volume: Double
     init(store: any KeyValueStore) {
         _volume = Persisted(wrappedValue: 0.5, "volume", store: store)

@@ -75,7 +75,7 @@ struct PersistedTests {
         var fontSize: Int
     }
 
-    final class Settings: ObservableModel, @unchecked Sendable {
+    final class Settings: SendableModel, @unchecked Sendable {
         @Persisted("volume", store: Settings.store) var volume = 0.5
         nonisolated(unsafe) static var store: MemoryStore = MemoryStore()
     }

@@ -155,7 +155,7 @@ struct PropertyTests {
         _ = observer
     }
 
-    final class Todo: ObservableModel, @unchecked Sendable {
+    final class Todo: SendableModel, @unchecked Sendable {
         @Observed var isDone = false
         let title: String
         init(_ title: String) { self.title = title }

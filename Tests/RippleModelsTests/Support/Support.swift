@@ -34,7 +34,7 @@ struct User: Equatable, Sendable {
 }
 
 /// A DidUpdate-style view model.
-final class ViewModel: ObservableModel, @unchecked Sendable {
+final class ViewModel: SendableModel, @unchecked Sendable {
     let didSetCount = Log<Int>()
 
     @Observed var count = 0 {
