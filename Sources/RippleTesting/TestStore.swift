@@ -186,10 +186,11 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
                 for action in pending { store.send(action) }
             }
         }
-        let mark = _SendMark(number: inbox.lock.withLock { () -> UInt64 in
+        let number = inbox.lock.withLock { () -> UInt64 in
             inbox.sends += 1
             return inbox.sends
-        })
+        }
+        let mark = _SendMark(number: number)
         let engine = store._engine
         let clock = clock
         engine.markingEffects(mark) { step(action, assert, at: here) }
