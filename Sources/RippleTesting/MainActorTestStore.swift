@@ -46,6 +46,8 @@ public final class MainActorTestStore<R: Reducer> {
     private nonisolated let settlerKey: UInt64
     private nonisolated let engineInbox: _MainActorEffectInbox<R.Action>
     private let location: SourceLocation
+    /// Numbers the `send` calls, for their ``TestStoreTask``s.
+    private var sends: UInt64 = 0
 
     /// What the test has received, reachable from `deinit`. `@unchecked Sendable`: every field
     /// is guarded by `lock`; the actions are only put in and taken out on the main actor.
@@ -137,7 +139,8 @@ public final class MainActorTestStore<R: Reducer> {
         inbox.lock.withLock { inbox.received }
     }
 
-    /// Sends `action` and checks the state change, as ``TestStore``'s `send` does.
+    /// Sends `action` and checks the state change, as ``TestStore``'s `send` does, and returns
+    /// the action's effects as a ``TestStoreTask`` to cancel or wait for.
     ///
     /// ```swift
     /// await store.send(.queryChanged("milk")) { $0.query = "milk" }
@@ -150,6 +153,8 @@ public final class MainActorTestStore<R: Reducer> {
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
+    /// - Returns: The effects the action started.
+    @discardableResult
     public func send(
         _ action: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
@@ -157,7 +162,7 @@ public final class MainActorTestStore<R: Reducer> {
         filePath: String = #filePath,
         line: Int = #line,
         column: Int = #column
-    ) async {
+    ) async -> TestStoreTask {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let pending = takeAllReceived()
         if !pending.isEmpty {
@@ -169,8 +174,18 @@ public final class MainActorTestStore<R: Reducer> {
                 for action in pending { store.send(action) }
             }
         }
-        step(action, assert, at: here)
-        await Self.settle(store._engine, clock)
+        sends += 1
+        let mark = _SendMark(number: sends)
+        let engine = store._engine!
+        let clock = clock
+        engine.markingEffects(mark) { step(action, assert, at: here) }
+        await Self.settle(engine, clock)
+        return TestStoreTask(
+            action: "\(action)",
+            cancelEffects: { @MainActor in engine.cancelEffects(marked: mark) },
+            runningCount: { @MainActor in engine.runningEffectCount(marked: mark) },
+            settle: { @MainActor in await Self.settle(engine, clock) }
+        )
     }
 
     /// Waits for the next action an effect sent, checks that it is `expected`, reduces it and

@@ -58,6 +58,8 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         var received: [R.Action] = []
         var exhaustivity: Exhaustivity
         var isFinished = false
+        /// Numbers the `send` calls, for their ``TestStoreTask``s.
+        var sends: UInt64 = 0
 
         init(exhaustivity: Exhaustivity) {
             self.exhaustivity = exhaustivity
@@ -144,6 +146,15 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
     /// to be received (exhaustive mode). Then lets the action's effects run until they end or
     /// wait on the clock.
     ///
+    /// Returns the action's effects as a ``TestStoreTask``, for a test that cancels them
+    /// (`await task.cancel()`) or waits for them to end (`await task.finish()`) instead of
+    /// driving them to their end; a test that does not need it ignores it.
+    ///
+    /// ```swift
+    /// let timer = await store.send(.startTimer)
+    /// await timer.cancel()
+    /// ```
+    ///
     /// - Parameters:
     ///   - action: The action to reduce.
     ///   - assert: Changes the expected state.
@@ -151,6 +162,8 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
     ///   - filePath: The path of that file.
     ///   - line: The line of the call.
     ///   - column: The column of the call.
+    /// - Returns: The effects the action started.
+    @discardableResult
     nonisolated(nonsending) public func send(
         _ action: R.Action,
         assert: ((inout R.State) throws -> Void)? = nil,
@@ -158,7 +171,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         filePath: String = #filePath,
         line: Int = #line,
         column: Int = #column
-    ) async {
+    ) async -> TestStoreTask {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let pending = inbox.lock.withLock { () -> [R.Action] in
             defer { inbox.received = [] }
@@ -173,8 +186,21 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
                 for action in pending { store.send(action) }
             }
         }
-        step(action, assert, at: here)
-        await Self.settle(store._engine, clock)
+        let number = inbox.lock.withLock { () -> UInt64 in
+            inbox.sends += 1
+            return inbox.sends
+        }
+        let mark = _SendMark(number: number)
+        let engine = store._engine
+        let clock = clock
+        engine.markingEffects(mark) { step(action, assert, at: here) }
+        await Self.settle(engine, clock)
+        return TestStoreTask(
+            action: "\(action)",
+            cancelEffects: { engine.cancelEffects(marked: mark) },
+            runningCount: { engine.runningEffectCount(marked: mark) },
+            settle: { await Self.settle(engine, clock) }
+        )
     }
 
     /// Waits for the next action an effect sent, checks that it is `expected`, reduces it and

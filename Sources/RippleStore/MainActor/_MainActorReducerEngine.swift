@@ -47,6 +47,9 @@ package final class _MainActorReducerEngine<R: Reducer> {
     private var runningByID: [_TaskKey: Set<UInt64>] = [:]
     private var throttles = _ThrottleWindows<Action>()
     private var nextEffect: UInt64 = 0
+    /// Set by a test store around its own `send`: the cancellation ids the effects of the
+    /// actions reduced meanwhile start under (see ``markingEffects(_:_:)``). Empty otherwise.
+    private var markIDs: [_TaskKey] = []
 
     init(
         reducer: R,
@@ -103,7 +106,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
             reducer.reduce(into: &state, action: entry.action)
         }
         var followUps: [Action] = []
-        start(effect, ids: [], followUps: &followUps)
+        start(effect, ids: markIDs, followUps: &followUps)
         return followUps
     }
 
@@ -157,6 +160,25 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// How many effects are running (tasks and `create` continuations), for test stores.
     package var runningEffectCount: Int { running.count }
+
+    /// Runs `body` (a test store's `send`), starting the effects of the actions it reduces
+    /// under the cancellation id `mark` as well as their own: every effect they start, at once
+    /// or later from inside their tasks, carries it.
+    package func markingEffects<T>(_ mark: some Hashable & Sendable, _ body: () throws -> T) rethrows -> T {
+        markIDs = [_TaskKey(mark)]
+        defer { markIDs = [] }
+        return try body()
+    }
+
+    /// Cancels the effects started under `mark` (see ``markingEffects(_:_:)``).
+    package func cancelEffects(marked mark: some Hashable & Sendable) {
+        cancel(_TaskKey(mark))
+    }
+
+    /// How many effects started under `mark` are running (tasks and `create` continuations).
+    package func runningEffectCount(marked mark: some Hashable & Sendable) -> Int {
+        runningByID[_TaskKey(mark)]?.count ?? 0
+    }
 
     /// How many effect tasks are running, for test stores.
     package var runningTaskCount: Int { running.values.count(where: \.isTask) }

@@ -87,6 +87,9 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     var runningByID: [_TaskKey: Set<UInt64>] = [:]
     var throttles = _ThrottleWindows<Action>()
     var nextEffect: UInt64 = 0
+    /// Set by a test store around its own `send`: the cancellation ids the effects of the
+    /// actions reduced meanwhile start under (see ``markingEffects(_:_:)``). Empty otherwise.
+    private var markIDs: [_TaskKey] = []
 
     init(
         reducer: R,
@@ -345,9 +348,10 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             let entry = queue[head]
             head += 1
             drainingTicket = entry.ticket
+            let marks = markIDs
             lock.unlock()
 
-            var followUps = reduce(entry)
+            var followUps = reduce(entry, under: marks)
 
             if let intercept, !followUps.isEmpty {
                 // A test store asserts these with `receive`.
@@ -405,7 +409,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
 
     /// Reduces one action in a commit and starts its effect; returns the actions the effect
     /// sent synchronously.
-    private func reduce(_ entry: Entry) -> [Action] {
+    private func reduce(_ entry: Entry, under marks: [_TaskKey]) -> [Action] {
         var transaction = Transaction(file: entry.file, line: entry.line)
         transaction.action = entry.action
         let reducer = reducer
@@ -413,7 +417,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             reducer.reduce(into: &state, action: entry.action)
         }
         var followUps: [Action] = []
-        start(effect, ids: [], followUps: &followUps)
+        start(effect, ids: marks, followUps: &followUps)
         return followUps
     }
 
@@ -475,6 +479,28 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         }
         lock.unlock()
         drain(me, until: 0)
+    }
+
+    // MARK: Marked effects (test stores)
+
+    /// Runs `body` (a test store's `send`), starting the effects of the actions it reduces
+    /// under the cancellation id `mark` as well as their own: every effect they start, at once
+    /// or later from inside their tasks, carries it, so ``cancelEffects(marked:)`` and
+    /// ``runningEffectCount(marked:)`` reach exactly that send's effects.
+    package func markingEffects<T>(_ mark: some Hashable & Sendable, _ body: () throws -> T) rethrows -> T {
+        lock.withLock { markIDs = [_TaskKey(mark)] }
+        defer { lock.withLock { markIDs = [] } }
+        return try body()
+    }
+
+    /// Cancels the effects started under `mark` (see ``markingEffects(_:_:)``).
+    package func cancelEffects(marked mark: some Hashable & Sendable) {
+        cancel(_TaskKey(mark))
+    }
+
+    /// How many effects started under `mark` are running (tasks and `create` continuations).
+    package func runningEffectCount(marked mark: some Hashable & Sendable) -> Int {
+        lock.withLock { runningByID[_TaskKey(mark)]?.count ?? 0 }
     }
 
     /// For tests: the actions queued, not reduced yet.
