@@ -129,6 +129,13 @@ public func withoutOwner<R>(_ body: () throws -> R) rethrows -> R {
     try _withOwner(nil, body)
 }
 
+/// Runs `body` untracked and owning nothing: how an upper module hands a value to a subscriber's
+/// closure from inside its reaction. Not generic, so that a caller's unspecialized code calls
+/// code compiled once (a generic call across modules looks up its result type's metadata).
+package func _untrackedWithoutOwner(_ body: () -> Void) {
+    withoutOwner { untracked(body) }
+}
+
 /// Runs `body` with `owner` as the owner of the reactions it creates.
 func _withOwner<R>(_ owner: (any _Owner)?, _ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current

@@ -19,13 +19,22 @@ extension Store {
     ///   - receive: Called with each change. What it reads is not tracked.
     /// - Returns: A subscription that stops the delivery when cancelled or released, or when
     ///   the store is released. It does not keep the store alive.
+    @inlinable
     public func sinkState(
         dropsFirst: Bool = false,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
-        _core.sink(dropsFirst: dropsFirst, file: file, line: line, receive)
+        // Inlinable: the `Changes` is made in code compiled for the concrete state, where the
+        // store's generic code would look up its type's metadata on every delivery.
+        _core._sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
+            let current = unsafeDowncast(current, to: _Snapshot<State>.self)
+            receive(
+                Changes(
+                    previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
+                    current: current.state, version: current.version, transaction: current.transaction))
+        }
     }
 
     /// Calls `receive` on the main actor with the current state (unless `dropsFirst`), then
@@ -148,35 +157,65 @@ extension Store {
 }
 
 extension _StoreCore {
-    /// A plain subscriber: a reaction on the committing thread.
+    /// A plain subscriber: a reaction on the committing thread, handed the snapshot it saw last
+    /// (`nil` on its first run) and the published one.
+    @usableFromInline
+    func _sink(
+        dropsFirst: Bool,
+        file: StaticString,
+        line: UInt,
+        _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
+    ) -> Subscription {
+        let body = sinkSnapshots(dropsFirst: dropsFirst, label: "\(file):\(line)")
+        return own(observe(file: file, line: line) { body(deliver) })
+    }
+
+    /// A plain subscriber handed each change as a `Changes` (for the store's own streams).
     func sink(
         dropsFirst: Bool,
         file: StaticString,
         line: UInt,
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
-        let deliver = sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line)")
-        return own(observe(file: file, line: line) { deliver(receive) })
+        let body = sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line)")
+        return own(observe(file: file, line: line) { body(receive) })
+    }
+
+    /// The body of a subscriber's reaction, as ``sinkSnapshots(dropsFirst:label:)``, handing
+    /// the change as a `Changes`.
+    func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
+        let body = sinkSnapshots(dropsFirst: dropsFirst, label: label)
+        return { receive in
+            body { previous, current in
+                let current = unsafeDowncast(current, to: _Snapshot<State>.self)
+                receive(
+                    Changes(
+                        previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
+                        current: current.state, version: current.version, transaction: current.transaction))
+            }
+        }
     }
 
     /// The body of a subscriber's reaction: reads the published state (its one dependency) and
-    /// hands the change since its previous run to the function it is given, untracked and
-    /// owning nothing.
-    func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
-        let previous = _ReactionBox<_Snapshot<State>?>(nil)
+    /// hands the snapshot it saw last and the published one to the function it is given,
+    /// untracked and owning nothing, once per version.
+    ///
+    /// The snapshots are handed as `_AnySnapshot`s (each a `_Snapshot<State>`): the caller casts
+    /// them in code compiled for its state, where a cast here would look up the type's metadata.
+    func sinkSnapshots(dropsFirst: Bool, label: String)
+        -> @Sendable (_ deliver: (_AnySnapshot?, _AnySnapshot) -> Void) -> Void
+    {
+        let previous = _ReactionBox<_AnySnapshot?>(nil)
         // Without a logger, no wake to note (and no weak reference to load per delivery).
         let logs = logger != nil
-        return { [node, weak self] receive in
-            let snapshot = node.value
+        return { [stored = node.stored, weak self] deliver in
+            let snapshot = stored.value
             let old = previous.value
             if let old, old.version >= snapshot.version { return }
             previous.value = snapshot
             if old == nil, dropsFirst { return }
             if logs, old != nil { self?.noteWake(.subscriber(label), snapshot.version) }
-            let changes = Changes(
-                previous: old?.state, current: snapshot.state, version: snapshot.version,
-                transaction: snapshot.transaction)
-            withoutOwner { untracked { receive(changes) } }
+            _untrackedWithoutOwner { deliver(old, snapshot) }
         }
     }
 }

@@ -50,7 +50,7 @@
 /// store is released, its subscriptions end and its tasks are cancelled; derived values keep
 /// their last value, and a ``StoreBinding``'s writes are dropped.
 open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Sendable {
-    let _core: _StoreCore<State>
+    @usableFromInline let _core: _StoreCore<State>
     let _activities = Event<Activity>()
     let _tasks = _StoreTasks()
 

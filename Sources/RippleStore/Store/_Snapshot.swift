@@ -8,10 +8,11 @@
 /// as `_AnySnapshot` is a plain reference whose code is compiled once: a commit with no
 /// subscriber went from 20 509 to under 6 000 instructions (`Benchmarks/count-instructions.sh
 /// --store commit0`).
+@usableFromInline
 class _AnySnapshot: @unchecked Sendable {
     /// 0 for the initial state, one more per commit that changed something.
-    let version: UInt64
-    let transaction: Transaction
+    @usableFromInline let version: UInt64
+    @usableFromInline let transaction: Transaction
 
     init(version: UInt64, transaction: Transaction) {
         self.version = version
@@ -20,8 +21,12 @@ class _AnySnapshot: @unchecked Sendable {
 }
 
 /// One committed state of a store, as its graph node holds it.
+///
+/// Usable from inlinable code: a subscriber's delivery is compiled in the app's module, for its
+/// state type (`Store.sinkState`).
+@usableFromInline
 final class _Snapshot<State: Sendable>: _AnySnapshot, @unchecked Sendable {
-    let state: State
+    @usableFromInline let state: State
 
     init(state: State, version: UInt64, transaction: Transaction) {
         self.state = state
@@ -60,5 +65,5 @@ final class _ReactionBox<Value>: @unchecked Sendable {
 
 /// A snapshot as traces show it: its state.
 extension _Snapshot: CustomStringConvertible {
-    var description: String { String(describing: state) }
+    @usableFromInline var description: String { String(describing: state) }
 }

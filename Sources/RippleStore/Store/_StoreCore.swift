@@ -19,6 +19,7 @@ import Ripple
 /// handed-over mutation at a time, never during the owner's), and appends the snapshot to
 /// `handed`. The owner, when its own deliveries are done, publishes the handed snapshots one
 /// round each, driven by the follower reaction (`drainTick`), then leaves the gate.
+@usableFromInline
 final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Sendable {
     /// The published state. Writes of an older version count as equal and are dropped, so the
     /// node only moves forward even when a commit made inside a `batch` is applied late.
