@@ -24,7 +24,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// node only moves forward even when a commit made inside a `batch` is applied late.
     let node: Stored<_Snapshot<State>>
     let name: String
-    let middleware: [StoreMiddleware<State>]
+    /// The middleware steps, in order: the initializer's, then those added since (guarded by
+    /// `lock`; an array is copied on write, so a commit reads it once and runs it unlocked).
+    private var middlewareSteps: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     let derivesFields: ((inout State, Changes<State>) -> Void)?
     /// The state the store was created with, as published (derived fields applied).
@@ -99,7 +101,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         latest = snapshot
         self.initialState = initial
         self.name = name
-        self.middleware = middleware
+        self.middlewareSteps = middleware
         self.logger = logger
         self.derivesFields = derivesFields
         node = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
@@ -252,7 +254,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 &state,
                 Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
         }
-        for step in middleware {
+        for step in lock.withLock({ middlewareSteps }) {
             step.apply(&state, base.state, &transaction)
         }
         guard state != base.state else {
@@ -471,6 +473,12 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return created
         }
         return unsafeDowncast(slice, to: Computed<Value>.self)
+    }
+
+    /// Appends `step` to the middleware: every commit that closes after this returns runs it
+    /// (lock not held).
+    func addMiddleware(_ step: StoreMiddleware<State>) {
+        lock.withLock { middlewareSteps.append(step) }
     }
 
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new
