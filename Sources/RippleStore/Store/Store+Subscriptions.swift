@@ -25,7 +25,9 @@ extension Store {
         line: UInt = #line,
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
-        _core.sink(dropsFirst: dropsFirst, file: file, line: line, receive)
+        let subscription = _core.sink(dropsFirst: dropsFirst, file: file, line: line, receive)
+        _SubscriptionSources.shared.record(subscription, from: [_DerivedSource(_core)])
+        return subscription
     }
 
     /// Calls `receive` on the main actor with the current state (unless `dropsFirst`), then
