@@ -8,12 +8,12 @@
 /// }
 /// ```
 public struct AccumulationBuilder<State> {
-    /// A part that runs its ``AccumulationIfChanged/do(_:)`` handler with the value `selector`
+    /// A part that runs its `do(_:)` handler with the value `selector`
     /// picks when it differs from the value it picked in the previous delivery (always in the
     /// first one).
     ///
     /// - Parameter selector: Picks the value to watch; a key path works (`\.name`).
-    /// - Returns: The part; give it a handler with ``AccumulationIfChanged/do(_:)``.
+    /// - Returns: The part; give it a handler with `do(_:)`.
     public func ifChanged<Value: Equatable>(_ selector: @escaping (State) -> Value) -> AccumulationIfChanged<
         State, Value
     > {

@@ -29,8 +29,8 @@ extension Store {
         accumulate(file: file, line: line) { builder, _ in build(builder) }
     }
 
-    /// Like ``accumulate(file:line:_:)``, with the current state given to `build` too, to pick
-    /// the parts by it (Verge's `accumulate { builder, state in … }`).
+    /// Like the `accumulate` whose `build` takes only the builder, with the current state given
+    /// to `build` too, to pick the parts by it (Verge's `accumulate { builder, state in … }`).
     ///
     /// ```swift
     /// let subscription = store.accumulate { builder, state in

@@ -25,8 +25,8 @@ extension MainActorStore {
         accumulate(file: file, line: line) { builder, _ in build(builder) }
     }
 
-    /// Like ``accumulate(file:line:_:)``, with the current state given to `build` too, to pick
-    /// the parts by it.
+    /// Like the `accumulate` whose `build` takes only the builder, with the current state given
+    /// to `build` too, to pick the parts by it.
     ///
     /// - Parameters:
     ///   - file: The file that subscribes.

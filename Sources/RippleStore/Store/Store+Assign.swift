@@ -1,6 +1,6 @@
 extension Store {
     /// A function that commits each value it is given to the field at `keyPath` (Verge's
-    /// `assignee`): give it to ``assign(to:)`` or ``Derived/assign(to:)`` to keep the field
+    /// `assignee`): give it to ``assign(file:line:to:)`` or ``Derived/assign(file:line:to:)`` to keep the field
     /// equal to another store's state or to a derived value.
     ///
     /// ```swift
