@@ -165,6 +165,50 @@ public struct Changes<State> {
             transaction: transaction
         )
     }
+
+    /// The same changes, seen through the optional value at `keyPath`, or `nil` when that value
+    /// is absent now (Verge's `mapIfPresent`): a subscriber of an optional part of the state.
+    ///
+    /// ```swift
+    /// if let user = changes.mapIfPresent(\.user) {
+    ///     user.ifChanged(\.name) { name in label.text = name }
+    /// }
+    /// ```
+    ///
+    /// When the value was absent before (or this is the first delivery), the result's
+    /// ``previous`` is `nil`, so every `ifChanged` on it runs.
+    ///
+    /// - Returns: `nil` when the current value at `keyPath` is `nil`.
+    /// - Complexity: Two key-path reads.
+    public func mapIfPresent<Wrapped>(_ keyPath: KeyPath<State, Wrapped?>) -> Changes<Wrapped>? {
+        guard let mapped = current[keyPath: keyPath] else { return nil }
+        return Changes<Wrapped>(
+            previous: previous.flatMap { $0[keyPath: keyPath] },
+            current: mapped,
+            version: version,
+            transaction: transaction
+        )
+    }
+
+    /// The same changes, seen through `transform`, or `nil` when it returns `nil` for the
+    /// current state; like the key-path form, for a value the state computes.
+    ///
+    /// ```swift
+    /// if let first = changes.mapIfPresent({ $0.items.first }) { … }
+    /// ```
+    ///
+    /// - Returns: `nil` when `transform` returns `nil` for the current state.
+    /// - Complexity: Two calls of `transform` (one when the current value is absent or on the
+    ///   first delivery).
+    public func mapIfPresent<Wrapped>(_ transform: (State) throws -> Wrapped?) rethrows -> Changes<Wrapped>? {
+        guard let mapped = try transform(current) else { return nil }
+        return try Changes<Wrapped>(
+            previous: previous.flatMap(transform),
+            current: mapped,
+            version: version,
+            transaction: transaction
+        )
+    }
 }
 
 extension Changes: Sendable where State: Sendable {}

@@ -21,9 +21,13 @@
 /// - Complexity: Reading an up-to-date value is O(1).
 public final class Derived<Value: Sendable>: Readable, ObservableValue, @unchecked Sendable {
     let computed: Computed<Value>
+    /// The stores this value is derived from, held weakly (for
+    /// ``Ripple/Subscription/storeWhileSourceActive()``).
+    let sources: [_DerivedSource]
 
-    init(_ computed: Computed<Value>) {
+    init(_ computed: Computed<Value>, sources: [_DerivedSource]) {
         self.computed = computed
+        self.sources = sources
     }
 
     /// The current value, brought up to date if its input changed. Reading it inside a
@@ -49,7 +53,8 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     ///   - line: The line that subscribes.
     ///   - receive: Called with each change. What it reads is not tracked.
     /// - Returns: A subscription that stops the delivery when cancelled or released. It keeps
-    ///   this derived value alive, not the store.
+    ///   this derived value alive, not the store. To let the store keep it instead, until the
+    ///   store is released, call ``Ripple/Subscription/storeWhileSourceActive()`` on it.
     public func sinkValue(
         dropsFirst: Bool = false,
         file: StaticString = #fileID,
@@ -60,7 +65,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         let deliveries = _ReactionBox<UInt64>(0)
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
-        return observe(file: file, line: line) { [self] in
+        let subscription = observe(file: file, line: line) { [self] in
             let current = computed.value
             let old = previous.value
             previous.value = current
@@ -71,6 +76,8 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
             deliveries.value += 1
             withoutOwner { untracked { receive(changes) } }
         }
+        _SubscriptionSources.shared.record(subscription, from: sources)
+        return subscription
     }
 
     /// A value derived from this one's value at `keyPath`.
@@ -80,7 +87,8 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         Member
     > {
         let path = _KeyPath(keyPath: keyPath)
-        return Derived<Member>(Computed(equals: ==) { [self] in computed.value[keyPath: path.keyPath] })
+        return Derived<Member>(
+            Computed(equals: ==) { [self] in computed.value[keyPath: path.keyPath] }, sources: sources)
     }
 
     /// A value derived from this one by `transform`, which runs only when this value changed;
@@ -90,7 +98,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<
         Output
     > {
-        Derived<Output>(Computed(equals: ==) { [self] in transform(computed.value) })
+        Derived<Output>(Computed(equals: ==) { [self] in transform(computed.value) }, sources: sources)
     }
 }
 
@@ -113,6 +121,8 @@ public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<
     // The combined node holds its input derived values (not only their nodes): they live
     // while it does.
     let inputs = (repeat each values)
+    var sources: [[_DerivedSource]] = []
+    repeat sources.append((each values).sources)
     return Derived(
         Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
             var equal = true
@@ -120,5 +130,6 @@ public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<
             return equal
         }) {
             (repeat (each inputs).computed.value)
-        })
+        },
+        sources: _DerivedSource.union(sources))
 }

@@ -34,7 +34,9 @@ extension Store {
             let snapshot = _core.latestSnapshot
             return (snapshot.state[keyPath: table], snapshot.version)
         }
-        return Derived(Computed(name: "\(name)\(table)[\(id)]", equals: ==) { node.value.entity })
+        return Derived(
+            Computed(name: "\(name)\(table)[\(id)]", equals: ==) { node.value.entity },
+            sources: [_DerivedSource(_core)])
     }
 }
 

@@ -50,14 +50,17 @@ import Ripple
 /// and the next commit sees it) and delivered after the current delivery, to everyone, in
 /// order.
 ///
-/// **Lifetime.** Subscriptions and derived values do not keep the store alive. When the store
-/// is released, its subscriptions end; derived values keep their last value.
+/// **Lifetime.** Subscriptions, derived values and tasks do not keep the store alive. When the
+/// store is released, its subscriptions end and its tasks are cancelled; derived values keep
+/// their last value.
 @MainActor
 open class MainActorStore<State: Equatable, Activity> {
     let _core: _MainActorStoreCore<State>
     let _activities = Event<_MainActorOnly<Activity>>()
     /// The core's subscriptions, reachable from `deinit`, which may run on any thread.
     nonisolated let _endings: _StoreEndings
+    /// The tasks the store owns (``task(priority:_:)``), cancelled from `deinit`.
+    nonisolated let _tasks = _StoreTasks()
 
     /// Creates a store.
     ///
@@ -81,6 +84,7 @@ open class MainActorStore<State: Equatable, Activity> {
 
     deinit {
         _endings.end()
+        _tasks.cancelAll()
     }
 
     /// The store's name in traces and diagnostics.

@@ -32,6 +32,8 @@ final class _MainActorStoreCore<State: Equatable> {
     private var slices: [AnyKeyPath: AnyObject] = [:]
     /// The subscriptions that end with the store.
     nonisolated let endings = _StoreEndings()
+    /// The middleware steps, in the order they were added (``MainActorStore/add(middleware:)``).
+    var middleware: [StoreMiddleware<State>] = []
 
     init(initialState: State, name: String) {
         let snapshot = _MainActorSnapshot(
@@ -61,6 +63,10 @@ final class _MainActorStoreCore<State: Equatable> {
             } catch {
                 isMutating = false
                 throw error
+            }
+            // Still `isMutating`: a middleware step must not commit either.
+            for step in middleware {
+                step.apply(&state, latest.state, &transaction)
             }
             isMutating = false
             guard state != latest.state else { return result }

@@ -4,7 +4,9 @@
 /// Middleware runs inside the commit, in the order given to the store, after the mutation and
 /// after the state's derived fields (``DerivedFields``) are brought up to date; the state it
 /// leaves is what the commit publishes. Like the mutation, it must not commit to the same
-/// store.
+/// store. Give it to the store's initializer, or add it later with ``Store/add(middleware:)``
+/// (or ``MainActorStore/add(middleware:)``): it then runs after the steps given before, for
+/// every commit made after the call.
 ///
 /// ```swift
 /// let clamp = StoreMiddleware<AppState>("clamp count") { state, _, _ in

@@ -10,7 +10,7 @@ extension Store {
     /// - Complexity: O(1) (one dictionary lookup).
     public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value>
     {
-        Derived(_core.slice(keyPath))
+        Derived(_core.slice(keyPath), sources: [_DerivedSource(_core)])
     }
 
     /// A value computed by `transform` from the values at `keyPaths`, its declared inputs.
@@ -34,7 +34,8 @@ extension Store {
         return Derived(
             Computed(equals: ==) {
                 transform(repeat (each slices).value)
-            })
+            },
+            sources: [_DerivedSource(_core)])
     }
 
     /// A value computed by `transform` from the state it reads: each key path `transform`
@@ -51,7 +52,7 @@ extension Store {
         _ transform: @escaping @Sendable (TrackedState<State>) -> Output
     ) -> Derived<Output> {
         let state = TrackedState(source: _core)
-        return Derived(Computed(equals: ==) { transform(state) })
+        return Derived(Computed(equals: ==) { transform(state) }, sources: [_DerivedSource(_core)])
     }
 
     /// A two-way binding to the value at `keyPath`: reading tracks that value only, writing

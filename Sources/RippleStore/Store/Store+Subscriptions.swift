@@ -167,7 +167,10 @@ extension _StoreCore {
         _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     ) -> Subscription {
         let body = sinkSnapshots(dropsFirst: dropsFirst, label: "\(file):\(line)")
-        return own(observe(file: file, line: line) { body(deliver) })
+        let subscription = own(observe(file: file, line: line) { body(deliver) })
+        // For `storeWhileSourceActive()`.
+        _SubscriptionSources.shared.record(subscription, from: [_DerivedSource(self)])
+        return subscription
     }
 
     /// A plain subscriber handed each change as a `Changes` (for the store's own streams).

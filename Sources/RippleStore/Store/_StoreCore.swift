@@ -1,4 +1,5 @@
 import Ripple
+import Synchronization
 
 /// Everything a store is, without the store: subscriptions, derived values and dispatchers
 /// hold this, so none of them keeps a store alive.
@@ -25,12 +26,16 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// node only moves forward even when a commit made inside a `batch` is applied late.
     let node: _SnapshotNode<State>
     let name: String
-    let middleware: [StoreMiddleware<State>]
+    /// The middleware steps, in order: the initializer's, then those added since (guarded by
+    /// `lock`; an array is copied on write, so a commit reads it once and runs it unlocked).
+    private var middlewareSteps: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     let derivesFields: ((inout State, Changes<State>) -> Void)?
-    /// Whether a commit has more to do than its mutation (tested before touching either: they
-    /// are generic values, costly to test in this unspecialized code).
-    private let hasDerivedFieldsOrMiddleware: Bool
+    /// Whether the state has derived fields, and whether the store has middleware: tested
+    /// before touching either, generic values that are costly to test in this unspecialized
+    /// code. Middleware can be added at any time (set after the step is appended).
+    private let hasDerivedFields: Bool
+    private let hasMiddleware: Atomic<Bool>
     /// The state the store was created with, as published (derived fields applied).
     let initialState: State
     /// `_Snapshot<State>`, kept: a commit allocates its snapshot through it, where naming the
@@ -106,10 +111,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         latest = snapshot
         self.initialState = initial
         self.name = name
-        self.middleware = middleware
+        self.middlewareSteps = middleware
         self.logger = logger
         self.derivesFields = derivesFields
-        hasDerivedFieldsOrMiddleware = derivesFields != nil || !middleware.isEmpty
+        hasDerivedFields = derivesFields != nil
+        hasMiddleware = Atomic(!middleware.isEmpty)
         node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
     }
@@ -248,13 +254,13 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let start = open.start
         var transaction = open.transaction
         var state = mutated
-        if hasDerivedFieldsOrMiddleware {
-            if let derivesFields {
-                derivesFields(
-                    &state,
-                    Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
-            }
-            for step in middleware {
+        if hasDerivedFields, let derivesFields {
+            derivesFields(
+                &state,
+                Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
+        }
+        if hasMiddleware.load(ordering: .acquiring) {
+            for step in lock.withLock({ middlewareSteps }) {
                 step.apply(&state, base.state, &transaction)
             }
         }
@@ -481,6 +487,13 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return created
         }
         return unsafeDowncast(slice, to: Computed<Value>.self)
+    }
+
+    /// Appends `step` to the middleware: every commit that closes after this returns runs it
+    /// (lock not held).
+    func addMiddleware(_ step: StoreMiddleware<State>) {
+        lock.withLock { middlewareSteps.append(step) }
+        hasMiddleware.store(true, ordering: .releasing)
     }
 
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new

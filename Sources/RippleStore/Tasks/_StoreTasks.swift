@@ -1,6 +1,6 @@
 import Ripple
 
-/// The tasks a store owns, by key: cancelled with the store.
+/// The tasks a store owns, by key or without one: cancelled with the store.
 final class _StoreTasks: @unchecked Sendable {
     private struct Entry {
         let id: UInt64
@@ -10,6 +10,8 @@ final class _StoreTasks: @unchecked Sendable {
     private let lock = _Lock()
     /// The tasks started under each key that have not ended, oldest first.
     private var entries: [_TaskKey: [Entry]] = [:]
+    /// How to cancel each task started without a key that has not ended, by id.
+    private var unkeyed: [UInt64: @Sendable () -> Void] = [:]
     private var nextID: UInt64 = 0
     private var isEnded = false
 
@@ -59,6 +61,53 @@ final class _StoreTasks: @unchecked Sendable {
         return task
     }
 
+    /// Starts `operation` in a task of its own, on the actor `operation` is isolated to (the
+    /// caller's, through `@_inheritActorContext`), or detached from any actor when `detached`.
+    /// The store forgets the task when it ends, and cancels it if the store is released first.
+    func startUnkeyed<Success: Sendable>(
+        priority: TaskPriority?,
+        detached: Bool,
+        _ operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            let task = Task<Success, any Error>(priority: priority) { throw CancellationError() }
+            task.cancel()
+            return task
+        }
+        nextID += 1
+        let id = nextID
+        // Created with the lock held (a task never starts inline), so that it is registered
+        // before its end can forget it.
+        let task: Task<Success, any Error>
+        if detached {
+            task = Task.detached(priority: priority) { [self] in
+                defer { finishUnkeyed(id) }
+                return try await operation()
+            }
+        } else {
+            task = Task(priority: priority) { [self] in
+                defer { finishUnkeyed(id) }
+                // Runs on `operation`'s actor: calling an `@isolated(any)` function hops there.
+                return try await operation()
+            }
+        }
+        unkeyed[id] = { task.cancel() }
+        lock.unlock()
+        return task
+    }
+
+    private func finishUnkeyed(_ id: UInt64) {
+        let removed = lock.withLock { unkeyed.removeValue(forKey: id) }
+        _ = removed  // released with the lock released
+    }
+
+    /// The tasks started without a key that have not ended.
+    var unkeyedCount: Int {
+        lock.withLock { unkeyed.count }
+    }
+
     private func finish(_ key: _TaskKey, _ id: UInt64) {
         lock.withLock {
             guard var list = entries[key], let index = list.firstIndex(where: { $0.id == id }) else { return }
@@ -77,12 +126,16 @@ final class _StoreTasks: @unchecked Sendable {
     }
 
     func cancelAll() {
-        let tasks = lock.withLock { () -> [Task<Void, Never>] in
+        let (tasks, cancels) = lock.withLock { () -> ([Task<Void, Never>], [@Sendable () -> Void]) in
             isEnded = true
-            defer { entries = [:] }
-            return entries.values.flatMap { $0.map(\.task) }
+            defer {
+                entries = [:]
+                unkeyed = [:]
+            }
+            return (entries.values.flatMap { $0.map(\.task) }, Array(unkeyed.values))
         }
         for task in tasks { task.cancel() }
+        for cancel in cancels { cancel() }
     }
 }
 
