@@ -26,13 +26,19 @@ struct LoggingInMainActorAppTests {
     @Test("an installed tracer logs writes and reaction runs at .debug until it is cancelled")
     func installedTracer() {
         let handler = InMemoryLogHandler()
-        let count = Stored(0, name: "count")
-        let render = observe(named: "render") { _ = count.value }
-        let tracing = installTracer(LoggingTracer(logger: logger(handler, level: .debug)))
+        let count = Stored(0, name: "installed.count")
+        let render = observe(named: "installed.render") { _ = count.value }
+        // Process-wide: other tests' nodes, written meanwhile, are left out by name.
+        let tracing = installTracer(
+            LoggingTracer(
+                logger: logger(handler, level: .debug), nodes: .named(["installed.count", "installed.render"])))
         count.value = 1
         tracing.cancel()
         count.value = 2
-        #expect(handler.entries.map(\.message.description) == ["write 'count': 0 → 1", "run 'render': 'count' 0 → 1"])
+        #expect(
+            handler.entries.map(\.message.description) == [
+                "write 'installed.count': 0 → 1", "run 'installed.render': 'installed.count' 0 → 1",
+            ])
         #expect(handler.entries.map(\.level) == [.debug, .debug])
         render.cancel()
     }
