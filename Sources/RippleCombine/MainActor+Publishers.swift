@@ -11,7 +11,7 @@ extension MainActorComputed where Value: Sendable {
     /// ```
     ///
     /// Subscribe on the main actor (as main-actor code does): the first demand starts a
-    /// main-actor handler (``MainActorComputed/didChange(withCurrent:handler:)``), and made on
+    /// main-actor handler (`didChange(withCurrent:handler:)`), and made on
     /// another thread it stops the program with a message saying so. A subscriber with no demand
     /// left gets only the newest value when it asks again. It does not keep this value alive.
     public var publisher: RipplePublisher<Value> {

@@ -32,7 +32,7 @@ import Ripple
 /// The wrapper only works on properties of classes; Swift reaches it through the enclosing
 /// instance.
 ///
-/// - Complexity: Reading and writing cost what a ``Stored``'s do, plus the key-path access to
+/// - Complexity: Reading and writing cost what a `Stored`'s do, plus the key-path access to
 ///   the wrapper and a check that the property is named (a few loads, no lock).
 @propertyWrapper
 public struct Observed<Value: Sendable>: Sendable {
