@@ -92,6 +92,14 @@ let package = Package(
         .testTarget(name: "RippleBindingsTests", dependencies: ["RippleBindings", "RippleTesting"]),
         .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine"]),
         .testTarget(name: "RippleLoggingTests", dependencies: ["RippleLogging", "RippleStore"]),
+        // RippleCombine and RippleLogging used as their articles show them, in main-actor modules
+        // (the app-target settings below), with no concurrency annotation on the tests' types.
+        .testTarget(name: "RippleCombineMainActorTests", dependencies: ["RippleCombine"]),
+        .testTarget(
+            name: "RippleLoggingMainActorTests",
+            dependencies: [
+                "RippleLogging", "RippleStore", .product(name: "InMemoryLogging", package: "swift-log"),
+            ]),
     ] + (includeMacros ? macroTargets : [])
 )
 

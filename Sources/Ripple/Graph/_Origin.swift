@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import _RippleThread
 
 /// Where a node came from: a user-given name, or the file and line that created it.
 ///
@@ -34,6 +35,23 @@ struct _Origin: CustomStringConvertible, @unchecked Sendable {
             file = nil
             box = _OriginBox(name: name, file: "\(fileID)")
         }
+    }
+
+    private init(file: UnsafePointer<UInt8>?, lineAndLength: UInt64, box: _OriginBox?) {
+        self.file = file
+        self.lineAndLength = lineAndLength
+        self.box = box
+    }
+
+    /// A box that names this origin `name` (`nil`: no name), keeping its file: what
+    /// `_NameableOrigin` publishes.
+    func nameBox(_ name: String?) -> _OriginBox {
+        _OriginBox(name: name, file: box?.file)
+    }
+
+    /// This origin with the name (and file) of `box`, one made by `nameBox(_:)`.
+    func with(_ box: _OriginBox) -> _Origin {
+        _Origin(file: file, lineAndLength: lineAndLength, box: box)
     }
 
     /// A file-and-line origin rebuilt from what `_OriginStorage` packed.
@@ -88,10 +106,13 @@ final class _OriginBox: Sendable {
 /// 2^15) packs the file's address in the high 48 bits, the line above a set low bit. The
 /// file's length is not kept: a literal's text is null-terminated (`StaticString.utf8Start`),
 /// so diagnostics count it. Any other origin is kept whole in a box, whose reference, retained
-/// by hand and released in `deinit`, is the word (an object's address: low bit clear).
+/// by hand and released in `deinit`, is the word (an object's address: low bit clear). An
+/// origin that may be named later (`init(nameableLater:)`) is a retained `_NameableOrigin`, its
+/// address with bit 1 set (an object's address is a multiple of 16).
 /// Non-copyable, so that the reference it owns is released exactly once, with its node.
 struct _OriginStorage: ~Copyable {
-    /// `address << 16 | line << 1 | 1`, or the address of a retained `_OriginStorageBox`.
+    /// `address << 16 | line << 1 | 1`, the address of a retained `_OriginStorageBox`, or that
+    /// of a retained `_NameableOrigin` `| 2`.
     private let word: UInt
 
     init(_ origin: _Origin) {
@@ -102,15 +123,42 @@ struct _OriginStorage: ~Copyable {
         }
     }
 
+    /// An origin without a name that may be given one later, once (see `_NameableOrigin`).
+    init(nameableLater origin: _Origin) {
+        word = UInt(bitPattern: Unmanaged.passRetained(_NameableOrigin.make(origin)).toOpaque()) | 2
+    }
+
     deinit {
-        if word & 1 == 0 {
+        if word & 3 == 0 {
             Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
+        } else if word & 3 == 2 {
+            nameable.release()
         }
+    }
+
+    /// The origin that may be named later (`word & 3 == 2`).
+    private var nameable: Unmanaged<_NameableOrigin> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
+    }
+
+    /// Whether the origin may still be given a name (`giveName(_:)`); false for every origin
+    /// but one created `nameableLater`, once named. Safe without the graph's lock.
+    var awaitsName: Bool {
+        word & 3 == 2 && nameable._withUnsafeGuaranteedRef { !$0.isNamed }
+    }
+
+    /// Names an origin created `nameableLater` (`nil`: it keeps its file and line, and awaits no
+    /// name any more), unless it was named already: the first name given wins. Safe without
+    /// the graph's lock, from any number of threads.
+    func giveName(_ name: String?) {
+        guard word & 3 == 2 else { return }
+        nameable._withUnsafeGuaranteedRef { $0.publish(name) }
     }
 
     /// The origin it keeps.
     var origin: _Origin {
         guard word & 1 == 1 else {
+            if word & 2 != 0 { return nameable._withUnsafeGuaranteedRef { $0.origin } }
             return Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
                 .takeUnretainedValue().origin
         }
@@ -127,5 +175,60 @@ final class _OriginStorageBox: Sendable {
 
     init(_ origin: _Origin) {
         self.origin = origin
+    }
+}
+
+/// An origin created without a name that may be given one later, once: an `@Observed`
+/// property's `Stored`, which learns its model and property only when the model first reaches
+/// it (see `Stored._giveName(_:)`).
+///
+/// The header is the origin it was created with (file and line), never changed. The one element
+/// is the published name: 0, or the address of a retained `_OriginBox` (made by
+/// `_Origin.nameBox(_:)`), set once from 0 with a C atomic and read with one. So it is read
+/// without the graph's lock, by diagnostics and by the accessor that asks whether the name is
+/// still awaited, and a box once published stays until this object goes (with its node): a
+/// reader that loaded it may use it unretained.
+final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
+    /// An unnamed origin that keeps `origin`'s file and line.
+    static func make(_ origin: _Origin) -> _NameableOrigin {
+        let made = unsafeDowncast(create(minimumCapacity: 1) { _ in origin }, to: _NameableOrigin.self)
+        made.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+        return made
+    }
+
+    deinit {
+        let published = withUnsafeMutablePointerToElements { $0.pointee }
+        if published != 0 {
+            Unmanaged<_OriginBox>.fromOpaque(UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
+        }
+    }
+
+    /// The published name's box, if any.
+    private var published: _OriginBox? {
+        let word = withUnsafeMutablePointerToElements { _ripple_once_word_load($0) }
+        guard word != 0 else { return nil }
+        return Unmanaged<_OriginBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+            .takeUnretainedValue()
+    }
+
+    /// Whether a name (or `nil`, "keep the file and line") was published.
+    var isNamed: Bool {
+        withUnsafeMutablePointerToElements { _ripple_once_word_load($0) } != 0
+    }
+
+    /// The origin: the header with the published name, if any.
+    var origin: _Origin {
+        guard let published else { return header }
+        return header.with(published)
+    }
+
+    /// Publishes `name`, unless a name was published already.
+    func publish(_ name: String?) {
+        guard !isNamed else { return }
+        let box = Unmanaged.passRetained(header.nameBox(name))
+        let won = withUnsafeMutablePointerToElements {
+            _ripple_once_word_publish($0, UInt(bitPattern: box.toOpaque()))
+        }
+        if !won { box.release() }
     }
 }

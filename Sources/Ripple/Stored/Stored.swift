@@ -73,6 +73,17 @@ public final class Stored<Value>: _Node, Readable {
         version = _graph.withLock { _graph.makeID() }
     }
 
+    /// A stored value without a name, that may be given one once, later (see `_giveName(_:)`).
+    init(
+        _ value: Value, nameableLaterComparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt
+    ) {
+        _value = value
+        _isEqual = isEqual
+        storedOrigin = _OriginStorage(nameableLater: _Origin(name: nil, fileID: file, line: line))
+        super.init(kind: .stored)
+        version = _graph.withLock { _graph.makeID() }
+    }
+
     /// Creates a stored value of a type that is not `Equatable`: every write notifies.
     ///
     /// - Parameters:

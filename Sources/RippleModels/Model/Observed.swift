@@ -24,8 +24,16 @@ import Ripple
 ///   value. A write made through a ``ValueBinding`` is queued whole, `didSet` included, and does
 ///   not have this problem.
 ///
+/// Traces, dependency snapshots and diagnostics name the property by its model and name,
+/// `'TodoList.items'` (as `@RippleModel` names its properties), from its model's first access
+/// to it: reading, writing, binding or projecting it. Until then, or where the program has no
+/// reflection metadata to spell the name, they name its declaration's file and line.
+///
 /// The wrapper only works on properties of classes; Swift reaches it through the enclosing
 /// instance.
+///
+/// - Complexity: Reading and writing cost what a `Stored`'s do, plus the key-path access to
+///   the wrapper and a check that the property is named (a few loads, no lock).
 @propertyWrapper
 public struct Observed<Value: Sendable>: Sendable {
     /// The value, deduplicated by the value's equality; its `writeCount` moves on every
@@ -34,23 +42,29 @@ public struct Observed<Value: Sendable>: Sendable {
 
     /// Creates the property with its initial value; writes of an equal value notify only
     /// `didUpdate` handlers.
-    public init(wrappedValue: Value) where Value: Equatable {
-        storage = Stored(wrappedValue)
+    ///
+    /// `file` and `line` default to the property's declaration: traces name the property by
+    /// them until its model first reaches it (see ``Observed``).
+    public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line) where Value: Equatable {
+        storage = Stored(wrappedValue, nameableLaterEquals: { $0 == $1 }, file: file, line: line)
     }
 
     /// Creates the property with its initial value; every write notifies.
-    public init(wrappedValue: Value) {
-        storage = Stored(wrappedValue, equals: nil)
+    ///
+    /// `file` and `line` default to the property's declaration: traces name the property by
+    /// them until its model first reaches it (see ``Observed``).
+    public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line) {
+        storage = Stored(wrappedValue, nameableLaterEquals: nil, file: file, line: line)
     }
 
     /// Creates an optional property that starts as `nil`: `@Observed var selection: Item?`,
     /// with no `= nil` to write.
     public init<Wrapped>() where Value == Wrapped? {
-        storage = Stored(nil, equals: _equality(for: Value.self))
+        storage = Stored(nil, nameableLaterEquals: _equality(for: Value.self), file: #fileID, line: #line)
     }
 
     private init(value: Value) {
-        storage = Stored(value, equals: _equality(for: Value.self))
+        storage = Stored(value, nameableLaterEquals: _equality(for: Value.self), file: #fileID, line: #line)
     }
 
     /// Not available: an `@Observed` property must belong to a class.
@@ -66,16 +80,17 @@ public struct Observed<Value: Sendable>: Sendable {
         wrapped wrappedPath: ReferenceWritableKeyPath<Model, Value>,
         storage storagePath: ReferenceWritableKeyPath<Model, Self>
     ) -> Value {
-        get { model[keyPath: storagePath].read() }
-        set { model[keyPath: storagePath].write(newValue) }
+        get { model[keyPath: storagePath].named(Model.self, storagePath).read() }
+        set { model[keyPath: storagePath].named(Model.self, storagePath).write(newValue) }
         // A compound assignment (`model.count += 1`) is one atomic read-modify-write: other
         // writers of the property wait until it ends (readers never wait).
         _modify {
+            let observed = model[keyPath: storagePath].named(Model.self, storagePath)
             let access = _beginExclusiveAccess()
             defer { _endExclusiveAccess(access) }
-            var copy = model[keyPath: storagePath].read()
+            var copy = observed.read()
             yield &copy
-            model[keyPath: storagePath].write(copy)
+            observed.write(copy)
         }
     }
 
@@ -93,13 +108,39 @@ public struct Observed<Value: Sendable>: Sendable {
         projected projectedPath: KeyPath<Model, ReadOnlyBinding<Value>>,
         storage storagePath: ReferenceWritableKeyPath<Model, Self>
     ) -> ReadOnlyBinding<Value> {
-        ValueBinding(model[keyPath: storagePath].storage).readOnly
+        ValueBinding(model[keyPath: storagePath].named(Model.self, storagePath).storage).readOnly
     }
 
     /// Never read directly: Swift reaches the property through the enclosing instance.
     @available(*, unavailable, message: "$property can only be used on properties of classes")
     public var projectedValue: ReadOnlyBinding<Value> {
         fatalError("$property can only be used on properties of classes")
+    }
+
+    /// Names the property's value `Model.property` for traces and diagnostics, the first time
+    /// its model reaches it (as `@RippleModel` names its properties): the property's name is the
+    /// storage key path's last component, `\TodoList._items`, without its underscore. Where
+    /// the key path does not spell it (no reflection metadata), the value keeps its declaration's
+    /// file and line. Costs a few loads once named; naming twice (two threads' first accesses)
+    /// keeps the first name.
+    @inline(__always)
+    private func named<Model>(_ model: Model.Type, _ storagePath: AnyKeyPath) -> Self {
+        if storage._awaitsName { storage._giveName(Self.traceName(of: model, storagePath)) }
+        return self
+    }
+
+    /// `Model.property`, from the storage key path `\Model._property`; `nil` if the key path
+    /// does not spell its property.
+    private static func traceName<Model>(of model: Model.Type, _ storagePath: AnyKeyPath) -> String? {
+        let path = "\(storagePath)"
+        guard let dot = path.lastIndex(of: ".") else { return nil }
+        let component = path[path.index(after: dot)...]
+        guard component.first == "_" else { return nil }
+        let property = component.dropFirst()
+        guard let first = property.first, first.isLetter || first == "_",
+            property.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        return "\(model).\(property)"
     }
 
     private func read() -> Value {

@@ -24,6 +24,21 @@ static inline __attribute__((always_inline)) uintptr_t _ripple_current_thread(vo
 }
 #endif
 
+/// A word set at most once, from 0, and read without a lock: a node's late name (see
+/// `_NameableOrigin`). Loads acquire, so that a reader sees what the word points to as the
+/// thread that published it left it; C atomics, which ThreadSanitizer sees and which every
+/// platform has (`Atomic` needs macOS 15 / iOS 18).
+static inline __attribute__((always_inline)) uintptr_t _ripple_once_word_load(uintptr_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/// Sets `word` to `value` if it is still 0. Returns whether it did (false: another thread
+/// published first, and the caller keeps what it meant to publish).
+static inline __attribute__((always_inline)) bool _ripple_once_word_publish(uintptr_t *word, uintptr_t value) {
+    uintptr_t expected = 0;
+    return __atomic_compare_exchange_n(word, &expected, value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 #if defined(__linux__)
 /// The calling thread's Ripple context (`_ThreadContext`), or null before it has one: a
 /// thread-local pointer in the static TLS block, read with one load, where `pthread_getspecific`
