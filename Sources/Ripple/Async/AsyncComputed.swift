@@ -35,7 +35,8 @@
 ///   task and its reads are not tracked: nothing restarts it.
 /// - **Threads**: it may be read, and its dependencies written, from any thread. The operation
 ///   starts on the thread whose write (or first read) starts it, and goes on wherever its
-///   `await`s resume it.
+///   `await`s resume it. An operation isolated to the main actor (one that reads main-actor
+///   state) is a ``MainActorAsyncComputed``.
 ///
 /// - Complexity: A read costs one read of a ``Stored`` plus, until it has started, one
 ///   acquisition of the graph's lock.
@@ -44,7 +45,12 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// (their results) through `update`, whose read-modify-write is atomic: a result is
     /// published only if its run is still the latest.
     let state: Stored<_AsyncState<Success>>
-    let operation: @Sendable () async throws -> Success
+    /// Starts one run of the operation, synchronously up to its first suspension, as a task
+    /// that hands the run's result to the closure it is given.
+    let startRun: @Sendable (_ finish: @escaping @Sendable (Result<Success, any Error>) -> Void) -> Task<Void, Never>
+    /// Whether the operation is isolated to the main actor (``MainActorAsyncComputed``): its
+    /// driver then runs on the main actor, where the operation starts.
+    let runsOnMainActor: Bool
     let origin: _Origin
     /// The reaction that tracks the operation's synchronous start and restarts it; the running
     /// task. Guarded by `lock`.
@@ -77,7 +83,36 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     ) {
         origin = _Origin(name: name, fileID: file, line: line)
         state = Stored(_AsyncState(), name: name, comparingWith: nil, file: file, line: line)
-        self.operation = operation
+        startRun = { finish in
+            _startImmediately {
+                let result: Result<Success, any Error>
+                do {
+                    result = .success(try await operation())
+                } catch {
+                    result = .failure(error)
+                }
+                finish(result)
+            }
+        }
+        runsOnMainActor = false
+        self.keepsRunningWhenUnobserved = keepsRunningWhenUnobserved
+    }
+
+    /// Creates a value derived by a main-actor `operation` (``MainActorAsyncComputed``): its
+    /// driver is a main-actor reaction, and each run starts a task isolated to the main actor
+    /// from inside it, which `Task.immediate` runs at once, up to its first suspension.
+    init(
+        name: String?,
+        keepsRunningWhenUnobserved: Bool,
+        file: StaticString,
+        line: UInt,
+        onMainActor operation: @escaping @MainActor () async throws -> Success
+    ) {
+        origin = _Origin(name: name, fileID: file, line: line)
+        state = Stored(_AsyncState(), name: name, comparingWith: nil, file: file, line: line)
+        let operation = _MainActorOperation(operation)
+        startRun = { finish in _startOnMainActor(operation, finish: finish) }
+        runsOnMainActor = true
         self.keepsRunningWhenUnobserved = keepsRunningWhenUnobserved
     }
 
@@ -143,6 +178,18 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     ///   - operation: The work the value anticipates.
     /// - Throws: What `operation` throws, after the rollback.
     public func optimistic(_ value: Success, operation: () async throws -> Void) async throws {
+        let shown = showOptimistic(value)
+        do {
+            try await operation()
+        } catch {
+            rollBack(shown)
+            throw error
+        }
+    }
+
+    /// Shows an optimistic value (`optimistic`'s first half): returns the revision it made and
+    /// the phase it replaced.
+    func showOptimistic(_ value: Success) -> (revision: Int, replaced: AsyncPhase<Success>) {
         startIfNeeded()
         var shown = 0
         var replaced: AsyncPhase<Success> = .idle
@@ -151,15 +198,14 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             current.phase = .value(value)
             shown = current.revision
         }
-        do {
-            try await operation()
-        } catch {
-            let (revision, previous) = (shown, replaced)
-            state.update { current in
-                guard current.revision == revision else { return }
-                current.phase = previous
-            }
-            throw error
+        return (shown, replaced)
+    }
+
+    /// Puts back the phase an optimistic value replaced, unless something replaced it since.
+    func rollBack(_ shown: (revision: Int, replaced: AsyncPhase<Success>)) {
+        state.update { current in
+            guard current.revision == shown.revision else { return }
+            current.phase = shown.replaced
         }
     }
 
@@ -203,7 +249,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     private func startDriver() {
         guard !lock.withLock({ isCancelled }) else { return }
         let subscription = withoutOwner {
-            _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
+            if runsOnMainActor {
+                // Runs on the main actor: at once when triggered there, else sent there.
+                return _startReaction(_mainActorReaction(origin: origin) { [weak self] in self?.run() })
+            }
+            return _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
         }
         let keep = lock.withLock { () -> Bool in
             guard !isCancelled else { return false }
@@ -229,15 +279,8 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             state.run = thisRun
             state.phase = .loading(latest: state.phase.latest)
         }
-        let operation = operation
         let state = state
-        let started = _startImmediately { [weak self] in
-            let result: Result<Success, any Error>
-            do {
-                result = .success(try await operation())
-            } catch {
-                result = .failure(error)
-            }
+        let started = startRun { [weak self] result in
             state.update { current in
                 // A newer run started: this result is never published. (Checked against the
                 // runs started, not the phase: this run's own start may not be applied yet.)
@@ -277,6 +320,38 @@ extension _AsyncState: Sendable where Success: Sendable {}
 final class _AsyncLock: @unchecked Sendable {
     private let lock = _Lock()
     func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
+}
+
+/// A main-actor operation (``MainActorAsyncComputed``'s), handed to the tasks that run it.
+final class _MainActorOperation<Success>: @unchecked Sendable {
+    // @unchecked: `run` is isolated to the main actor, so it is only ever called there, and it
+    // is set once.
+    let run: @MainActor () async throws -> Success
+
+    init(_ run: @escaping @MainActor () async throws -> Success) { self.run = run }
+}
+
+/// Starts a run of a main-actor operation as a task isolated to the main actor, which runs at
+/// once, up to its first suspension, when started on the main actor; the run's outcome goes to
+/// `finish`. (A function of its own: Swift 6.3's region-based isolation checker rejects the
+/// same task written inside the initializer's closure.)
+func _startOnMainActor<Success: Sendable>(
+    _ operation: _MainActorOperation<Success>, finish: @escaping @Sendable (Result<Success, any Error>) -> Void
+) -> Task<Void, Never> {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+        return Task.immediate { @MainActor in finish(await _outcome(of: operation)) }
+    }
+    return Task { @MainActor in finish(await _outcome(of: operation)) }
+}
+
+/// What a run of a main-actor operation returned or threw.
+@MainActor
+private func _outcome<Success>(of operation: _MainActorOperation<Success>) async -> Result<Success, any Error> {
+    do {
+        return .success(try await operation.run())
+    } catch {
+        return .failure(error)
+    }
 }
 
 /// Starts `operation` as a task that runs synchronously on this thread up to its first

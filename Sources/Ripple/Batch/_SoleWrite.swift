@@ -25,7 +25,8 @@
 /// Writes that go to `_Staging` at once: a write made while this thread holds the graph's lock
 /// (a derivation's, which fails there with its message, or one made by a user's equality check
 /// while the commit holds it), a write while a tracer is installed (the trace shows each write
-/// when it is made), a value larger than `capacity`, a write while the last sole write is
+/// when it is made), a write while some stored value has before-change handlers (its staging
+/// calls them, under the lock it takes: see `Stored+WillChange.swift`), a value larger than `capacity`, a write while the last sole write is
 /// still being applied or released, and every write on Apple platforms, where a thread cannot
 /// tell cheaply whether it holds the lock (their recursive mutex keeps no owner that Ripple may
 /// read).
@@ -137,6 +138,7 @@ extension _ThreadContext {
             // Never inlined and synchronous: the thread's identity may be read in place.
             graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
                 || graph.tracersInstalled.load(ordering: .relaxed) != 0
+                || graph.willChangeNodes.load(ordering: .relaxed) != 0
         }
         if refused { return .staged }
         soleWrite.node = .passRetained(node)

@@ -95,6 +95,10 @@ package final class _Graph: @unchecked Sendable {
     /// a tracer is installed, it is staged (see `_SoleWrite`). Apple platforms stage every
     /// batched write.
     let tracersInstalled = Atomic<Int>(0)
+    /// The stored values that have before-change handlers (``Stored/willChange(_:)``), counted
+    /// under the lock and read without it by a batch's first write: while any has, a batch's
+    /// write is staged at once, where the handlers are called (see `_SoleWrite`).
+    let willChangeNodes = Atomic<Int>(0)
     #endif
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.

@@ -25,9 +25,10 @@ public class _Node {
     @exclusivity(unchecked) final var hasValue = false
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
-    /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`), so
-    /// that they share one byte of the padding before `version`.
-    @exclusivity(unchecked) private final var rareFlags: UInt8 = 0
+    /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`,
+    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`), so that they share one byte of the
+    /// padding before `version`.
+    @usableFromInline @exclusivity(unchecked) final var rareFlags: UInt8 = 0
     /// A computed value whose handle armed an Observation watcher (lock held to set; the
     /// watcher is in the graph's `watchers`). A byte of its own, not a bit of `rareFlags`: the
     /// handle's `deinit` reads it without the lock while other threads may set those. In the
@@ -72,6 +73,15 @@ public class _Node {
     final var notifiesWhenUnobserved: Bool {
         @inline(__always) get { rareFlags & 4 != 0 }
         @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
+    }
+
+    /// A stored value with before-change handlers (``Stored/willChange(_:)``; lock held to read
+    /// and set). Its writes take the slow path that calls them; every other write pays one test
+    /// of this bit, under the lock it takes anyway.
+    @inlinable
+    final var _hasWillChangeHandlers: Bool {
+        @inline(__always) get { rareFlags & 8 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 8 : rareFlags & ~8 }
     }
 
     /// A computed value's: the graph epoch at which it was last known up to date, while nothing

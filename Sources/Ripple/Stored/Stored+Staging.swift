@@ -32,8 +32,14 @@ extension Stored {
             }
         }
         var newValue = Optional(newValue)
-        let slot = _beginStaging(context) { node, staging, context in
+        var slot = _beginStaging(context) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+        }
+        if slot == .willChange {
+            // The value has before-change handlers: called now, with the lock released meanwhile.
+            slot = _stageCallingWillChange(newValue.unsafelyUnwrapped, context) { node, staging, context in
+                unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+            }
         }
         if slot != .notInBatch, graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
             _recordStagedWrite(newValue.unsafelyUnwrapped, context)
@@ -47,6 +53,8 @@ extension Stored {
             // A queued write applied outside any batch: applied at once.
             _ = _write(newValue.unsafelyUnwrapped, context)
             return
+        case .willChange:
+            preconditionFailure("Ripple internal error: a staged write left its before-change handlers uncalled")
         }
         _endStaging(context)
         // The staged value this write replaced, released here, unlocked.
@@ -55,7 +63,8 @@ extension Stored {
 
     /// Takes the lock for a staged write and does its bookkeeping: says where the value goes,
     /// this node's own slot (free, or already this batch's) or apart. The lock stays held
-    /// unless the write is not inside a batch.
+    /// unless the write is not inside a batch. For a value with before-change handlers, does no
+    /// bookkeeping and says `.willChange`: the caller goes on with `_stageCallingWillChange`.
     @usableFromInline
     func _beginStaging(_ context: Unmanaged<_ThreadContext>, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
         context._withUnsafeGuaranteedRef { context in
@@ -68,6 +77,8 @@ extension Stored {
                 if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
                 // The batch's sole write, if it kept one, comes first.
                 graph.stageSoleWrite(of: context)
+                // Before-change handlers are called first (see `Stored+WillChange.swift`).
+                if _hasWillChangeHandlers { return .willChange }
                 return _stageLocked(graph, context, commit: commit)
             }
         }
@@ -160,7 +171,7 @@ extension Stored {
             case .apart:
                 _stageApart(&value)
                 context.staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.count = writes
-            case .notInBatch:
+            case .notInBatch, .willChange:
                 preconditionFailure("Ripple internal error: a sole write staged outside its batch")
             }
         }
@@ -378,4 +389,7 @@ enum _StagingSlot {
     case apart
     /// Nowhere: the write is not inside a batch, and is applied at once.
     case notInBatch
+    /// Not yet decided: the value has before-change handlers, to call before the bookkeeping
+    /// (lock held; see `Stored._stageCallingWillChange`).
+    case willChange
 }

@@ -18,6 +18,9 @@ import Observation
 /// A value changed in place (a class instance, a mutated buffer) tells its readers with
 /// ``trigger()``, a write that keeps the value and skips the equality check.
 ///
+/// ``willChange(_:)`` handlers are told of each change before it is made, on the writing
+/// thread, while readers still see the old value.
+///
 /// A `Stored` may be read and written from any thread. Writes made inside a reaction are
 /// queued and committed after the reactions of the current round, so every reaction sees
 /// every committed value in order.
@@ -228,7 +231,8 @@ public final class Stored<Value>: _Node, Readable {
         withExtendedLifetime(replaced) {}
     }
 
-    /// Commits a write: equality check, version, propagation. Reactions are only queued, unless
+    /// Commits a write: equality check, before-change handlers (the lock released while they
+    /// run), version, propagation. Reactions are only queued, unless
     /// `runningJobs`: then, on a thread that is not delivering and outside any batch, the
     /// reactions it queued run before the lock is released, under the same acquisition (the
     /// caller's delivery then finds them done and goes on to any writes they queued).
@@ -243,6 +247,8 @@ public final class Stored<Value>: _Node, Readable {
             _unlockAfterWrite()
             return nil
         }
+        // Before-change handlers (`willChange`), called with the lock released meanwhile.
+        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context) }
         _stampVersion()
         var replaced = newValue
         swap(&_value, &replaced)
@@ -263,6 +269,7 @@ public final class Stored<Value>: _Node, Readable {
     }
 
     deinit {
+        _forgetWillChangeHandlers()
         _extras?.release()
     }
 }

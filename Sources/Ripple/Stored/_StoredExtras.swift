@@ -1,6 +1,7 @@
 /// The parts of a ``Stored`` that most values never use, kept apart so that a plain stored
 /// value stays small: created by the first batch write, read in an Observation scope, ``Stored/writeCount``
-/// read or compound assignment that needs them (lock held), and freed with the value.
+/// read, compound assignment or before-change handler that needs them (lock held), and freed
+/// with the value.
 ///
 /// Every field is guarded by the graph's lock.
 @usableFromInline
@@ -23,6 +24,11 @@ final class _StoredExtras<Value> {
     /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
     /// reference counting.
     @exclusivity(unchecked) var observationRef: Unmanaged<_ObservationSubject>?
+    /// Before-change handlers (``Stored/willChange(_:)``), in the order they were added.
+    @exclusivity(unchecked) var willChangeHandlers: [_WillChangeHandler<Value>] = []
+    /// The thread (its context) calling the before-change handlers, which must not write the
+    /// value; `nil` when none.
+    @exclusivity(unchecked) var willChangeCaller: UnsafeMutableRawPointer?
     /// The value staged by the batch that holds this node's slot (see `_Staging`). Last: the
     /// fields before it are at constant offsets in code not specialized for `Value`.
     @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
