@@ -11,7 +11,7 @@ extension Store {
     /// ```
     ///
     /// `build` runs once per delivery, and may use `if`, `switch` and `for`. Unlike
-    /// ``Changes/ifChanged(_:perform:)``, a part compares with what *it* saw last, so
+    /// ``Changes/ifChanged(_:perform:)-90bxw``, a part compares with what *it* saw last, so
     /// ``AccumulationIfChanged/dropFirst(_:)`` can count its changes. For handlers that touch
     /// the UI, use ``accumulateOnMainActor(isolation:file:line:_:)`` (Verge's default queue).
     ///

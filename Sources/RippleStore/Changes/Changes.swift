@@ -3,7 +3,7 @@
 ///
 /// Subscribers of a store (``Store/sinkState(dropsFirst:file:line:_:)``) and of a derived value
 /// receive one per commit. Read the current state through dynamic member lookup, and run
-/// work only for what changed with ``ifChanged(_:perform:)``:
+/// work only for what changed with ``ifChanged(_:perform:)-90bxw``:
 ///
 /// ```swift
 /// store.sinkState { changes in
@@ -98,7 +98,7 @@ public struct Changes<State> {
     }
 
     /// Runs `perform` with the current value at `keyPath` if it changed: the one-key-path form
-    /// of ``ifChanged(_:perform:)-(KeyPath<State,Value>...,_)``, which the compiler prefers.
+    /// of ``ifChanged(_:perform:)-90bxw``, which the compiler prefers.
     ///
     /// ```swift
     /// changes.ifChanged(\.name) { name in label.text = name }

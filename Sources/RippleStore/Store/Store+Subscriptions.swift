@@ -43,7 +43,7 @@ extension Store {
     ///
     /// Commits made while a delivery is on its way to the main actor are seen together: the
     /// subscriber gets the latest state, and ``Changes/previous`` is the state it saw last, so
-    /// ``Changes/ifChanged(_:perform:)`` is exact. Called from the main actor, the first delivery
+    /// ``Changes/ifChanged(_:perform:)-90bxw`` is exact. Called from the main actor, the first delivery
     /// happens before this returns.
     ///
     /// ```swift

@@ -1,5 +1,5 @@
 import Ripple
-import Synchronization
+import _RippleThread
 
 /// Everything a store is, without the store: subscriptions, derived values and dispatchers
 /// hold this, so none of them keeps a store alive.
@@ -33,9 +33,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     let derivesFields: ((inout State, Changes<State>) -> Void)?
     /// Whether the state has derived fields, and whether the store has middleware: tested
     /// before touching either, generic values that are costly to test in this unspecialized
-    /// code. Middleware can be added at any time (set after the step is appended).
+    /// code. Middleware can be added at any time: `hasMiddleware` is a word set once, to 1,
+    /// after the first step is appended, and read without the lock (a C atomic: `Atomic`
+    /// needs macOS 15 / iOS 18).
     private let hasDerivedFields: Bool
-    private let hasMiddleware: Atomic<Bool>
+    private let hasMiddleware = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
     /// The state the store was created with, as published (derived fields applied).
     let initialState: State
     /// `_Snapshot<State>`, kept: a commit allocates its snapshot through it, where naming the
@@ -88,6 +90,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// The commits published or about to be, not logged yet, in version order (only kept when
     /// there is a logger): each is logged once the round that published it has been delivered.
     private var unlogged: [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?)] = []
+    deinit {
+        hasMiddleware.deallocate()
+    }
+
     /// The store's own reaction on `node` (see ``startFollower()``).
     private var follower: Subscription?
 
@@ -115,7 +121,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         self.logger = logger
         self.derivesFields = derivesFields
         hasDerivedFields = derivesFields != nil
-        hasMiddleware = Atomic(!middleware.isEmpty)
+        hasMiddleware.initialize(to: middleware.isEmpty ? 0 : 1)
         node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
     }
@@ -259,7 +265,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 &state,
                 Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
         }
-        if hasMiddleware.load(ordering: .acquiring) {
+        if _ripple_once_word_load(hasMiddleware) != 0 {
             for step in lock.withLock({ middlewareSteps }) {
                 step.apply(&state, base.state, &transaction)
             }
@@ -493,7 +499,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// (lock not held).
     func addMiddleware(_ step: StoreMiddleware<State>) {
         lock.withLock { middlewareSteps.append(step) }
-        hasMiddleware.store(true, ordering: .releasing)
+        _ = _ripple_once_word_publish(hasMiddleware, 1)
     }
 
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new
