@@ -126,6 +126,12 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         }
         issued += 1
         let ticket = issued
+        if drainer == 0, head >= queue.count, intercept == nil {
+            // Nothing queued and no one reducing (the common case): reduce at once, without
+            // the queue's bookkeeping (its generic entries cost run-time metadata lookups).
+            reduceFirst(action, ticket: ticket, file: file, line: line, me)
+            return
+        }
         append(Entry(action: action, ticket: ticket, file: file, line: line))
         if drainer == 0 {
             drainer = me
@@ -407,14 +413,55 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         return { Task { [weak self] in self?.drainInBackground() } }
     }
 
+    /// `send`'s path when nothing is queued and no one reduces (lock held; released here):
+    /// this thread becomes the drainer and reduces `action` without queueing it, then drains
+    /// what its effect sent at once and what its subscribers sent, as `drain(_:until:)` does
+    /// for a queued action. The action itself is not counted in `outstanding`: only what it
+    /// leads to is, under its ticket.
+    private func reduceFirst(_ action: Action, ticket: UInt64, file: StaticString, line: UInt, _ me: UInt) {
+        drainer = me
+        drainingTicket = ticket
+        let marks = markIDs
+        lock.unlock()
+        let followUps = reduce(action, file: file, line: line, under: marks)
+        lock.lock()
+        if followUps.isEmpty, head >= queue.count {
+            // Nothing more to do: leave as `drain` leaves an empty queue (reduced entries are
+            // dropped; `head == 0` here means there are none).
+            if head != 0 {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            drainer = 0
+            drainingTicket = 0
+            if waiters > 0 { lock.broadcast() }
+            let resume = takeParked()
+            lock.unlock()
+            for continuation in resume { continuation.resume(returning: false) }
+            return
+        }
+        if !followUps.isEmpty {
+            // Reduced next, before anything queued, as part of the same send.
+            let entries = followUps.map { Entry(action: $0, ticket: ticket, file: file, line: line) }
+            queue.insert(contentsOf: entries, at: head)
+            outstanding[ticket, default: 0] += entries.count
+        }
+        lock.unlock()
+        drain(me, until: ticket)
+    }
+
     /// Reduces one action in a commit and starts its effect; returns the actions the effect
     /// sent synchronously.
     private func reduce(_ entry: Entry, under marks: [_TaskKey]) -> [Action] {
-        var transaction = Transaction(file: entry.file, line: entry.line)
-        transaction.action = entry.action
+        reduce(entry.action, file: entry.file, line: entry.line, under: marks)
+    }
+
+    private func reduce(_ action: Action, file: StaticString, line: UInt, under marks: [_TaskKey]) -> [Action] {
+        var transaction = Transaction(file: file, line: line)
+        transaction.action = action
         let reducer = reducer
         let effect = core.commit(transaction) { state, _ in
-            reducer.reduce(into: &state, action: entry.action)
+            reducer.reduce(into: &state, action: action)
         }
         var followUps: [Action] = []
         start(effect, ids: marks, followUps: &followUps)
