@@ -1,6 +1,14 @@
 import Ripple
 import _RippleThread
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Everything a store is, without the store: subscriptions, derived values and dispatchers
 /// hold this, so none of them keeps a store alive.
 ///
@@ -357,6 +365,18 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         var registered = false
         defer { if registered { _WaitRegistry.shared.done(me) } }
+        // Another thread's commit usually ends within microseconds: check a few times,
+        // yielding the processor, before registering and sleeping on the condition (a sleep
+        // and its wake-up, for every waiter at each release, cost far more). Not while this
+        // thread could be the one the owner waits for: only before its first check, and never
+        // when the owner is mid-handover.
+        var spins = 0
+        while spins < 32, gateOwner != 0, gateOwner != me, handoverMutator == 0, !isEnded {
+            lock.unlock()
+            sched_yield()
+            spins += 1
+            lock.lock()
+        }
         while true {
             if isEnded {
                 lock.unlock()
