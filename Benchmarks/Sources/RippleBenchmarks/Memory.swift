@@ -1,6 +1,7 @@
 import CMallocInfo
 import Observation
 import Ripple
+import RippleStore
 
 // Bytes per node (glibc's mallinfo2().uordblks before and after creating nodes that are kept
 // alive) and the cost of single writes and reads.
@@ -24,6 +25,10 @@ enum Memory {
         var computedReadObserved = 0.0
         var computedReadTracked = 0.0
         var reaction = 0.0
+        /// A store's derived value of one key path (`store.derived(from:)`) with one `sinkValue`.
+        var storeDerivedWithSink = 0.0
+        /// A reaction reading one key path of a store's state (`store.state.x` in `observe`).
+        var storeKeyPathReader = 0.0
         /// Milliseconds to release the 100 000 top-level-read computeds of one source.
         var releaseComputedsMs = 0.0
         /// Milliseconds to release (cancel) the 100 000 reactions on one source.
@@ -90,10 +95,32 @@ enum Memory {
             observedSource.value = 2
         }
 
+        // The store's readers (issue 37): each reads its own element of an array in the state.
+        let store = Store<BenchState, Never>(
+            initialState: BenchState(values: Array(repeating: 0, count: nodeCount)))
+        var storeDerived: [Derived<Int>] = []
+        var storeSubscriptions: [Subscription] = []
+        storeDerived.reserveCapacity(nodeCount)
+        storeSubscriptions.reserveCapacity(2 * nodeCount)
+        report.storeDerivedWithSink = bytes {
+            for i in 0..<nodeCount {
+                let derived = store.derived(from: \BenchState.values[i]) { $0 &* 2 }
+                storeDerived.append(derived)
+                storeSubscriptions.append(derived.sinkValue(dropsFirst: true) { _ in })
+            }
+        }
+        report.storeKeyPathReader = bytes {
+            for i in 0..<nodeCount {
+                let path = SendableKeyPath(keyPath: \BenchState.values[i])
+                storeSubscriptions.append(observe { blackHole(store.state[dynamicMember: path.keyPath]) })
+            }
+        }
+
         // Releasing many readers of one source unlinks each from the source's observer list.
         report.releaseComputedsMs = Double(timed { computeds = [] }) / 1e6
         report.releaseReactionsMs = Double(timed { reactions = [] }) / 1e6
         withExtendedLifetime((storeds, computeds, observedComputeds, tracked, reader, reactions)) {}
+        withExtendedLifetime((store, storeDerived, storeSubscriptions)) {}
         return report
     }
 

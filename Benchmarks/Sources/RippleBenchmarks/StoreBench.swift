@@ -205,6 +205,13 @@ enum StoreBench {
                     .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
                 ]),
         ]
+            + [
+                Benchmark(
+                    name: "store commit to an unread field, \(wide) selectors",
+                    columns: [
+                        .ripple: unreadRipple, .locked: unreadLocked, .verge: unreadVerge,
+                    ])
+            ]
             + [2, 8].map { threads in
                 Benchmark(
                     name: "store commits from \(threads) threads",
@@ -523,6 +530,89 @@ enum StoreBench {
                 try expect(deliveries.n == made, name, "\(deliveries.n) deliveries in \(made) commits")
             })
         return (stats, "\(format(Double(selectorRuns.n) / Double(deliveries.n))) selectors")
+    }
+
+    // MARK: 2b. 10 000 derived selectors, a commit touches a field none of them reads
+
+    // Selector i derives values[i] * 2 and has one subscriber; every commit increments
+    // `count`, which no selector reads. Ideally as cheap as a commit with no subscriber.
+
+    static let wide = 10_000
+
+    static func unreadRipple() throws -> (Stats, String) {
+        let name = "store commit to an unread field, \(wide) selectors (Ripple)"
+        let store = Store<BenchState, Never>(initialState: BenchState(values: Array(repeating: 0, count: wide)))
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        var deriveds: [Derived<Int>] = []
+        var subscriptions: [Subscription] = []
+        for i in 0..<wide {
+            let derived = store.derived(from: \BenchState.values[i]) { value in
+                selectorRuns.n += 1
+                return value &* 2
+            }
+            subscriptions.append(derived.sinkValue(dropsFirst: true) { _ in deliveries.n += 1 })
+            deriveds.append(derived)
+        }
+        selectorRuns.n = 0
+        let stats = try sampleCommits(
+            perSample(200),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                try expect(selectorRuns.n == 0, name, "\(selectorRuns.n) selector runs in \(made) commits, expected 0")
+                try expect(deliveries.n == 0, name, "\(deliveries.n) deliveries in \(made) commits, expected 0")
+                try expect(store.currentState.count == made, name, "count == \(store.currentState.count)")
+            })
+        withExtendedLifetime((deriveds, subscriptions)) {}
+        return (stats, "0 selectors")
+    }
+
+    static func unreadLocked() throws -> (Stats, String) {
+        let name = "store commit to an unread field, \(wide) selectors (locked struct)"
+        let store = LockedStruct(BenchState(values: Array(repeating: 0, count: wide)))
+        let selectorRuns = Counter()
+        for _ in 0..<wide { store.valueSubscribers.append { _ in selectorRuns.n += 1 } }
+        let stats = try sampleCommits(
+            perSample(200),
+            { _ in
+                store.incrementCount()
+            },
+            check: { made in
+                try expect(selectorRuns.n == 0, name, "\(selectorRuns.n) selector runs in \(made) commits")
+            })
+        return (stats, "0 selectors")
+    }
+
+    static func unreadVerge() throws -> (Stats, String) {
+        let name = "store commit to an unread field, \(wide) selectors (Verge-style)"
+        let store = VergeStyleStore(BenchState(values: Array(repeating: 0, count: wide)))
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        let outputs = Recorder()
+        outputs.values = Array(repeating: 0, count: wide)
+        for i in 0..<wide {
+            store.sink { changes in
+                selectorRuns.n += 1
+                let output = changes.current.values[i] &* 2
+                if output != outputs.values[i] {
+                    outputs.values[i] = output
+                    deliveries.n += 1
+                }
+            }
+        }
+        let stats = try sampleCommits(
+            perSample(200),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                try expect(
+                    selectorRuns.n == made * wide, name, "\(selectorRuns.n) selector runs in \(made) commits")
+                try expect(deliveries.n == 0, name, "\(deliveries.n) deliveries in \(made) commits")
+            })
+        return (stats, "\(wide) selectors")
     }
 
     // MARK: 3. 1000 fine-grained readers of distinct key paths, a commit touches one

@@ -296,6 +296,12 @@ func runAll() {
         print(
             "  observe reaction reading one Stored:           \(format(memory.reaction))  (including its Subscription and the source's observer edge)"
         )
+        print(
+            "  store derived value + one sinkValue:           \(format(memory.storeDerivedWithSink))  (store.derived(from: \\.values[i]) { $0 * 2 }, its key-path slice included)"
+        )
+        print(
+            "  store key-path reader (observe):               \(format(memory.storeKeyPathReader))  (observe { store.state.values[i] }: the reaction and the slice)"
+        )
         print("Release time (one source, \(Memory.nodeCount) readers, released first-created first):")
         print("  \(Memory.nodeCount) Computed<Int> read at top level:       \(format(memory.releaseComputedsMs)) ms")
         print("  \(Memory.nodeCount) observe reactions (Subscriptions):     \(format(memory.releaseReactionsMs)) ms")
