@@ -88,7 +88,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     > {
         let path = _KeyPath(keyPath: keyPath)
         return Derived<Member>(
-            Computed(equals: ==) { [self] in computed.value[keyPath: path.keyPath] }, sources: sources)
+            Computed { [self] in computed.value[keyPath: path.keyPath] }, sources: sources)
     }
 
     /// A value derived from this one by `transform`, which runs only when this value changed;
@@ -98,7 +98,7 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<
         Output
     > {
-        Derived<Output>(Computed(equals: ==) { [self] in transform(computed.value) }, sources: sources)
+        Derived<Output>(Computed { [self] in transform(computed.value) }, sources: sources)
     }
 }
 

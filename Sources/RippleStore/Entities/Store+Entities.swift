@@ -35,7 +35,7 @@ extension Store {
             return (snapshot.state[keyPath: table], snapshot.version)
         }
         return Derived(
-            Computed(name: "\(name)\(table)[\(id)]", equals: ==) { node.value.entity },
+            Computed(name: "\(name)\(table)[\(id)]") { node.value.entity },
             sources: [_DerivedSource(_core)])
     }
 }

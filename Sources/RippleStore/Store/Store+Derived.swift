@@ -32,7 +32,7 @@ extension Store {
     ) -> Derived<Output> {
         let slices = (repeat _core.slice(each keyPaths))
         return Derived(
-            Computed(equals: ==) {
+            Computed {
                 transform(repeat (each slices).value)
             },
             sources: [_DerivedSource(_core)])
@@ -52,7 +52,7 @@ extension Store {
         _ transform: @escaping @Sendable (TrackedState<State>) -> Output
     ) -> Derived<Output> {
         let state = TrackedState(source: _core)
-        return Derived(Computed(equals: ==) { transform(state) }, sources: [_DerivedSource(_core)])
+        return Derived(Computed { transform(state) }, sources: [_DerivedSource(_core)])
     }
 
     /// A two-way binding to the value at `keyPath`: reading tracks that value only, writing

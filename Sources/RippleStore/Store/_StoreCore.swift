@@ -497,13 +497,13 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let created: Computed<Value>
         if logger != nil {
             let label = "\(keyPath)"
-            created = Computed(name: label, equals: ==) { [node, weak self] in
+            created = Computed(name: label) { [node, weak self] in
                 let snapshot = node.value
                 self?.noteWake(.derived(label), snapshot.version)
                 return snapshot.state[keyPath: path.keyPath]
             }
         } else {
-            created = Computed(name: "\(name)\(keyPath)", equals: ==) { [node] in
+            created = Computed(name: "\(name)\(keyPath)") { [node] in
                 node.value.state[keyPath: path.keyPath]
             }
         }
