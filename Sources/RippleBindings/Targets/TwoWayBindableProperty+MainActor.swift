@@ -40,7 +40,7 @@ extension TwoWayBindableProperty {
     /// an edit reaches it at once when reported on the main actor (as the UIKit and AppKit
     /// adapters report edits), otherwise (a throttle's or debounce's timer) from the main
     /// actor's queue, edits in the order the user made them. The guarantees of
-    /// ``TwoWayBindableProperty`` hold as for a ``ValueBinding``: no echo of the user's edit, the
+    /// ``TwoWayBindableProperty`` hold as for a `ValueBinding`: no echo of the user's edit, the
     /// control and the model agree, `onUnbind` runs once when the binding ends, and ending it
     /// writes an edit a pacer still holds (at once when it ends on the main actor).
     ///
