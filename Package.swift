@@ -95,6 +95,8 @@ let package = Package(
         // RippleCombine and RippleLogging used as their articles show them, in main-actor modules
         // (the app-target settings below), with no concurrency annotation on the tests' types.
         .testTarget(name: "RippleCombineMainActorTests", dependencies: ["RippleCombine"]),
+        // RippleBindings' targets bound to main-actor models, as app code binds its controls.
+        .testTarget(name: "RippleBindingsMainActorTests", dependencies: ["RippleBindings", "RippleTesting"]),
         .testTarget(
             name: "RippleLoggingMainActorTests",
             dependencies: [

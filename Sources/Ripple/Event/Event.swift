@@ -1,4 +1,4 @@
-import Synchronization
+import _RippleThread
 
 /// A stream of values pushed to subscribers: nothing is stored or replayed.
 ///
@@ -82,7 +82,7 @@ public final class Event<Value>: @unchecked Sendable {
             withoutOwner {
                 // A subscriber an earlier one cancelled is skipped (see `_EventHandler`).
                 for slot in first..<snapshot.count {
-                    if let entry = snapshot[slot], entry.isActive.load(ordering: .acquiring) { entry.handler(value) }
+                    if let entry = snapshot[slot], entry.isActive { entry.handler(value) }
                 }
             }
         }
@@ -96,7 +96,7 @@ public final class Event<Value>: @unchecked Sendable {
             let slot = entry.slot
             guard slot >= head, slot < handlers.count, handlers[slot] === entry else { return nil }
             visit()
-            entry.isActive.store(false, ordering: .releasing)
+            entry.deactivate()
             handlers[slot] = nil
             holes += 1
             if holes == handlers.count {
@@ -164,12 +164,27 @@ extension Event where Value == Void {
 final class _EventHandler<Value>: @unchecked Sendable {
     // @unchecked: `slot` is guarded by the graph's lock.
     let handler: @Sendable (Value) -> Void
-    /// Cleared when the subscription ends.
-    let isActive = Atomic<Bool>(true)
     /// Where it is in its event's `handlers` (lock held to touch); moved by a compaction.
     var slot = 0
+    /// A word set once, to 1, when the subscription ends (under the lock), and read without
+    /// the lock by a delivery: a C atomic, since `Atomic` needs macOS 15 / iOS 18 and Ripple
+    /// supports macOS 14 / iOS 17.
+    private let endedWord = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
 
     init(handler: @escaping @Sendable (Value) -> Void) {
         self.handler = handler
+        endedWord.initialize(to: 0)
+    }
+
+    deinit {
+        endedWord.deallocate()
+    }
+
+    /// Whether the subscription is still active (an acquire load).
+    var isActive: Bool { _ripple_once_word_load(endedWord) == 0 }
+
+    /// Marks the subscription ended (a release; once: later calls do nothing).
+    func deactivate() {
+        _ = _ripple_once_word_publish(endedWord, 1)
     }
 }

@@ -19,6 +19,11 @@ import RippleModels
 /// text.userDidEdit()         // …and name.value == "Grace"
 /// ```
 ///
+/// It binds a model value it can write: from the main actor, a main-actor model's property
+/// (`model.bindings.name`, `$model.name`: a `MainActorValueBinding`), read and written only on
+/// the main actor (see ``bind(_:_:onUnbind:)-(MainActorValueBinding<Data>,_,_)``); from any
+/// thread, a `Stored` or a `ValueBinding`.
+///
 /// **No echo.** A user's edit written to the model is not applied back to the control, even
 /// when the transform is not an exact inverse: a field bound to a `Double` with
 /// `.transform({ "\($0)" }, reverse: { Double($0) ?? 0 })` keeps the "1.50" the user typed
@@ -35,10 +40,11 @@ import RippleModels
 /// The rules of ``BindableProperty`` hold too: one binding at a time, ended by ``unbind()``,
 /// by the release of the property or of its target.
 public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
-    private let slot = _BindingSlot<Value>()
-    private let scheduler: BindingScheduler
+    // Internal, not private: the main-actor forms (`+MainActor`) bind through them too.
+    let slot = _BindingSlot<Value>()
+    let scheduler: BindingScheduler
     private let get: @Sendable () -> Value?
-    private let set: @Sendable (Value) -> Bool
+    let set: @Sendable (Value) -> Bool
 
     /// Creates a two-way property from a getter and a setter.
     ///
