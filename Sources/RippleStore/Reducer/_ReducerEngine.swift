@@ -423,8 +423,18 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         drainingTicket = ticket
         let marks = markIDs
         lock.unlock()
-        let followUps = reduce(action, file: file, line: line, under: marks)
+        // What the effects send at once is reduced next, depth first, as `drain` reduces the
+        // entries it inserts at the queue's head (before anything queued meanwhile).
+        var followUps = reduce(action, file: file, line: line, under: marks)
         lock.lock()
+        while !followUps.isEmpty, !isEnded {
+            let next = followUps.removeFirst()
+            let marks = markIDs
+            lock.unlock()
+            followUps.insert(contentsOf: reduce(next, file: file, line: line, under: marks), at: 0)
+            lock.lock()
+        }
+        if isEnded { followUps = [] }
         if followUps.isEmpty, head >= queue.count {
             // Nothing more to do: leave as `drain` leaves an empty queue (reduced entries are
             // dropped; `head == 0` here means there are none).
