@@ -5,7 +5,7 @@ import Testing
 extension Store {
     /// Waits until the value at `keyPath` in the store's state equals `expected`, and fails the
     /// test if it does not within `timeout` on `clock` (OneWay's `await store.expect(\.count, 1)`),
-    /// for a live store (``RippleStore/ReducerStore``, ``RippleStore/ViewStore``, any ``RippleStore/Store``)
+    /// for a live store (`ReducerStore`, `ViewStore`, any `Store`)
     /// whose effects change it asynchronously.
     ///
     /// ```swift
@@ -58,8 +58,8 @@ extension Store {
 
 extension MainActorStore {
     /// Waits until the value at `keyPath` in the store's state equals `expected`, and fails the
-    /// test if it does not within `timeout` on `clock`: ``RippleStore/Store/expect(_:_:timeout:clock:fileID:filePath:line:column:)``
-    /// for a main-actor store (``RippleStore/MainActorReducerStore``).
+    /// test if it does not within `timeout` on `clock`: `Store`'s `expect(_:_:timeout:clock:)` for a
+    /// main-actor store (`MainActorReducerStore`).
     ///
     /// ```swift
     /// store.send(.load)
