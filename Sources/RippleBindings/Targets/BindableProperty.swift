@@ -26,9 +26,9 @@ import RippleModels
 /// Each change reaches the target once, with the value of a consistent graph; values that
 /// arrive faster than the scheduler runs are coalesced to the newest.
 public final class BindableProperty<Value: Sendable>: Sendable {
-    private let slot = _BindingSlot<Value>()
-    private let scheduler: BindingScheduler
-    private let set: @Sendable (Value) -> Bool
+    let slot = _BindingSlot<Value>()
+    let scheduler: BindingScheduler
+    let set: @Sendable (Value) -> Bool
 
     /// Creates a bindable property that applies values with `set`.
     ///
