@@ -329,25 +329,13 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             guard head < queue.count, !isEnded else {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
-                drainer = 0
-                drainingTicket = 0
                 outstanding = [:]
-                if waiters > 0 { lock.broadcast() }
-                let resume = takeParked()
-                lock.unlock()
-                for continuation in resume { continuation.resume(returning: false) }
+                leaveDrain(scheduling: false)
                 return
             }
             if ticket != 0 ? outstanding[ticket] == nil : budget == 0 {
                 // This drainer's work is done; the rest is someone else's.
-                drainer = 0
-                drainingTicket = 0
-                if waiters > 0 { lock.broadcast() }
-                let resume = takeParked()
-                let schedule = scheduleDrainLocked()
-                lock.unlock()
-                for continuation in resume { continuation.resume(returning: false) }
-                schedule()
+                leaveDrain(scheduling: true)
                 return
             }
             budget -= 1
@@ -393,6 +381,20 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         }
     }
 
+    /// Stops draining (lock held; released here): wakes the callers waiting for their work and
+    /// resumes the parked effect sends; with `scheduling`, schedules a drain of what others
+    /// queued.
+    private func leaveDrain(scheduling: Bool) {
+        drainer = 0
+        drainingTicket = 0
+        if waiters > 0 { lock.broadcast() }
+        let resume = takeParked()
+        let schedule = scheduling ? scheduleDrainLocked() : {}
+        lock.unlock()
+        for continuation in resume { continuation.resume(returning: false) }
+        schedule()
+    }
+
     /// The parked effect sends, to resume once the lock is released (lock held).
     private func takeParked() -> [CheckedContinuation<Bool, Never>] {
         guard !parked.isEmpty else { return [] }
@@ -434,28 +436,17 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             followUps.insert(contentsOf: reduce(next, file: file, line: line, under: marks), at: 0)
             lock.lock()
         }
-        if isEnded { followUps = [] }
-        if followUps.isEmpty, head >= queue.count {
-            // Nothing more to do: leave as `drain` leaves an empty queue (reduced entries are
-            // dropped; `head == 0` here means there are none).
+        guard head < queue.count else {
+            // Nothing queued meanwhile: leave as `drain` leaves an empty queue (reduced entries
+            // are dropped; `head == 0` here means there are none).
             if head != 0 {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
             }
-            drainer = 0
-            drainingTicket = 0
-            if waiters > 0 { lock.broadcast() }
-            let resume = takeParked()
-            lock.unlock()
-            for continuation in resume { continuation.resume(returning: false) }
+            leaveDrain(scheduling: false)
             return
         }
-        if !followUps.isEmpty {
-            // Reduced next, before anything queued, as part of the same send.
-            let entries = followUps.map { Entry(action: $0, ticket: ticket, file: file, line: line) }
-            queue.insert(contentsOf: entries, at: head)
-            outstanding[ticket, default: 0] += entries.count
-        }
+        // What subscribers sent (under this send's ticket) and what others queued.
         lock.unlock()
         drain(me, until: ticket)
     }

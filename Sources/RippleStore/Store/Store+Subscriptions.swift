@@ -29,11 +29,7 @@ extension Store {
         // Inlinable: the `Changes` is made in code compiled for the concrete state, where the
         // store's generic code would look up its type's metadata on every delivery.
         _core._sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            let current = unsafeDowncast(current, to: _Snapshot<State>.self)
-            receive(
-                Changes(
-                    previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
-                    current: current.state, version: current.version, transaction: current.transaction))
+            receive(_StoreCore<State>._changes(from: previous, to: current))
         }
     }
 
@@ -189,14 +185,19 @@ extension _StoreCore {
     func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
         let body = sinkSnapshots(dropsFirst: dropsFirst, label: label)
         return { receive in
-            body { previous, current in
-                let current = unsafeDowncast(current, to: _Snapshot<State>.self)
-                receive(
-                    Changes(
-                        previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
-                        current: current.state, version: current.version, transaction: current.transaction))
-            }
+            body { previous, current in receive(Self._changes(from: previous, to: current)) }
         }
+    }
+
+    /// The change from the snapshot a subscriber saw last (`nil` on its first run) to the
+    /// published one, both `_Snapshot<State>`s. Inlinable, so that `Store.sinkState` builds it
+    /// in code compiled for the concrete state.
+    @inlinable
+    static func _changes(from previous: _AnySnapshot?, to current: _AnySnapshot) -> Changes<State> {
+        let current = unsafeDowncast(current, to: _Snapshot<State>.self)
+        return Changes(
+            previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
+            current: current.state, version: current.version, transaction: current.transaction)
     }
 
     /// The body of a subscriber's reaction: reads the published state (its one dependency) and
