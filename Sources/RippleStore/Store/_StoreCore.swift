@@ -84,6 +84,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         case published
     }
     private var slices: [AnyKeyPath: AnyObject] = [:]
+    /// The fields of a ``StateFields`` state (`nil` for a plain state), and the routes made for
+    /// those some key-path reader reads through (guarded by `lock`; see ``_FieldRoutes``).
+    private let fields: _FieldRoutes<State>?
+    private var routeOfField: [Int: _FieldRoute] = [:]
+    private var routes: [_FieldRoute] = []
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
     private var isEnded = false
@@ -129,6 +134,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         self.logger = logger
         self.derivesFields = derivesFields
         hasDerivedFields = derivesFields != nil
+        fields = _FieldRoutes.ofState()
         hasMiddleware.initialize(to: middleware.isEmpty ? 0 : 1)
         node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
@@ -321,28 +327,40 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        if hooks == nil, _writesApplyInPlace() {
+        if hooks == nil, fields == nil, _writesApplyInPlace() {
             // `writeInOrder` would run both at once: skip its closures and its batch.
             node.value = snapshot
             leaveGate(me, mutated: false)
             return
         }
-        guard let hooks else {
+        if hooks == nil, fields == nil {
             writeInOrder { [node] in node.value = snapshot }
-            writeInOrder { [self] in leaveGate(me, mutated: false) }
-            return
-        }
-        writeInOrder { [node] in
-            // The hooks write what changed since the state this thread reads as published,
-            // not since `base`: a commit made inside a `batch` on another thread is not
-            // applied until that batch ends, so its entity writes are not either, and this
-            // commit, made on top of it, must write them too.
-            let previous = untracked { node.value.state }
-            node.value = snapshot
-            hooks.run(previous, snapshot.state, snapshot.version)
+        } else {
+            writeInOrder { [self] in publish(snapshot, hooks: hooks) }
         }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
+    }
+
+    /// Publishes `snapshot` (in the batch of a `writeInOrder`): the node, the routes of the
+    /// fields it changed, then the hooks.
+    ///
+    /// Both compare with the state this thread reads as published, not with the commit's
+    /// base: a commit made inside a `batch` on another thread is not applied until that batch
+    /// ends, so its entity writes are not either, and this commit, made on top of it, must
+    /// write them too.
+    ///
+    /// The routes are read after the node is written: a reader made meanwhile either has its
+    /// route among them or reads this snapshot when it first runs.
+    private func publish(_ snapshot: _Snapshot<State>, hooks: _PublishHooks<State>?) {
+        let previous = node.stored.peek()
+        node.value = snapshot
+        if fields != nil {
+            for route in lock.withLock({ routes }) where !route.isUnchanged(previous, snapshot) {
+                route.tick.value = snapshot.version
+            }
+        }
+        hooks?.run(unsafeDowncast(previous, to: _Snapshot<State>.self).state, snapshot.state, snapshot.version)
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
@@ -464,10 +482,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             let hooks = publishHooks
             lock.unlock()
             // A round of its own: this runs after the previous round's reactions.
-            writeInOrder { [node, drainTick] in
-                let previous = untracked { node.value.state }
-                node.value = snapshot
-                hooks?.run(previous, snapshot.state, snapshot.version)
+            writeInOrder { [self, drainTick] in
+                publish(snapshot, hooks: hooks)
                 drainTick.value = tick
             }
         }
@@ -489,21 +505,32 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
 
     /// The core node holding the value at `keyPath`, cut off by equality: a reader of it runs
     /// again only when that value changed. One per key path, kept for the store's life.
+    ///
+    /// It depends on the whole state, or, when `keyPath` reads through a field of a
+    /// ``StateFields`` state, on that field's route only: a commit that leaves the field alone
+    /// does not look at it.
     func slice<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>) -> Computed<Value> {
         if let existing = lock.withLock({ slices[keyPath] }) {
             return unsafeDowncast(existing, to: Computed<Value>.self)
         }
         let path = _KeyPath(keyPath: keyPath)
         let created: Computed<Value>
-        if logger != nil {
-            let label = "\(keyPath)"
+        let label = logger == nil ? "\(name)\(keyPath)" : "\(keyPath)"
+        if let route = route(of: keyPath) {
+            created = Computed(name: label) { [node, tick = route.tick, weak self] in
+                _ = tick.value
+                let snapshot = unsafeDowncast(node.stored.peek(), to: _Snapshot<State>.self)
+                if self?.logger != nil { self?.noteWake(.derived(label), snapshot.version) }
+                return snapshot.state[keyPath: path.keyPath]
+            }
+        } else if logger != nil {
             created = Computed(name: label) { [node, weak self] in
                 let snapshot = node.value
                 self?.noteWake(.derived(label), snapshot.version)
                 return snapshot.state[keyPath: path.keyPath]
             }
         } else {
-            created = Computed(name: "\(name)\(keyPath)") { [node] in
+            created = Computed(name: label) { [node] in
                 node.value.state[keyPath: path.keyPath]
             }
         }
@@ -513,6 +540,20 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return created
         }
         return unsafeDowncast(slice, to: Computed<Value>.self)
+    }
+
+    /// The route of the field `keyPath` reads through, made the first time (`nil` for a plain
+    /// state, or a key path under no field).
+    private func route(of keyPath: AnyKeyPath) -> _FieldRoute? {
+        guard let fields, let index = fields.field(containing: keyPath) else { return nil }
+        if let existing = lock.withLock({ routeOfField[index] }) { return existing }
+        let made = _FieldRoute(fields.fields[index], name: "\(name) field \(fields.fields[index].keyPath)")
+        return lock.withLock {
+            if let existing = routeOfField[index] { return existing }
+            routeOfField[index] = made
+            routes.append(made)
+            return made
+        }
     }
 
     /// Appends `step` to the middleware: every commit that closes after this returns runs it

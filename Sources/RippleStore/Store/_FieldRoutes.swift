@@ -1,0 +1,66 @@
+import Ripple
+
+/// How a store of a ``StateFields`` state routes its commits: each field read by a key-path
+/// reader has a node (`tick`) that the commit writes when the field changed, and the readers
+/// under that field depend on it instead of on the whole state.
+///
+/// The fields' key paths are matched to readers' key paths by their descriptions
+/// (`\AppState.items` is a prefix of `\AppState.items.<computed … (Int)>`): Swift offers no
+/// other way to split a key path into its components. A match only decides which node a reader
+/// depends on; a reader that matches no field depends on the whole state, as with a plain
+/// state. A field whose description has a computed component (a subscript's arguments are not
+/// printed, so two of them can print the same) matches only its own key path.
+final class _FieldRoutes<State: Sendable>: Sendable {
+    let fields: [StateField<State>]
+    /// Each field's key path, printed; `nil` for one matched only by equality.
+    private let prefixes: [String?]
+
+    init(_ fields: [StateField<State>]) {
+        self.fields = fields
+        prefixes = fields.map { field in
+            let printed = String(reflecting: field.keyPath as AnyKeyPath)
+            return printed.contains("<") ? nil : printed
+        }
+    }
+
+    /// The index of the field `keyPath` reads through (the longest match), if any.
+    ///
+    /// - Complexity: O(*f*) string comparisons for *f* fields; made once per key path.
+    func field(containing keyPath: AnyKeyPath) -> Int? {
+        if let exact = fields.firstIndex(where: { ($0.keyPath as AnyKeyPath) == keyPath }) { return exact }
+        let printed = String(reflecting: keyPath)
+        var best: (index: Int, length: Int)?
+        for (index, prefix) in prefixes.enumerated() {
+            guard let prefix, printed.count > prefix.count, printed.hasPrefix(prefix) else { continue }
+            let next = printed[printed.index(printed.startIndex, offsetBy: prefix.count)]
+            guard next == "." || next == "?" || next == "!" || next == "[" else { continue }
+            if prefix.count > best?.length ?? -1 { best = (index, prefix.count) }
+        }
+        return best?.index
+    }
+
+    /// The fields of `State` when it conforms to ``StateFields``, else `nil`.
+    static func ofState() -> _FieldRoutes? {
+        guard let type = State.self as? any StateFields.Type else { return nil }
+        func fields<Fields: StateFields>(_ type: Fields.Type) -> Any { type.stateFields }
+        guard let fields = fields(type) as? [StateField<State>] else { return nil }
+        return _FieldRoutes(fields)
+    }
+}
+
+/// A field some reader reads through: the node its readers depend on, and the comparison a
+/// commit makes. Not generic: the store's unspecialized commit loops over these.
+final class _FieldRoute: Sendable {
+    let tick: Stored<UInt64>
+    /// Whether the field is equal in two published snapshots.
+    let isUnchanged: @Sendable (_AnySnapshot, _AnySnapshot) -> Bool
+
+    init<State: Sendable>(_ field: StateField<State>, name: String) {
+        tick = Stored(0, name: name)
+        isUnchanged = { old, new in
+            field.isEqual(
+                unsafeDowncast(old, to: _Snapshot<State>.self).state,
+                unsafeDowncast(new, to: _Snapshot<State>.self).state)
+        }
+    }
+}
