@@ -17,6 +17,14 @@ struct State: Equatable, Sendable {
     var values: [Int] = []
 }
 
+/// `State` with its fields listed: a commit looks only at the readers of the fields it changed.
+struct FieldsState: StateFields {
+    var count = 0
+    var name = ""
+    var values: [Int] = []
+    static let stateFields: [StateField<FieldsState>] = [StateField(\.count), StateField(\.name), StateField(\.values)]
+}
+
 enum Action: Sendable {
     case increment
 }
@@ -41,6 +49,7 @@ final class Counter: @unchecked Sendable {
 let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "stored0",
+    "fields0", "fieldsSelectors1000", "fieldsUnread10000",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -76,6 +85,26 @@ case "selectors1000", "readers1000":
     }
     store.commit { $0.values[0] += 1 }
     for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }
+    print(store.currentState.values[0], runs.n)
+case "fields0":
+    let store = Store<FieldsState, Never>(initialState: FieldsState())
+    store.commit { $0.count += 1 }
+    for _ in 0..<commits { store.commit { $0.count += 1 } }
+    print(store.currentState.count)
+case "fieldsSelectors1000", "fieldsUnread10000":
+    let readers = scenario == "fieldsSelectors1000" ? width : 10 * width
+    let store = Store<FieldsState, Never>(initialState: FieldsState(values: Array(repeating: 0, count: readers)))
+    for i in 0..<readers {
+        let derived = store.derived(from: \FieldsState.values[i]) { $0 &* 2 }
+        keepAlive.append(derived)
+        keepAlive.append(derived.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+    }
+    store.commit { $0.values[0] += 1 }
+    if readers == width {
+        for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }
+    } else {
+        for _ in 0..<commits { store.commit { $0.count += 1 } }
+    }
     print(store.currentState.values[0], runs.n)
 default:
     let store = Store<State, Never>(initialState: State())

@@ -41,6 +41,50 @@ struct BenchState: Equatable, Sendable {
     var values: [Int] = []
 }
 
+/// The states the selector and reader rows run on: a plain `Equatable` one, and one that lists
+/// its fields (`StateFields`), so that a commit looks only at the readers under the fields it
+/// changed. Each builds its key paths concretely (a key path made in generic code goes through
+/// the protocol's witness and matches no field).
+protocol BenchStateKind: Equatable, Sendable {
+    init(width: Int)
+    static func valuePath(_ index: Int) -> KeyPath<Self, Int>
+    mutating func bumpValue(_ index: Int)
+    mutating func bumpCount()
+    var countValue: Int { get }
+    func value(_ index: Int) -> Int
+    /// The row-name suffix.
+    static var kind: String { get }
+}
+
+extension BenchState: BenchStateKind {
+    init(width: Int) { self.init(values: Array(repeating: 0, count: width)) }
+    static func valuePath(_ index: Int) -> KeyPath<BenchState, Int> { \BenchState.values[index] }
+    mutating func bumpValue(_ index: Int) { values[index] += 1 }
+    mutating func bumpCount() { count += 1 }
+    var countValue: Int { count }
+    func value(_ index: Int) -> Int { values[index] }
+    static var kind: String { "" }
+}
+
+/// `BenchState` with its fields listed.
+struct BenchFieldsState: StateFields, BenchStateKind {
+    var count = 0
+    var name = ""
+    var values: [Int] = []
+
+    static let stateFields: [StateField<BenchFieldsState>] = [
+        StateField(\.count), StateField(\.name), StateField(\.values),
+    ]
+
+    init(width: Int) { values = Array(repeating: 0, count: width) }
+    static func valuePath(_ index: Int) -> KeyPath<BenchFieldsState, Int> { \BenchFieldsState.values[index] }
+    mutating func bumpValue(_ index: Int) { values[index] += 1 }
+    mutating func bumpCount() { count += 1 }
+    var countValue: Int { count }
+    func value(_ index: Int) -> Int { values[index] }
+    static var kind: String { ", StateFields" }
+}
+
 /// What a Verge-style subscriber receives: the state before and after the commit.
 struct BenchChanges<State> {
     let previous: State
@@ -195,23 +239,31 @@ enum StoreBench {
                 ])
         } + [
             Benchmark(
-                name: "store \(width) derived selectors",
+                name: "store commit, 0 subscribers, StateFields",
                 columns: [
-                    .ripple: derivedRipple, .locked: derivedLocked, .verge: derivedVerge,
-                ]),
-            Benchmark(
-                name: "store \(width) fine-grained readers",
-                columns: [
-                    .ripple: readersRipple, .locked: readersLocked, .verge: readersVerge,
-                ]),
+                    .ripple: commitFieldsRipple, .locked: { try commitLocked(subscribers: 0) },
+                    .verge: { try commitVerge(subscribers: 0) },
+                ])
         ]
-            + [
-                Benchmark(
-                    name: "store commit to an unread field, \(wide) selectors",
-                    columns: [
-                        .ripple: unreadRipple, .locked: unreadLocked, .verge: unreadVerge,
-                    ])
-            ]
+            + [BenchState.self, BenchFieldsState.self].flatMap { (kind: any BenchStateKind.Type) in
+                [
+                    Benchmark(
+                        name: "store \(width) derived selectors\(kind.kind)",
+                        columns: [
+                            .ripple: { try derivedRipple(kind) }, .locked: derivedLocked, .verge: derivedVerge,
+                        ]),
+                    Benchmark(
+                        name: "store \(width) fine-grained readers\(kind.kind)",
+                        columns: [
+                            .ripple: { try readersRipple(kind) }, .locked: readersLocked, .verge: readersVerge,
+                        ]),
+                    Benchmark(
+                        name: "store commit to an unread field, \(wide) selectors\(kind.kind)",
+                        columns: [
+                            .ripple: { try unreadRipple(kind) }, .locked: unreadLocked, .verge: unreadVerge,
+                        ]),
+                ]
+            }
             + [2, 8].map { threads in
                 Benchmark(
                     name: "store commits from \(threads) threads",
@@ -354,6 +406,23 @@ enum StoreBench {
         return (stats, ran)
     }
 
+    /// A commit with no subscriber to a state that lists its fields (it publishes in a batch,
+    /// comparing the fields some reader reads: none here).
+    static func commitFieldsRipple() throws -> (Stats, String) {
+        let name = "store commit, 0 subscribers, StateFields (Ripple)"
+        let store = Store<BenchFieldsState, Never>(initialState: BenchFieldsState(width: 0))
+        let stats = try sampleCommits(
+            perSample(50_000),
+            { _ in
+                store.commit { $0.count += 1 }
+            },
+            check: { made in
+                let count = store.currentState.count
+                try expect(count == made, name, "count == \(count) after \(made) commits")
+            })
+        return (stats, "-")
+    }
+
     static func commitLocked(subscribers n: Int) throws -> (Stats, String) {
         let name = "store commit, \(n) subscribers (locked struct)"
         let store = LockedStruct(BenchState())
@@ -433,15 +502,19 @@ enum StoreBench {
 
     static var initialValues: BenchState { BenchState(values: Array(repeating: 0, count: width)) }
 
-    static func derivedRipple() throws -> (Stats, String) {
-        let name = "store \(width) derived selectors (Ripple)"
-        let store = Store<BenchState, Never>(initialState: initialValues)
+    static func derivedRipple(_ kind: any BenchStateKind.Type) throws -> (Stats, String) {
+        try derivedRipple(of: kind)
+    }
+
+    static func derivedRipple<S: BenchStateKind>(of _: S.Type) throws -> (Stats, String) {
+        let name = "store \(width) derived selectors\(S.kind) (Ripple)"
+        let store = Store<S, Never>(initialState: S(width: width))
         let selectorRuns = Counter()
         let deliveries = Counter()
         var deriveds: [Derived<Int>] = []
         var subscriptions: [Subscription] = []
         for i in 0..<width {
-            let derived = store.derived(from: \BenchState.values[i]) { value in
+            let derived = store.derived(from: S.valuePath(i)) { value in
                 selectorRuns.n += 1
                 return value &* 2
             }
@@ -453,7 +526,7 @@ enum StoreBench {
         let stats = try sampleCommits(
             perSample(2_000),
             { k in
-                store.commit { $0.values[k % width] += 1 }
+                store.commit { $0.bumpValue(k % width) }
             },
             check: { made in
                 try expect(
@@ -539,15 +612,19 @@ enum StoreBench {
 
     static let wide = 10_000
 
-    static func unreadRipple() throws -> (Stats, String) {
-        let name = "store commit to an unread field, \(wide) selectors (Ripple)"
-        let store = Store<BenchState, Never>(initialState: BenchState(values: Array(repeating: 0, count: wide)))
+    static func unreadRipple(_ kind: any BenchStateKind.Type) throws -> (Stats, String) {
+        try unreadRipple(of: kind)
+    }
+
+    static func unreadRipple<S: BenchStateKind>(of _: S.Type) throws -> (Stats, String) {
+        let name = "store commit to an unread field, \(wide) selectors\(S.kind) (Ripple)"
+        let store = Store<S, Never>(initialState: S(width: wide))
         let selectorRuns = Counter()
         let deliveries = Counter()
         var deriveds: [Derived<Int>] = []
         var subscriptions: [Subscription] = []
         for i in 0..<wide {
-            let derived = store.derived(from: \BenchState.values[i]) { value in
+            let derived = store.derived(from: S.valuePath(i)) { value in
                 selectorRuns.n += 1
                 return value &* 2
             }
@@ -558,12 +635,12 @@ enum StoreBench {
         let stats = try sampleCommits(
             perSample(200),
             { _ in
-                store.commit { $0.count += 1 }
+                store.commit { $0.bumpCount() }
             },
             check: { made in
                 try expect(selectorRuns.n == 0, name, "\(selectorRuns.n) selector runs in \(made) commits, expected 0")
                 try expect(deliveries.n == 0, name, "\(deliveries.n) deliveries in \(made) commits, expected 0")
-                try expect(store.currentState.count == made, name, "count == \(store.currentState.count)")
+                try expect(store.currentState.countValue == made, name, "count == \(store.currentState.countValue)")
             })
         withExtendedLifetime((deriveds, subscriptions)) {}
         return (stats, "0 selectors")
@@ -617,13 +694,17 @@ enum StoreBench {
 
     // MARK: 3. 1000 fine-grained readers of distinct key paths, a commit touches one
 
-    static func readersRipple() throws -> (Stats, String) {
-        let name = "store \(width) fine-grained readers (Ripple)"
-        let store = Store<BenchState, Never>(initialState: initialValues)
+    static func readersRipple(_ kind: any BenchStateKind.Type) throws -> (Stats, String) {
+        try readersRipple(of: kind)
+    }
+
+    static func readersRipple<S: BenchStateKind>(of _: S.Type) throws -> (Stats, String) {
+        let name = "store \(width) fine-grained readers\(S.kind) (Ripple)"
+        let store = Store<S, Never>(initialState: S(width: width))
         let readerRuns = Counter()
         var subscriptions: [Subscription] = []
         for i in 0..<width {
-            let path = SendableKeyPath(keyPath: \BenchState.values[i])
+            let path = SendableKeyPath(keyPath: S.valuePath(i))
             subscriptions.append(
                 observe {
                     let value = store.state[dynamicMember: path.keyPath]
@@ -637,7 +718,7 @@ enum StoreBench {
         let stats = try sampleCommits(
             perSample(2_000),
             { k in
-                store.commit { $0.values[k % width] += 1 }
+                store.commit { $0.bumpValue(k % width) }
             },
             check: { made in
                 commits = made

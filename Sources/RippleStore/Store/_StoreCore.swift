@@ -87,6 +87,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// The fields of a ``StateFields`` state (`nil` for a plain state), and the routes made for
     /// those some key-path reader reads through (guarded by `lock`; see ``_FieldRoutes``).
     private let fields: _FieldRoutes<State>?
+    /// `fields != nil`, tested on every commit without looking up the optional's metadata.
+    private let hasFields: Bool
     private var routeOfField: [Int: _FieldRoute] = [:]
     private var routes: [_FieldRoute] = []
     private var endings: [Int: @Sendable () -> Void] = [:]
@@ -135,6 +137,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         self.derivesFields = derivesFields
         hasDerivedFields = derivesFields != nil
         fields = _FieldRoutes.ofState()
+        hasFields = fields != nil
         hasMiddleware.initialize(to: middleware.isEmpty ? 0 : 1)
         node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
@@ -297,7 +300,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // first one is handed.
         if open.isHandedOver { ensureFollower() }
         var joinsHanded = false
+        var isRouted = false
         let hooks = lock.withLock { () -> _PublishHooks<State>? in
+            isRouted = hasFields && !routes.isEmpty
             latest = snapshot
             if logger != nil {
                 woken[snapshot.version] = []
@@ -327,19 +332,31 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        if hooks == nil, fields == nil, _writesApplyInPlace() {
+        if hooks == nil, !isRouted, _writesApplyInPlace() {
             // `writeInOrder` would run both at once: skip its closures and its batch.
             node.value = snapshot
+            if hasFields { touchLateRoutes(after: snapshot) }
             leaveGate(me, mutated: false)
             return
         }
-        if hooks == nil, fields == nil {
-            writeInOrder { [node] in node.value = snapshot }
+        if hooks == nil, !isRouted {
+            writeInOrder { [self] in
+                node.value = snapshot
+                if hasFields { touchLateRoutes(after: snapshot) }
+            }
         } else {
             writeInOrder { [self] in publish(snapshot, hooks: hooks) }
         }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
+    }
+
+    /// After a commit published with no route to compare (the state has fields, but no reader
+    /// read through one when the commit began): a route made since then is touched, so that its
+    /// readers, which may have read the state before this commit, read it again.
+    private func touchLateRoutes(after snapshot: _Snapshot<State>) {
+        let late = lock.withLock { routes }
+        for route in late { route.tick.value = snapshot.version }
     }
 
     /// Publishes `snapshot` (in the batch of a `writeInOrder`): the node, the routes of the
@@ -355,7 +372,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private func publish(_ snapshot: _Snapshot<State>, hooks: _PublishHooks<State>?) {
         let previous = node.stored.peek()
         node.value = snapshot
-        if fields != nil {
+        if hasFields {
             for route in lock.withLock({ routes }) where !route.isUnchanged(previous, snapshot) {
                 route.tick.value = snapshot.version
             }
@@ -517,10 +534,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let created: Computed<Value>
         let label = logger == nil ? "\(name)\(keyPath)" : "\(keyPath)"
         if let route = route(of: keyPath) {
+            let logs = logger != nil
             created = Computed(name: label) { [node, tick = route.tick, weak self] in
                 _ = tick.value
-                let snapshot = unsafeDowncast(node.stored.peek(), to: _Snapshot<State>.self)
-                if self?.logger != nil { self?.noteWake(.derived(label), snapshot.version) }
+                let snapshot = untracked { node.value }
+                if logs { self?.noteWake(.derived(label), snapshot.version) }
                 return snapshot.state[keyPath: path.keyPath]
             }
         } else if logger != nil {

@@ -233,9 +233,9 @@ struct StateFieldsTests {
         return (seen, subscription)
     }
 
-    @Test("readers made while another thread commits are never left behind", arguments: 0..<4)
+    @Test("readers made while another thread commits are never left behind", arguments: 0..<16)
     func readersMadeDuringCommits(round: Int) {
-        let width = 64
+        let width = 32
         let store = Store<SFState, Never>(initialState: SFState(items: Array(repeating: 0, count: width)))
         let made = TDLog<(Int, Derived<Int>, Subscription)>()
         runOnThreads(2) { thread in
