@@ -13,8 +13,9 @@ public final class Subscription: @unchecked Sendable, Hashable {
     // itself: a reaction's subscription (most of them) is one small allocation.
 
     /// What the first cancellation stops, `nil` once it has (lock held to touch): the reaction
-    /// of a reaction's subscription, else a `_CancelAction` holding the closure to call.
-    private var target: AnyObject?
+    /// of a reaction's subscription, else a `_CancelAction` holding the closure to call. Either
+    /// also keeps the subscription's ``_context``.
+    private(set) var target: AnyObject?
 
     /// A reaction's subscription, which cancels it.
     init(reaction: _ReactionNode) {
@@ -78,9 +79,15 @@ public final class Subscription: @unchecked Sendable, Hashable {
 }
 
 /// The closure a ``Subscription`` created with one calls when cancelled.
-final class _CancelAction: Sendable {
+final class _CancelAction: @unchecked Sendable {
+    // @unchecked: `context` is guarded by the graph's lock.
+
     /// Called once, by the first cancellation.
     let onCancel: @Sendable () -> Void
+    /// What the module that made the subscription attached to it (``Subscription/_context``;
+    /// lock held). The action is 32 bytes without it, 40 with it, and glibc's malloc gives
+    /// either a 48-byte chunk, so it costs no memory there.
+    var context: AnyObject?
 
     /// Wraps the closure of ``Subscription/init(_:)``.
     init(_ onCancel: @escaping @Sendable () -> Void) {

@@ -9,7 +9,11 @@
 /// Teardown (before each re-run, and on disposal) cancels the children last created first,
 /// then runs the cleanups last registered first, detached from whatever runs on the thread
 /// (see `_tearDown`).
-final class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
+///
+/// Not `final` for one subclass, `_ContextReactionNode` (a reaction whose subscription carries
+/// a module's context, see `Subscription._context`), which overrides nothing: optimized
+/// builds see the whole module and still call every method directly.
+class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     // Stored first: the run part of the state machine and the two flags after it fill the word
     // in which `_SubscriberNode.subscriber` (9 bytes) ends, so they cost no memory.
 

@@ -22,10 +22,11 @@
 public final class Derived<Value: Sendable>: Readable, ObservableValue, @unchecked Sendable {
     let computed: Computed<Value>
     /// The stores this value is derived from, held weakly (for
-    /// ``Ripple/Subscription/storeWhileSourceActive()``).
-    let sources: [_DerivedSource]
+    /// ``Ripple/Subscription/storeWhileSourceActive()``): shared with its store and the values
+    /// derived from it.
+    let sources: _SourceStores
 
-    init(_ computed: Computed<Value>, sources: [_DerivedSource]) {
+    init(_ computed: Computed<Value>, sources: _SourceStores) {
         self.computed = computed
         self.sources = sources
     }
@@ -65,7 +66,8 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         let deliveries = _ReactionBox<UInt64>(0)
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
-        let subscription = observe(file: file, line: line) { [self] in
+        // Its context: the stores, for `storeWhileSourceActive()`.
+        return _observe(context: sources, file: file, line: line) { [self] in
             let current = computed.value
             let old = previous.value
             previous.value = current
@@ -76,8 +78,6 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
             deliveries.value += 1
             withoutOwner { untracked { receive(changes) } }
         }
-        _SubscriptionSources.shared.record(subscription, from: sources)
-        return subscription
     }
 
     /// A value derived from this one's value at `keyPath`.
@@ -121,7 +121,7 @@ public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<
     // The combined node holds its input derived values (not only their nodes): they live
     // while it does.
     let inputs = (repeat each values)
-    var sources: [[_DerivedSource]] = []
+    var sources: [_SourceStores] = []
     repeat sources.append((each values).sources)
     return Derived(
         Computed(equals: { (old: (repeat each Value), new: (repeat each Value)) -> Bool in
@@ -131,5 +131,5 @@ public func combined<each Value: Equatable & Sendable>(_ values: repeat Derived<
         }) {
             (repeat (each inputs).computed.value)
         },
-        sources: _DerivedSource.union(sources))
+        sources: _SourceStores.union(sources))
 }

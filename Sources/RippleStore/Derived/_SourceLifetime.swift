@@ -20,70 +20,40 @@ struct _DerivedSource: @unchecked Sendable {
     init(_ lifetime: any _StoreLifetime) {
         self.lifetime = lifetime
     }
+}
 
-    /// The distinct sources of `lists`, in order.
-    static func union(_ lists: [[_DerivedSource]]) -> [_DerivedSource] {
+/// The stores a derived value or a subscription comes from, held weakly, for
+/// ``Ripple/Subscription/storeWhileSourceActive()``.
+///
+/// Shared, so that knowing them costs a derived value and a subscription one word: each store
+/// makes one (`Store._sourceStores`), which its derived values, the values derived from those,
+/// and the subscriptions of `sinkValue` and `sinkState` (as their `Subscription._context`) all
+/// point to; only a ``combined(_:)`` value makes its own.
+final class _SourceStores: Sendable {
+    /// The distinct stores, in order.
+    let stores: [_DerivedSource]
+
+    init(_ stores: [_DerivedSource]) {
+        self.stores = stores
+    }
+
+    /// The distinct stores of `lists`, in order.
+    ///
+    /// - Complexity: O(n) in the number of stores.
+    static func union(_ lists: [_SourceStores]) -> _SourceStores {
+        if let first = lists.first, lists.allSatisfy({ $0 === first }) { return first }
         var seen: Set<ObjectIdentifier> = []
         var result: [_DerivedSource] = []
-        for source in lists.joined() {
+        for source in lists.lazy.map(\.stores).joined() {
             guard let lifetime = source.lifetime, seen.insert(ObjectIdentifier(lifetime)).inserted else { continue }
             result.append(source)
         }
-        return result
-    }
-}
-
-/// The source stores of the subscriptions made by ``Derived/sinkValue(dropsFirst:file:line:_:)``
-/// and ``Store/sinkState(dropsFirst:file:line:_:)``, for
-/// ``Ripple/Subscription/storeWhileSourceActive()``: a subscription does not know where it
-/// comes from, so this table remembers it, by identity, without keeping it alive.
-final class _SubscriptionSources: @unchecked Sendable {
-    // @unchecked: every field is guarded by `lock`.
-    static let shared = _SubscriptionSources()
-
-    private struct Entry {
-        weak var subscription: Subscription?
-        let sources: [_DerivedSource]
-        var isStored = false
+        return _SourceStores(result)
     }
 
-    private let lock = _Lock()
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// The size at which entries of released subscriptions are swept out.
-    private var sweepAt = 64
-
-    /// Remembers that `subscription` comes from `sources`.
-    ///
-    /// - Complexity: O(1) amortized: released subscriptions are swept when the table doubles.
-    func record(_ subscription: Subscription, from sources: [_DerivedSource]) {
-        if sources.isEmpty { return }
-        let swept = lock.withLock { () -> [ObjectIdentifier: Entry]? in
-            entries[ObjectIdentifier(subscription)] = Entry(subscription: subscription, sources: sources)
-            guard entries.count >= sweepAt else { return nil }
-            let old = entries
-            entries = old.filter { $0.value.subscription != nil }
-            sweepAt = max(64, entries.count * 2)
-            return old
-        }
-        _ = swept  // released with the lock released
-    }
-
-    enum Lookup {
-        case sources([_DerivedSource])
-        case alreadyStored
-        case unknown
-    }
-
-    /// The sources of `subscription`, marking it stored (so that a second call does nothing).
-    func store(_ subscription: Subscription) -> Lookup {
-        lock.withLock {
-            let id = ObjectIdentifier(subscription)
-            guard let entry = entries[id], entry.subscription === subscription else { return .unknown }
-            if entry.isStored { return .alreadyStored }
-            entries[id]?.isStored = true
-            return .sources(entry.sources)
-        }
-    }
+    /// The `Subscription._context` of a subscription already handed to its stores: a second
+    /// ``Ripple/Subscription/storeWhileSourceActive()`` finds it and does nothing.
+    static let handedOver = _SourceStores([])
 }
 
 /// What a stored subscription's source stores hold: the subscription, until the first of them

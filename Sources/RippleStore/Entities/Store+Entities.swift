@@ -36,7 +36,7 @@ extension Store {
         }
         return Derived(
             Computed(name: "\(name)\(table)[\(id)]") { node.value.entity },
-            sources: [_DerivedSource(_core)])
+            sources: _sourceStores)
     }
 }
 

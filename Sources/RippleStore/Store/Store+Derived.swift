@@ -10,7 +10,7 @@ extension Store {
     /// - Complexity: O(1) (one dictionary lookup).
     public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value>
     {
-        Derived(_core.slice(keyPath), sources: [_DerivedSource(_core)])
+        Derived(_core.slice(keyPath), sources: _sourceStores)
     }
 
     /// A value computed by `transform` from the values at `keyPaths`, its declared inputs.
@@ -35,7 +35,7 @@ extension Store {
             Computed {
                 transform(repeat (each slices).value)
             },
-            sources: [_DerivedSource(_core)])
+            sources: _sourceStores)
     }
 
     /// A value computed by `transform` from the state it reads: each key path `transform`
@@ -52,7 +52,7 @@ extension Store {
         _ transform: @escaping @Sendable (TrackedState<State>) -> Output
     ) -> Derived<Output> {
         let state = TrackedState(source: _core)
-        return Derived(Computed { transform(state) }, sources: [_DerivedSource(_core)])
+        return Derived(Computed { transform(state) }, sources: _sourceStores)
     }
 
     /// A two-way binding to the value at `keyPath`: reading tracks that value only, writing

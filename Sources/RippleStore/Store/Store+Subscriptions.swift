@@ -28,7 +28,7 @@ extension Store {
     ) -> Subscription {
         // Inlinable: the `Changes` is made in code compiled for the concrete state, where the
         // store's generic code would look up its type's metadata on every delivery.
-        _core._sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
+        _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
             receive(_StoreCore<State>._changes(from: previous, to: current))
         }
     }
@@ -141,6 +141,21 @@ extension Store {
 }
 
 extension Store {
+    /// The store's plain subscriber (`_StoreCore._sink`), which
+    /// knows its store for ``Ripple/Subscription/storeWhileSourceActive()``.
+    @usableFromInline
+    func _sink(
+        dropsFirst: Bool,
+        file: StaticString,
+        line: UInt,
+        _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
+    ) -> Subscription {
+        let subscription = _core._sink(dropsFirst: dropsFirst, file: file, line: line, deliver)
+        // Kept in a spare word of the subscription's cancel action, free.
+        subscription._replaceContext(nil, with: _sourceStores)
+        return subscription
+    }
+
     /// Ties `subscription` to the store's life, for the modules above (RippleCombine's
     /// publishers): it is cancelled when the store is released, or when the returned
     /// subscription is cancelled or released; `finishing` runs then too (at once if the store
@@ -155,7 +170,6 @@ extension Store {
 extension _StoreCore {
     /// A plain subscriber: a reaction on the committing thread, handed the snapshot it saw last
     /// (`nil` on its first run) and the published one.
-    @usableFromInline
     func _sink(
         dropsFirst: Bool,
         file: StaticString,
@@ -163,10 +177,7 @@ extension _StoreCore {
         _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     ) -> Subscription {
         let body = sinkSnapshots(dropsFirst: dropsFirst, label: "\(file):\(line)")
-        let subscription = own(observe(file: file, line: line) { body(deliver) })
-        // For `storeWhileSourceActive()`.
-        _SubscriptionSources.shared.record(subscription, from: [_DerivedSource(self)])
-        return subscription
+        return own(observe(file: file, line: line) { body(deliver) })
     }
 
     /// A plain subscriber handed each change as a `Changes` (for the store's own streams).

@@ -53,6 +53,9 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     @usableFromInline let _core: _StoreCore<State>
     let _activities = Event<Activity>()
     let _tasks = _StoreTasks()
+    /// This store, held weakly, as the source of its derived values and sinks (for
+    /// ``Ripple/Subscription/storeWhileSourceActive()``): one per store, which they share.
+    let _sourceStores: _SourceStores
 
     /// Creates a store.
     ///
@@ -73,6 +76,7 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
         _core = Self._makeCore(
             initialState: initialState, name: name ?? String(describing: Self.self), middleware: middleware,
             logger: logger)
+        _sourceStores = _SourceStores([_DerivedSource(_core)])
         _tasks.attach(to: _core)
     }
 
@@ -80,6 +84,7 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     /// (a reducer store makes its core first, to give it to its action queue).
     init(_core core: _StoreCore<State>) {
         _core = core
+        _sourceStores = _SourceStores([_DerivedSource(core)])
         _tasks.attach(to: _core)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import RippleStore
 import Testing
 
@@ -77,5 +78,35 @@ struct DerivedStoreWhileSourceActiveTests {
         store.sinkState { counts.append($0.count) }.storeWhileSourceActive()
         store.increment()
         #expect(counts.all == [0, 1])
+    }
+
+    @Test("two threads handing the same subscription over register it once")
+    func handedOverFromTwoThreads() {
+        for _ in 0..<200 {
+            var store: TDStore? = TDStore(initialState: TDState())
+            let counts = TDLog<Int>()
+            weak var weakDerived: Derived<Int>?
+            do {
+                let derived = store!.derived(\.count)
+                weakDerived = derived
+                let subscription = derived.sinkValue(dropsFirst: true) { counts.append($0.current) }
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in subscription.storeWhileSourceActive() }
+            }
+            store!.increment()
+            #expect(counts.all == [1])
+            store = nil
+            #expect(weakDerived == nil)
+        }
+    }
+
+    @Test("on a cancelled subscription it does nothing")
+    func cancelledFirst() {
+        let store = TDStore(initialState: TDState())
+        let counts = TDLog<Int>()
+        let subscription = store.derived(\.count).sinkValue { counts.append($0.current) }
+        subscription.cancel()
+        subscription.storeWhileSourceActive()
+        store.increment()
+        #expect(counts.all == [0])
     }
 }

@@ -1,0 +1,79 @@
+extension Subscription {
+    /// Package: an object the module that made this subscription attached to it, for its own
+    /// later use; `nil` if none was, and once the subscription is cancelled.
+    ///
+    /// RippleStore attaches the stores a sink comes from, for `storeWhileSourceActive()`: no
+    /// table has to map subscriptions to what they come from. A reaction's subscription has one
+    /// only if made by ``_observe(context:file:line:_:)``, whose reaction keeps it (one word
+    /// more than a plain reaction's); a subscription made by ``init(_:)`` keeps it in its
+    /// cancel action's spare word (`_CancelAction.context`, free with glibc's malloc). It is
+    /// let go when that reaction or action is freed.
+    ///
+    /// - Complexity: O(1): one acquisition of the graph's lock.
+    package var _context: AnyObject? {
+        _graph.withLock { Self._context(of: target) }
+    }
+
+    /// Package: replaces ``_context`` with `new` if it is `expected` (the same object) and the
+    /// subscription is not cancelled; returns whether it did. Atomic: of two calls that expect
+    /// the same object, one succeeds. A reaction's subscription not made by
+    /// ``_observe(context:file:line:_:)`` has no room for one: the call returns `false`.
+    ///
+    /// The replaced object is let go of after the lock is released.
+    ///
+    /// - Complexity: O(1): one acquisition of the graph's lock.
+    @discardableResult
+    package func _replaceContext(_ expected: AnyObject?, with new: AnyObject?) -> Bool {
+        let (replaced, old) = _graph.withLock { () -> (Bool, AnyObject?) in
+            guard let target, Self._context(of: target) === expected else { return (false, nil) }
+            if let reaction = target as? _ContextReactionNode {
+                defer { reaction.context = new }
+                return (true, reaction.context)
+            }
+            guard let action = target as? _CancelAction else { return (false, nil) }
+            defer { action.context = new }
+            return (true, action.context)
+        }
+        _ = old  // released with the lock released
+        return replaced
+    }
+
+    /// The context kept by `target` (lock held).
+    private static func _context(of target: AnyObject?) -> AnyObject? {
+        if let reaction = target as? _ContextReactionNode { return reaction.context }
+        return (target as? _CancelAction)?.context
+    }
+}
+
+/// Package: ``observe(file:line:_:)`` whose subscription carries `context` as its
+/// ``Subscription/_context``, for the module that made it.
+///
+/// - Parameters:
+///   - context: What ``Subscription/_context`` returns until replaced or cancelled.
+///   - file: The file that creates it, named in diagnostics.
+///   - line: The line that creates it, named in diagnostics.
+///   - body: The reaction.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+/// - Complexity: As ``observe(file:line:_:)``; the reaction is one word larger.
+package func _observe(
+    context: AnyObject,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @Sendable () -> Void
+) -> Subscription {
+    let origin = _Origin(name: nil, fileID: file, line: line)
+    return _startReaction(_ContextReactionNode(context: context, origin: origin, body: body))
+}
+
+/// A reaction whose subscription carries a module's context (``_observe(context:file:line:_:)``).
+final class _ContextReactionNode: _ReactionNode, @unchecked Sendable {
+    // @unchecked: `context` is guarded by the graph's lock.
+
+    /// ``Subscription/_context`` (lock held).
+    @exclusivity(unchecked) var context: AnyObject?
+
+    init(context: AnyObject, origin: _Origin, body: @escaping @Sendable () -> Void) {
+        self.context = context
+        super.init(origin: origin, body: body)
+    }
+}
