@@ -37,8 +37,9 @@ import RippleStore
 ///   one wrapped in `@Edge` or `@Triggered` as its projected value (`\.$books`), which changes
 ///   with every mutation or assignment.
 /// - **Left out:** computed properties, `static` and `class` ones, `lazy` ones, those marked
-///   ``RippleIgnored()``, those with any other attribute (a property wrapper such as
-///   `@Ignored`, whose wrapped value may not be comparable), and those declared inside `#if`.
+///   ``RippleIgnored()``, deprecated ones, those with any other attribute (a property wrapper
+///   such as `@Ignored`, whose wrapped value may not be comparable), and those declared inside
+///   `#if`.
 ///   A reader of a property left out is checked on every commit, as with a plain state.
 /// - **Conformances.** `StateFields` refines `Equatable` and `Sendable`, which the macro does not
 ///   add: declare them on the struct, as for any store state. A listed property whose type is
@@ -58,10 +59,12 @@ import RippleStore
 ///
 /// The file that declares the state imports `RippleStore` (the generated code names it);
 /// `import RippleMacros` does not re-export it. The macro applies to structs only: for another
-/// type, conform to `StateFields` and write the list yourself. A generic struct cannot have the
-/// `static let` the macro writes; write its list as a computed property instead.
+/// type, conform to `StateFields` and write the list yourself. A generic struct, or one nested
+/// in a generic type, gets a computed list (Swift has no static stored properties in generic
+/// types); a struct declared in an extension of a generic type cannot be told apart by the
+/// macro, and the compiler refuses its `static let`: write its list yourself.
 ///
-/// - Complexity: The list is built once, on first use; a commit then compares each field read by
-///   at least one reader.
+/// - Complexity: The list is built once, on first use (on each read for a generic struct); a
+///   commit then compares each field read by at least one reader.
 @attached(extension, conformances: RippleStore.StateFields, names: named(stateFields))
 public macro StateFields() = #externalMacro(module: "RippleMacrosPlugin", type: "StateFieldsMacro")

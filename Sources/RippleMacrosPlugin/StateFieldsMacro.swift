@@ -25,14 +25,33 @@ public struct StateFieldsMacro: ExtensionMacro {
         let type = type.trimmed
         let fields = structDecl.memberBlock.members.flatMap { StateFieldsMember.fields(in: $0.decl) }
         let list = fields.map { "RippleStore.StateField(\\.\($0))" }.joined(separator: ", ")
+        let declaration = "\(accessModifier(structDecl))nonisolated static"
+        let listType = "[RippleStore.StateField<\(type)>]"
+        // A generic type cannot have a static stored property: its list is computed on each read.
+        let member =
+            isGeneric(structDecl, in: context)
+            ? "\(declaration) var stateFields: \(listType) { [\(list)] }"
+            : "\(declaration) let stateFields: \(listType) = [\(list)]"
         return [
             try ExtensionDeclSyntax(
                 """
                 extension \(type)\(raw: conformance) {
-                    \(raw: accessModifier(structDecl))nonisolated static let stateFields: [RippleStore.StateField<\(type)>] = [\(raw: list)]
+                    \(raw: member)
                 }
                 """)
         ]
+    }
+
+    /// Whether the struct, or a type it is nested in, has generic parameters (as far as syntax
+    /// tells: an extension of a generic type does not say so).
+    static func isGeneric(_ structDecl: StructDeclSyntax, in context: some MacroExpansionContext) -> Bool {
+        if structDecl.genericParameterClause != nil { return true }
+        return context.lexicalContext.contains { node in
+            if let decl = node.as(StructDeclSyntax.self) { return decl.genericParameterClause != nil }
+            if let decl = node.as(ClassDeclSyntax.self) { return decl.genericParameterClause != nil }
+            if let decl = node.as(EnumDeclSyntax.self) { return decl.genericParameterClause != nil }
+            return false
+        }
     }
 
     /// The modifier that makes `stateFields` as visible as the struct, which the conformance

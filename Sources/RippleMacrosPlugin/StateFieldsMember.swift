@@ -5,8 +5,10 @@ enum StateFieldsMember {
     /// How a property with an attribute is listed. Any attribute not named here may be a
     /// property wrapper whose wrapped value cannot be compared (or another macro), so its
     /// property is left out: its readers are then checked on every commit, as with a plain state.
+    /// So is a deprecated one (`@available` on a stored property can only deprecate it), which
+    /// the list would otherwise name in a warning.
     static let listedAttributes: [String: KeyPathForm] = [
-        "available": .name, "preconcurrency": .name, "usableFromInline": .name,
+        "preconcurrency": .name, "usableFromInline": .name,
         // RippleStore's wrappers: a `@CopyOnWrite` value is compared as the value itself, an
         // `@Edge` by version and a `@Triggered` by assignment, through their projected values.
         "CopyOnWrite": .name, "Edge": .projected, "Triggered": .projected,

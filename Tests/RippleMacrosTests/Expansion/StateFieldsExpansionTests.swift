@@ -157,6 +157,31 @@ struct StateFieldsExpansionTests {
         )
     }
 
+    @Test("a generic struct, which cannot have a static stored property, gets a computed list")
+    func genericStruct() {
+        expectStateFieldsExpansion(
+            """
+            @StateFields
+            struct Page<Element: Equatable & Sendable>: Equatable, Sendable {
+                var elements: [Element] = []
+                @available(*, deprecated) var legacy = 0
+            }
+            """,
+            expandsTo: """
+                struct Page<Element: Equatable & Sendable>: Equatable, Sendable {
+                    var elements: [Element] = []
+                    @available(*, deprecated) var legacy = 0
+                }
+
+                extension Page: nonisolated RippleStore.StateFields {
+                    nonisolated static var stateFields: [RippleStore.StateField<Page>] {
+                        [RippleStore.StateField(\\.elements)]
+                    }
+                }
+                """
+        )
+    }
+
     @Test("a class, an enum or an actor is refused")
     func nonStructsAreRefused() {
         for declaration in ["final class AppState", "enum AppState", "actor AppState"] {

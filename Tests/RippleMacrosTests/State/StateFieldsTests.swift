@@ -33,6 +33,13 @@ public struct PublicState: Equatable, Sendable {
     public init() {}
 }
 
+/// A generic state: its list is computed.
+@StateFields
+struct PageState<Element: Equatable & Sendable>: Equatable, Sendable {
+    var elements: [Element] = []
+    var page = 0
+}
+
 /// The number of fields, through the protocol: the conformance is usable in generic code.
 func fieldCount<State: StateFields>(_: State.Type) -> Int {
     State.stateFields.count
@@ -52,6 +59,7 @@ struct StateFieldsTests {
         #expect(Array(keyPaths.prefix(8)) == expected)
         #expect(fieldCount(LibraryState.self) == 9)
         #expect(fieldCount(PublicState.self) == 1)
+        #expect(PageState<Int>.stateFields.map { $0.keyPath as AnyKeyPath } == [\PageState<Int>.elements, \.page])
     }
 
     @Test("a Store of it commits, and derived values of its fields follow")
@@ -69,5 +77,15 @@ struct StateFieldsTests {
         #expect(books.value == 1)
         #expect(store.state.y == 0)
         #expect(store.version == 4)
+    }
+
+    @Test("a Store of a generic state commits and derives")
+    func storeOfGenericState() {
+        let store = Store<PageState<String>, Never>(initialState: PageState())
+        let elements = store.derived(\.elements)
+        store.commit { $0.elements.append("a") }
+        store.commit { $0.page += 1 }
+        #expect(elements.value == ["a"])
+        #expect(store.state.page == 1)
     }
 }
