@@ -23,11 +23,11 @@ let macroTargets: [Target] = [
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             .product(name: "SwiftDiagnostics", package: "swift-syntax"),
         ]),
-    .target(name: "RippleMacros", dependencies: ["Ripple", "RippleModels", "RippleMacrosPlugin"]),
+    .target(name: "RippleMacros", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleMacrosPlugin"]),
     .testTarget(
         name: "RippleMacrosTests",
         dependencies: [
-            "RippleMacros", "RippleMacrosPlugin",
+            "RippleMacros", "RippleMacrosPlugin", "RippleStore",
             .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
         ]),

@@ -8,5 +8,6 @@ struct RippleMacrosPlugin: CompilerPlugin {
         RippleModelMacro.self,
         ModelPropertyMacro.self,
         RippleIgnoredMacro.self,
+        StateFieldsMacro.self,
     ]
 }

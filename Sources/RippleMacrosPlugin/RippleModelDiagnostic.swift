@@ -5,6 +5,7 @@ enum RippleModelDiagnostic: String, DiagnosticMessage {
     case notAClass
     case observers
     case severalBindings
+    case stateFieldsNotAStruct
 
     var message: String {
         switch self {
@@ -14,6 +15,8 @@ enum RippleModelDiagnostic: String, DiagnosticMessage {
             "@RippleModel cannot keep 'willSet' or 'didSet' on a property it manages (its generated accessors would skip them); react to changes with 'bindings.<property>.didChange { }' or 'observe { }', or mark the property @RippleIgnored"
         case .severalBindings:
             "@RippleModel needs each stored property in a declaration of its own: write one 'var' per property"
+        case .stateFieldsNotAStruct:
+            "@StateFields can only be applied to a struct: it lists a store state's stored properties, and a store's state is a value; for another type, conform to 'StateFields' and list its 'stateFields' yourself"
         }
     }
 

@@ -35,3 +35,28 @@ func expectExpansion(
         }
     )
 }
+
+/// `assertMacroExpansion` of `@StateFields`, reporting to Swift Testing. `conformances` are those
+/// the struct does not already have, which the compiler passes to the extension role.
+func expectStateFieldsExpansion(
+    _ source: String,
+    expandsTo expected: String,
+    diagnostics: [DiagnosticSpec] = [],
+    conformances: [String] = ["StateFields"],
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    var macros = rippleMacros
+    macros["StateFields"] = MacroSpec(
+        type: StateFieldsMacro.self,
+        conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
+    assertMacroExpansion(
+        source,
+        expandedSource: expected,
+        diagnostics: diagnostics,
+        macroSpecs: macros,
+        indentationWidth: .spaces(4),
+        failureHandler: { failure in
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+        }
+    )
+}
