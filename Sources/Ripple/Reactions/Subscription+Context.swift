@@ -70,7 +70,7 @@ final class _ContextReactionNode: _ReactionNode, @unchecked Sendable {
     // @unchecked: `context` is guarded by the graph's lock.
 
     /// ``Subscription/_context`` (lock held).
-    @exclusivity(unchecked) var context: AnyObject?
+    var context: AnyObject?
 
     init(context: AnyObject, origin: _Origin, body: @escaping @Sendable () -> Void) {
         self.context = context
