@@ -1,8 +1,9 @@
 import Ripple
 
 /// How a store of a ``StateFields`` state routes its commits: each field read by a key-path
-/// reader has a node (`tick`) that the commit writes when the field changed, and the readers
-/// under that field depend on it instead of on the whole state.
+/// reader has a node (`tick`) that a commit writes, with its snapshot, when the field changed,
+/// and the readers under that field depend on it, and read from it, instead of the whole
+/// state.
 ///
 /// The fields' key paths are matched to readers' key paths by their descriptions
 /// (`\AppState.items` is a prefix of `\AppState.items.<computed … (Int)>`): Swift offers no
@@ -51,12 +52,14 @@ final class _FieldRoutes<State: Sendable>: Sendable {
 /// A field some reader reads through: the node its readers depend on, and the comparison a
 /// commit makes. Not generic: the store's unspecialized commit loops over these.
 final class _FieldRoute: Sendable {
-    let tick: Stored<UInt64>
+    /// The published snapshot in which the field last changed (or the one published when the
+    /// route was made): its readers read the field from it. Only moves forward, as `node`.
+    let tick: Stored<_AnySnapshot>
     /// Whether the field is equal in two published snapshots.
     let isUnchanged: @Sendable (_AnySnapshot, _AnySnapshot) -> Bool
 
-    init<State: Sendable>(_ field: StateField<State>, name: String) {
-        tick = Stored(0, name: name)
+    init<State: Sendable>(_ field: StateField<State>, starting snapshot: _AnySnapshot, name: String) {
+        tick = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
         isUnchanged = { old, new in
             field.isEqual(
                 unsafeDowncast(old, to: _Snapshot<State>.self).state,

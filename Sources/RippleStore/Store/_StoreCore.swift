@@ -91,6 +91,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private let hasFields: Bool
     private var routeOfField: [Int: _FieldRoute] = [:]
     private var routes: [_FieldRoute] = []
+    /// The newest snapshot a commit published and compared with the routes (a route made
+    /// after that comparison catches up with it).
+    private var lastRouted: _AnySnapshot?
     private var endings: [Int: @Sendable () -> Void] = [:]
     private var nextEndingID = 0
     private var isEnded = false
@@ -355,8 +358,16 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// read through one when the commit began): a route made since then is touched, so that its
     /// readers, which may have read the state before this commit, read it again.
     private func touchLateRoutes(after snapshot: _Snapshot<State>) {
-        let late = lock.withLock { routes }
-        for route in late { route.tick.value = snapshot.version }
+        let late = lock.withLock { () -> [_FieldRoute] in
+            noteRouted(snapshot)
+            return routes
+        }
+        for route in late { route.tick.value = snapshot }
+    }
+
+    /// Records `snapshot` as compared with the routes (lock held).
+    private func noteRouted(_ snapshot: _AnySnapshot) {
+        if snapshot.version > lastRouted?.version ?? 0 { lastRouted = snapshot }
     }
 
     /// Publishes `snapshot` (in the batch of a `writeInOrder`): the node, the routes of the
@@ -369,15 +380,23 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     ///
     /// The routes are read after the node is written: a reader made meanwhile either has its
     /// route among them or reads this snapshot when it first runs.
+    ///
+    /// A route holds the snapshot of its field's last change: a commit that leaves the field
+    /// alone leaves it. A snapshot older than the published one (a commit applied late, see
+    /// `node`) is not published, so it touches no route.
     private func publish(_ snapshot: _Snapshot<State>, hooks: _PublishHooks<State>?) {
-        let previous = node.stored.peek()
+        let previous = untracked { node.value }
         node.value = snapshot
-        if hasFields {
-            for route in lock.withLock({ routes }) where !route.isUnchanged(previous, snapshot) {
-                route.tick.value = snapshot.version
+        if hasFields, snapshot.version > previous.version {
+            let current = lock.withLock { () -> [_FieldRoute] in
+                noteRouted(snapshot)
+                return routes
+            }
+            for route in current where !route.isUnchanged(previous, snapshot) {
+                route.tick.value = snapshot
             }
         }
-        hooks?.run(unsafeDowncast(previous, to: _Snapshot<State>.self).state, snapshot.state, snapshot.version)
+        hooks?.run(previous.state, snapshot.state, snapshot.version)
     }
 
     /// Takes the gate for a commit on thread `me` (waiting while another thread owns it) and
@@ -535,9 +554,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let label = logger == nil ? "\(name)\(keyPath)" : "\(keyPath)"
         if let route = route(of: keyPath) {
             let logs = logger != nil
-            created = Computed(name: label) { [node, tick = route.tick, weak self] in
-                _ = tick.value
-                let snapshot = untracked { node.value }
+            created = Computed(name: label) { [tick = route.tick, weak self] in
+                // The snapshot of the field's last change: the field, and so the value at
+                // `keyPath`, is the same in the published one.
+                let snapshot = unsafeDowncast(tick.value, to: _Snapshot<State>.self)
                 if logs { self?.noteWake(.derived(label), snapshot.version) }
                 return snapshot.state[keyPath: path.keyPath]
             }
@@ -565,13 +585,19 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private func route(of keyPath: AnyKeyPath) -> _FieldRoute? {
         guard let fields, let index = fields.field(containing: keyPath) else { return nil }
         if let existing = lock.withLock({ routeOfField[index] }) { return existing }
-        let made = _FieldRoute(fields.fields[index], name: "\(name) field \(fields.fields[index].keyPath)")
-        return lock.withLock {
-            if let existing = routeOfField[index] { return existing }
+        let initial = untracked { node.value }
+        let made = _FieldRoute(
+            fields.fields[index], starting: initial, name: "\(name) field \(fields.fields[index].keyPath)")
+        let (route, routed) = lock.withLock { () -> (_FieldRoute, _AnySnapshot?) in
+            if let existing = routeOfField[index] { return (existing, nil) }
             routeOfField[index] = made
             routes.append(made)
-            return made
+            return (made, lastRouted)
         }
+        // A commit compared the routes after `initial` was read and before this one was
+        // added: catch up with it (a later one compares this route too).
+        if let routed, routed.version > initial.version { made.tick.value = routed }
+        return route
     }
 
     /// Appends `step` to the middleware: every commit that closes after this returns runs it
