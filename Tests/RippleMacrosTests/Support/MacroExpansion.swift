@@ -11,8 +11,8 @@ let rippleMacros: [String: MacroSpec] = [
     "RippleIgnored": MacroSpec(type: RippleIgnoredMacro.self),
 ]
 
-/// `assertMacroExpansion`, reporting to Swift Testing. `conformances` are those the type does not
-/// already have, which the compiler passes to the extension role.
+/// `assertMacroExpansion` of `@RippleModel`, reporting to Swift Testing. `conformances` are those
+/// the type does not already have, which the compiler passes to the extension role.
 func expectExpansion(
     _ source: String,
     expandsTo expected: String,
@@ -20,20 +20,9 @@ func expectExpansion(
     conformances: [String] = ["Observable", "ObservableModel", "Sendable", "SendableModel"],
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
-    var macros = rippleMacros
-    macros["RippleModel"] = MacroSpec(
-        type: RippleModelMacro.self,
-        conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
-    assertMacroExpansion(
-        source,
-        expandedSource: expected,
-        diagnostics: diagnostics,
-        macroSpecs: macros,
-        indentationWidth: .spaces(4),
-        failureHandler: { failure in
-            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
-        }
-    )
+    expectExpansion(
+        of: "RippleModel", RippleModelMacro.self, source, expandsTo: expected, diagnostics: diagnostics,
+        conformances: conformances, sourceLocation: sourceLocation)
 }
 
 /// `assertMacroExpansion` of `@StateFields`, reporting to Swift Testing. `conformances` are those
@@ -45,10 +34,25 @@ func expectStateFieldsExpansion(
     conformances: [String] = ["StateFields"],
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
+    expectExpansion(
+        of: "StateFields", StateFieldsMacro.self, source, expandsTo: expected, diagnostics: diagnostics,
+        conformances: conformances, sourceLocation: sourceLocation)
+}
+
+/// `assertMacroExpansion` of the attached macro `name`, implemented by `type`, with the
+/// conformances the compiler passes to its extension role.
+private func expectExpansion(
+    of name: String,
+    _ type: any Macro.Type,
+    _ source: String,
+    expandsTo expected: String,
+    diagnostics: [DiagnosticSpec],
+    conformances: [String],
+    sourceLocation: Testing.SourceLocation
+) {
     var macros = rippleMacros
-    macros["StateFields"] = MacroSpec(
-        type: StateFieldsMacro.self,
-        conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
+    macros[name] = MacroSpec(
+        type: type, conformances: conformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
     assertMacroExpansion(
         source,
         expandedSource: expected,
