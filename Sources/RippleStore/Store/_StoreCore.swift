@@ -342,6 +342,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             leaveGate(me, mutated: false)
             return
         }
+        if hooks == nil, _writesApplyInPlace() {
+            publishRoutedInPlace(snapshot)
+            leaveGate(me, mutated: false)
+            return
+        }
         if hooks == nil, !isRouted {
             writeInOrder { [self] in
                 node.value = snapshot
@@ -357,12 +362,37 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// After a commit published with no route to compare (the state has fields, but no reader
     /// read through one when the commit began): a route made since then is touched, so that its
     /// readers, which may have read the state before this commit, read it again.
-    private func touchLateRoutes(after snapshot: _Snapshot<State>) {
-        let late = lock.withLock { () -> [_FieldRoute] in
+    /// `skipping` routes were compared already.
+    private func touchLateRoutes(after snapshot: _Snapshot<State>, skipping compared: Int = 0) {
+        let late = lock.withLock { () -> ArraySlice<_FieldRoute> in
             noteRouted(snapshot)
-            return routes
+            return routes.dropFirst(compared)
         }
         for route in late { route.tick.value = snapshot }
+    }
+
+    /// Publishes `snapshot` outside reactions and batches, for a state with routes: compares
+    /// them first, and when no field a reader reads through changed, writes the node alone, in
+    /// place (a commit to a field nobody reads costs the same with 0 or 10 000 readers of
+    /// others); else the node and the changed routes in one batch. Routes are only appended:
+    /// those made since the comparison are touched after the write.
+    private func publishRoutedInPlace(_ snapshot: _Snapshot<State>) {
+        let previous = untracked { node.value }
+        let compared = lock.withLock { routes }
+        var changed: [_FieldRoute] = []
+        if snapshot.version > previous.version {
+            for route in compared where !route.isUnchanged(previous, snapshot) { changed.append(route) }
+        }
+        guard !changed.isEmpty else {
+            node.value = snapshot
+            touchLateRoutes(after: snapshot, skipping: compared.count)
+            return
+        }
+        batch {
+            node.value = snapshot
+            for route in changed { route.tick.value = snapshot }
+            touchLateRoutes(after: snapshot, skipping: compared.count)
+        }
     }
 
     /// Records `snapshot` as compared with the routes (lock held).
