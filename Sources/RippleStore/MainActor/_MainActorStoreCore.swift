@@ -30,6 +30,13 @@ final class _MainActorStoreCore<State: Equatable> {
     private var isMutating = false
     /// One main-actor node per key path read, kept for the store's life.
     private var slices: [AnyKeyPath: AnyObject] = [:]
+    /// The fields of a ``StateFields`` state (`nil` for a plain state), and for each one some
+    /// key-path reader reads through, its route: a node holding the snapshot of the field's last
+    /// change, which those readers depend on instead of `node` (as ``Store``'s, see
+    /// `_FieldRoutes`; on the main actor, a commit compares them when it publishes).
+    private let fields = _FieldRoutes<State>.ofState()
+    private var routeOfField: [Int: Stored<_MainActorSnapshot<State>>] = [:]
+    private var routes: [(field: StateField<State>, tick: Stored<_MainActorSnapshot<State>>)] = []
     /// The subscriptions that end with the store.
     nonisolated let endings = _StoreEndings()
     /// The middleware steps, in the order they were added (``MainActorStore/add(middleware:)``).
@@ -74,9 +81,25 @@ final class _MainActorStoreCore<State: Equatable> {
             latest = snapshot
             // At once outside reactions; queued after the current round inside one (a commit from
             // a subscriber), so every subscriber sees every commit, in order.
-            let node = node
-            writeInOrder { node.value = snapshot }
+            // Run on this thread, the main one (at once, or after the current round).
+            let core = _MainActorOnly(value: self)
+            writeInOrder { MainActor.assumeIsolated { core.value.publish(snapshot) } }
             return result
+        }
+    }
+
+    /// Publishes `snapshot`: the node, then the routes of the fields it changed, read now, so
+    /// that a route made while the commit waited to be published (inside a delivery) is
+    /// compared too.
+    private func publish(_ snapshot: _MainActorSnapshot<State>) {
+        guard !routes.isEmpty else {
+            node.value = snapshot
+            return
+        }
+        let previous = untracked { node.value }
+        node.value = snapshot
+        for route in routes where !route.field.isEqual(previous.state, snapshot.state) {
+            route.tick.value = snapshot
         }
     }
 
@@ -86,10 +109,29 @@ final class _MainActorStoreCore<State: Equatable> {
         if let existing = slices[keyPath] {
             return unsafeDowncast(existing, to: MainActorComputed<Value>.self)
         }
-        let node = node
-        let created = MainActorComputed(name: "\(name)\(keyPath)") { node.value.state[keyPath: keyPath] }
+        let created: MainActorComputed<Value>
+        if let tick = route(of: keyPath) {
+            // The snapshot of the field's last change: the value at `keyPath` is the same in the
+            // published one.
+            created = MainActorComputed(name: "\(name)\(keyPath)") { tick.value.state[keyPath: keyPath] }
+        } else {
+            let node = node
+            created = MainActorComputed(name: "\(name)\(keyPath)") { node.value.state[keyPath: keyPath] }
+        }
         slices[keyPath] = created
         return created
+    }
+
+    /// The route of the field `keyPath` reads through, made the first time (`nil` for a plain
+    /// state, or a key path under no field). Every commit published from now on compares it.
+    private func route(of keyPath: AnyKeyPath) -> Stored<_MainActorSnapshot<State>>? {
+        guard let fields, let index = fields.field(containing: keyPath) else { return nil }
+        if let existing = routeOfField[index] { return existing }
+        let node = node
+        let made = Stored(untracked { node.value }, name: "\(name) field \(fields.fields[index].keyPath)")
+        routeOfField[index] = made
+        routes.append((fields.fields[index], made))
+        return made
     }
 }
 

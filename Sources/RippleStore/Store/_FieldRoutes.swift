@@ -11,7 +11,7 @@ import Ripple
 /// depends on; a reader that matches no field depends on the whole state, as with a plain
 /// state. A field whose description has a computed component (a subscript's arguments are not
 /// printed, so two of them can print the same) matches only its own key path.
-final class _FieldRoutes<State: Sendable>: Sendable {
+final class _FieldRoutes<State>: Sendable {
     let fields: [StateField<State>]
     /// Each field's key path, printed; `nil` for one matched only by equality.
     private let prefixes: [String?]
