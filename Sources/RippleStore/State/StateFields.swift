@@ -1,8 +1,8 @@
 /// A store's state that lists its stored properties, so that a commit reaches only the readers
 /// of the properties it changed.
 ///
-/// A store of a plain `Equatable` state checks every key-path reader and derived value on
-/// every commit: each re-reads its key path and compares. When the state conforms to
+/// A store (``Store`` or ``MainActorStore``) of a plain `Equatable` state checks every key-path
+/// reader and derived value on every commit: each re-reads its key path and compares. When the state conforms to
 /// `StateFields`, the store compares the listed properties (its *fields*) once per commit,
 /// and a reader of a key path that starts with a field (`\.items`, `\.items[3]`,
 /// `\.profile.name`) is checked only when that field changed. A commit that changes a field
