@@ -11,17 +11,27 @@ import Ripple
 /// depends on; a reader that matches no field depends on the whole state, as with a plain
 /// state. A field whose description has a computed component (a subscript's arguments are not
 /// printed, so two of them can print the same) matches only its own key path.
-final class _FieldRoutes<State>: Sendable {
+final class _FieldRoutes<State>: @unchecked Sendable {
+    // @unchecked: `printedFields` is guarded by `lock`.
     let fields: [StateField<State>]
-    /// Each field's key path, printed; `nil` for one matched only by equality.
-    private let prefixes: [String?]
+    private let lock = _Lock()
+    /// Each field's key path, printed (`nil` for one matched only by equality); made when the
+    /// first reader is matched, so that a store no reader reads prints nothing.
+    private var printedFields: [String?]?
 
     init(_ fields: [StateField<State>]) {
         self.fields = fields
-        prefixes = fields.map { field in
+    }
+
+    /// ``printedFields``, made the first time (lock not held).
+    private var prefixes: [String?] {
+        if let made = lock.withLock({ printedFields }) { return made }
+        let made = fields.map { field -> String? in
             let printed = String(reflecting: field.keyPath as AnyKeyPath)
             return printed.contains("<") ? nil : printed
         }
+        lock.withLock { printedFields = made }
+        return made
     }
 
     /// The index of the field `keyPath` reads through (the longest match), if any.
