@@ -5,9 +5,8 @@ import Observation
 // public API and the inlinable write that calls these.
 extension Stored {
     /// The value, read without tracking or Observation registration (inside a batch, as the
-    /// batch sees it). Package API: a store's key-path readers read its state node this way
-    /// inside their derivations, depending on a per-field node instead.
-    package func peek() -> Value {
+    /// batch sees it).
+    func peek() -> Value {
         _graph.withLock { _valueInView() }
     }
 
