@@ -136,6 +136,15 @@ package func _untrackedWithoutOwner(_ body: () -> Void) {
     withoutOwner { untracked(body) }
 }
 
+/// Hands `subscription` to the owner of the reactions created now on this thread (a running
+/// reaction or a ``ReactionScope`` in `run`), as a reaction created here would be: it is
+/// cancelled with that owner. Returns false if the owner is cancelled already (the caller
+/// cancels it then); true when there is no owner.
+package func _adoptByCurrentOwner(_ subscription: Subscription) -> Bool {
+    guard let owner = _ThreadContext.current.owner else { return true }
+    return owner._adopt(subscription)
+}
+
 /// Runs `body` with `owner` as the owner of the reactions it creates.
 func _withOwner<R>(_ owner: (any _Owner)?, _ body: () throws -> R) rethrows -> R {
     let context = _ThreadContext.current

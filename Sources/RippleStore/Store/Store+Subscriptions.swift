@@ -10,7 +10,13 @@ extension Store {
     ///
     /// Commits from many threads reach it one at a time, in the order they were applied. A
     /// commit made inside `receive` (or any subscriber) is delivered to every subscriber after
-    /// the current delivery, never nested inside it.
+    /// the current delivery, never nested inside it. Subscribers are called in the order they
+    /// subscribed; one made while another thread commits sees every commit after its first
+    /// delivery. Made inside a reaction's body, the subscription also ends when that reaction
+    /// runs again or ends, as a reaction made there would.
+    ///
+    /// - Complexity: A commit calls each subscriber once: O(*n*) closure calls for *n*
+    ///   subscribers, through one reaction. Cancelling is O(*n*).
     ///
     /// - Parameters:
     ///   - dropsFirst: Skip the delivery of the current state.
@@ -125,18 +131,16 @@ extension Store {
         line: UInt = #line,
         _ receive: @escaping @Sendable (Changes<State>, Accumulated) -> Void
     ) -> Subscription {
+        // Touched by the subscriber's deliveries only, which never overlap.
         let running = _ReactionBox(initialValue)
-        let deliver = _core.sinkBody(dropsFirst: false, label: "\(file):\(line)")
         let isFirst = _ReactionBox(true)
-        return _core.own(
-            observe(file: file, line: line) {
-                deliver { changes in
-                    accumulate(&running.value, changes)
-                    let skip = dropsFirst && isFirst.value
-                    isFirst.value = false
-                    if !skip { receive(changes, running.value) }
-                }
-            })
+        return _sink(dropsFirst: false, file: file, line: line) { previous, current in
+            let changes = _StoreCore<State>._changes(from: previous, to: current)
+            accumulate(&running.value, changes)
+            let skip = dropsFirst && isFirst.value
+            isFirst.value = false
+            if !skip { receive(changes, running.value) }
+        }
     }
 }
 
@@ -168,16 +172,64 @@ extension Store {
 }
 
 extension _StoreCore {
-    /// A plain subscriber: a reaction on the committing thread, handed the snapshot it saw last
-    /// (`nil` on its first run) and the published one.
+    /// A plain subscriber, on the committing thread: handed the snapshot it saw last (`nil` on
+    /// its first delivery) and the published one, once per commit, in subscription order.
+    ///
+    /// Delivered by the store's one dispatching reaction (``_StoreSinks``), not by a reaction
+    /// of its own. Made inside a reaction (or a ``ReactionScope``), it is cancelled with it, as
+    /// a reaction made there would be.
     func _sink(
         dropsFirst: Bool,
         file: StaticString,
         line: UInt,
         _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     ) -> Subscription {
-        let body = sinkSnapshots(dropsFirst: dropsFirst, label: "\(file):\(line)")
-        return own(observe(file: file, line: line) { body(deliver) })
+        let sink = _Sink(label: "\(file):\(line)", deliver: deliver)
+        let subscription = own(Subscription { [sinks] in sinks.remove(sink) })
+        guard _adoptByCurrentOwner(subscription) else {
+            subscription.cancel()
+            return subscription
+        }
+        ensureDispatcher()
+        sinks.start(sink)
+        // Read after the sink is listed as starting: a commit published from now on is either
+        // in this snapshot or recorded as the sink's `pending` by the dispatcher's run.
+        let current: _AnySnapshot = untracked { node.stored.value }
+        sink.last = current
+        if !dropsFirst, !sink.isCancelled { _untrackedWithoutOwner { deliver(nil, current) } }
+        while let next = sinks.nextOrJoin(sink) {
+            let old = sink.last
+            sink.last = next
+            if sink.isCancelled { continue }
+            noteWake(.subscriber(sink.label), next.version)
+            _untrackedWithoutOwner { deliver(old, next) }
+        }
+        return subscription
+    }
+
+    /// Makes the reaction that delivers the plain subscribers, if the store has none yet: one
+    /// run per published commit, calling each subscriber that has not seen it, in order.
+    private func ensureDispatcher() {
+        if sinks.hasDispatcher { return }
+        let logs = logger != nil
+        let made = withoutOwner {
+            // Named so that traces say which store's subscribers a commit woke.
+            _observe(tracedAs: "\(name) subscribers") { [sinks, stored = node.stored, weak self] in
+                let snapshot = stored.value
+                let list = sinks.sinksToDeliver(snapshot)
+                if list.isEmpty { return }
+                _untrackedWithoutOwner {
+                    for sink in list where !sink.isCancelled {
+                        let old = sink.last
+                        if let old, old.version >= snapshot.version { continue }
+                        sink.last = snapshot
+                        if logs { self?.noteWake(.subscriber(sink.label), snapshot.version) }
+                        sink.deliver(old, snapshot)
+                    }
+                }
+            }
+        }
+        sinks.keepDispatcher(made)?.cancel()
     }
 
     /// A plain subscriber handed each change as a `Changes` (for the store's own streams).
@@ -187,8 +239,9 @@ extension _StoreCore {
         line: UInt,
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
-        let body = sinkBody(dropsFirst: dropsFirst, label: "\(file):\(line)")
-        return own(observe(file: file, line: line) { body(receive) })
+        _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
+            receive(Self._changes(from: previous, to: current))
+        }
     }
 
     /// The body of a subscriber's reaction, as ``sinkSnapshots(dropsFirst:label:)``, handing
@@ -205,10 +258,9 @@ extension _StoreCore {
     /// in code compiled for the concrete state.
     @inlinable
     static func _changes(from previous: _AnySnapshot?, to current: _AnySnapshot) -> Changes<State> {
-        let current = unsafeDowncast(current, to: _Snapshot<State>.self)
-        return Changes(
-            previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self).state },
-            current: current.state, version: current.version, transaction: current.transaction)
+        Changes(
+            _previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self) },
+            current: unsafeDowncast(current, to: _Snapshot<State>.self))
     }
 
     /// The body of a subscriber's reaction: reads the published state (its one dependency) and

@@ -14,20 +14,24 @@ class _AnySnapshot: @unchecked Sendable {
     @usableFromInline let version: UInt64
     @usableFromInline let transaction: Transaction
 
+    @usableFromInline
     init(version: UInt64, transaction: Transaction) {
         self.version = version
         self.transaction = transaction
     }
 }
 
-/// One committed state of a store, as its graph node holds it.
+/// One committed state of a store, as its graph node holds it, and what a ``Changes`` holds:
+/// a subscriber is handed two references, not two copies of the state.
 ///
 /// Usable from inlinable code: a subscriber's delivery is compiled in the app's module, for its
-/// state type (`Store.sinkState`).
+/// state type (`Store.sinkState`). Immutable; `Sendable` when `State` is (a ``Changes`` of a
+/// main-actor state holds one too).
 @usableFromInline
-final class _Snapshot<State: Sendable>: _AnySnapshot, @unchecked Sendable {
+final class _Snapshot<State>: _AnySnapshot, @unchecked Sendable {
     @usableFromInline let state: State
 
+    @usableFromInline
     init(state: State, version: UInt64, transaction: Transaction) {
         self.state = state
         super.init(version: version, transaction: transaction)

@@ -114,6 +114,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
 
     /// The store's own reaction on `node` (see ``startFollower()``).
     private var follower: Subscription?
+    /// The plain subscribers (`sinkState`), and the reaction that delivers them.
+    let sinks = _StoreSinks()
 
     init(
         initialState: State,
@@ -345,8 +347,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     @inline(never)
     private func deriveFields(of state: inout State, from base: _Snapshot<State>, _ transaction: Transaction) {
         guard let derivesFields else { return }
-        derivesFields(
-            &state, Changes(previous: base.state, current: state, version: base.version &+ 1, transaction: transaction))
+        let current = snapshotType.init(state: state, version: base.version &+ 1, transaction: transaction)
+        derivesFields(&state, Changes(_previous: base, current: current))
     }
 
     /// Runs the middleware on `state`, committed on top of `base` (apart from `close`, as
@@ -683,6 +685,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return self.endings.sorted { $0.key < $1.key }.map(\.value)
         }
         for ending in endings.reversed() { ending() }
+        sinks.end()
         // Commits waiting for the gate are dropped now.
         lock.withLock { lock.broadcast() }
     }
