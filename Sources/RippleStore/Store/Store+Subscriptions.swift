@@ -195,12 +195,14 @@ extension _StoreCore {
         // Read after the sink is listed as starting: a commit published from now on is either
         // in this snapshot or recorded as the sink's `pending` by the dispatcher's run.
         let current: _AnySnapshot = untracked { node.stored.value }
-        sink.last = current
-        if !dropsFirst, !sink.isCancelled { _untrackedWithoutOwner { deliver(nil, current) } }
+        sink.lastVersion = current.version
+        sink.ownLast = current
+        if !dropsFirst, !sinks.isRemoved(sink) { _untrackedWithoutOwner { deliver(nil, current) } }
         while let next = sinks.nextOrJoin(sink) {
-            let old = sink.last
-            sink.last = next
-            if sink.isCancelled { continue }
+            let old = sink.ownLast
+            sink.lastVersion = next.version
+            sink.ownLast = next
+            if sinks.isRemoved(sink) { continue }
             noteWake(.subscriber(sink.label), next.version)
             _untrackedWithoutOwner { deliver(old, next) }
         }
@@ -216,17 +218,8 @@ extension _StoreCore {
             // Named so that traces say which store's subscribers a commit woke.
             _observe(tracedAs: "\(name) subscribers") { [sinks, stored = node.stored, weak self] in
                 let snapshot = stored.value
-                let list = sinks.sinksToDeliver(snapshot)
-                if list.isEmpty { return }
-                _untrackedWithoutOwner {
-                    for sink in list where !sink.isCancelled {
-                        let old = sink.last
-                        if let old, old.version >= snapshot.version { continue }
-                        sink.last = snapshot
-                        if logs { self?.noteWake(.subscriber(sink.label), snapshot.version) }
-                        sink.deliver(old, snapshot)
-                    }
-                }
+                sinks.deliver(
+                    snapshot, wake: logs ? { self?.noteWake(.subscriber($0.label), snapshot.version) } : nil)
             }
         }
         sinks.keepDispatcher(made)?.cancel()

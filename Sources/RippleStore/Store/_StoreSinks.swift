@@ -10,27 +10,22 @@ import _RippleThread
 final class _Sink: @unchecked Sendable {
     let deliver: @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     let label: String
-    /// The snapshot delivered last: touched by the subscribing thread until the sink joins the
-    /// delivered sinks, then by the dispatcher's runs only.
-    var last: _AnySnapshot?
+    /// The version delivered last, and the snapshot itself while it differs from the one the
+    /// dispatcher delivered last (`_StoreSinks.delivered`): set by the subscribing thread until
+    /// the sink joins the delivered sinks, then by the dispatcher's runs only. A delivered
+    /// sink keeps no snapshot of its own: a commit costs no reference counting for it.
+    var lastVersion: UInt64 = 0
+    var ownLast: _AnySnapshot?
     /// The snapshots dispatcher runs found while the sink was still starting, in order (guarded
     /// by the list's lock): the subscribing thread delivers each, as the runs would have.
     var pending: [_AnySnapshot] = []
-    /// Set once, when the sink is removed: read without a lock by a run that copied the list
-    /// before (a sink cancelled by another sink of the same commit is not called).
-    private let cancelledWord = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+    /// Whether the sink was removed (guarded by the list's lock).
+    var isRemoved = false
 
     init(label: String, deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void) {
         self.label = label
         self.deliver = deliver
-        cancelledWord.initialize(to: 0)
     }
-
-    deinit { cancelledWord.deallocate() }
-
-    var isCancelled: Bool { _ripple_once_word_load(cancelledWord) != 0 }
-
-    func markCancelled() { _ = _ripple_once_word_publish(cancelledWord, 1) }
 }
 
 /// The plain subscribers of a store, delivered by one reaction on the store's node: a commit
@@ -53,6 +48,18 @@ final class _StoreSinks: @unchecked Sendable {
     /// The dispatching reaction (made for the first subscriber, ended with the store).
     private var dispatcher: Subscription?
     private var isEnded = false
+    /// Bumped (under `lock`) by every removal: a run that sees it move checks, under the lock,
+    /// whether the sink it is about to call was removed since it copied the list.
+    private let removals = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+
+    // Touched by the dispatcher's runs only (never two at once):
+    /// The snapshot the last run delivered: what every delivered sink without a snapshot of
+    /// its own saw last.
+    private var delivered: _AnySnapshot?
+
+    init() { removals.initialize(to: 0) }
+
+    deinit { removals.deallocate() }
 
     var hasDispatcher: Bool { lock.withLock { dispatcher != nil } }
 
@@ -66,11 +73,31 @@ final class _StoreSinks: @unchecked Sendable {
         }
     }
 
-    /// A dispatcher run for `snapshot`: marks the starting sinks and returns the sinks to call.
-    func sinksToDeliver(_ snapshot: _AnySnapshot) -> [_Sink] {
-        lock.withLock {
+    /// A dispatcher run: calls every delivered sink that has not seen `snapshot`, in order, and
+    /// records `snapshot` for the starting ones. `wake` notes each call for the store's logger.
+    func deliver(_ snapshot: _AnySnapshot, wake: ((_Sink) -> Void)?) {
+        let (list, removalsThen) = lock.withLock { () -> ([_Sink], UInt) in
             for sink in starting { sink.pending.append(snapshot) }
-            return active
+            return (active, _ripple_counter_load(removals))
+        }
+        let previous = delivered
+        delivered = snapshot
+        if list.isEmpty { return }
+        let version = snapshot.version
+        _untrackedWithoutOwner {
+            for sink in list where sink.lastVersion < version {
+                if _ripple_counter_load(removals) != removalsThen, lock.withLock({ sink.isRemoved }) { continue }
+                sink.lastVersion = version
+                wake?(sink)
+                // Two branches, not `ownLast ?? previous`: `previous` is passed as it is held,
+                // where the merged value was retained and released for every sink.
+                if let own = sink.ownLast {
+                    sink.ownLast = nil
+                    sink.deliver(own, snapshot)
+                } else {
+                    sink.deliver(previous, snapshot)
+                }
+            }
         }
     }
 
@@ -84,14 +111,19 @@ final class _StoreSinks: @unchecked Sendable {
         lock.withLock {
             while !sink.pending.isEmpty {
                 let next = sink.pending.removeFirst()
-                if next.version > sink.last?.version ?? 0 { return next }
+                if next.version > sink.lastVersion { return next }
             }
             if let index = starting.firstIndex(where: { $0 === sink }) {
                 starting.remove(at: index)
-                if !sink.isCancelled { active.append(sink) }
+                if !sink.isRemoved { active.append(sink) }
             }
             return nil
         }
+    }
+
+    /// Whether `sink` was removed (lock not held).
+    func isRemoved(_ sink: _Sink) -> Bool {
+        lock.withLock { sink.isRemoved }
     }
 
     /// Removes `sink`: no run calls it after this returns, except one that is calling it now on
@@ -99,8 +131,9 @@ final class _StoreSinks: @unchecked Sendable {
     ///
     /// - Complexity: O(*n*) in the number of subscribers.
     func remove(_ sink: _Sink) {
-        sink.markCancelled()
         let removed = lock.withLock { () -> _Sink? in
+            sink.isRemoved = true
+            _ripple_counter_increment(removals)
             if let index = active.firstIndex(where: { $0 === sink }) { return active.remove(at: index) }
             if let index = starting.firstIndex(where: { $0 === sink }) { return starting.remove(at: index) }
             return nil

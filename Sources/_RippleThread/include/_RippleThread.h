@@ -39,6 +39,17 @@ static inline __attribute__((always_inline)) bool _ripple_once_word_publish(uint
     return __atomic_compare_exchange_n(word, &expected, value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/// A counter read without a lock (RippleStore's removals of subscribers, see `_StoreSinks`):
+/// a run that copied a list checks it before each call, a load that stays in the cache.
+static inline __attribute__((always_inline)) uintptr_t _ripple_counter_load(uintptr_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/// Adds one to a counter read by ``_ripple_counter_load``.
+static inline __attribute__((always_inline)) void _ripple_counter_increment(uintptr_t *word) {
+    __atomic_fetch_add(word, 1, __ATOMIC_ACQ_REL);
+}
+
 #if defined(__linux__)
 /// The calling thread's Ripple context (`_ThreadContext`), or null before it has one: a
 /// thread-local pointer in the static TLS block, read with one load, where `pthread_getspecific`
