@@ -62,18 +62,19 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         line: UInt = #line,
         _ receive: @escaping @Sendable (Changes<Value>) -> Void
     ) -> Subscription {
-        let previous = _ReactionBox<_Snapshot<Value>?>(nil)
+        let previous = _ReactionBox<Value?>(nil)
         let deliveries = _ReactionBox<UInt64>(0)
-        let transaction = Transaction(name: "derived", file: file, line: line)
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
         // Its context: the stores, for `storeWhileSourceActive()`.
         return _observe(context: sources, file: file, line: line) { [self] in
-            let current = _Snapshot(state: computed.value, version: deliveries.value, transaction: transaction)
+            let current = computed.value
             let old = previous.value
             previous.value = current
             if old == nil, dropsFirst { return }
-            let changes = Changes(_previous: old, current: current)
+            let changes = Changes(
+                previous: old, current: current, version: deliveries.value,
+                transaction: Transaction(name: "derived", file: file, line: line))
             deliveries.value += 1
             withoutOwner { untracked { receive(changes) } }
         }

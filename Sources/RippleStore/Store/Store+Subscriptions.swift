@@ -184,7 +184,7 @@ extension _StoreCore {
         line: UInt,
         _ deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     ) -> Subscription {
-        let sink = _Sink(label: "\(file):\(line)", deliver: deliver)
+        let sink = _Sink(file: file, line: line, deliver: deliver)
         let subscription = own(Subscription { [sinks] in sinks.remove(sink) })
         guard _adoptByCurrentOwner(subscription) else {
             subscription.cancel()

@@ -9,7 +9,9 @@ import _RippleThread
 /// dispatching reaction, which the core never runs twice at once.
 final class _Sink: @unchecked Sendable {
     let deliver: @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
-    let label: String
+    /// Where it subscribed, named in the store's logs (formatted only there).
+    let file: StaticString
+    let line: UInt
     /// The version delivered last, and the snapshot itself while it differs from the one the
     /// dispatcher delivered last (`_StoreSinks.delivered`): set by the subscribing thread until
     /// the sink joins the delivered sinks, then by the dispatcher's runs only. A delivered
@@ -22,10 +24,13 @@ final class _Sink: @unchecked Sendable {
     /// Whether the sink was removed (guarded by the list's lock).
     var isRemoved = false
 
-    init(label: String, deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void) {
-        self.label = label
+    init(file: StaticString, line: UInt, deliver: @escaping @Sendable (_AnySnapshot?, _AnySnapshot) -> Void) {
+        self.file = file
+        self.line = line
         self.deliver = deliver
     }
+
+    var label: String { "\(file):\(line)" }
 }
 
 /// The plain subscribers of a store, delivered by one reaction on the store's node: a commit
