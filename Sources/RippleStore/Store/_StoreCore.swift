@@ -38,6 +38,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// `lock`; an array is copied on write, so a commit reads it once and runs it unlocked).
     private var middlewareSteps: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
+    /// `logger != nil`, tested on every commit without copying the existential.
+    private let hasLogger: Bool
     let derivesFields: ((inout State, Changes<State>) -> Void)?
     /// Whether the state has derived fields, and whether the store has middleware: tested
     /// before touching either, generic values that are costly to test in this unspecialized
@@ -139,6 +141,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         self.name = name
         self.middlewareSteps = middleware
         self.logger = logger
+        hasLogger = logger != nil
         self.derivesFields = derivesFields
         hasDerivedFields = derivesFields != nil
         fields = _FieldRoutes.ofState()
@@ -251,7 +254,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
         }
         return OpenCommit(
-            thread: me, base: base, transaction: transaction, start: logger == nil ? nil : ContinuousClock.now,
+            thread: me, base: base, transaction: transaction, start: hasLogger ? _CommitStart() : nil,
             isDropped: false, isHandedOver: isHandedOver)
     }
 
@@ -286,10 +289,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         if _ripple_once_word_load(hasMiddleware) != 0 { applyMiddleware(to: &state, from: base, &transaction) }
         guard state != base.state else {
             if open.isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
-            logger?.didCommit(
-                StoreLog.Commit(
-                    store: name, transaction: transaction, version: base.version, changed: false,
-                    duration: start.map { ContinuousClock.now - $0 } ?? .zero, woken: []))
+            if hasLogger { logUnchanged(transaction, version: base.version, start: start) }
             return
         }
         let snapshot = snapshotType.init(state: state, version: base.version &+ 1, transaction: transaction)
@@ -301,9 +301,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let hooks = lock.withLock { () -> _PublishHooks<State>? in
             isRouted = hasFields && !routes.isEmpty
             latest = snapshot
-            if logger != nil {
+            if hasLogger {
                 woken[snapshot.version] = []
-                unlogged.append((snapshot.version, snapshot.transaction, start))
+                unlogged.append((snapshot.version, snapshot.transaction, start?.instant))
             }
             if open.isHandedOver {
                 handoverMutator = 0
@@ -338,6 +338,16 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         writeInOrder { [self, isRouted] in publish(snapshot, hooks: hooks, isRouted: isRouted) }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
+    }
+
+    /// Tells the logger of a commit that changed nothing (apart from `close`, which would
+    /// otherwise copy the logger's existential on every commit).
+    @inline(never)
+    private func logUnchanged(_ transaction: Transaction, version: UInt64, start: _CommitStart?) {
+        logger?.didCommit(
+            StoreLog.Commit(
+                store: name, transaction: transaction, version: version, changed: false,
+                duration: start.map { ContinuousClock.now - $0.instant } ?? .zero, woken: []))
     }
 
     /// Updates the derived fields of `state`, committed on top of `base`. Apart from `close`, and
