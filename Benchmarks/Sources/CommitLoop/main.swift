@@ -27,12 +27,19 @@ struct FieldsState: StateFields {
 
 enum Action: Sendable {
     case increment
+    /// Returns `.send(.increment)`: the reducer's `.send` effect round trip.
+    case ping
 }
 
 struct CountReducer: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        state.count += 1
-        return .none
+        switch action {
+        case .increment:
+            state.count += 1
+            return .none
+        case .ping:
+            return .send(.increment)
+        }
     }
 }
 
@@ -48,7 +55,7 @@ final class Counter: @unchecked Sendable {
 
 let width = 1000
 let scenarios = [
-    "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "stored0",
+    "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000",
 ]
 let arguments = CommandLine.arguments
@@ -66,10 +73,11 @@ case "stored0":
     let stored = Stored(0)
     for i in 0..<commits { stored.value = i }
     print(stored.value)
-case "send":
+case "send", "sendEffect":
     let store = ReducerStore(reducer: CountReducer(), initialState: State())
-    store.send(.increment)
-    for _ in 0..<commits { store.send(.increment) }
+    let action: Action = scenario == "send" ? .increment : .ping
+    store.send(action)
+    for _ in 0..<commits { store.send(action) }
     print(store.currentState.count)
 case "selectors1000", "readers1000":
     let store = Store<State, Never>(initialState: State(values: Array(repeating: 0, count: width)))

@@ -462,14 +462,23 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     /// Reduces what the effects of ``reduceFirst(_:ticket:file:line:_:)``'s action sent at
     /// once, depth first (lock held, released while each is reduced). Apart from it: the array
     /// of actions, generic, costs metadata lookups wherever it is handled.
+    /// Reads by index, and rebuilds the array only when an action sends more: `removeFirst`
+    /// and `insert(contentsOf:at:)` looked up the metadata of four generic types per action.
     @inline(never)
     private func reduceFollowUps(_ sent: [Action], file: StaticString, line: UInt) {
         var followUps = sent
-        while !followUps.isEmpty, !isEnded {
-            let next = followUps.removeFirst()
+        var index = 0
+        while index < followUps.count, !isEnded {
+            let next = followUps[index]
+            index += 1
             let marks = markIDs
             lock.unlock()
-            followUps.insert(contentsOf: reduce(next, file: file, line: line, under: marks), at: 0)
+            let more = reduce(next, file: file, line: line, under: marks)
+            if more.count != 0 {
+                // Depth first: what `next` sent comes before the rest.
+                followUps = more + followUps[index...]
+                index = 0
+            }
             lock.lock()
         }
     }
