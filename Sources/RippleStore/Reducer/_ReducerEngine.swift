@@ -462,6 +462,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     /// Reduces what the effects of ``reduceFirst(_:ticket:file:line:_:)``'s action sent at
     /// once, depth first (lock held, released while each is reduced). Apart from it: the array
     /// of actions, generic, costs metadata lookups wherever it is handled.
+    ///
     /// Reads by index, and rebuilds the array only when an action sends more: `removeFirst`
     /// and `insert(contentsOf:at:)` looked up the metadata of four generic types per action.
     @inline(never)

@@ -203,7 +203,8 @@ extension _StoreCore {
             sink.lastVersion = next.version
             sink.ownLast = next
             if sinks.isRemoved(sink) { continue }
-            noteWake(.subscriber(sink.label), next.version)
+            // The label is formatted only for a logger.
+            if hasLogger { noteWake(.subscriber(sink.label), next.version) }
             _untrackedWithoutOwner { deliver(old, next) }
         }
         return subscription
@@ -213,7 +214,7 @@ extension _StoreCore {
     /// run per published commit, calling each subscriber that has not seen it, in order.
     private func ensureDispatcher() {
         if sinks.hasDispatcher { return }
-        let logs = logger != nil
+        let logs = hasLogger
         let made = withoutOwner {
             // Named so that traces say which store's subscribers a commit woke.
             _observe(tracedAs: "\(name) subscribers") { [sinks, stored = node.stored, weak self] in

@@ -39,7 +39,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private var middlewareSteps: [StoreMiddleware<State>]
     let logger: (any StoreLogger)?
     /// `logger != nil`, tested on every commit without copying the existential.
-    private let hasLogger: Bool
+    let hasLogger: Bool
     let derivesFields: ((inout State, Changes<State>) -> Void)?
     /// Whether the state has derived fields, and whether the store has middleware: tested
     /// before touching either, generic values that are costly to test in this unspecialized
@@ -717,7 +717,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     // MARK: Logging
 
     func noteWake(_ wake: StoreLog.Wake, _ version: UInt64) {
-        guard logger != nil else { return }
+        guard hasLogger else { return }
         lock.withLock {
             // Only while the commit is being delivered: a later lazy read woke nothing.
             if woken[version] != nil { woken[version]!.append(wake) }
