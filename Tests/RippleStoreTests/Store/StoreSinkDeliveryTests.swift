@@ -39,12 +39,8 @@ struct StoreSinkDeliveryTests {
         withTracer(recorder) {
             store.commit("increment") { $0.count += 1 }
         }
-        let commits = recorder.events.filter {
-            if case .commit = $0.kind { return true }
-            return false
-        }
         // A reaction per subscriber woke 50 of them.
-        #expect(commits.map(\.description) == ["commit app increment: woke 'app subscribers'"])
+        #expect(recorder.commitLines == ["commit app increment: woke 'app subscribers'"])
         #expect(order.values == Array(0..<50))
         withExtendedLifetime(subscriptions) {}
     }

@@ -16,11 +16,7 @@ struct StoreTracingTests {
         withTracer(recorder) {
             store.commit("increment") { $0.count += 1 }
         }
-        let commits = recorder.events.filter {
-            if case .commit = $0.kind { return true }
-            return false
-        }
-        #expect(commits.map(\.description) == ["commit app increment: woke 'render'"])
+        #expect(recorder.commitLines == ["commit app increment: woke 'render'"])
         #expect(recorder.lines.contains { $0.hasPrefix("run 'render': ") })
         #expect(reasons.values.count == 2)
         #expect(reasons.values[1].count == 1)
