@@ -234,7 +234,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 abandon(open)
                 throw error
             }
-            close(open, with: state)
+            close(consume open, with: consume state)
             return result
         }
     }
@@ -278,53 +278,51 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
 
     /// Ends a commit with the state its mutation left: derived fields and middleware, then,
     /// if the state changed, publishes it.
-    func close(_ open: OpenCommit, with mutated: State) {
+    func close(_ open: consuming OpenCommit, with state: consuming State) {
         if open.isDropped { return }
         let me = open.thread
+        let isHandedOver = open.isHandedOver
         let base = base(of: open)
-        let start = open.start
-        var transaction = open.transaction
-        var state = mutated
-        if hasDerivedFields { deriveFields(of: &state, from: base, transaction) }
-        if _ripple_once_word_load(hasMiddleware) != 0 { applyMiddleware(to: &state, from: base, &transaction) }
+        if hasDerivedFields { deriveFields(of: &state, from: base, open.transaction) }
+        if _ripple_once_word_load(hasMiddleware) != 0 { applyMiddleware(to: &state, from: base, &open.transaction) }
         guard state != base.state else {
-            if open.isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
-            if hasLogger { logUnchanged(transaction, version: base.version, start: start) }
+            if isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
+            if hasLogger { logUnchanged(open.transaction, version: base.version, start: open.start) }
             return
         }
-        let snapshot = snapshotType.init(state: state, version: base.version &+ 1, transaction: transaction)
+        let start = open.start
+        let snapshot = snapshotType.init(state: state, version: base.version &+ 1, transaction: open.transaction)
         // The owner delivers handed commits through the follower: it must exist before the
         // first one is handed.
-        if open.isHandedOver { ensureFollower() }
-        var joinsHanded = false
-        var isRouted = false
-        let hooks = lock.withLock { () -> _PublishHooks<State>? in
-            isRouted = hasFields && !routes.isEmpty
-            latest = snapshot
-            if hasLogger {
-                woken[snapshot.version] = []
-                unlogged.append((snapshot.version, snapshot.transaction, start?.instant))
-            }
-            if open.isHandedOver {
-                handoverMutator = 0
-                lock.broadcast()
-                if gateOwner == 0 {
-                    // The owner left meanwhile: this thread delivers it, as the owner.
-                    gateOwner = me
-                    gateDepth = 1
-                } else {
-                    joinsHanded = true
-                }
+        if isHandedOver { ensureFollower() }
+        // Not `withLock`: its closure's context would be allocated and its captures retained on
+        // every commit.
+        lock.lock(as: me)
+        let isRouted = hasFields && !routes.isEmpty
+        latest = snapshot
+        if hasLogger { noteUnlogged(snapshot, start: start) }
+        let joinsHanded: Bool
+        if isHandedOver {
+            handoverMutator = 0
+            lock.broadcast()
+            if gateOwner == 0 {
+                // The owner left meanwhile: this thread delivers it, as the owner.
+                gateOwner = me
+                gateDepth = 1
+                joinsHanded = false
             } else {
-                isMutating = false
-                // Delivered after the handed commits before it, by the same delivery.
-                joinsHanded = !handed.isEmpty
+                joinsHanded = true
             }
-            if joinsHanded { handed.append(snapshot) }
-            return publishHooks
+        } else {
+            isMutating = false
+            // Delivered after the handed commits before it, by the same delivery.
+            joinsHanded = !handed.isEmpty
         }
+        if joinsHanded { handed.append(snapshot) }
+        let hooks = publishHooks
+        lock.unlock()
         if joinsHanded {
-            if !open.isHandedOver { leaveGate(me, mutated: false) }
+            if !isHandedOver { leaveGate(me, mutated: false) }
             return
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
@@ -338,6 +336,14 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         writeInOrder { [self, isRouted] in publish(snapshot, hooks: hooks, isRouted: isRouted) }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
+    }
+
+    /// Lists a published commit for the logger (lock held; apart from `close`, as
+    /// ``logUnchanged(_:version:start:)``).
+    @inline(never)
+    private func noteUnlogged(_ snapshot: _Snapshot<State>, start: _CommitStart?) {
+        woken[snapshot.version] = []
+        unlogged.append((snapshot.version, snapshot.transaction, start?.instant))
     }
 
     /// Tells the logger of a commit that changed nothing (apart from `close`, which would
@@ -437,7 +443,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// in a mutation, this thread runs its mutation on the latest state now, and the commit is
     /// handed to the owner, which delivers it after its current delivery (``handed``).
     private func enterGate(_ me: UInt, _ transaction: Transaction) -> (_Snapshot<State>, Bool)? {
-        lock.lock()
+        lock.lock(as: me)
         if (gateOwner == me && isMutating) || handoverMutator == me {
             lock.unlock()
             // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
@@ -457,7 +463,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             lock.unlock()
             sched_yield()
             spins += 1
-            lock.lock()
+            lock.lock(as: me)
         }
         while true {
             if isEnded {
@@ -476,7 +482,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             lock.unlock()
             let verdict = _WaitRegistry.shared.check(me, waitingFor: self)
             registered = true
-            lock.lock()
+            lock.lock(as: me)
             switch verdict {
             case .handOver:
                 if gateOwner != 0, gateOwner != me, !isMutating, handoverMutator == 0, !isEnded {
@@ -502,23 +508,28 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     }
 
     private func leaveGate(_ me: UInt, mutated: Bool) {
-        let tick = lock.withLock { () -> UInt64? in
-            if mutated { isMutating = false }
-            gateDepth -= 1
-            guard gateDepth == 0 else { return nil }
-            if handed.isEmpty {
-                gateOwner = 0
-                lock.broadcast()
-                return nil
-            }
-            // Commits were handed over: the owner delivers them, one round each, before it
-            // leaves the gate (the follower runs `deliverHanded` after each round).
-            gateDepth = 1
-            handedDelivery = .requested
-            drainTicks &+= 1
-            return drainTicks
+        // Not `withLock`, as in `close`.
+        lock.lock(as: me)
+        if mutated { isMutating = false }
+        gateDepth -= 1
+        guard gateDepth == 0 else {
+            lock.unlock()
+            return
         }
-        if let tick { drainTick.value = tick }
+        if handed.isEmpty {
+            gateOwner = 0
+            lock.broadcast()
+            lock.unlock()
+            return
+        }
+        // Commits were handed over: the owner delivers them, one round each, before it
+        // leaves the gate (the follower runs `deliverHanded` after each round).
+        gateDepth = 1
+        handedDelivery = .requested
+        drainTicks &+= 1
+        let tick = drainTicks
+        lock.unlock()
+        drainTick.value = tick
     }
 
     /// Delivers the next handed-over commit (after the round that published the previous one),
