@@ -137,7 +137,7 @@ extension _ThreadContext {
             // A write inside a derivation (this thread holds the lock) is staged, and fails there.
             // Never inlined and synchronous: the thread's identity may be read in place.
             graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
-                || graph.tracersInstalled.load(ordering: .relaxed) != 0
+                || graph.hasTracersInstalled
                 || graph.willChangeNodes.load(ordering: .relaxed) != 0
         }
         if refused { return .staged }
@@ -242,7 +242,7 @@ extension _ThreadContext {
         let node = soleWrite.node.unsafelyUnwrapped
         #if !canImport(Darwin)
         let traced = node._withUnsafeGuaranteedRef {
-            $0.graphRef._withUnsafeGuaranteedRef { $0.tracersInstalled.load(ordering: .relaxed) != 0 }
+            $0.graphRef._withUnsafeGuaranteedRef { $0.hasTracersInstalled }
         }
         if traced { return false }
         #endif

@@ -28,6 +28,6 @@ package func _writesApplyInPlace() -> Bool {
     #if canImport(Darwin)
     return false
     #else
-    return _graph.tracersInstalled.load(ordering: .relaxed) == 0
+    return !_graph.hasTracersInstalled
     #endif
 }

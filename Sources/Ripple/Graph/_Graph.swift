@@ -1,3 +1,4 @@
+import _RippleThread
 #if !canImport(Darwin)
 import Synchronization
 #endif
@@ -90,11 +91,21 @@ package final class _Graph: @unchecked Sendable {
     /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0
+    /// `tracingCount`, copied for reads made without the lock, where a stale value is harmless:
+    /// `traceCommit` on every store commit and, on Linux, a batch's first write (while a tracer
+    /// is installed, it is staged, see `_SoleWrite`; Apple platforms stage every batched write).
+    /// A C word (`_ripple_relaxed_load`): `Atomic` needs macOS 15 / iOS 18. Never deallocated:
+    /// the graph lives as long as the process.
+    let tracersInstalled: UnsafeMutablePointer<UInt> = {
+        let word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        word.initialize(to: 0)
+        return word
+    }()
+    /// Whether a tracer is installed, read without the lock (see `tracersInstalled`).
+    var hasTracersInstalled: Bool { _ripple_relaxed_load(tracersInstalled) != 0 }
+    /// Copies `tracingCount` to `tracersInstalled` (lock held).
+    func noteTracersInstalled() { _ripple_relaxed_store(tracersInstalled, UInt(tracingCount)) }
     #if !canImport(Darwin)
-    /// `tracingCount`, copied for a batch's first write, which reads it without the lock: while
-    /// a tracer is installed, it is staged (see `_SoleWrite`). Apple platforms stage every
-    /// batched write.
-    let tracersInstalled = Atomic<Int>(0)
     /// The stored values that have before-change handlers (``Stored/willChange(_:)``), counted
     /// under the lock and read without it by a batch's first write: while any has, a batch's
     /// write is staged at once, where the handlers are called (see `_SoleWrite`).

@@ -18,7 +18,9 @@ public func traceCommit<R, Failure: Error>(
     transaction: @autoclosure () -> String,
     _ body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    guard _graph.withLock({ _graph.isTracing }) else { return try body() }
+    // Without the lock: a tracer installed by another thread meanwhile may miss this commit,
+    // as it would have missed it a moment earlier.
+    guard _graph.hasTracersInstalled else { return try body() }
     let context = _ThreadContext.current
     // The commit counts the reactions run on this thread from `open` to `close`, then is traced.
     let open = { context.wokeReactions.append([]) }

@@ -86,9 +86,7 @@ extension _Graph {
     func changeTracingCount(by delta: Int) {
         assertLockHeld()
         tracingCount += delta
-        #if !canImport(Darwin)
-        tracersInstalled.store(tracingCount, ordering: .relaxed)
-        #endif
+        noteTracersInstalled()
     }
 
     /// Installs a process-wide tracer; returns its id.

@@ -50,6 +50,17 @@ static inline __attribute__((always_inline)) void _ripple_counter_increment(uint
     __atomic_fetch_add(word, 1, __ATOMIC_ACQ_REL);
 }
 
+/// A word written under a lock and read without it where a stale value is harmless (the
+/// graph's count of installed tracers): relaxed C atomics, which ThreadSanitizer sees.
+static inline __attribute__((always_inline)) uintptr_t _ripple_relaxed_load(uintptr_t *word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+/// Sets a word read by ``_ripple_relaxed_load``.
+static inline __attribute__((always_inline)) void _ripple_relaxed_store(uintptr_t *word, uintptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
 #if defined(__linux__)
 /// The calling thread's Ripple context (`_ThreadContext`), or null before it has one: a
 /// thread-local pointer in the static TLS block, read with one load, where `pthread_getspecific`
