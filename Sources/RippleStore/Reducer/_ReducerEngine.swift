@@ -119,7 +119,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     /// action has been reduced, except on the drainer's own thread.
     func send(_ action: Action, file: StaticString, line: UInt) {
         let me = _Lock.currentThread
-        lock.lock()
+        lock.lock(as: me)
         if isEnded {
             lock.unlock()
             return
@@ -402,6 +402,11 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         drainer = 0
         drainingTicket = 0
         if waiters > 0 { lock.broadcast() }
+        guard scheduling || !parked.isEmpty else {
+            // The common case, without the closure and the array below.
+            lock.unlock()
+            return
+        }
         let resume = takeParked()
         let schedule = scheduling ? scheduleDrainLocked() : {}
         lock.unlock()
@@ -442,7 +447,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         // What the effects send at once is reduced next, depth first, as `drain` reduces the
         // entries it inserts at the queue's head (before anything queued meanwhile).
         let followUps = reduce(action, file: file, line: line, under: marks)
-        lock.lock()
+        lock.lock(as: me)
         if followUps.count != 0 { reduceFollowUps(followUps, file: file, line: line) }
         guard head < queued else {
             // Nothing queued meanwhile: leave as `drain` leaves an empty queue (reduced entries
@@ -494,8 +499,11 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         var transaction = Transaction(file: file, line: line)
         transaction.action = action
         let reducer = reducer
-        let effect = core.commit(transaction) { state, _ in
-            reducer.reduce(into: &state, action: action)
+        // The effect leaves the commit through a capture, not as its result: a generic result
+        // would make this unspecialized code look up `Effect<Action>`'s metadata on every send.
+        var effect = Effect<Action>.none
+        core.commit(transaction) { state, _ in
+            effect = reducer.reduce(into: &state, action: action)
         }
         var followUps: [Action] = []
         start(effect, ids: marks, followUps: &followUps)
