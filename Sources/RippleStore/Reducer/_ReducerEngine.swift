@@ -83,7 +83,9 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     private var mainDrainScheduled = false
     private var backgroundDrainScheduled = false
     /// Effect tasks waiting for room in the queue (see ``sendFromEffectWaiting(_:from:)``).
-    private var parked: [CheckedContinuation<Bool, Never>] = []
+    /// Unchecked exclusivity, as the store's `handed`: every send reads it, every access holds
+    /// `lock`.
+    @exclusivity(unchecked) private var parked: [CheckedContinuation<Bool, Never>] = []
     /// On a test store: actions effects sent while a thread reduced, given to `intercept`
     /// after the actions the reduction's effect sent at once, as a store's queue orders them.
     private var intercepted: [Action] = []

@@ -69,7 +69,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// cycle of stores, see ``_WaitRegistry``), in version order, for the gate's owner to
     /// deliver after its own. While any is here, the owner's own commits join them, so that
     /// every commit is delivered once, in version order.
-    private var handed: [_AnySnapshot] = []
+    ///
+    /// Unchecked exclusivity: every commit reads it, and the run-time check of each access cost
+    /// about 80 instructions (a tenth of a commit with no subscriber); every access holds
+    /// `lock`, so no two can overlap.
+    @exclusivity(unchecked) private var handed: [_AnySnapshot] = []
     /// The owner's delivery of ``handed`` (driven by the follower, one commit per round).
     private var handedDelivery = HandedDelivery.idle
     /// Counts the wake-ups of ``wakeToRecheck()``: a waiter that sees it move checks again.
