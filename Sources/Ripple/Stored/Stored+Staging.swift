@@ -346,11 +346,12 @@ extension Stored {
     /// propagates the change (lock held). Leaves the value not kept in `value`.
     ///
     /// `read` says what reactions read of the staged value in the batch's view: the version
-    /// it gets, if one was reserved, and whether a value they read was replaced. A value equal
-    /// to the committed one is still not applied then (the equality may also refuse an older
-    /// value, as RippleStore's snapshots do, which must not replace a newer one): the readers
-    /// are only marked, so that those that saw the replaced value run again (see
-    /// `_markReadersOfReplacedStagedValue`).
+    /// it gets, if one was reserved, whether a private evaluation read it, and whether a value
+    /// they read was replaced. A value equal to the committed one is still not applied then
+    /// (the equality may also refuse an older value, as RippleStore's snapshots do, which must
+    /// not replace a newer one): the readers are only marked, so that those that saw another
+    /// value than the committed one run again (see `_markReadersOfReplacedStagedValue`). They
+    /// saw the committed value only if the equality holds both ways.
     @inlinable
     func _applyStaged(
         _ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()
@@ -363,7 +364,12 @@ extension Stored {
         }
         guard _lockForWrite(context) else { return }
         if _isEqual?(_value, value) == true {
-            if read.superseded {
+            // The readers run again if the value they read in the batch's view was replaced,
+            // or is not the committed one after all: an equality that refuses an older value
+            // (RippleStore's snapshots) calls a staged value older than the committed one
+            // equal to it, and only the comparison the other way tells them apart.
+            let wasRead = read.version != 0 || read.readPrivately
+            if read.superseded || (wasRead && _isEqual?(value, _value) != true) {
                 _markReadersOfReplacedStagedValue(context)
             } else {
                 _unlockAfterWrite()
