@@ -212,12 +212,18 @@ struct _StagedRead {
     /// A private evaluation read the staged value (for a computed value a reaction may have
     /// read in the batch's view, whose edge to it then holds `_Graph.privateReadVersion`).
     @usableFromInline var readPrivately = false
+    /// The version reserved for the value's write counter (``Stored/writeCount``) once the
+    /// staged writes are counted, by a reaction's read of the count in the batch's view; 0
+    /// when none. Dropped by the next staged write: a reaction that read the count before it
+    /// saw a count the counter never has, and runs again.
+    @usableFromInline var countVersion = 0
 
     @usableFromInline
     init() {}
 
     /// A write replaced the staged value.
     mutating func replace() {
+        countVersion = 0
         guard version != 0 || readPrivately else { return }
         version = 0
         readPrivately = false
@@ -228,6 +234,13 @@ struct _StagedRead {
     mutating func reserve(in graph: _Graph) -> Int {
         if version == 0 { version = graph.makeID() }
         return version
+    }
+
+    /// The version the write counter gets when the staged writes are counted, reserved now if
+    /// no read reserved one.
+    mutating func reserveCount(in graph: _Graph) -> Int {
+        if countVersion == 0 { countVersion = graph.makeID() }
+        return countVersion
     }
 }
 

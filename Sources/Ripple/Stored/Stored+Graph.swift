@@ -37,6 +37,14 @@ extension Stored {
         }
     }
 
+    /// Gives the write counter, just written by `_lockForWrite`, the version a reaction's read
+    /// of the count in a batch's view reserved for it (lock held; see
+    /// `_StagedRead.countVersion`).
+    @usableFromInline @inline(never)
+    func _stampWriteCounter(_ reserved: Int) {
+        extrasRef._withUnsafeGuaranteedRef { $0.writeCounter }?._stampVersion(reserved)
+    }
+
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite() {

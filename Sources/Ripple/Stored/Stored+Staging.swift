@@ -268,6 +268,27 @@ extension Stored {
         return staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserve(in: graph)
     }
 
+    /// After a reaction's read of the write counter in its batch's view (lock held): its edge
+    /// to `counter` records the version reserved for the counter once the staged writes are
+    /// counted (see `_StagedRead.countVersion`). Does nothing outside the batch's view, or
+    /// when no reaction tracked the read.
+    func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph) {
+        let context = _ThreadContext.current
+        guard context.view(graph) == .batch else { return }
+        let staging = context.staging
+        let reserved: Int
+        if let extras = _extras?.takeUnretainedValue(),
+            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        {
+            reserved = extras.stagedRead.reserveCount(in: graph)
+        } else if staging.overflow[ObjectIdentifier(self)] != nil {
+            reserved = staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserveCount(in: graph)
+        } else {
+            return
+        }
+        graph.recordVersionOfRunRead(of: counter, reserved)
+    }
+
     /// Notes that a private evaluation read the value `staging` staged for this node (lock
     /// held; see `_StagedRead.readPrivately`).
     private func notePrivateReadOfStagedValue(_ staging: _Staging) {
@@ -363,6 +384,7 @@ extension Stored {
             _unlockAfterWrite()
         }
         guard _lockForWrite(context) else { return }
+        if read.countVersion != 0 { _stampWriteCounter(read.countVersion) }
         if _isEqual?(_value, value) == true {
             // The readers run again if the value they read in the batch's view was replaced,
             // or is not the committed one after all: an equality that refuses an older value

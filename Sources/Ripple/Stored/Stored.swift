@@ -216,7 +216,12 @@ public final class Stored<Value>: _Node, Readable {
                 return (created, staged)
             }
         }
-        return counter.value + staged
+        let count = counter.value
+        // Read in the batch's view by a reaction: its edge to the counter records the version
+        // the counter gets once the staged writes are counted, so that counting them does not
+        // run it again for the count it saw (see `_StagedRead.countVersion`).
+        if staged != 0 { graphRef._withUnsafeGuaranteedRef { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } } }
+        return count + staged
     }
 
     /// An unbatched write, from this thread outside any delivery and any batch: commits it,

@@ -188,12 +188,26 @@ struct BatchStagedReadTests {
         let value = Stored(0)
         let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { value.writeCount })
         #expect(value.writeCount == 1)
-        withKnownIssue("the write counter is not staged: its edge records the counter's version from before the batch")
-        {
-            #expect(seen.all == [1])
-        }
-        #expect(seen.all.last == 1)
+        #expect(seen.all == [1])
+        value.value = 6
+        #expect(seen.all == [1, 2])
         reaction.cancel()
+    }
+
+    @Test(
+        "a reaction started in a batch that reads the write count runs once for several writes, and a reader from before the batch runs once for them"
+    )
+    func writeCountOfSeveralWritesReadInTheBatch() {
+        let value = Stored(0)
+        let before = Recorder<Int>()
+        let earlier = observe { before.append(value.writeCount) }
+        let (seen, reaction) = reactionStartedInABatch(
+            before: { value.value = 5; value.value = 7 }, reading: { value.writeCount }, after: { value.value = 8 })
+        #expect(value.writeCount == 3)
+        #expect(seen.all == [2, 3], "saw \(seen.all): 2 in the batch's view, then 3 once the third write is counted")
+        #expect(before.all == [0, 3], "saw \(before.all)")
+        reaction.cancel()
+        earlier.cancel()
     }
 
     @Test(
