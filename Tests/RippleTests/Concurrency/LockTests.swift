@@ -129,18 +129,26 @@ import Testing
 
     /// A release that overwrote a sleeper's mark (a race between two instructions, forced here)
     /// wakes nobody; the sleeper finds the lock free by itself, within its time slice.
+    ///
+    /// The sleeper's slice may end while this thread erases the mark and releases (this thread
+    /// preempted between the two, on a loaded machine): then the sleeper marks the word again,
+    /// and either this release wakes it, or the sleeper finds the lock free as it marks and
+    /// takes it marked, and its own release makes the call (the one call too many that
+    /// `_RippleLock.h` allows). Whichever way, it gets the lock, with one wake call at most in
+    /// all.
     @Test func aSleeperWhoseMarkWasOverwrittenStillGetsTheLock() {
         let shared = Shared()
         let finished = startSleepers(1, on: shared)
         shared.lock.eraseMarkForTesting()
         let before = _Lock.wakeCallsOfCallingThreadForTesting
         shared.lock.unlock()
-        #expect(_Lock.wakeCallsOfCallingThreadForTesting - before == 0)
+        let calls = _Lock.wakeCallsOfCallingThreadForTesting - before
         finished.wait()
         shared.lock.lock()
         #expect(shared.flag)
+        #expect(shared.sleepers == 0)
         shared.lock.unlock()
-        #expect(shared.sleepersWakeCalls == 0)
+        #expect(calls + shared.sleepersWakeCalls <= 1, "release: \(calls), sleeper: \(shared.sleepersWakeCalls)")
     }
 
     /// The woken thread takes the lock unmarked when no other thread sleeps, so its release
