@@ -70,10 +70,11 @@ final class _FieldRoute: Sendable {
 
     init<State: Sendable>(_ field: StateField<State>, starting snapshot: _AnySnapshot, name: String) {
         tick = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+        // The comparison alone is captured: reaching it through the field would look up the
+        // metadata of `StateField<State>` and of its key path's type on every commit.
+        let isEqual = field.isEqual
         isUnchanged = { old, new in
-            field.isEqual(
-                unsafeDowncast(old, to: _Snapshot<State>.self).state,
-                unsafeDowncast(new, to: _Snapshot<State>.self).state)
+            isEqual(unsafeDowncast(old, to: _Snapshot<State>.self).state, unsafeDowncast(new, to: _Snapshot<State>.self).state)
         }
     }
 }
