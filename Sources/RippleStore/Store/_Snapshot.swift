@@ -40,6 +40,15 @@ final class _Snapshot<State>: _AnySnapshot, @unchecked Sendable {
 
 /// The store's graph node: a `Stored` of type-erased snapshots (whose inlined code is compiled
 /// for that one type), read back as the store's own snapshots.
+extension _Snapshot {
+    /// The value of type `Value` at byte `offset` of the state: a stored property, whose offset
+    /// `MemoryLayout<State>.offset(of:)` gave (the access its documentation shows). Read in
+    /// place, without copying the state.
+    func value<Value>(at offset: Int, as _: Value.Type) -> Value {
+        withUnsafePointer(to: state) { (UnsafeRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee }
+    }
+}
+
 struct _SnapshotNode<State: Sendable>: Sendable {
     let stored: Stored<_AnySnapshot>
 
