@@ -35,8 +35,13 @@ extension Computed {
                 // A private value, which the node's own may never become: the reaction's edge
                 // holds a version the node never has, so that the reaction runs again whenever
                 // it is marked after the batch, also when the apply leaves the node as it was.
-                if staging.hasPrivateValue(of: node) {
-                    graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion)
+                if staging.hasPrivateValue(of: node),
+                    let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion),
+                    node.comparesWithEquals
+                {
+                    // Kept, so that the reaction does not run again if the committed value is
+                    // this one (see `_Graph+PrivateReads.swift`).
+                    graph.notePrivateRead(of: node, by: reader, value: current)
                 }
                 graph.unlock()
             } else {

@@ -228,7 +228,7 @@ extension Computed where Value: Equatable {
     static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value)
         -> _ComputedNode<Value>
     {
-        _ComputedNode<Value>(
+        let node = _ComputedNode<Value>(
             origin: _Origin(name: name, fileID: file, line: line),
             isEqual: { $0 == $1 },
             derive: derive,
@@ -241,6 +241,8 @@ extension Computed where Value: Equatable {
                 return true
             }
         )
+        node.comparesWithEquals = true
+        return node
     }
 }
 

@@ -61,7 +61,11 @@ extension _Graph {
     /// Stale computed sources are brought up to date first, depth first, with an explicit
     /// stack: a chain of any length is checked without recursion.
     func sourcesChanged(_ root: _DerivedNode) -> Bool {
-        sourcesChangedInline(root)
+        guard sourcesChangedInline(root) else { return false }
+        // A reaction that read a private value in a batch's view (see `_Graph+PrivateReads`):
+        // the changed edge may be one to the value it saw after all.
+        if _slowPath(hasPrivateReads) { return privateReadsLeftChanged(root) }
+        return true
     }
 
     /// `sourcesChanged(_:)`, inlined into `refresh`: the scan of the root's own sources is a few

@@ -43,16 +43,19 @@ extension _Graph {
     /// `_StagedRead`). Does nothing when no reaction's run tracked the read, or when its last
     /// recorded edge is to another node (`dep` was recorded earlier in the run, before the
     /// batch staged what it reads now: the run goes again once the batch is applied).
-    func recordVersionOfRunRead(of dep: _Node, _ version: Int) {
-        guard evaluatingRef == nil else { return }
-        _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
-            guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return }
+    /// Returns the reaction whose edge it changed, if any.
+    @discardableResult
+    func recordVersionOfRunRead(of dep: _Node, _ version: Int) -> ObjectIdentifier? {
+        guard evaluatingRef == nil else { return nil }
+        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context -> ObjectIdentifier? in
+            guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return nil }
             let index = context.runTracking.count &- 1
-            reaction._withUnsafeGuaranteedRef { subscriber in
+            return reaction._withUnsafeGuaranteedRef { subscriber -> ObjectIdentifier? in
                 guard index >= 0, index < subscriber.sources.count,
                     subscriber.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
-                else { return }
+                else { return nil }
                 subscriber.sources[index].version = version
+                return ObjectIdentifier(subscriber)
             }
         }
     }
@@ -180,6 +183,7 @@ extension _Graph {
     @inline(__always)
     func beginTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext) -> _Tracking {
         assertLockHeld()
+        if hasPrivateReads { forgetPrivateReads(of: subscriber) }
         let interrupted = context.runTracking
         context.runTracking = _Tracking(id: makeID(), count: 0)
         return interrupted
@@ -345,6 +349,7 @@ extension _Graph {
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _SubscriberNode) -> _Buffer<_Edge> {
         assertLockHeld()
+        if hasPrivateReads { forgetPrivateReads(of: node) }
         // Unlinked in place (see `unlinkEdges`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]

@@ -88,6 +88,13 @@ package final class _Graph: @unchecked Sendable {
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
     @usableFromInline @exclusivity(unchecked) var readsHidden = 0
+    /// The private values reactions read, in a batch's view, of computed values cut off by
+    /// `==` (see `_Graph+PrivateReads.swift`), by reaction and computed value.
+    @exclusivity(unchecked) var privateReads: [_PrivateRead: Any] = [:] {
+        didSet { hasPrivateReads = !privateReads.isEmpty }
+    }
+    /// `!privateReads.isEmpty`, tested on every reaction's run and check: one load.
+    @exclusivity(unchecked) var hasPrivateReads = false
     /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0

@@ -26,7 +26,7 @@ public class _Node {
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
     /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`,
-    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`), so that they share one byte of the
+    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`, `comparesWithEquals`), so that they share one byte of the
     /// padding before `version`.
     @usableFromInline @exclusivity(unchecked) final var rareFlags: UInt8 = 0
     /// A computed value whose handle armed an Observation watcher (lock held to set; the
@@ -82,6 +82,15 @@ public class _Node {
     final var _hasWillChangeHandlers: Bool {
         @inline(__always) get { rareFlags & 8 != 0 }
         @inline(__always) set { rareFlags = newValue ? rareFlags | 8 : rareFlags & ~8 }
+    }
+
+    /// A computed value cut off by its value's `==` (`Computed`'s `Equatable` initializers): a
+    /// reaction that read its private value in a batch's view may compare that value with the
+    /// committed one (see `_Graph+PrivateReads.swift`). Set before it is shared.
+    @usableFromInline
+    final var comparesWithEquals: Bool {
+        @inline(__always) get { rareFlags & 16 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 16 : rareFlags & ~16 }
     }
 
     /// A computed value's: the graph epoch at which it was last known up to date, while nothing

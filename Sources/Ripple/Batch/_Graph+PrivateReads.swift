@@ -1,0 +1,81 @@
+// A reaction started inside a batch that reads a computed value the batch's writes reach sees
+// the value's private result, which the computed value itself may never hold: its edge records
+// `_Graph.privateReadVersion`, a version no computed value has, so that the first check after
+// the batch finds the edge changed and runs the reaction again. When the computed value is cut
+// off by `==` (`Computed`'s `Equatable` initializers), the value the reaction saw is kept here,
+// and that check first compares it with the committed one: equal, the edge takes the computed
+// value's version and the reaction does not run again for a value it has already seen.
+
+/// A reaction and a computed value it read privately in a batch's view.
+struct _PrivateRead: Hashable {
+    let reader: ObjectIdentifier
+    let node: ObjectIdentifier
+}
+
+extension _Graph {
+    /// Keeps `value`, the private value of `node` that the reaction `reader` read in its
+    /// batch's view (lock held).
+    func notePrivateRead(of node: _Node, by reader: ObjectIdentifier, value: Any) {
+        assertLockHeld()
+        privateReads[_PrivateRead(reader: reader, node: ObjectIdentifier(node))] = value
+    }
+
+    /// Whether the edge `index` of `reader`, to `dep`, which holds `privateReadVersion`, was a
+    /// read of the value `dep` now holds (lock held, `dep` up to date): if so, the edge takes
+    /// `dep`'s version. Forgets the read either way.
+    @inline(never)
+    func privateReadSawCommittedValue(
+        of depRef: Unmanaged<_DerivedNode>, reader readerRef: Unmanaged<_DerivedNode>, at index: Int
+    ) -> Bool {
+        assertLockHeld()
+        let dep = depRef.takeUnretainedValue()
+        let reader = readerRef.takeUnretainedValue()
+        guard hasPrivateReads,
+            let seen = privateReads.removeValue(
+                forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
+            let committed = dep._traceValue(), _isEqualByEquals(seen, committed)
+        else { return false }
+        reader.sources[index].version = dep.version
+        return true
+    }
+
+    /// After `sourcesChanged(root)` found a change, with private reads kept (lock held): if
+    /// the first changed edge of `root` is one to a private value `root` read in a batch's
+    /// view, and that value is the committed one, the edge takes the computed value's version
+    /// and the check goes on from there. Every source before that edge is up to date and
+    /// unchanged, and the one it leads to was just brought up to date, as the check left them.
+    @inline(never)
+    func privateReadsLeftChanged(_ root: _DerivedNode) -> Bool {
+        let rootRef = Unmanaged.passUnretained(root)
+        for index in 0..<root.sources.count {
+            let edge = root.sources[index]
+            let version = edge.ref._withUnsafeGuaranteedRef { $0.version }
+            guard version != edge.version else { continue }
+            guard edge.version == _Graph.privateReadVersion,
+                privateReadSawCommittedValue(of: edge.derivedRef, reader: rootRef, at: index)
+            else { return true }
+            return sourcesChanged(root)
+        }
+        return true
+    }
+
+    /// Forgets the private reads of `reader`, which runs again or is disposed (lock held).
+    @inline(never)
+    func forgetPrivateReads(of reader: _DerivedNode) {
+        let id = ObjectIdentifier(reader)
+        for key in privateReads.keys where key.reader == id { privateReads[key] = nil }
+    }
+}
+
+/// `a == b` when both are of one `Equatable` type; false otherwise.
+private func _isEqualByEquals(_ a: Any, _ b: Any) -> Bool {
+    guard let a = a as? any Equatable else { return false }
+    return a._isEqual(toAny: b)
+}
+
+extension Equatable {
+    fileprivate func _isEqual(toAny other: Any) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
+    }
+}
