@@ -56,7 +56,7 @@ final class Counter: @unchecked Sendable {
 let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
-    "fields0", "fieldsSelectors1000", "fieldsUnread10000",
+    "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -68,6 +68,20 @@ let runs = Counter()
 var keepAlive: [Any] = []
 
 switch scenario {
+case "mainCommit10":
+    // A `MainActorStore` (an app target's default) with ten `sinkState` subscribers.
+    MainActor.assumeIsolated {
+        let store = MainActorStore<State, Never>(initialState: State())
+        for i in 0..<10 {
+            keepAlive.append(
+                i == 0
+                    ? store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in runs.n += 1 } }
+                    : store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in runs.n += 1 } })
+        }
+        store.commit { $0.count += 1 }
+        for _ in 0..<commits { store.commit { $0.count += 1 } }
+        print(store.currentState.count, runs.n)
+    }
 case "stored0":
     // The floor of publishing through the core: a write to a `Stored` nobody reads.
     let stored = Stored(0)

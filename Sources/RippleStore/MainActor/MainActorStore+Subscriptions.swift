@@ -37,9 +37,8 @@ extension MainActorStore {
                 if let old, old.version >= snapshot.version { return }
                 previous.value = snapshot
                 if old == nil, dropsFirst { return }
-                let changes = Changes(
-                    previous: old?.state, current: snapshot.state, version: snapshot.version,
-                    transaction: snapshot.transaction)
+                // The store's two snapshots, not copies of both states.
+                let changes = Changes(_previous: old, current: snapshot)
                 withoutOwner { untracked { receive(changes) } }
             })
     }

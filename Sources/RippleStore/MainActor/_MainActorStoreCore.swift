@@ -1,13 +1,12 @@
 import Ripple
 
-/// One committed state of a ``MainActorStore``, as its graph node holds it. Not `Sendable`:
-/// it never leaves the main actor.
-struct _MainActorSnapshot<State> {
-    let state: State
-    /// 0 for the initial state, one more per commit that changed something.
-    let version: UInt64
-    let transaction: Transaction
-}
+/// One committed state of a ``MainActorStore``, as its graph node holds it: the class a
+/// `Changes` holds, so that a subscriber's change is made without copying the state, and the
+/// node's value is copied with one retain, where a generic struct was copied through its
+/// value witnesses. It never leaves the main actor (its state need not be `Sendable`): only
+/// the store's main-actor code makes and reads one. Its version is 0 for the initial state,
+/// one more per commit that changed something.
+typealias _MainActorSnapshot<State> = _Snapshot<State>
 
 /// Everything a ``MainActorStore`` is, without the store: derived values and subscriptions
 /// hold this (or its node), so none of them keeps the store alive.
