@@ -86,6 +86,28 @@ package func _observe(
     return _startReaction(node)
 }
 
+/// ``_observe(tracedAs:file:line:_:)`` for a body isolated to the main actor, run as
+/// ``observeOnMainActor(isolation:file:line:_:)`` runs one.
+///
+/// - Parameters:
+///   - name: The reaction's name in traces.
+///   - file: The file that creates it.
+///   - line: The line that creates it.
+///   - body: The reaction, isolated to the main actor.
+/// - Returns: A ``Subscription`` that stops the reaction when cancelled or released.
+package func _observeOnMainActor(
+    tracedAs name: String,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: @escaping @MainActor () -> Void
+) -> Subscription {
+    let node = _mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
+        MainActor.assumeIsolated { body() }
+    }
+    node.recordsWhy = false
+    return _startReaction(node)
+}
+
 /// A reaction whose subscription carries a module's context (``_observe(context:file:line:_:)``).
 final class _ContextReactionNode: _ReactionNode, @unchecked Sendable {
     // @unchecked: `context` is guarded by the graph's lock.

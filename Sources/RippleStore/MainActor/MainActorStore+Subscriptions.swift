@@ -28,19 +28,14 @@ extension MainActorStore {
         line: UInt = #line,
         _ receive: @escaping @MainActor (Changes<State>) -> Void
     ) -> Subscription {
-        let node = _core.node
-        let previous = _MainActorBox<_MainActorSnapshot<State>?>(nil)
-        return _endings.own(
-            observeOnMainActor(file: file, line: line) {
-                let snapshot = node.value
-                let old = previous.value
-                if let old, old.version >= snapshot.version { return }
-                previous.value = snapshot
-                if old == nil, dropsFirst { return }
-                // The store's two snapshots, not copies of both states.
-                let changes = Changes(_previous: old, current: snapshot)
-                withoutOwner { untracked { receive(changes) } }
-            })
+        // Delivered by the store's one dispatching reaction on the main actor (the first
+        // delivery, before this returns, on this main-actor call), with the store's two
+        // snapshots, not copies of both states.
+        let deliver: @MainActor (_AnySnapshot?, _AnySnapshot) -> Void = { previous, current in
+            let previous = previous == nil ? nil : unsafeDowncast(previous.unsafelyUnwrapped, to: _Snapshot<State>.self)
+            receive(Changes(_previous: previous, current: unsafeDowncast(current, to: _Snapshot<State>.self)))
+        }
+        return _core.subscribe(_Sink(file: file, line: line, deliver: _MainActorStoreCore<State>.onMainActor(deliver)), dropsFirst: dropsFirst)
     }
 
     /// Sends `activity` to the store's activity subscribers: something that happened, which is

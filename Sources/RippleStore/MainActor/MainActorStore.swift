@@ -59,6 +59,8 @@ open class MainActorStore<State: Equatable, Activity> {
     let _activities = Event<_MainActorOnly<Activity>>()
     /// The core's subscriptions, reachable from `deinit`, which may run on any thread.
     nonisolated let _endings: _StoreEndings
+    /// The core's plain subscribers, whose dispatching reaction ends from `deinit`.
+    nonisolated let _sinks: _StoreSinks
     /// The tasks the store owns (``task(priority:_:)``), cancelled from `deinit`.
     nonisolated let _tasks = _StoreTasks()
 
@@ -80,9 +82,11 @@ open class MainActorStore<State: Equatable, Activity> {
         }
         _core = _MainActorStoreCore(initialState: initialState, name: name)
         _endings = _core.endings
+        _sinks = _core.sinks
     }
 
     deinit {
+        _sinks.end()
         _endings.end()
         _tasks.cancelAll()
     }

@@ -35,11 +35,25 @@ final class _MainActorStoreCore<State: Equatable> {
     /// `_FieldRoutes`; on the main actor, a commit compares them when it publishes).
     private let fields = _FieldRoutes<State>.ofState()
     private var routeOfField: [Int: Stored<_MainActorSnapshot<State>>] = [:]
-    private var routes: [(field: StateField<State>, tick: Stored<_MainActorSnapshot<State>>)] = []
+    private var routes: [(field: StateField<State>, tick: Stored<_MainActorSnapshot<State>>)] = [] {
+        didSet { hasRoutes = !routes.isEmpty }
+    }
+    /// `!routes.isEmpty`, tested on every commit without looking up the routes' metadata.
+    private var hasRoutes = false
+    /// `_Snapshot<State>`, kept: a commit allocates its snapshot through it, where naming the
+    /// type in this unspecialized code would look up its metadata every time.
+    private let snapshotType = _Snapshot<State>.self
     /// The subscriptions that end with the store.
     nonisolated let endings = _StoreEndings()
+    /// The plain subscribers (`sinkState`), and the one main-actor reaction that delivers them,
+    /// as a ``Store``'s (``_StoreSinks``).
+    nonisolated let sinks = _StoreSinks()
     /// The middleware steps, in the order they were added (``MainActorStore/add(middleware:)``).
-    var middleware: [StoreMiddleware<State>] = []
+    var middleware: [StoreMiddleware<State>] = [] {
+        didSet { hasMiddleware = !middleware.isEmpty }
+    }
+    /// `!middleware.isEmpty`, tested on every commit without looking up the steps' metadata.
+    private var hasMiddleware = false
 
     init(initialState: State, name: String) {
         let snapshot = _MainActorSnapshot(
@@ -71,30 +85,100 @@ final class _MainActorStoreCore<State: Equatable> {
                 throw error
             }
             // Still `isMutating`: a middleware step must not commit either.
-            for step in middleware {
-                step.apply(&state, latest.state, &transaction)
-            }
+            if hasMiddleware { applyMiddleware(to: &state, &transaction) }
             isMutating = false
             guard state != latest.state else { return result }
-            let snapshot = _MainActorSnapshot(state: state, version: latest.version &+ 1, transaction: transaction)
+            let snapshot = snapshotType.init(state: state, version: latest.version &+ 1, transaction: transaction)
             latest = snapshot
             // At once outside reactions; queued after the current round inside one (a commit from
             // a subscriber), so every subscriber sees every commit, in order.
-            // Run on this thread, the main one (at once, or after the current round).
-            let core = _MainActorOnly(value: self)
-            writeInOrder { MainActor.assumeIsolated { core.value.publish(snapshot) } }
+            if _writesApplyInPlace() {
+                // `writeInOrder` would run it at once: skip its closure and its batch.
+                publish(snapshot)
+            } else {
+                publishInOrder(snapshot)
+            }
             return result
         }
+    }
+
+    /// `deliver`, as a ``_Sink`` calls it: without a check of the main actor per subscriber
+    /// (`MainActor.assumeIsolated` cost about 300 instructions each). The sinks of a main-actor
+    /// store are called only on the main actor: by its dispatching reaction, whose body runs
+    /// there (and checks so once per run), and by `subscribe`, which is isolated to it. Debug
+    /// builds check each call.
+    nonisolated static func onMainActor(
+        _ deliver: @escaping @MainActor (_AnySnapshot?, _AnySnapshot) -> Void
+    ) -> @Sendable (_AnySnapshot?, _AnySnapshot) -> Void {
+        // The same closure, its isolation dropped from its type: a main-actor function and a
+        // plain one have one representation.
+        let unchecked = unsafeBitCast(deliver, to: (@Sendable (_AnySnapshot?, _AnySnapshot) -> Void).self)
+        #if DEBUG
+        return { previous, current in
+            MainActor.preconditionIsolated("RippleStore: a main-actor store's subscriber was called off the main actor")
+            unchecked(previous, current)
+        }
+        #else
+        return unchecked
+        #endif
+    }
+
+    /// Adds a plain subscriber, delivered by the store's one dispatching reaction, in
+    /// subscription order (see ``_StoreSinks``). Made inside a reaction (or a
+    /// ``ReactionScope``), it is cancelled with it, as a reaction made there would be.
+    func subscribe(_ sink: _Sink, dropsFirst: Bool) -> Subscription {
+        let subscription = endings.own(Subscription { [sinks] in sinks.remove(sink) })
+        guard _adoptByCurrentOwner(subscription) else {
+            subscription.cancel()
+            return subscription
+        }
+        let node = node
+        if !sinks.hasDispatcher {
+            let made = withoutOwner {
+                // Named so that traces say which store's subscribers a commit woke.
+                _observeOnMainActor(tracedAs: "\(name) subscribers") { [sinks, node] in
+                    sinks.deliver(node.value, wake: nil)
+                }
+            }
+            // Ended with the store (`MainActorStore.deinit` ends `sinks`).
+            sinks.keepDispatcher(made)?.cancel()
+        }
+        sinks.subscribe(sink, current: { untracked { node.value } }, dropsFirst: dropsFirst, noteWake: nil)
+        return subscription
+    }
+
+    /// Runs the middleware on `state` (apart from `commit`, which would otherwise look up the
+    /// steps' metadata on every commit, in this unspecialized code).
+    @inline(never)
+    private func applyMiddleware(to state: inout State, _ transaction: inout Transaction) {
+        for step in middleware {
+            step.apply(&state, latest.state, &transaction)
+        }
+    }
+
+    /// Publishes `snapshot` after the current round, on this thread, the main one (apart from
+    /// `commit`, as ``applyMiddleware(to:_:)``).
+    @inline(never)
+    private func publishInOrder(_ snapshot: _MainActorSnapshot<State>) {
+        let core = _MainActorOnly(value: self)
+        writeInOrder { MainActor.assumeIsolated { core.value.publish(snapshot) } }
     }
 
     /// Publishes `snapshot`: the node, then the routes of the fields it changed, read now, so
     /// that a route made while the commit waited to be published (inside a delivery) is
     /// compared too.
     private func publish(_ snapshot: _MainActorSnapshot<State>) {
-        guard !routes.isEmpty else {
+        guard hasRoutes else {
             node.value = snapshot
             return
         }
+        publishRouted(snapshot)
+    }
+
+    /// ``publish(_:)`` when readers read through fields (apart from it, as
+    /// ``applyMiddleware(to:_:)``).
+    @inline(never)
+    private func publishRouted(_ snapshot: _MainActorSnapshot<State>) {
         let previous = untracked { node.value }
         node.value = snapshot
         for route in routes where !route.field.isEqual(previous.state, snapshot.state) {

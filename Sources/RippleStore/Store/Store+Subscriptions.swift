@@ -191,22 +191,10 @@ extension _StoreCore {
             return subscription
         }
         ensureDispatcher()
-        sinks.start(sink)
-        // Read after the sink is listed as starting: a commit published from now on is either
-        // in this snapshot or recorded as the sink's `pending` by the dispatcher's run.
-        let current: _AnySnapshot = untracked { node.stored.value }
-        sink.lastVersion = current.version
-        sink.ownLast = current
-        if !dropsFirst, !sinks.isRemoved(sink) { _untrackedWithoutOwner { deliver(nil, current) } }
-        while let next = sinks.nextOrJoin(sink) {
-            let old = sink.ownLast
-            sink.lastVersion = next.version
-            sink.ownLast = next
-            if sinks.isRemoved(sink) { continue }
+        sinks.subscribe(
+            sink, current: { untracked { node.stored.value } }, dropsFirst: dropsFirst,
             // The label is formatted only for a logger.
-            if hasLogger { noteWake(.subscriber(sink.label), next.version) }
-            _untrackedWithoutOwner { deliver(old, next) }
-        }
+            noteWake: hasLogger ? { [self] sink, version in noteWake(.subscriber(sink.label), version) } : nil)
         return subscription
     }
 

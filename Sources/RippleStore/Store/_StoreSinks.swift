@@ -110,13 +110,37 @@ final class _StoreSinks: @unchecked Sendable {
         }
     }
 
-    func start(_ sink: _Sink) {
+    /// Starts `sink` (the dispatcher exists): delivers it the published snapshot, `current()`
+    /// read once the sink is listed as starting (unless `dropsFirst`), then, in order, what
+    /// dispatcher runs published meanwhile, and makes it a delivered sink. `noteWake` tells
+    /// the store's logger of each catch-up delivery.
+    func subscribe(
+        _ sink: _Sink, current: () -> _AnySnapshot, dropsFirst: Bool, noteWake: ((_Sink, UInt64) -> Void)?
+    ) {
+        start(sink)
+        // Read after the sink is listed as starting: a commit published from now on is either
+        // in this snapshot or recorded as the sink's `pending` by the dispatcher's run.
+        let current = current()
+        sink.lastVersion = current.version
+        sink.ownLast = current
+        if !dropsFirst, !isRemoved(sink) { _untrackedWithoutOwner { sink.deliver(nil, current) } }
+        while let next = nextOrJoin(sink) {
+            let old = sink.ownLast
+            sink.lastVersion = next.version
+            sink.ownLast = next
+            if isRemoved(sink) { continue }
+            noteWake?(sink, next.version)
+            _untrackedWithoutOwner { sink.deliver(old, next) }
+        }
+    }
+
+    private func start(_ sink: _Sink) {
         lock.withLock { starting.append(sink) }
     }
 
     /// The next snapshot the starting `sink` must be delivered, or `nil` once it has joined the
     /// delivered sinks (it saw every published snapshot up to then).
-    func nextOrJoin(_ sink: _Sink) -> _AnySnapshot? {
+    private func nextOrJoin(_ sink: _Sink) -> _AnySnapshot? {
         lock.withLock {
             while !sink.pending.isEmpty {
                 let next = sink.pending.removeFirst()
