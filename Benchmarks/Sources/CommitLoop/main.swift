@@ -138,9 +138,11 @@ default:
                     ? store.derived(\.count).sinkValue(dropsFirst: true) { _ in runs.n += 1 }
                     : store.derived(\.name).sinkValue(dropsFirst: true) { _ in runs.n += 1 })
         } else if i == 0 {
-            keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in runs.n += 1 } })
+            keepAlive.append(
+                store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in runs.n += 1 } })
         } else {
-            keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in runs.n += 1 } })
+            keepAlive.append(
+                store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in runs.n += 1 } })
         }
     }
     store.commit { $0.count += 1 }

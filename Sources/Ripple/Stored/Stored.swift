@@ -220,7 +220,9 @@ public final class Stored<Value>: _Node, Readable {
         // Read in the batch's view by a reaction: its edge to the counter records the version
         // the counter gets once the staged writes are counted, so that counting them does not
         // run it again for the count it saw (see `_StagedRead.countVersion`).
-        if staged != 0 { graphRef._withUnsafeGuaranteedRef { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } } }
+        if staged != 0 {
+            graphRef._withUnsafeGuaranteedRef { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } }
+        }
         return count + staged
     }
 

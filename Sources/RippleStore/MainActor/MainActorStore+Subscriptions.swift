@@ -35,7 +35,9 @@ extension MainActorStore {
             let previous = previous == nil ? nil : unsafeDowncast(previous.unsafelyUnwrapped, to: _Snapshot<State>.self)
             receive(Changes(_previous: previous, current: unsafeDowncast(current, to: _Snapshot<State>.self)))
         }
-        return _core.subscribe(_Sink(file: file, line: line, deliver: _MainActorStoreCore<State>.onMainActor(deliver)), dropsFirst: dropsFirst)
+        return _core.subscribe(
+            _Sink(file: file, line: line, deliver: _MainActorStoreCore<State>.onMainActor(deliver)),
+            dropsFirst: dropsFirst)
     }
 
     /// Sends `activity` to the store's activity subscribers: something that happened, which is

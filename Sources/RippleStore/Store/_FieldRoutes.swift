@@ -74,7 +74,9 @@ final class _FieldRoute: Sendable {
         // metadata of `StateField<State>` and of its key path's type on every commit.
         let isEqual = field.isEqual
         isUnchanged = { old, new in
-            isEqual(unsafeDowncast(old, to: _Snapshot<State>.self).state, unsafeDowncast(new, to: _Snapshot<State>.self).state)
+            isEqual(
+                unsafeDowncast(old, to: _Snapshot<State>.self).state,
+                unsafeDowncast(new, to: _Snapshot<State>.self).state)
         }
     }
 }

@@ -33,11 +33,17 @@ struct StateFieldComparisonTests {
         var state = SFCState()
         if Bool.random(using: &generator) { state.small = .random(in: 0...2, using: &generator) }
         if Bool.random(using: &generator) { state.count = .random(in: 0...2, using: &generator) }
-        if Bool.random(using: &generator) { state.name = ["", "a", "a long name past the small-string form"].randomElement(using: &generator)! }
-        if Bool.random(using: &generator) { state.items = Array(repeating: 1, count: .random(in: 0...2, using: &generator)) }
+        if Bool.random(using: &generator) {
+            state.name = ["", "a", "a long name past the small-string form"].randomElement(using: &generator)!
+        }
+        if Bool.random(using: &generator) {
+            state.items = Array(repeating: 1, count: .random(in: 0...2, using: &generator))
+        }
         if Bool.random(using: &generator) { state.nested.label = "x" }
         if Bool.random(using: &generator) { state.nested.flags = [true] }
-        if Bool.random(using: &generator) { state.optional = SFCNested(label: Bool.random(using: &generator) ? "y" : "") }
+        if Bool.random(using: &generator) {
+            state.optional = SFCNested(label: Bool.random(using: &generator) ? "y" : "")
+        }
         if Bool.random(using: &generator) { state.pair.1 = "z" }
         return state
     }
@@ -46,7 +52,9 @@ struct StateFieldComparisonTests {
     func agreesWithTheKeyPath() {
         var generator = ENRandom(state: 0x5EED)
         func check<Value: Equatable & Sendable>(_ keyPath: any KeyPath<SFCState, Value> & Sendable, inPlace: Bool) {
-            #expect((MemoryLayout<SFCState>.offset(of: keyPath as PartialKeyPath<SFCState>) != nil) == inPlace, "\(keyPath)")
+            #expect(
+                (MemoryLayout<SFCState>.offset(of: keyPath as PartialKeyPath<SFCState>) != nil) == inPlace, "\(keyPath)"
+            )
             let field = StateField(keyPath)
             for _ in 0..<200 {
                 let a = randomState(&generator)

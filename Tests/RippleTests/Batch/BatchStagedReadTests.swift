@@ -202,7 +202,9 @@ struct BatchStagedReadTests {
         let before = Recorder<Int>()
         let earlier = observe { before.append(value.writeCount) }
         let (seen, reaction) = reactionStartedInABatch(
-            before: { value.value = 5; value.value = 7 }, reading: { value.writeCount }, after: { value.value = 8 })
+            before: {
+                value.value = 5; value.value = 7
+            }, reading: { value.writeCount }, after: { value.value = 8 })
         #expect(value.writeCount == 3)
         #expect(seen.all == [2, 3], "saw \(seen.all): 2 in the batch's view, then 3 once the third write is counted")
         #expect(before.all == [0, 3], "saw \(before.all)")
