@@ -83,14 +83,11 @@ void _ripple_lock_wait_for_broadcast(_ripple_lock_t *lock) {
 }
 
 void _ripple_lock_broadcast(_ripple_lock_t *lock) {
-    // Called with the lock held, as every wait registers with it held: while `signalPending`
-    // is clear, no thread has read `signal` since the last broadcast that moved it, so none can
-    // sleep on its current value, and there is nothing to do (no atomic read-modify-write on
-    // the store's every commit).
-    if (__atomic_load_n(&lock->signalPending, __ATOMIC_RELAXED) == 0) return;
-    __atomic_store_n(&lock->signalPending, 0, __ATOMIC_RELAXED);
     __atomic_fetch_add(&lock->signal, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&lock->signalWakes, 1, __ATOMIC_RELAXED);
-    syscall(SYS_futex, &lock->signal, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    if (__atomic_load_n(&lock->signalPending, __ATOMIC_RELAXED) != 0) {
+        __atomic_store_n(&lock->signalPending, 0, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&lock->signalWakes, 1, __ATOMIC_RELAXED);
+        syscall(SYS_futex, &lock->signal, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    }
 }
 #endif
