@@ -513,7 +513,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
 
     private func leaveGate(_ me: UInt, mutated: Bool) {
         // Not `withLock`, as in `close`.
-        lock.lock(as: me)
+        // `lock()`, not `lock(as: me)`: a queued `writeInOrder` runs this, and the lock must
+        // see the thread that runs it.
+        lock.lock()
         if mutated { isMutating = false }
         gateDepth -= 1
         guard gateDepth == 0 else {
