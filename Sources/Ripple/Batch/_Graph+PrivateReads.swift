@@ -24,12 +24,8 @@ extension _Graph {
     /// read of the value `dep` now holds (lock held, `dep` up to date): if so, the edge takes
     /// `dep`'s version. Forgets the read either way.
     @inline(never)
-    func privateReadSawCommittedValue(
-        of depRef: Unmanaged<_DerivedNode>, reader readerRef: Unmanaged<_DerivedNode>, at index: Int
-    ) -> Bool {
+    func privateReadSawCommittedValue(of dep: _Node, reader: _DerivedNode, at index: Int) -> Bool {
         assertLockHeld()
-        let dep = depRef.takeUnretainedValue()
-        let reader = readerRef.takeUnretainedValue()
         guard hasPrivateReads,
             let seen = privateReads.removeValue(
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
@@ -46,13 +42,12 @@ extension _Graph {
     /// unchanged, and the one it leads to was just brought up to date, as the check left them.
     @inline(never)
     func privateReadsLeftChanged(_ root: _DerivedNode) -> Bool {
-        let rootRef = Unmanaged.passUnretained(root)
         for index in 0..<root.sources.count {
             let edge = root.sources[index]
-            let version = edge.ref._withUnsafeGuaranteedRef { $0.version }
-            guard version != edge.version else { continue }
+            let dep = edge.node
+            guard dep.version != edge.version else { continue }
             guard edge.version == _Graph.privateReadVersion,
-                privateReadSawCommittedValue(of: edge.derivedRef, reader: rootRef, at: index)
+                privateReadSawCommittedValue(of: dep, reader: root, at: index)
             else { return true }
             return sourcesChanged(root)
         }
