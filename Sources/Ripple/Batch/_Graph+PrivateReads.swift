@@ -29,7 +29,7 @@ extension _Graph {
         guard hasPrivateReads,
             let seen = privateReads.removeValue(
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
-            let committed = dep._traceValue(), _isEqualByEquals(seen, committed)
+            let committed = dep._traceValue(), _isKnownEqual(seen, committed)
         else { return false }
         reader.sources[index].version = dep.version
         return true
@@ -59,18 +59,5 @@ extension _Graph {
     func forgetPrivateReads(of reader: _DerivedNode) {
         let id = ObjectIdentifier(reader)
         for key in privateReads.keys where key.reader == id { privateReads[key] = nil }
-    }
-}
-
-/// `a == b` when both are of one `Equatable` type; false otherwise.
-private func _isEqualByEquals(_ a: Any, _ b: Any) -> Bool {
-    guard let a = a as? any Equatable else { return false }
-    return a._isEqual(toAny: b)
-}
-
-extension Equatable {
-    fileprivate func _isEqual(toAny other: Any) -> Bool {
-        guard let other = other as? Self else { return false }
-        return self == other
     }
 }
