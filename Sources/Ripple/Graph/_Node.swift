@@ -26,8 +26,8 @@ public class _Node {
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
     /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`,
-    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`, `comparesWithEquals`), so that they share one byte of the
-    /// padding before `version`.
+    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`, `comparesWithEquals`), so that they
+    /// share one byte of the padding before `version`.
     @usableFromInline @exclusivity(unchecked) final var rareFlags: UInt8 = 0
     /// A computed value whose handle armed an Observation watcher (lock held to set; the
     /// watcher is in the graph's `watchers`). A byte of its own, not a bit of `rareFlags`: the

@@ -257,15 +257,23 @@ extension Stored {
         return current
     }
 
-    /// The version the value `staging` staged for this node gets when it is applied, reserved
-    /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
-    private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
+    /// Updates what reactions read of the value `staging` staged for this node, kept with the
+    /// value in the node's own slot or apart in the batch's `overflow` (lock held); `nil` when
+    /// `staging` staged none.
+    private func updateStagedRead<Result>(by staging: _Staging, _ update: (inout _StagedRead) -> Result) -> Result? {
         if let extras = _extras?.takeUnretainedValue(),
             extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
         {
-            return extras.stagedRead.reserve(in: graph)
+            return update(&extras.stagedRead)
         }
-        return staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserve(in: graph)
+        guard staging.overflow[ObjectIdentifier(self)] != nil else { return nil }
+        return update(&staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read)
+    }
+
+    /// The version the value `staging` staged for this node gets when it is applied, reserved
+    /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
+    private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
+        updateStagedRead(by: staging) { $0.reserve(in: graph) }.unsafelyUnwrapped
     }
 
     /// After a reaction's read of the write counter in its batch's view (lock held): its edge
@@ -274,31 +282,16 @@ extension Stored {
     /// when no reaction tracked the read.
     func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph) {
         let context = _ThreadContext.current
-        guard context.view(graph) == .batch else { return }
-        let staging = context.staging
-        let reserved: Int
-        if let extras = _extras?.takeUnretainedValue(),
-            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
-        {
-            reserved = extras.stagedRead.reserveCount(in: graph)
-        } else if staging.overflow[ObjectIdentifier(self)] != nil {
-            reserved = staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.reserveCount(in: graph)
-        } else {
-            return
-        }
+        guard context.view(graph) == .batch,
+            let reserved = updateStagedRead(by: context.staging, { $0.reserveCount(in: graph) })
+        else { return }
         graph.recordVersionOfRunRead(of: counter, reserved)
     }
 
     /// Notes that a private evaluation read the value `staging` staged for this node (lock
     /// held; see `_StagedRead.readPrivately`).
     private func notePrivateReadOfStagedValue(_ staging: _Staging) {
-        if let extras = _extras?.takeUnretainedValue(),
-            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
-        {
-            extras.stagedRead.readPrivately = true
-            return
-        }
-        staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read.readPrivately = true
+        _ = updateStagedRead(by: staging) { $0.readPrivately = true }
     }
 
     /// The value in this thread's view (lock held): the staged value inside its batch.
