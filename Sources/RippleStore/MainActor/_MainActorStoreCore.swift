@@ -133,15 +133,12 @@ final class _MainActorStoreCore<State: Equatable> {
             return subscription
         }
         let node = node
-        if !sinks.hasDispatcher {
-            let made = withoutOwner {
-                // Named so that traces say which store's subscribers a commit woke.
-                _observeOnMainActor(tracedAs: "\(name) subscribers") { [sinks, node] in
-                    sinks.deliver(node.value, wake: nil)
-                }
+        // Ended with the store (`MainActorStore.deinit` ends `sinks`).
+        sinks.ensureDispatcher {
+            // Named so that traces say which store's subscribers a commit woke.
+            _observeOnMainActor(tracedAs: "\(name) subscribers") { [sinks, node] in
+                sinks.deliver(node.value, wake: nil)
             }
-            // Ended with the store (`MainActorStore.deinit` ends `sinks`).
-            sinks.keepDispatcher(made)?.cancel()
         }
         sinks.subscribe(sink, current: { untracked { node.value } }, dropsFirst: dropsFirst, noteWake: nil)
         return subscription

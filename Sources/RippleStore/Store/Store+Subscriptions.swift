@@ -201,9 +201,8 @@ extension _StoreCore {
     /// Makes the reaction that delivers the plain subscribers, if the store has none yet: one
     /// run per published commit, calling each subscriber that has not seen it, in order.
     private func ensureDispatcher() {
-        if sinks.hasDispatcher { return }
         let logs = hasLogger
-        let made = withoutOwner {
+        sinks.ensureDispatcher {
             // Named so that traces say which store's subscribers a commit woke.
             _observe(tracedAs: "\(name) subscribers") { [sinks, stored = node.stored, weak self] in
                 let snapshot = stored.value
@@ -211,7 +210,6 @@ extension _StoreCore {
                     snapshot, wake: logs ? { self?.noteWake(.subscriber($0.label), snapshot.version) } : nil)
             }
         }
-        sinks.keepDispatcher(made)?.cancel()
     }
 
     /// A plain subscriber handed each change as a `Changes` (for the store's own streams).

@@ -66,16 +66,17 @@ final class _StoreSinks: @unchecked Sendable {
 
     deinit { removals.deallocate() }
 
-    var hasDispatcher: Bool { lock.withLock { dispatcher != nil } }
-
-    /// Keeps `made` as the dispatcher, unless one was kept already or the sinks were ended;
-    /// returns the subscription to cancel (lock not held).
-    func keepDispatcher(_ made: Subscription) -> Subscription? {
-        lock.withLock {
+    /// Makes the dispatching reaction with `make`, owned by nothing, if there is none yet (for
+    /// the first subscriber); another thread's, made meanwhile, is kept instead (lock not held).
+    func ensureDispatcher(_ make: () -> Subscription) {
+        if lock.withLock({ dispatcher != nil }) { return }
+        let made = withoutOwner(make)
+        let extra = lock.withLock { () -> Subscription? in
             if dispatcher != nil || isEnded { return made }
             dispatcher = made
             return nil
         }
+        extra?.cancel()
     }
 
     /// A dispatcher run: calls every delivered sink that has not seen `snapshot`, in order, and
