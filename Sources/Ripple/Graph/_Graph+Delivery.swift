@@ -125,7 +125,7 @@ extension _Graph {
                 // A subscriber's job is done only now: a disposal during a reaction's run (the
                 // lock is released around the body) sees it still queued and keeps the node alive.
                 if job.kind != .notify,
-                    unsafeDowncast(node, to: _SubscriberNode.self).subscriber.jobFinished() == .releaseHold
+                    unsafeDowncast(node, to: _SubscriberNode.self).lifecycle.jobFinished() == .releaseHold
                 {
                     context.pending[index].isRetained = true
                 }
@@ -154,7 +154,7 @@ extension _Graph {
         unlock()
     }
 
-    /// Performs what the reaction's state machine asked for, and what follows, until it asks for
+    /// Performs what the reaction's lifecycle asked for, and what follows, until it asks for
     /// nothing more. Called with the lock held, and returns with it held; releases it around
     /// what calls user code: the body (with the previous run's teardown), the teardown of a
     /// disposal, the executor hop. Private to this file, like every function that releases a
@@ -164,7 +164,7 @@ extension _Graph {
     /// place (see `_Lock`).
     @inline(never)
     private func perform(
-        _ first: _ReactionStateMachine.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext
+        _ first: _Lifecycle.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext
     ) {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         var action = first

@@ -45,26 +45,27 @@ extension _Graph {
 
     @inline(__always)
     private func mark(_ observer: _Node, _ context: _ThreadContext) {
-        if observer.isStale { return }
         // Tests in order of frequency rather than a `switch`: its jump table is an indirect
         // branch, mispredicted more often along a chain of computed values ending in a reaction.
         let kind = observer.kind
         if kind == .computed {
+            if observer.isStale { return }
             observer.isStale = true
             scratch.append(.passUnretained(observer))
         } else if kind == .reaction {
-            observer.isStale = true
             let reaction = unsafeDowncast(observer, to: _ReactionNode.self)
-            // A write its own body queued: count the run it triggers (see `selfTriggeredRuns`).
-            if context.writerRef?.toOpaque() == Unmanaged.passUnretained(observer).toOpaque() {
-                reaction.selfTriggeredRuns &+= 1
-                if Int(reaction.selfTriggeredRuns) > _Graph.maximumRounds { stopRunaway(reaction) }
-            } else {
-                reaction.selfTriggeredRuns = 0
+            // A write its own body queued: the lifecycle counts the run it triggers.
+            switch reaction.lifecycle.marked(
+                bySelf: context.writerRef?.toOpaque() == Unmanaged.passUnretained(observer).toOpaque())
+            {
+            case .none: return
+            case .queue: context.pending.append(.reaction(reaction))
+            case .stopRunaway: stopRunaway(reaction)
             }
-            context.pending.append(.reaction(reaction))
         } else if kind == .watcher {
-            context.pending.append(.watch(unsafeDowncast(observer, to: _WatcherNode.self)))
+            let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
+            watcher.lifecycle.jobQueued()
+            context.pending.append(.watch(watcher))
         }
     }
 

@@ -139,7 +139,7 @@ package final class _Graph: @unchecked Sendable {
     @exclusivity(unchecked) var whyChanges: [ObjectIdentifier: (name: String?, changes: [_PendingSourceChange])] = [:]
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
-    package static let maximumRounds = 10_000  // below UInt16.max: see `_ReactionNode.selfTriggeredRuns`
+    package static let maximumRounds = 10_000  // below UInt16.max: see `_Lifecycle.selfTriggeredRuns`
 
     init() {}
 

@@ -19,7 +19,8 @@ public class _Node {
     // node they pass come first, so that they share as few cache lines as possible.
 
     final let kind: Kind
-    /// A live node whose sources may have changed.
+    /// A live computed value whose sources may have changed (a reaction's mark is in its
+    /// lifecycle: `_Lifecycle.isMarked`).
     @exclusivity(unchecked) final var isStale = false
     /// A computed value that has been evaluated at least once.
     @exclusivity(unchecked) final var hasValue = false

@@ -213,9 +213,9 @@ package final class _ThreadContext {
 /// The queue is plain data: no reference counting to copy a job out of it or to empty it.
 /// A stored value's notice retains the node by hand when it is queued, and releases it once
 /// the round is done. A subscriber (a reaction, or a computed value's Observation watcher) is
-/// not retained: it is live, so its sources hold it, and if it is disposed while queued it
-/// holds itself until its last queued job is done (see `_SubscriberStateMachine`); that job
-/// then carries the reference (`isRetained`) and drops it.
+/// not retained: it is live, so its sources hold it, and its lifecycle counts the job; if it
+/// is disposed while queued it holds itself until its last queued job is done (see
+/// `_Lifecycle`); that job then carries the reference (`isRetained`) and drops it.
 struct _Job {
     enum Kind: UInt8 {
         /// Run a reaction.
@@ -231,16 +231,16 @@ struct _Job {
     var isRetained: Bool
     let ref: Unmanaged<_Node>
 
+    /// A job for a reaction its lifecycle counted (`_Lifecycle.marked(bySelf:)`).
     @inline(__always)
     static func reaction(_ node: _ReactionNode) -> _Job {
-        node.subscriber.jobQueued()
-        return _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
+        _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
     }
 
+    /// A job for a watcher its lifecycle counted (`_Lifecycle.jobQueued()`).
     @inline(__always)
     static func watch(_ node: _WatcherNode) -> _Job {
-        node.subscriber.jobQueued()
-        return _Job(kind: .watch, isRetained: false, ref: .passUnretained(node))
+        _Job(kind: .watch, isRetained: false, ref: .passUnretained(node))
     }
 
     @inline(__always)

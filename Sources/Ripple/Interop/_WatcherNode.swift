@@ -12,8 +12,8 @@
 /// after every change of its sources, as if a reaction read it. Read at the top level outside
 /// any scope, it gets no watcher and stays lazy.
 ///
-/// Its lifecycle is the part every subscriber has (`subscriber`: live until the computed value
-/// goes, and its queued jobs).
+/// Its lifecycle is a subscriber's (`lifecycle`): `initial` (live) until the computed value
+/// goes, then disposed, and its queued jobs; it never runs.
 final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()
@@ -26,11 +26,9 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 
     /// Marks the watcher disposed (lock held), when its computed value goes; the caller then
     /// unlinks it. If jobs for it are still queued, it holds itself until they are done, since
-    /// they do not retain it: retained now, under the lock (a retain runs no user code).
+    /// they do not retain it: held now, under the lock (a retain runs no user code).
     func markDisposed() {
-        if subscriber.dispose() == .holdForQueuedJobs {
-            _ = Unmanaged.passUnretained(self).retain()
-        }
+        if lifecycle.cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf() }
     }
 
     /// Brings the computed value up to date (lock held); if it changed since the registrar was

@@ -82,7 +82,7 @@ package func _observe(
     _ body: @escaping @Sendable () -> Void
 ) -> Subscription {
     let node = _ReactionNode(origin: _Origin(name: name, fileID: file, line: line), body: body)
-    node.recordsWhy = false
+    node.lifecycle.recordsWhy = false
     return _startReaction(node)
 }
 
@@ -104,7 +104,7 @@ package func _observeOnMainActor(
     let node = _mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
         MainActor.assumeIsolated { body() }
     }
-    node.recordsWhy = false
+    node.lifecycle.recordsWhy = false
     return _startReaction(node)
 }
 

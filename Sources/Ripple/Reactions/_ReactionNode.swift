@@ -1,6 +1,6 @@
 /// The graph node behind a reaction (``observe(file:line:_:)`` and everything built on it).
 ///
-/// Its lifecycle is a `_ReactionStateMachine` (`state`), under the graph's lock: each step
+/// Its lifecycle is a `_Lifecycle` (`lifecycle`, one field), under the graph's lock: each step
 /// below asks it what to do, and the steps that call user code (the body, the teardown, the
 /// hop to an executor) run with the lock released. The delivery loop drives a run
 /// (`_Graph.runReaction`, `_Graph.perform`): every method here is called either with the lock
@@ -14,28 +14,11 @@
 /// a module's context, see `Subscription._context`), which overrides nothing: optimized
 /// builds see the whole module and still call every method directly.
 class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
-    // Stored first: the run part of the state machine and the two flags after it fill the word
-    // in which `_SubscriberNode.subscriber` (9 bytes) ends, so they cost no memory.
-
-    /// The phase of the state machine (see `state`).
-    @exclusivity(unchecked) private var phase = _ReactionStateMachine.Phase.initial
-    /// Whether a run is on its way to the executor (see `state`).
-    @exclusivity(unchecked) private var isRunScheduled = false
     /// Bound to the main actor: a run triggered on the main thread runs there at once, in
     /// its round, instead of being sent to the executor (see `runRequested(_:)`).
     private let runsOnMainActor: Bool
-    /// Keeps the values of its sources at each run, so that its next run can say which
-    /// changed and how (see `whyDidThisRun()`): named reactions, and any reaction once it
-    /// asked.
-    @exclusivity(unchecked) var recordsWhy: Bool
-    /// Consecutive runs this reaction triggered itself: each marked stale by a write its own
-    /// body queued (lock held; counted and reset in `_Graph.mark`). Past `_Graph.maximumRounds`
-    /// it is a runaway loop. One delivery bounds such a loop by its rounds; this bounds it across
-    /// executor hops too (`observe(on:)`), where every run starts a delivery of its own. 16 bits
-    /// (the count stops the program past 10 000), in the padding after the flags above.
-    @exclusivity(unchecked) var selfTriggeredRuns: UInt16 = 0
     /// Bound to an executor (`schedule` in `extras`): a run is sent there unless it may run
-    /// where it was triggered. In the padding after the flags above.
+    /// where it was triggered. In the padding after the flag above.
     private let isBoundToExecutor: Bool
     /// The user's reaction, run with the lock released.
     private let body: @Sendable () -> Void
@@ -56,24 +39,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         extras = schedule.map { _ReactionExtras(schedule: $0) }
         isBoundToExecutor = schedule != nil
         self.runsOnMainActor = runsOnMainActor
-        recordsWhy = origin.name != nil
-        super.init(kind: .reaction, origin: origin)
-    }
-
-    /// The reaction's state machine (lock held). Its run part is kept in this node; its
-    /// subscriber part (disposal and queued jobs) in `_SubscriberNode.subscriber`, where the
-    /// delivery queue and the liveness check reach it for watchers too.
-    var state: _ReactionStateMachine {
-        @inline(__always) get {
-            _ReactionStateMachine(phase: phase, isRunScheduled: isRunScheduled, subscriber: subscriber)
-        }
-        @inline(__always) _modify {
-            var machine = _ReactionStateMachine(phase: phase, isRunScheduled: isRunScheduled, subscriber: subscriber)
-            yield &machine
-            phase = machine.phase
-            isRunScheduled = machine.isRunScheduled
-            subscriber = machine.subscriber
-        }
+        super.init(kind: .reaction, origin: origin, recordsWhy: origin.name != nil)
     }
 
     /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock
@@ -82,7 +48,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func adoptFirstRun(readOf source: _Node) {
         sources.append(_Edge(retaining: source, version: source.version))
         sources[0].slot = graphRef.takeUnretainedValue().subscribe(self, to: source)
-        state.firstRunAdopted()
+        lifecycle.firstRunAdopted()
     }
 
     /// Runs the reaction on this thread if a source changed since its last run (or it never
@@ -100,41 +66,38 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// run already sent finds nothing stale when it arrives, and does nothing. Other reactions
     /// bound to an executor are sent there.
     @inline(__always)
-    func runRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
-        if !isBoundToExecutor { return state.runRequested(canRunHere: true) }
+    func runRequested(_ graph: _Graph) -> _Lifecycle.RunAction {
+        if !isBoundToExecutor { return lifecycle.runRequested(canRunHere: true) }
         return scheduledRunRequested(graph)
     }
 
     /// ``runRequested(_:)`` for a reaction bound to an executor (lock held): out of line, off
     /// the path of the other reactions.
     @inline(never)
-    private func scheduledRunRequested(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
-        state.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
+    private func scheduledRunRequested(_ graph: _Graph) -> _Lifecycle.RunAction {
+        lifecycle.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
     }
 
     /// The run sent to the executor arrived there (lock held).
-    func scheduledRunArrived() -> _ReactionStateMachine.RunAction {
-        state.scheduledRunArrived()
+    func scheduledRunArrived() -> _Lifecycle.RunAction {
+        lifecycle.scheduledRunArrived()
     }
 
-    /// Checks whether a source changed since the last run (lock held), for the state machine's
-    /// `checkSources`: only a reaction marked stale can have changed sources. Clears the mark.
-    func checkSources(_ graph: _Graph) -> _ReactionStateMachine.RunAction {
-        var changed = false
-        if isStale {
-            changed = graph.sourcesChanged(self)
-            isStale = false
-        }
-        return state.sourcesChecked(changed: changed)
+    /// Checks whether a source changed since the last run (lock held), for the lifecycle's
+    /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
+    /// the mark.
+    func checkSources(_ graph: _Graph) -> _Lifecycle.RunAction {
+        let changed = lifecycle.isMarked && graph.sourcesChanged(self)
+        return lifecycle.sourcesChecked(changed: changed)
     }
 
-    /// Starts a run of the body (lock held, the state machine in `running`): takes the previous
-    /// run's teardown. (The caller then starts tracking reads: `_Graph.beginTracking`.)
+    /// Starts a run of the body (lock held, the lifecycle in `running`, its mark cleared): takes
+    /// the previous run's teardown. (The caller then starts tracking reads:
+    /// `_Graph.beginTracking`.)
     func beginRun(_ graph: _Graph) -> _ReactionRun {
-        isStale = false
         // Whether this run keeps its sources' values is decided at its start: a reaction that
         // first asks why during a run starts keeping them at its next run.
-        let keepsValues = recordsWhy
+        let keepsValues = lifecycle.recordsWhy
         var run = _ReactionRun(
             insideDerivation: graph.evaluatingRef != nil,
             records: graph.isTracing || keepsValues,
@@ -149,20 +112,20 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
     /// records the run for traces and `whyDidThisRun`, and says what comes next.
     func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun)
-        -> _ReactionStateMachine.RunFinishedAction
+        -> _Lifecycle.RunFinishedAction
     {
         if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues) }
-        return state.runFinished()
+        return lifecycle.runFinished()
     }
 
-    /// Disposes of the reaction (lock held; the state machine already in `disposed`): unlinks
-    /// it from its sources and takes what must be finished with the lock released (`finish`).
-    /// `holdingForQueuedJobs`: retains it for its queued jobs (see `_SubscriberStateMachine`).
-    /// `releasingRunHold`: `finish` releases the reference `cancel()` took for the run.
+    /// Disposes of the reaction (lock held; the lifecycle already in `disposed`): unlinks it
+    /// from its sources and takes what must be finished with the lock released (`finish`).
+    /// `holdingForQueuedJobs`: holds itself for its queued jobs (see `_Lifecycle`).
+    /// `releasingRunHold`: `finish` releases the hold `cancel()` took for the run.
     func dispose(_ graph: _Graph, holdingForQueuedJobs: Bool, releasingRunHold: Bool) -> _ReactionDisposal {
-        if holdingForQueuedJobs { _ = Unmanaged.passUnretained(self).retain() }
+        if holdingForQueuedJobs { holdSelf() }
         // Only a reaction that records why it runs keeps anything past the end of its run.
-        if recordsWhy { forgetWhy(graph) }
+        if lifecycle.recordsWhy { forgetWhy(graph) }
         return _ReactionDisposal(
             teardown: extras?.takeTeardown(),
             sources: graph.disposeSources(of: self),
@@ -209,12 +172,12 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Finishes a disposal with the lock released: tears the reaction down, lets go of its
     /// sources, and releases the reference `cancel()` took for the run if it was running. That
-    /// reference is never the last one: a queued job's hold (`_SubscriberStateMachine`), the
+    /// reference is never the last one: a queued job's hold (`_Lifecycle`), the
     /// caller of a first run, or an executor's job still holds the node.
     func finish(_ disposal: consuming _ReactionDisposal) {
         disposal.teardown?.run(insideDerivation: disposal.insideDerivation)
         _releaseLater(disposal.sources.take())
-        if disposal.releasesRunHold { Unmanaged.passUnretained(self).release() }
+        if disposal.releasesRunHold { releaseHeldSelf() }
     }
 
     // MARK: Entry points (lock released)
@@ -225,13 +188,13 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func cancel() {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.lock.lock()
-            switch state.cancel() {
+            switch lifecycle.cancel() {
             case .none:
                 graph.unlock()
             case .holdUntilRunEnds:
                 // The subscription lets go of the node once this returns, and the run may drop
                 // the node's last source: the node holds itself until the run ends.
-                _ = Unmanaged.passUnretained(self).retain()
+                holdSelf()
                 graph.unlock()
             case .dispose(let holdingForQueuedJobs):
                 let disposal = dispose(graph, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: false)
@@ -254,7 +217,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// will be at the end of its run): the child then never starts.
     func _adopt(_ child: Subscription) -> Bool {
         _graph.withLock {
-            if state.isCancelled { return false }
+            if lifecycle.isCancelled { return false }
             teardownExtras.children.append(child)
             return true
         }

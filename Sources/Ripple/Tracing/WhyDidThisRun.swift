@@ -35,9 +35,9 @@ public func whyDidThisRun() -> [SourceChange] {
         )
     }
     let pending = _graph.withLock { () -> [_PendingSourceChange] in
-        guard reaction.recordsWhy else {
+        guard reaction.lifecycle.recordsWhy else {
             // From the end of this run on, it keeps what it needs.
-            reaction.recordsWhy = true
+            reaction.lifecycle.recordsWhy = true
             return []
         }
         return reaction.changesSinceLastRun(_graph)

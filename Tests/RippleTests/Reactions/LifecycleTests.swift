@@ -1,32 +1,32 @@
 import Testing
 @testable import Ripple
 
-/// Direct tests of the reaction's lifecycle (`_ReactionStateMachine`) and of the part every
-/// subscriber has (`_SubscriberStateMachine`): each transition and the action it returns, then
-/// random sequences against a reference model written with the flags the lifecycle used to be.
-@Suite struct ReactionStateMachineTests {
-    typealias Machine = _ReactionStateMachine
-    typealias Subscriber = _SubscriberStateMachine
+/// Direct tests of a subscriber's lifecycle (`_Lifecycle`): each transition and the action it
+/// returns, the marks and the runaway count, then random sequences against a reference model
+/// written with the flags the lifecycle used to be.
+@Suite struct LifecycleTests {
+    typealias Machine = _Lifecycle
 
-    // MARK: The subscriber part
+    // MARK: The part every subscriber has (a watcher's too)
 
     @Test("a subscriber disposed with no queued job: not held; disposing again does nothing")
     func subscriberDisposedWithoutJobs() {
-        var subscriber = Subscriber()
-        #expect(subscriber.phase == .live)
+        var subscriber = Machine()
+        #expect(subscriber.phase == .initial)
         #expect(!subscriber.isDisposed)
-        let first = subscriber.dispose()
-        #expect(first == .none)
+        let first = subscriber.cancel()
+        #expect(first == .dispose(holdingForQueuedJobs: false))
         #expect(subscriber.phase == .disposed)
         #expect(subscriber.isDisposed)
-        let second = subscriber.dispose()
+        #expect(!subscriber.isHeldForJobs)
+        let second = subscriber.cancel()
         #expect(second == .none)
         #expect(subscriber.phase == .disposed)
     }
 
     @Test("a live subscriber's jobs are counted, and finishing them asks for nothing")
     func subscriberJobsWhileLive() {
-        var subscriber = Subscriber()
+        var subscriber = Machine()
         subscriber.jobQueued()
         subscriber.jobQueued()
         #expect(subscriber.queuedJobs == 2)
@@ -35,28 +35,117 @@ import Testing
         #expect(first == .none)
         #expect(second == .none)
         #expect(subscriber.queuedJobs == 0)
-        #expect(subscriber.phase == .live)
+        #expect(!subscriber.isDisposed)
     }
 
     @Test("jobs still queued at disposal keep the node held until the last one finishes")
     func subscriberHeldForJobs() {
-        var subscriber = Subscriber()
+        var subscriber = Machine()
         subscriber.jobQueued()
         subscriber.jobQueued()
-        let disposal = subscriber.dispose()
-        #expect(disposal == .holdForQueuedJobs)
-        #expect(subscriber.phase == .disposedHeldForJobs)
+        let disposal = subscriber.cancel()
+        #expect(disposal == .dispose(holdingForQueuedJobs: true))
+        #expect(subscriber.isHeldForJobs)
         #expect(subscriber.isDisposed)
         // Disposing again takes no second reference.
-        let again = subscriber.dispose()
+        let again = subscriber.cancel()
         #expect(again == .none)
         let first = subscriber.jobFinished()
         #expect(first == .none)
-        #expect(subscriber.phase == .disposedHeldForJobs)
+        #expect(subscriber.isHeldForJobs)
         let last = subscriber.jobFinished()
         #expect(last == .releaseHold)
-        #expect(subscriber.phase == .disposed)
+        #expect(!subscriber.isHeldForJobs)
+        #expect(subscriber.isDisposed)
         #expect(subscriber.queuedJobs == 0)
+    }
+
+    // MARK: Marks
+
+    @Test("a write marks a reaction once: one job until its sources are checked, then again")
+    func markQueuesOnce() {
+        var machine = idleMachine()
+        #expect(!machine.isMarked)
+        let first = machine.marked(bySelf: false)
+        #expect(first == .queue)
+        #expect(machine.isMarked)
+        #expect(machine.queuedJobs == 1)
+        let second = machine.marked(bySelf: false)
+        #expect(second == .none)
+        #expect(machine.queuedJobs == 1)
+        let asked = machine.runRequested(canRunHere: true)
+        #expect(asked == .checkSources)
+        #expect(machine.isMarked)
+        let checked = machine.sourcesChecked(changed: false)
+        #expect(checked == .none)
+        #expect(!machine.isMarked)
+        #expect(machine.jobFinished() == .none)
+        let third = machine.marked(bySelf: false)
+        #expect(third == .queue)
+        #expect(machine.queuedJobs == 1)
+    }
+
+    @Test("a run's start clears the mark; a write during the run marks it for the rerun")
+    func runClearsMark() {
+        var machine = idleMachine()
+        _ = machine.marked(bySelf: false)
+        _ = machine.runRequested(canRunHere: true)
+        let run = machine.sourcesChecked(changed: true)
+        #expect(run == .run)
+        #expect(!machine.isMarked)
+        // A write made by the body: marked again, and its job asks for a rerun.
+        let during = machine.marked(bySelf: true)
+        #expect(during == .queue)
+        #expect(machine.runRequested(canRunHere: true) == .none)
+        #expect(machine.runFinished() == .checkSources)
+        #expect(machine.isMarked)
+        #expect(machine.sourcesChecked(changed: true) == .run)
+        #expect(!machine.isMarked)
+    }
+
+    @Test("marks by the reaction's own writes are counted; another writer's mark resets the count")
+    func selfTriggeredCount() {
+        var machine = idleMachine()
+        for expected in 1...3 {
+            #expect(machine.marked(bySelf: true) == .queue)
+            #expect(machine.selfTriggeredRuns == expected)
+            _ = machine.sourcesChecked(changed: false)
+        }
+        #expect(machine.marked(bySelf: false) == .queue)
+        #expect(machine.selfTriggeredRuns == 0)
+        // A mark that finds it marked already counts nothing.
+        _ = machine.sourcesChecked(changed: false)
+        _ = machine.marked(bySelf: true)
+        _ = machine.marked(bySelf: true)
+        #expect(machine.selfTriggeredRuns == 1)
+    }
+
+    @Test("past maximumRounds marks by its own writes in a row, the lifecycle asks to stop the program")
+    func runawayStops() {
+        var machine = idleMachine()
+        for _ in 0..<_Graph.maximumRounds {
+            #expect(machine.marked(bySelf: true) == .queue)
+            _ = machine.sourcesChecked(changed: false)
+        }
+        #expect(machine.selfTriggeredRuns == _Graph.maximumRounds)
+        let before = machine
+        #expect(machine.marked(bySelf: true) == .stopRunaway)
+        #expect(machine == before)
+    }
+
+    @Test("the why-setting is kept across every transition")
+    func recordsWhyKept() {
+        var machine = Machine(recordsWhy: true)
+        _ = machine.runRequested(canRunHere: true)
+        _ = machine.marked(bySelf: false)
+        _ = machine.runFinished()
+        _ = machine.runRequested(canRunHere: false)
+        _ = machine.cancel()
+        #expect(machine.recordsWhy)
+        machine.recordsWhy = false
+        #expect(!machine.recordsWhy)
+        #expect(machine.isDisposed)
+        #expect(machine.isRunScheduled)
     }
 
     // MARK: Runs
@@ -140,7 +229,7 @@ import Testing
             #expect(machine.phase == .disposed)
             #expect(machine.isDisposed)
             #expect(machine.isCancelled)
-            #expect(machine.subscriber.phase == .disposed)
+            #expect(!machine.isHeldForJobs)
             let again = machine.cancel()
             #expect(again == .none)
         }
@@ -163,7 +252,7 @@ import Testing
         #expect(action == .holdUntilRunEnds)
         #expect(machine.phase == .running(rerunRequested: false, cancelRequested: true))
         #expect(!machine.isDisposed)
-        #expect(!machine.subscriber.isDisposed)
+        #expect(!machine.isDisposed)
         #expect(machine.isCancelled)
         // A second cancel takes no second reference.
         let again = machine.cancel()
@@ -174,7 +263,8 @@ import Testing
         let finished = machine.runFinished()
         #expect(finished == .dispose(holdingForQueuedJobs: false))
         #expect(machine.phase == .disposed)
-        #expect(machine.subscriber.phase == .disposed)
+        #expect(machine.isDisposed)
+        #expect(!machine.isHeldForJobs)
     }
 
     @Test("a reaction cancelled while running, with its job still queued, is held for the job")
@@ -187,10 +277,11 @@ import Testing
         #expect(cancel == .holdUntilRunEnds)
         let finished = machine.runFinished()
         #expect(finished == .dispose(holdingForQueuedJobs: true))
-        #expect(machine.subscriber.phase == .disposedHeldForJobs)
+        #expect(machine.isHeldForJobs)
         let jobDone = machine.jobFinished()
         #expect(jobDone == .releaseHold)
-        #expect(machine.subscriber.phase == .disposed)
+        #expect(machine.isDisposed)
+        #expect(!machine.isHeldForJobs)
     }
 
     @Test("jobs still queued when a reaction is cancelled keep it held until the last one finishes, and run nothing")
@@ -207,9 +298,10 @@ import Testing
             #expect(asked == .none)
             let done = machine.jobFinished()
             #expect(done == (remaining == 0 ? .releaseHold : .none))
-            #expect(machine.subscriber.queuedJobs == remaining)
+            #expect(machine.queuedJobs == remaining)
         }
-        #expect(machine.subscriber.phase == .disposed)
+        #expect(machine.isDisposed)
+        #expect(!machine.isHeldForJobs)
     }
 
     @Test("a disposed reaction neither runs nor sends a run")
@@ -295,12 +387,11 @@ import Testing
         #expect(machine.phase == .disposed)
     }
 
-    @Test("the state fits the bytes the flags it replaces used")
+    @Test("the whole lifecycle is one word, no more than the fields it replaces used")
     func stateSize() {
-        // The run part a reaction node keeps next to the subscriber part (see `_ReactionNode`).
-        let runPart = MemoryLayout<Machine.Phase>.size + MemoryLayout<Bool>.size
-        #expect(runPart <= 3)
-        #expect(MemoryLayout<Subscriber>.size <= 9)
+        // It replaced a subscriber part (9 bytes) and a reaction's phase, flags and runaway
+        // count in the padding after it: 16 bytes in all.
+        #expect(MemoryLayout<Machine>.size == 8)
     }
 
     // MARK: Random sequences against the flags
@@ -320,7 +411,7 @@ import Testing
             let changed = Bool.random(using: &generator)
             let expected: Effect
             let actual: Effect
-            switch Int.random(in: 0..<8, using: &generator) {
+            switch Int.random(in: 0..<10, using: &generator) {
             case 0 where step == 0:
                 model.adoptFirstRun()
                 machine.firstRunAdopted()
@@ -342,9 +433,14 @@ import Testing
                 model.jobQueued()
                 machine.jobQueued()
                 (expected, actual) = (.nothing, .nothing)
-            case 6 where model.queuedJobs > 0:
+            // Twice as likely as a mark, so that queues empty and disposals without a hold happen.
+            case let choice where (choice == 6 || choice == 9) && model.queuedJobs > 0:
                 expected = model.jobFinished()
                 actual = machine.jobFinished() == .releaseHold ? .releaseHold : .nothing
+            case 7 where !model.isDisposed:
+                let bySelf = Bool.random(using: &generator)
+                expected = model.marked(bySelf: bySelf)
+                actual = machine.marked(bySelf: bySelf) == .queue ? .queue : .nothing
             default:
                 continue
             }
@@ -353,7 +449,7 @@ import Testing
             expectSameState(machine, model, "seed \(seed), step \(step)")
         }
         // Every kind of action came up in the sequence.
-        #expect(seen.count == 7, "seed \(seed): \(seen)")
+        #expect(seen.count == 8, "seed \(seed): \(seen)")
     }
 
     // MARK: Helpers
@@ -381,6 +477,7 @@ import Testing
         case holdUntilRunEnds
         case dispose(holdingForQueuedJobs: Bool)
         case releaseHold
+        case queue
     }
 
     /// Follows a run action as the delivery loop does, answering a source check with `changed`.
@@ -422,9 +519,11 @@ import Testing
         #expect(machine.isRunScheduled == model.isScheduled, comment)
         #expect(machine.isDisposed == model.isDisposed, comment)
         #expect(machine.isCancelled == (model.isDisposed || model.cancelRequested), comment)
-        #expect(machine.subscriber.isDisposed == model.isDisposed, comment)
-        #expect(machine.subscriber.queuedJobs == model.queuedJobs, comment)
-        #expect((machine.subscriber.phase == .disposedHeldForJobs) == model.isHeldForJobs, comment)
+        #expect(machine.isDisposed == model.isDisposed, comment)
+        #expect(machine.queuedJobs == model.queuedJobs, comment)
+        #expect(machine.isHeldForJobs == model.isHeldForJobs, comment)
+        #expect(machine.isMarked == model.isStale, comment)
+        #expect(machine.selfTriggeredRuns == model.selfTriggeredRuns, comment)
     }
 }
 
@@ -441,8 +540,10 @@ private struct FlagModel {
     var isDisposed = false
     var isHeldForJobs = false
     var queuedJobs = 0
+    var isStale = false
+    var selfTriggeredRuns = 0
 
-    typealias Effect = ReactionStateMachineTests.Effect
+    typealias Effect = LifecycleTests.Effect
 
     mutating func adoptFirstRun() {
         hasRun = true
@@ -466,6 +567,8 @@ private struct FlagModel {
             rerunRequested = true
             return .nothing
         }
+        // Checked, or run: either way the sources are read again.
+        isStale = false
         if hasRun, !changed { return .nothing }
         isRunning = true
         return .run
@@ -475,6 +578,7 @@ private struct FlagModel {
         hasRun = true
         if !cancelRequested, rerunRequested {
             rerunRequested = false
+            isStale = false
             if changed { return .run }
         }
         isRunning = false
@@ -494,6 +598,15 @@ private struct FlagModel {
 
     mutating func jobQueued() {
         queuedJobs += 1
+    }
+
+    /// `_Graph.mark` as it was: the stale flag, the runaway count, then the queued job.
+    mutating func marked(bySelf: Bool) -> Effect {
+        if isStale { return .nothing }
+        isStale = true
+        selfTriggeredRuns = bySelf ? selfTriggeredRuns + 1 : 0
+        queuedJobs += 1
+        return .queue
     }
 
     mutating func jobFinished() -> Effect {
