@@ -2,6 +2,4 @@
 // they read. The lock's paths that sleep and wake are in `_RippleLock.c`.
 #include "_RippleThread.h"
 
-#if defined(__linux__)
-__thread void *_ripple_thread_context __attribute__((tls_model("initial-exec"))) = 0;
-#endif
+__thread void *_ripple_thread_context RIPPLE_TLS_MODEL = 0;

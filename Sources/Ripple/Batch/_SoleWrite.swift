@@ -122,9 +122,6 @@ extension _ThreadContext {
     /// - Complexity: O(1).
     @usableFromInline @inline(never)
     func _soleWriteSlot(for node: _Node, perform: @escaping _SoleWrite.Perform) -> _SoleWriteSlot {
-        #if canImport(Darwin)
-        return .staged
-        #else
         if soleWrite.isPending {
             guard soleWrite.node.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(node).toOpaque() else {
                 return .staged
@@ -138,7 +135,7 @@ extension _ThreadContext {
             // Never inlined and synchronous: the thread's identity may be read in place.
             graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
                 || graph.hasTracersInstalled
-                || graph.willChangeNodes.load(ordering: .relaxed) != 0
+                || graph.hasWillChangeNodes
         }
         if refused { return .staged }
         soleWrite.node = .passRetained(node)
@@ -150,7 +147,6 @@ extension _ThreadContext {
         }
         soleWrite.phase = .pending
         return .kept(soleWrite.storage)
-        #endif
     }
 }
 
@@ -240,12 +236,10 @@ extension _ThreadContext {
     func commitSoleWriteAsWrite() -> Bool {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
         let node = soleWrite.node.unsafelyUnwrapped
-        #if !canImport(Darwin)
         let traced = node._withUnsafeGuaranteedRef {
             $0.graphRef._withUnsafeGuaranteedRef { $0.hasTracersInstalled }
         }
         if traced { return false }
-        #endif
         let perform = soleWrite.perform
         soleWrite.node = nil
         soleWrite.phase = .free

@@ -178,7 +178,6 @@ extension _Graph {
     /// left it (updated in place). Every other read goes on in `_beginStoredReadFurther`.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _beginStoredRead(_ node: _Node) -> _ReadStart {
-        #if !canImport(Darwin)
         // Read already by this evaluation, whose thread holds the lock: nothing to check
         // again (no batch can stage a write of it, nor a read-modify-write begin, meanwhile).
         if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), let target = evaluatingRef {
@@ -190,7 +189,6 @@ extension _Graph {
                 return counted(.trackedInDerivation)
             }
         }
-        #endif
         return _beginStoredReadFurther(node)
     }
 

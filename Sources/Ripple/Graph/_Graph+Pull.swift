@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import _RippleThread
 
 /// Why a scan of a node's sources stopped.
 enum _ScanStop {
@@ -41,12 +37,10 @@ extension _Graph {
     func refresh(_ node: _DerivedNode) {
         if node.isEvaluating { failCycle(at: node) }
         if isFresh(node) { return }
-        #if !canImport(Darwin)
         if _slowPath(levelsLeftOnStack == 0) {
             refreshOnFreshStack(node)
             return
         }
-        #endif
         levelsLeftOnStack &-= 1
         if !node.hasValue || sourcesChangedInline(node) {
             recompute(node)
@@ -196,7 +190,8 @@ extension _Graph {
 
     /// Nested refreshes the reading thread runs before the next one moves to a fresh stack:
     /// about 240 KiB of stack in a debug build (750 KiB under AddressSanitizer), 60 KiB in
-    /// release, well within any thread's stack on the platforms that move.
+    /// release: within a secondary thread's 512 KiB on Apple platforms but under
+    /// AddressSanitizer.
     static let levelsOnReadingThread = 256
     /// Nested refreshes a helper thread runs before the next one moves on again. About a
     /// dozen calls a level in a debug build: ThreadSanitizer's record of a thread's calls holds
@@ -207,15 +202,13 @@ extension _Graph {
     /// helper never touches are never allocated.
     static let helperStackSize = levelsPerHelper << 14
 
-    #if !canImport(Darwin)
     /// Runs `refresh(node)` on a new thread with a stack of its own, to which this thread
     /// lends the lock (it holds it and waits, so the graph stays consistent and the helper
     /// sees everything this thread did). The helper nests `levelsPerHelper` refreshes before
     /// the next one moves on to another helper.
     ///
     /// Only the derivations nested deeper than `levelsOnReadingThread` run on a helper, on
-    /// whatever thread the read came from. Apple platforms have no helper (their recursive
-    /// mutex cannot be lent): there a chain's first evaluation nests on the reading thread.
+    /// whatever thread the read came from, the same on every platform.
     ///
     /// A main-actor derivation (`MainActorComputed`) never moves: it is refreshed here, on the
     /// main thread, with the count left at zero, so that the next derivation nested in it that
@@ -234,21 +227,8 @@ extension _Graph {
         var job = _FreshStackJob(
             graph: .passUnretained(self), node: .passUnretained(node), reader: _Lock.currentThread,
             readerContext: helpedReaderContext ?? _ThreadContext.currentRef)
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, Self.helperStackSize)
-        let status = withUnsafeMutablePointer(to: &job) { job -> Int32 in
-            #if canImport(Glibc)
-            var thread = pthread_t()
-            let status = pthread_create(&thread, &attributes, { _FreshStackJob.run($0) }, job)
-            if status == 0 { pthread_join(thread, nil) }
-            #else
-            var thread: pthread_t?
-            let status = pthread_create(&thread, &attributes, { _FreshStackJob.run($0) }, job)
-            if status == 0, let thread { pthread_join(thread, nil) }
-            #endif
-            return status
+        let status = withUnsafeMutablePointer(to: &job) { job in
+            _ripple_run_on_new_thread(Self.helperStackSize, { _FreshStackJob.run($0) }, job)
         }
         if status != 0 {
             _rippleFailure(
@@ -256,7 +236,6 @@ extension _Graph {
             )
         }
     }
-    #endif
 
     /// Stops with a message naming every computed value on the cycle through `node`.
     func failCycle(at node: _DerivedNode) -> Never {
@@ -412,7 +391,6 @@ extension _Graph {
     }
 }
 
-#if !canImport(Darwin)
 /// What a helper thread of `refreshOnFreshStack` runs: a node's refresh, with the lock
 /// the reading thread lent it. Lives on the reading thread's stack, which waits.
 struct _FreshStackJob {
@@ -440,4 +418,3 @@ struct _FreshStackJob {
         return nil
     }
 }
-#endif

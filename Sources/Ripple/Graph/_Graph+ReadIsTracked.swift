@@ -25,9 +25,5 @@ package func _readIsTracked() -> Bool {
 package func _writesApplyInPlace() -> Bool {
     let context = _ThreadContext.current
     if context.isDelivering { return false }
-    #if canImport(Darwin)
-    return false
-    #else
     return !_graph.hasTracersInstalled
-    #endif
 }

@@ -1,7 +1,4 @@
 import _RippleThread
-#if !canImport(Darwin)
-import Synchronization
-#endif
 
 /// The reactive graph: one lock, a write epoch, and the algorithms over `_Node`.
 ///
@@ -112,12 +109,21 @@ package final class _Graph: @unchecked Sendable {
     var hasTracersInstalled: Bool { _ripple_relaxed_load(tracersInstalled) != 0 }
     /// Copies `tracingCount` to `tracersInstalled` (lock held).
     func noteTracersInstalled() { _ripple_relaxed_store(tracersInstalled, UInt(tracingCount)) }
-    #if !canImport(Darwin)
     /// The stored values that have before-change handlers (``Stored/willChange(_:)``), counted
     /// under the lock and read without it by a batch's first write: while any has, a batch's
-    /// write is staged at once, where the handlers are called (see `_SoleWrite`).
-    let willChangeNodes = Atomic<Int>(0)
-    #endif
+    /// write is staged at once, where the handlers are called (see `_SoleWrite`). A C word, as
+    /// `tracersInstalled` (`Atomic` needs macOS 15 / iOS 18); never freed.
+    let willChangeNodes: UnsafeMutablePointer<UInt> = {
+        let word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        word.initialize(to: 0)
+        return word
+    }()
+    /// Whether a stored value has before-change handlers, read without the lock.
+    var hasWillChangeNodes: Bool { _ripple_relaxed_load(willChangeNodes) != 0 }
+    /// Adds `delta` to `willChangeNodes` (lock held, except from a value's `deinit`).
+    func countWillChangeNodes(by delta: Int) {
+        _ripple_relaxed_add(willChangeNodes, delta)
+    }
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.
     @exclusivity(unchecked) var pendingTraceThreads = 0
@@ -126,12 +132,10 @@ package final class _Graph: @unchecked Sendable {
     /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
     @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
     #endif
-    #if !canImport(Darwin)
     /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
     /// thread's context: the events the helpers record are the reader's, delivered when it
     /// releases the lock. `nil` otherwise.
     @exclusivity(unchecked) var helpedReaderContext: Unmanaged<_ThreadContext>?
-    #endif
     /// The values each reaction that records why it runs saw at its last run, by source (see
     /// `whyDidThisRun()`); and the changes that started its current run.
     @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]
@@ -342,7 +346,6 @@ struct _Stack<Element> {
 @usableFromInline
 package let _graph: _Graph = {
     let graph = _Graph()
-    _contextKeyOfGraph = _contextKey
     _probePointer = _probeRef.toOpaque()
     _graphPointer = Unmanaged.passUnretained(graph).toOpaque()
     return graph

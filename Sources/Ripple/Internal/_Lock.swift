@@ -6,33 +6,31 @@ import Musl
 import Darwin
 #endif
 
-#if !canImport(Darwin)
-import Synchronization
-#endif
 public import _RippleThread
 
-/// The one lock type Ripple uses: a recursive lock, on a futex on Linux and on a `pthread`
-/// mutex on Apple platforms.
+/// The one lock type Ripple uses: a recursive lock on a word, the same on every platform.
 ///
 /// It is recursive because a computed value's derivation reads other nodes while the
 /// evaluating thread holds the graph, and those reads take the same lock.
 ///
-/// On Linux the lock is a futex word in `_RippleLock.h`, after the C library's mutex: taken
-/// with one compare-and-swap; a thread that must sleep marks the word, and only the release of
-/// a marked word makes a system call, to wake one sleeper. The release reads the word and
-/// stores 0 where the C library's mutex exchanges it: no locked instruction, which halves the
-/// cost of an uncontended acquisition and release in a multi-threaded process (5 ns a pair
-/// instead of 11 on the project's machine; Benchmarks/README.md). A mark that a release
+/// The lock is a word in `_RippleLock.h`, after the C library's mutex: taken with one
+/// compare-and-swap; a thread that must sleep marks the word, and only the release of a marked
+/// word wakes one sleeper. Sleeping and waking are the only platform-specific part: a futex on
+/// Linux, elsewhere a table of `pthread` mutexes and condition variables (`_RippleLock.c`). The
+/// release reads the word and stores 0 where the C library's mutex exchanges it: no locked
+/// instruction, which halves the cost of an uncontended acquisition and release in a
+/// multi-threaded process (5 ns a pair instead of 11 on the project's machine;
+/// Benchmarks/README.md). A mark that a release
 /// overwrites between its read and its store is found again by its sleeper within a
 /// millisecond. The atomic operations are C atomics that ThreadSanitizer sees, unlike
-/// `Synchronization.Mutex` on Linux.
+/// `Synchronization.Mutex` on Linux (and available on macOS 14 / iOS 17, where `Atomic` is not).
 ///
-/// On Linux a re-entrant acquisition only compares an atomic owner with the calling thread
-/// and counts, which makes the many reads inside a derivation cheap. A thread can only read
-/// its own identity from `owner` if it stored it itself, that is, while it holds the lock (it
-/// clears `owner` before releasing it), so a relaxed load is enough to recognise a re-entrant
-/// acquisition. On Apple platforms, where `Atomic` needs macOS 15 / iOS 18 and Ripple supports
-/// macOS 14 / iOS 17, the mutex itself is recursive.
+/// A re-entrant acquisition only compares the owner word with the calling thread and counts,
+/// which makes the many reads inside a derivation cheap. A thread can only read its own
+/// identity from the owner word if it stored it itself, that is, while it holds the lock (it
+/// clears the word before releasing it), so a relaxed load is enough to recognise a re-entrant
+/// acquisition. Since the owner is a word of Ripple's, a thread can lend the lock it holds to a
+/// helper while it waits for it (``takeOver(from:)``).
 ///
 /// The identity is the thread pointer on Linux (one load; `_RippleThread.h`), `pthread_self()`
 /// elsewhere. It must be the identity of the thread the code runs on *now*. Both are constant
@@ -53,73 +51,27 @@ public import _RippleThread
 /// Every other file goes through this type; nothing else in Ripple locks.
 @usableFromInline
 package struct _Lock: ~Copyable, @unchecked Sendable {
-    /// The lock's memory. A class, so that the atomic has a stable address (an `Atomic`
-    /// stored in a struct may be read through a copy of the struct); reached unmanaged, so
-    /// that taking the lock costs no reference counting.
+    /// The lock's words (see `_RippleLock.h`), allocated apart: they must not move. Reached
+    /// through one pointer, so that taking the lock costs no reference counting and a
+    /// re-entrant check two loads.
     ///
     /// Inlinable, like the lock's operations, so that a read compiled in the client takes the
     /// lock without a call.
-    @usableFromInline
-    final class Storage {
-        #if canImport(Darwin)
-        /// Allocated apart: a `pthread_mutex_t` must not move, and `&` on a property may pass a copy.
-        @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        /// Signalled when a condition that waiters of ``_Lock/wait()`` check may have changed.
-        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        #else
-        /// The lock's words (see `_RippleLock.h`), allocated apart: they must not move.
-        @usableFromInline let words = UnsafeMutablePointer<_ripple_lock_t>.allocate(capacity: 1)
-        #endif
-        /// Acquisitions by the owner not yet released (touched only by the owner).
-        @usableFromInline @exclusivity(unchecked) var depth = 0
-        #if !canImport(Darwin)
-        /// The thread holding the lock, or 0.
-        @usableFromInline let owner = Atomic<UInt>(0)
-        #endif
-
-        init() {}
-    }
-
-    @usableFromInline let storage: Unmanaged<Storage>
+    @usableFromInline let words: UnsafeMutablePointer<_ripple_lock_t>
 
     /// A free lock.
     package init() {
-        let storage = Storage()
-        #if canImport(Darwin)
-        storage.mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        let status = pthread_mutex_init(storage.mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(status == 0, "Ripple: pthread_mutex_init failed with status \(status)")
-        storage.condition.initialize(to: pthread_cond_t())
-        let conditionStatus = pthread_cond_init(storage.condition, nil)
-        precondition(conditionStatus == 0, "Ripple: pthread_cond_init failed with status \(conditionStatus)")
-        #else
-        _ripple_lock_init(storage.words)
-        #endif
-        self.storage = .passRetained(storage)
+        words = .allocate(capacity: 1)
+        _ripple_lock_init(words)
     }
 
     deinit {
-        storage._withUnsafeGuaranteedRef {
-            #if canImport(Darwin)
-            pthread_mutex_destroy($0.mutex)
-            $0.mutex.deallocate()
-            pthread_cond_destroy($0.condition)
-            $0.condition.deallocate()
-            #else
-            $0.words.deallocate()
-            #endif
-        }
-        storage.release()
+        words.deallocate()
     }
 
-    #if !canImport(Darwin)
     /// For tests: the threads asleep, or about to be, until the lock is released.
     package var sleepersForTesting: Int {
-        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_sleepers($0.words)) }
+        Int(_ripple_lock_sleepers(words))
     }
 
     /// For tests: the wake calls the calling thread has made so far, on any lock, for threads
@@ -130,63 +82,32 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 
     /// For tests: the wake calls made so far by ``broadcast()``.
     package var broadcastWakesForTesting: Int {
-        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_broadcast_wakes($0.words)) }
+        Int(_ripple_lock_broadcast_wakes(words))
     }
 
     /// For tests: whether a thread marked the word before sleeping (see `_RippleLock.h`).
     package var isMarkedForTesting: Bool {
-        storage._withUnsafeGuaranteedRef { _ripple_lock_is_marked($0.words) }
+        _ripple_lock_is_marked(words)
     }
 
     /// For tests, with the lock held: overwrites the word's mark, as a release racing with a
     /// thread that marks it would (see `_RippleLock.h`).
     package func eraseMarkForTesting() {
-        storage._withUnsafeGuaranteedRef { _ripple_lock_erase_mark_for_testing($0.words) }
+        _ripple_lock_erase_mark_for_testing(words)
     }
 
     /// For tests: the threads in ``wait()``.
     package var waitersForTesting: Int {
-        storage._withUnsafeGuaranteedRef { Int(_ripple_lock_broadcast_waiters($0.words)) }
+        Int(_ripple_lock_broadcast_waiters(words))
     }
-    #endif
 
-    /// The calling thread's identity (never 0), through `_callingThread()`: for the lock's owner
-    /// on Linux, and for code that records which thread does something (the store's gate).
+    /// The calling thread's identity (never 0), through `_callingThread()`: for the lock's owner,
+    /// and for code that records which thread does something (the store's gate).
     @inlinable @inline(__always)
     package static var currentThread: UInt { _callingThread() }
 
-    #if canImport(Darwin)
-    /// Acquires the lock, waiting if another thread holds it.
-    @inlinable @inline(__always)
-    package func lock() {
-        storage._withUnsafeGuaranteedRef {
-            _ = pthread_mutex_lock($0.mutex)
-            $0.depth &+= 1
-        }
-    }
-
-    /// The calling thread's identity as `lock(as:)` takes it: unused here (the recursive mutex
-    /// knows its owner).
-    @inline(__always)
-    static var threadOfNonInlinedSynchronousCaller: UInt { 0 }
-
-    /// `lock()`: the recursive mutex knows its owner.
-    @inlinable @inline(__always)
-    package func lock(as me: UInt) {
-        lock()
-    }
-
-    /// Releases the lock.
-    @inlinable @inline(__always)
-    package func unlock() {
-        storage._withUnsafeGuaranteedRef {
-            $0.depth &-= 1
-            _ = pthread_mutex_unlock($0.mutex)
-        }
-    }
-    #else
     /// The calling thread's identity read in place (on Linux one load of the thread pointer,
-    /// see `_RippleThread.h`), without the call `currentThread` makes, for `lock(as:)` in a
+    /// elsewhere `pthread_self()`; see `_RippleThread.h`), without the call `currentThread` makes, for `lock(as:)` in a
     /// function that is synchronous and marked `@inline(never)` only: there it is computed on
     /// the thread that runs the function (see the type's discussion). Anywhere else, use
     /// `currentThread`.
@@ -205,50 +126,37 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// `threadOfNonInlinedSynchronousCaller` where that is allowed).
     @inlinable @inline(__always)
     package func lock(as me: UInt) {
-        storage._withUnsafeGuaranteedRef { storage in
-            if storage.owner.load(ordering: .relaxed) == me {
-                storage.depth &+= 1
-                return
-            }
-            _ripple_lock_acquire(storage.words)
-            storage.owner.store(me, ordering: .relaxed)
-            storage.depth = 1
+        if _ripple_lock_owner(words) == me {
+            _ripple_lock_set_depth(words, _ripple_lock_depth(words) &+ 1)
+            return
         }
+        _ripple_lock_acquire(words)
+        _ripple_lock_set_owner(words, me)
+        _ripple_lock_set_depth(words, 1)
     }
 
     /// Releases the lock.
     @inlinable @inline(__always)
     package func unlock() {
-        storage._withUnsafeGuaranteedRef { storage in
-            storage.depth &-= 1
-            if storage.depth == 0 {
-                storage.owner.store(0, ordering: .relaxed)
-                _ripple_lock_release(storage.words)
-            }
+        _ripple_lock_set_depth(words, _ripple_lock_depth(words) &- 1)
+        if _ripple_lock_depth(words) == 0 {
+            _ripple_lock_set_owner(words, 0)
+            _ripple_lock_release(words)
         }
     }
-    #endif
 
     /// Releases one level of a lock the calling thread holds more than once, and returns true;
-    /// returns false, doing nothing, when this is the outermost level (or on Apple platforms,
-    /// whose recursive mutex counts its own levels): then call `unlock()`. Inlined into reads
-    /// inside a derivation, it makes no call.
+    /// returns false, doing nothing, when this is the outermost level: then call `unlock()`.
+    /// Inlined into reads inside a derivation, it makes no call.
     @inlinable @inline(__always)
     package func unlockIfNested() -> Bool {
-        #if canImport(Darwin)
-        return false
-        #else
-        return storage._withUnsafeGuaranteedRef { storage in
-            guard storage.depth > 1 else { return false }
-            storage.depth &-= 1
-            return true
-        }
-        #endif
+        guard _ripple_lock_depth(words) > 1 else { return false }
+        _ripple_lock_set_depth(words, _ripple_lock_depth(words) &- 1)
+        return true
     }
 
-    #if !canImport(Darwin)
     /// Whether the calling thread holds the lock. One relaxed load: a thread finds its own
-    /// identity in `owner` only if it stored it there itself, while holding the mutex.
+    /// identity in the owner word only if it stored it there itself, while holding the lock.
     @inline(__always)
     package var isHeldByCallingThread: Bool {
         isHeld(byThread: Self.currentThread)
@@ -257,32 +165,29 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// Whether the thread `me` (the caller's identity, found as for `lock(as:)`) holds the lock.
     @inline(__always)
     package func isHeld(byThread me: UInt) -> Bool {
-        storage._withUnsafeGuaranteedRef { $0.owner.load(ordering: .relaxed) == me }
+        _ripple_lock_owner(words) == me
     }
 
     /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
     /// calling thread to finish (a helper continuing the owner's work on a fresh stack). The
-    /// mutex stays locked; the acquisitions held are the owner's. Hand it back with
+    /// word stays locked; the acquisitions held are the owner's. Hand it back with
     /// ``handBack(to:)`` before the owner resumes.
     package func takeOver(from owner: UInt) {
-        storage._withUnsafeGuaranteedRef { storage in
-            precondition(
-                storage.owner.load(ordering: .relaxed) == owner,
-                "Ripple internal error: lock taken over from a thread that does not hold it")
-            storage.owner.store(Self.currentThread, ordering: .relaxed)
-        }
+        precondition(
+            _ripple_lock_owner(words) == owner,
+            "Ripple internal error: lock taken over from a thread that does not hold it")
+        _ripple_lock_set_owner(words, Self.currentThread)
     }
 
     /// Gives the lock back to `owner`, from which the calling thread took it over.
     package func handBack(to owner: UInt) {
-        storage._withUnsafeGuaranteedRef { $0.owner.store(owner, ordering: .relaxed) }
+        _ripple_lock_set_owner(words, owner)
     }
-    #endif
 
     /// Whether the calling thread, which holds the lock, holds it once: its next `unlock()`
     /// releases it.
     package var isHeldOnce: Bool {
-        storage._withUnsafeGuaranteedRef { $0.depth == 1 }
+        _ripple_lock_depth(words) == 1
     }
 
     /// Releases the lock, waits until another thread calls ``broadcast()``, and takes it again.
@@ -290,41 +195,23 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
     /// The caller holds the lock exactly once (``isHeldOnce``) and re-checks its condition in a
     /// loop: wake-ups may be spurious.
     package func wait() {
-        storage._withUnsafeGuaranteedRef { storage in
-            precondition(storage.depth == 1, "Ripple: internal error: waiting while the graph is held re-entrantly")
-            storage.depth = 0
-            #if canImport(Darwin)
-            pthread_cond_wait(storage.condition, storage.mutex)
-            #else
-            storage.owner.store(0, ordering: .relaxed)
-            _ripple_lock_wait_for_broadcast(storage.words)
-            storage.owner.store(Self.currentThread, ordering: .relaxed)
-            #endif
-            storage.depth = 1
-        }
+        precondition(
+            _ripple_lock_depth(words) == 1, "Ripple: internal error: waiting while the graph is held re-entrantly")
+        _ripple_lock_set_depth(words, 0)
+        _ripple_lock_set_owner(words, 0)
+        _ripple_lock_wait_for_broadcast(words)
+        _ripple_lock_set_owner(words, Self.currentThread)
+        _ripple_lock_set_depth(words, 1)
     }
 
     /// Wakes every thread in ``wait()`` (call with the lock held).
     package func broadcast() {
-        #if canImport(Darwin)
-        storage._withUnsafeGuaranteedRef { _ = pthread_cond_broadcast($0.condition) }
-        #else
-        storage._withUnsafeGuaranteedRef { _ripple_lock_broadcast($0.words) }
-        #endif
+        _ripple_lock_broadcast(words)
     }
 
     /// For tests: whether the calling thread holds the lock.
     package var isHeldForTesting: Bool {
-        storage._withUnsafeGuaranteedRef { storage in
-            #if canImport(Darwin)
-            // A recursive mutex can be tried by its owner; another owner makes the try fail.
-            guard pthread_mutex_trylock(storage.mutex) == 0 else { return false }
-            defer { pthread_mutex_unlock(storage.mutex) }
-            return storage.depth > 0
-            #else
-            return isHeldByCallingThread
-            #endif
-        }
+        isHeldByCallingThread
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.

@@ -30,6 +30,24 @@ extension _Graph {
     }
 }
 
+/// Whether the calling thread is the process's first thread: on Linux its thread id is the
+/// process id, read from `/proc/thread-self`, which links to `<pid>/task/<tid>`; on Apple
+/// platforms, `pthread_main_np()`. Asked once per thread (`_ThreadContext.isProcessMainThread`).
+func _callerIsProcessMainThread() -> Bool {
+    #if os(Linux)
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+    guard count > 0 else { return false }
+    let parts = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
+        separator: "/")
+    return parts.count == 3 && parts[0] == parts[2] && Int32(parts[0]) == getpid()
+    #elseif canImport(Darwin)
+    return pthread_main_np() != 0
+    #else
+    return false
+    #endif
+}
+
 /// Whether the calling code runs on the main actor's executor, as the main-actor API decides
 /// it (see `_Graph.isOnMainThread()`): for the upper layers' main-actor schedulers, which run
 /// at once when this is true.

@@ -139,20 +139,8 @@ package final class _ThreadContext {
         soleWrite.storage.deallocate()
     }
 
-    #if os(Linux)
-    /// Whether this is the process's first thread (its thread id is the process id), read once
-    /// from `/proc/thread-self`, which links to `<pid>/task/<tid>`.
-    lazy var isProcessMainThread: Bool = {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard count > 0 else { return false }
-        let parts = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
-            separator: "/")
-        return parts.count == 3 && parts[0] == parts[2] && Int32(parts[0]) == getpid()
-    }()
-    #else
-    var isProcessMainThread: Bool { false }
-    #endif
+    /// Whether this is the process's first thread, asked once (`_callerIsProcessMainThread()`).
+    lazy var isProcessMainThread: Bool = _callerIsProcessMainThread()
 
     /// The calling thread's context.
     static var current: _ThreadContext {
@@ -169,12 +157,7 @@ package final class _ThreadContext {
     @usableFromInline
     static var currentRef: Unmanaged<_ThreadContext> {
         @inline(__always) get {
-            #if canImport(Darwin)
-            let existing = pthread_getspecific(_contextKey)
-            #else
-            let existing = existingPointer
-            #endif
-            if let existing { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+            if let existing = existingPointer { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
             return created()
         }
     }
@@ -184,27 +167,15 @@ package final class _ThreadContext {
     private static func created() -> Unmanaged<_ThreadContext> {
         let context = Unmanaged.passRetained(_ThreadContext())
         pthread_setspecific(_contextKey, context.toOpaque())
-        #if !canImport(Darwin)
         _ripple_set_context(context.toOpaque())
-        #endif
         return context
     }
 
-    #if canImport(Darwin)
-    /// The address of the calling thread's context if it has one yet, else `nil` (creates
-    /// nothing). For the graph's methods only: it reads the key the graph copied when it was
-    /// created (`_contextKeyOfGraph`), a plain load where `_contextKey` costs a call to check
-    /// its lazy initialisation.
-    static var existingPointer: UnsafeMutableRawPointer? {
-        @inline(__always) get { pthread_getspecific(_contextKeyOfGraph) }
-    }
-    #else
     /// The address of the calling thread's context if it has one yet, else `nil` (creates
     /// nothing): one load of a thread-local pointer (`_RippleThread.h`), valid anywhere.
     static var existingPointer: UnsafeMutableRawPointer? {
         @inline(__always) get { _ripple_context() }
     }
-    #endif
 }
 
 /// One unit of work queued for after the lock is released: a reaction to run, or a node
@@ -276,21 +247,13 @@ struct _DeferredWrite {
     }
 }
 
-/// The key of the threads' contexts (`_contextKey`), copied when the graph is created, before
-/// any node exists: code that runs only in the graph's methods reads it with a plain load, with
-/// no call to check a lazy initialisation (`_ThreadContext.existingPointer`). Safe for the same
-/// reason as `_graphPointer`: a thread that reaches the graph got it after it was created.
-@exclusivity(unchecked) nonisolated(unsafe) var _contextKeyOfGraph = pthread_key_t()
-
 let _contextKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { pointer in
         let pointer: UnsafeMutableRawPointer? = pointer
         if let pointer {
             // Anything the release runs finds no context (and makes a new one if it needs one).
-            #if !canImport(Darwin)
             _ripple_set_context(nil)
-            #endif
             Unmanaged<_ThreadContext>.fromOpaque(pointer).release()
         }
     }

@@ -88,9 +88,7 @@ extension Stored {
                 extras.willChangeHandlers.append(entry)
                 if !_hasWillChangeHandlers {
                     _hasWillChangeHandlers = true
-                    #if !canImport(Darwin)
-                    graph.willChangeNodes.add(1, ordering: .relaxed)
-                    #endif
+                    graph.countWillChangeNodes(by: 1)
                 }
             }
         }
@@ -107,9 +105,7 @@ extension Stored {
                 extras.willChangeHandlers.removeAll { $0 === entry }
                 if extras.willChangeHandlers.isEmpty, _hasWillChangeHandlers {
                     _hasWillChangeHandlers = false
-                    #if !canImport(Darwin)
-                    graph.willChangeNodes.subtract(1, ordering: .relaxed)
-                    #endif
+                    graph.countWillChangeNodes(by: -1)
                 }
             }
         }
@@ -118,11 +114,9 @@ extension Stored {
     /// Called by `deinit`: a value freed with handlers no longer counts among the values that
     /// have some.
     func _forgetWillChangeHandlers() {
-        #if !canImport(Darwin)
         if _hasWillChangeHandlers {
-            _ = graphRef._withUnsafeGuaranteedRef { $0.willChangeNodes.subtract(1, ordering: .relaxed) }
+            graphRef._withUnsafeGuaranteedRef { $0.countWillChangeNodes(by: -1) }
         }
-        #endif
     }
 
     /// An unbatched write that changes a value with handlers (lock held on entry, with the

@@ -140,12 +140,10 @@ extension _Graph {
     /// `refreshOnFreshStack`, on the thread it refreshes for: the helper ends before the
     /// lock is released, and its events are that thread's.
     func recordTrace(_ event: _PendingTrace) {
-        #if !canImport(Darwin)
         if let reader = helpedReaderContext {
             reader._withUnsafeGuaranteedRef { recordTrace(event, $0) }
             return
         }
-        #endif
         recordTrace(event, _ThreadContext.current)
     }
 }

@@ -1,4 +1,7 @@
-// The word of Ripple's lock on Linux, and its operations (see `_Lock` in `_Lock.swift`).
+// The word of Ripple's lock, and its operations (see `_Lock` in `_Lock.swift`): the same lock on
+// every platform. Only the primitive that puts a thread to sleep on a word and wakes it differs:
+// a futex on Linux, elsewhere a table of mutexes and condition variables keyed by the word's
+// address (`_RippleLock.c`, tested on Linux too through `_ripple_parking_*`).
 //
 // A futex lock after the C library's (Drepper, "Futexes Are Tricky"): 0 free, 1 held, 2 held
 // with a thread that may sleep until it is released. A thread that must sleep marks the word 2
@@ -25,11 +28,16 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-
-#if defined(__linux__)
+#include <stddef.h>
 
 /// The words of one lock. Allocated by Swift, which must not move them.
 typedef struct {
+    /// The thread that holds the lock (`_ripple_current_thread()`), or 0. Set by the owner after
+    /// it acquires `word` and cleared before it releases it, so a thread finds its own identity
+    /// here only while it holds the lock: a relaxed load recognises a re-entrant acquisition.
+    uintptr_t owner;
+    /// The owner's acquisitions not yet released (touched only by the owner, without atomics).
+    intptr_t depth;
     /// 0: free; 1: held; 2: held, and a thread may sleep until it is released.
     uint32_t word;
     /// Threads inside, or about to enter, the sleep on `word`.
@@ -108,5 +116,48 @@ static inline void _ripple_lock_erase_mark_for_testing(_ripple_lock_t *lock) {
     __atomic_store_n(&lock->word, 1, __ATOMIC_RELAXED);
 }
 
-#endif
+/// The thread that holds `lock`, or 0 (see `owner`).
+static inline __attribute__((always_inline)) uintptr_t _ripple_lock_owner(_ripple_lock_t *lock) {
+    return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+}
+
+/// The owner's acquisitions of `lock` not yet released (call as its owner). Through C, so that
+/// Swift accesses one field, not the whole struct (ThreadSanitizer would see a Swift access to
+/// `pointee` race with another thread's atomic load of `owner`).
+static inline __attribute__((always_inline)) intptr_t _ripple_lock_depth(_ripple_lock_t *lock) {
+    return lock->depth;
+}
+
+/// Sets the owner's acquisitions of `lock` (call as its owner).
+static inline __attribute__((always_inline)) void _ripple_lock_set_depth(_ripple_lock_t *lock, intptr_t depth) {
+    lock->depth = depth;
+}
+
+/// Sets the thread that holds `lock` (see `owner`).
+static inline __attribute__((always_inline)) void _ripple_lock_set_owner(_ripple_lock_t *lock, uintptr_t owner) {
+    __atomic_store_n(&lock->owner, owner, __ATOMIC_RELAXED);
+}
+
+/// The sleep primitive of platforms without a futex, available everywhere so that Linux tests
+/// cover it: sleeps while `*address == expected` (at most `timeoutNanoseconds` if not 0), until
+/// `_ripple_parking_wake` is called for `address` after this call began. May return early.
+void _ripple_parking_wait(uint32_t *address, uint32_t expected, uint64_t timeoutNanoseconds);
+
+/// Wakes the threads in `_ripple_parking_wait` on `address` (and maybe others: they wake
+/// early). Touches no memory at `address`.
+void _ripple_parking_wake(uint32_t *address);
+
+/// For tests of the parking primitive: a word loaded and stored as `_ripple_parking_wait` and
+/// its wakers do.
+static inline uint32_t _ripple_parking_word_load(uint32_t *address) {
+    return __atomic_load_n(address, __ATOMIC_SEQ_CST);
+}
+static inline void _ripple_parking_word_store(uint32_t *address, uint32_t value) {
+    __atomic_store_n(address, value, __ATOMIC_SEQ_CST);
+}
+
+/// Runs `body(argument)` on a new thread with a stack of `stackSize` bytes, and waits for it
+/// to end. Returns 0, or the error `pthread_create` returned (then `body` did not run).
+int _ripple_run_on_new_thread(size_t stackSize, void *(*body)(void *), void *argument);
+
 #endif

@@ -56,17 +56,30 @@ static inline __attribute__((always_inline)) uintptr_t _ripple_relaxed_load(uint
     return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 
+/// Adds `delta` to a word read by ``_ripple_relaxed_load``, atomically (the graph's count of
+/// stored values with before-change handlers, also changed by a value's `deinit`).
+static inline __attribute__((always_inline)) void _ripple_relaxed_add(uintptr_t *word, intptr_t delta) {
+    __atomic_fetch_add(word, (uintptr_t)delta, __ATOMIC_RELAXED);
+}
+
 /// Sets a word read by ``_ripple_relaxed_load``.
 static inline __attribute__((always_inline)) void _ripple_relaxed_store(uintptr_t *word, uintptr_t value) {
     __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
+// The model of `_ripple_thread_context`: on Linux in the static TLS block, read with one load;
+// elsewhere the platform's default (on Apple platforms a thread-local variable descriptor).
 #if defined(__linux__)
+#define RIPPLE_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define RIPPLE_TLS_MODEL
+#endif
+
 /// The calling thread's Ripple context (`_ThreadContext`), or null before it has one: a
-/// thread-local pointer in the static TLS block, read with one load, where `pthread_getspecific`
-/// costs a call. The context is also kept under a `pthread` key, whose destructor releases it at
-/// the thread's exit and clears this pointer first.
-extern __thread void *_ripple_thread_context __attribute__((tls_model("initial-exec")));
+/// thread-local pointer, read where `pthread_getspecific` costs a call. The context is also kept
+/// under a `pthread` key, whose destructor releases it at the thread's exit and clears this
+/// pointer first.
+extern __thread void *_ripple_thread_context RIPPLE_TLS_MODEL;
 
 static inline __attribute__((always_inline)) void *_ripple_context(void) {
     return _ripple_thread_context;
@@ -75,6 +88,5 @@ static inline __attribute__((always_inline)) void *_ripple_context(void) {
 static inline __attribute__((always_inline)) void _ripple_set_context(void *context) {
     _ripple_thread_context = context;
 }
-#endif
 
 #endif

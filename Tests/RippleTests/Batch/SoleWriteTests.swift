@@ -32,7 +32,6 @@ struct SoleWriteTests {
         reaction.cancel()
     }
 
-    #if !canImport(Darwin)
     // In a process of its own: a tracer installed by a test running meanwhile (tracers count
     // process-wide) makes every batched write stage, as it should.
     @Test("a batch's first write is kept unstaged, a second write of the value replaces it, and the commit applies it")
@@ -53,7 +52,6 @@ struct SoleWriteTests {
             if kept != [true, true] || staged || !applied { exit(1) }
         }
     }
-    #endif
 
     @Test("each way of looking at the batch from its own thread stages the sole write first, and sees it")
     func everyReadSeesIt() {
@@ -257,7 +255,6 @@ struct SoleWriteTests {
         }
     }
 
-    #if !canImport(Darwin)
     // In a process of its own: the tracer is installed for the whole process.
     @Test(
         "a tracer installed by another thread after the batch's write sees the batch: its commit does not take the unbatched write's path"
@@ -278,7 +275,6 @@ struct SoleWriteTests {
             if recorder.lines != ["batch start", "write 'count': 1 → 2", "batch end"] || count.value != 2 { exit(1) }
         }
     }
-    #endif
 
     @Test(
         "a one-write batch is committed as that write: its reactions run once, and one a reaction makes is delivered after"
@@ -300,7 +296,7 @@ struct SoleWriteTests {
         show.cancel()
     }
 
-    #if RIPPLE_INVARIANTS && !canImport(Darwin)
+    #if RIPPLE_INVARIANTS
     // In a process of its own: no tracer installed by another test makes the batches stage.
     @Test("only a batch whose one change is one write of one value takes the unbatched write's path")
     func onlyOneWriteTakesThePath() async {

@@ -20,14 +20,12 @@ import Testing
         var isHeld: Bool { lock.isHeldForTesting }
         var isHeldOnce: Bool { lock.isHeldOnce }
         var releasedANestedLevel: Bool { lock.unlockIfNested() }
-        #if !canImport(Darwin)
         var sleepers: Int { lock.sleepersForTesting }
         var waiters: Int { lock.waitersForTesting }
         /// The wake calls the sleepers of `startSleepers` made, each after its release.
         let sleeperWakeCalls = Recorder<Int>()
         var sleepersWakeCalls: Int { sleeperWakeCalls.all.reduce(0, +) }
         var broadcastWakes: Int { lock.broadcastWakesForTesting }
-        #endif
     }
 
     /// 8 threads on however many cores: on the project's 2-core machine, threads are preempted
@@ -56,12 +54,7 @@ import Testing
         shared.lock.lock()
         shared.lock.lock()
         #expect(!shared.isHeldOnce)
-        #if canImport(Darwin)
-        // The recursive mutex counts its own levels: `unlockIfNested()` leaves them to `unlock()`.
-        shared.lock.unlock()
-        #else
         #expect(shared.releasedANestedLevel)
-        #endif
         #expect(shared.isHeldOnce)
         #expect(shared.isHeld)
         #expect(!onOtherThread { shared.lock.isHeldForTesting })
@@ -69,7 +62,6 @@ import Testing
         #expect(!shared.isHeld)
     }
 
-    #if !canImport(Darwin)
     /// Holding `shared.lock`, starts `count` threads that each take it, set `flag`, count
     /// themselves, release it and record the wake calls they made (in `sleeperWakeCalls`),
     /// and returns once they all sleep on it (not a sleep to order
@@ -214,5 +206,4 @@ import Testing
         waiter.wait()
     }
 
-    #endif
 }

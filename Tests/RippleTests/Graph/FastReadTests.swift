@@ -168,7 +168,6 @@ import Testing
         }
     }
 
-    #if !canImport(Darwin)
     @Test("inside a derivation, whose thread holds the lock, a read is recorded without taking the lock again")
     func readsInADerivationTakeNoLock() async {
         await #expect(processExitsWith: .success) {
@@ -178,9 +177,7 @@ import Testing
         }
     }
     #endif
-    #endif
 
-    #if !canImport(Darwin)
     /// A reaction's read through the fast path, made while another thread waits for a
     /// read-modify-write (`_Lock.wait()`, which releases the lock without the outermost
     /// release's work) with an entry of its own in `releasedUnderLock` (the one that asks for
@@ -258,7 +255,6 @@ import Testing
             FastReadTests.require(outcome.leftPending == [0])
         }
     }
-    #endif
 
     @Test("a read that needs an edge of its own is tracked, and the edge it replaces is dropped")
     func newEdgesAreTracked() {

@@ -30,9 +30,6 @@ struct ScaleTests {
         return chain
     }
 
-    // Apple platforms nest a chain's first evaluation on the reading thread's stack (see
-    // `_Graph.refreshOnFreshStack`): these chains would overflow it there.
-    #if !canImport(Darwin)
     @Test("the first read of a chain that was never evaluated evaluates each node once, without overflowing the stack")
     func firstReadOfLongChain() {
         let head = Stored(0)
@@ -67,7 +64,6 @@ struct ScaleTests {
         #expect(end.value == 10 + length)
         #expect(evaluations.value == 5 * length)
     }
-    #endif
 
     #if RIPPLE_INVARIANTS
     @Test("releasing readers of many sources in random order does amortized O(1) work per unlink")

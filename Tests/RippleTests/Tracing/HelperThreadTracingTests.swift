@@ -1,4 +1,3 @@
-#if !canImport(Darwin)
 @testable import Ripple
 import Testing
 
@@ -35,4 +34,3 @@ import Testing
         withExtendedLifetime(chain) {}
     }
 }
-#endif

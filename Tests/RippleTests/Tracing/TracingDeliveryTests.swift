@@ -10,7 +10,6 @@ import Testing
 /// thread, reasons recorded while another thread writes, and `withTracer` scopes that end
 /// before their events are delivered.
 @Suite struct TracingDeliveryTests {
-    #if !canImport(Darwin)
     /// A batch whose commit waits for another thread's read-modify-write (`_Lock.wait()`, which
     /// lets other threads take the lock) after recording events: another thread's outermost
     /// release may drain the reference that asks for their delivery. They must still be
@@ -61,7 +60,6 @@ import Testing
         #expect(leftPending.all == [0, 0])
         #expect(later.lines == ["write 'review.wait.y': 0 → 5"])
     }
-    #endif
 
     /// The values a named reaction keeps for `whyDidThisRun()` are those its run read: a write
     /// another thread makes while the run's body runs is the change of the next run, whose old
