@@ -312,7 +312,7 @@ extension _ThreadContext {
         // Something was staged or reserved: a node exists, and with it the graph.
         _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
-            graph.lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+            let held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             if soleWrite.isPending {
                 // A tracer shows the batch as staged; a value held for a read-modify-write
                 // must be waited for. Otherwise the write is applied as it is (see `_SoleWrite`).
@@ -338,9 +338,9 @@ extension _ThreadContext {
                 swap(&ended, &reservations)
             }
             if runningJobs {
-                graph.unlockRunningQueuedJobs(self)
+                graph.unlockRunningQueuedJobs(self, held)
             } else {
-                graph.unlock()
+                held.release(graph)
             }
         }
         // The nodes and the values the commit replaced are released here, unlocked.

@@ -76,15 +76,15 @@ extension _Graph {
     /// a write that triggers reactions one lock pair. Used by a batch's commit
     /// (`commitStaged(runningJobs:)`) and by an unbatched write (`_commitWrite(runningJobs:)`).
     @inline(__always)
-    func unlockRunningQueuedJobs(_ context: _ThreadContext) {
+    func unlockRunningQueuedJobs(_ context: _ThreadContext, _ held: consuming _HeldLock) {
         guard context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0,
             lock.isHeldOnce
         else {
-            unlock()
+            held.release(self)
             return
         }
         context.isDelivering = true
-        runQueuedJobsAndUnlock(context)
+        runQueuedJobsAndUnlock(context, held)
         context.isDelivering = false
     }
 
@@ -94,14 +94,14 @@ extension _Graph {
     /// the lock released, reports the changes Observation must hear and drops the jobs'
     /// references (which may free user objects).
     private func runPendingJobs(_ context: _ThreadContext) {
-        lock.lock()
-        runQueuedJobsAndUnlock(context)
+        runQueuedJobsAndUnlock(context, takeLock())
     }
 
-    /// `runPendingJobs` with the lock already held once (by a batch's commit, which goes on to
-    /// run the jobs it queued without releasing the lock in between). Releases the lock, then
-    /// finishes as `runPendingJobs` does. Called while delivering (`context.isDelivering`).
-    func runQueuedJobsAndUnlock(_ context: _ThreadContext) {
+    /// `runPendingJobs` with the lock already held once (`held`: by a write's or a batch's
+    /// commit, which goes on to run the jobs it queued without releasing the lock in between).
+    /// Releases `held`, then finishes as `runPendingJobs` does. Called while delivering
+    /// (`context.isDelivering`).
+    func runQueuedJobsAndUnlock(_ context: _ThreadContext, _ held: consuming _HeldLock) {
         while context.pendingHead < context.pending.count {
             let index = context.pendingHead
             let job = context.pending[index]
@@ -131,7 +131,7 @@ extension _Graph {
                 }
             }
         }
-        unlock()
+        held.release(self)
         for index in 0..<context.notices.count {
             context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
             context.notices[index].release()

@@ -11,21 +11,26 @@ extension Stored {
     }
 
     /// Takes the lock for a write, stops a write made by a derivation, waits for another
-    /// thread's read-modify-write of this value to end, and counts the write. Returns false,
-    /// with the lock released and nothing counted, for the write of a read-modify-write that
-    /// another write overtook (the caller retries it).
+    /// thread's read-modify-write of this value to end, and counts the write. Returns the
+    /// acquisition, for `_commitWrite`, `_unlockAfterWrite` or
+    /// `_markReadersOfReplacedStagedValue` to release; `nil`, with nothing held and nothing
+    /// counted, for the write of a read-modify-write that another write overtook (the caller
+    /// retries it).
     @usableFromInline @inline(never)
-    func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> Bool {
+    func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> _HeldLock? {
+        // Handed out through a variable: a closure's result must be copyable.
+        var taken: _HeldLock? = nil
         graphRef._withUnsafeGuaranteedRef { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
-            graph.lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+            var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             // Checked through the raw references: this is on every write's path.
             if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil {
                 graph.failWriteDuringEvaluation(of: self)
             }
             if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
             if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
-                guard _admitWrite(graph, context) else { return false }
+                guard let admitted = _admitWrite(graph, context, held) else { return }
+                held = admitted
             }
             writes &+= 1
             if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) {
@@ -33,24 +38,26 @@ extension Stored {
             }
             // The equality check runs next: a write from inside it fails (see `comparingRef`).
             graph.comparingRef = .passUnretained(self)
-            return true
+            taken = consume held
         }
+        return taken
     }
 
     /// Gives the write counter, just written by `_lockForWrite`, the version a reaction's read
     /// of the count in a batch's view reserved for it (lock held; see
     /// `_StagedRead.countVersion`).
     @usableFromInline @inline(never)
-    func _stampWriteCounter(_ reserved: Int) {
-        extrasRef._withUnsafeGuaranteedRef { $0.writeCounter }?._stampVersion(reserved)
+    func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
+        extrasRef._withUnsafeGuaranteedRef { $0.writeCounter }?._stampVersion(reserved, held)
     }
 
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
-    func _unlockAfterWrite() {
+    func _unlockAfterWrite(_ held: consuming _HeldLock) {
+        var held = Optional(held)
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
-            graph.unlock()
+            held.take()!.release(graph)
         }
     }
 
@@ -58,19 +65,19 @@ extension Stored {
     /// once each, when it ends, so a value changed and changed back inside a batch is never
     /// written: see `_Staging`.)
     @usableFromInline
-    func _stampVersion() {
+    func _stampVersion(_ held: borrowing _HeldLock) {
         graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
     /// held; see `_StagedRead`).
     @usableFromInline
-    func _stampVersion(_ reserved: Int) {
+    func _stampVersion(_ reserved: Int, _ held: borrowing _HeldLock) {
         version = reserved
     }
 
     /// A batch's apply that commits nothing, although reactions read a value the batch staged
-    /// and then replaced (lock held; released on return): marks the readers as a write would,
+    /// and then replaced (releases `held`): marks the readers as a write would,
     /// without changing the value or its version, and tells Observation nothing.
     ///
     /// Those reactions' edges hold the version reserved for the replaced value, which the node
@@ -82,33 +89,36 @@ extension Stored {
     /// equality that refuses an older value (RippleStore's snapshots), replaced a newer value
     /// that another thread had committed meanwhile with the batch's older one.
     @usableFromInline
-    func _markReadersOfReplacedStagedValue(_ context: Unmanaged<_ThreadContext>) {
+    func _markReadersOfReplacedStagedValue(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
+        var held = Optional(held)
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
             context._withUnsafeGuaranteedRef { graph.propagate(from: self, into: $0) }
-            graph.unlock()
+            held.take()!.release(graph)
         }
     }
 
-    /// Propagates a committed write, queues the Observation notice, and releases the lock.
+    /// Propagates a committed write, queues the Observation notice, and releases `held`.
     ///
     /// `runningJobs` (an unbatched write, see `_write`): the jobs the write queued run first,
     /// holding the lock from the commit to the first reaction, as a batch's commit does, so
     /// that a write and its reactions cost one acquisition, not two.
     @usableFromInline
-    func _commitWrite(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) {
+    func _commitWrite(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool = false) {
+        // Through a variable: a closure cannot consume what it captures.
+        var held = Optional(held)
         graphRef._withUnsafeGuaranteedRef { graph in
-            graph.comparingRef = nil
             context._withUnsafeGuaranteedRef { context in
+                graph.comparingRef = nil
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
                 if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) {
                     context.pending.append(.notify(self))
                 }
                 if runningJobs {
-                    graph.unlockRunningQueuedJobs(context)
+                    graph.unlockRunningQueuedJobs(context, held.take()!)
                 } else {
-                    graph.unlock()
+                    held.take()!.release(graph)
                 }
             }
         }

@@ -204,21 +204,23 @@ extension Stored: _ReadModifyWriteSubject {
         }
     }
 
-    /// Lets a write in (lock held): waits while another thread has exclusive access, and
-    /// refuses, releasing the lock, the write of a compare-and-set region whose subject was
-    /// written since it was read.
+    /// Lets a write in (`held`): waits while another thread has exclusive access, and returns
+    /// the acquisition; refuses, releasing it and returning `nil`, the write of a
+    /// compare-and-set region whose subject was written since it was read.
     @usableFromInline
-    func _admitWrite(_ graph: _Graph, _ context: Unmanaged<_ThreadContext>) -> Bool {
+    func _admitWrite(_ graph: _Graph, _ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock)
+        -> _HeldLock?
+    {
         let context = context.takeUnretainedValue()
         _waitForExclusiveAccess(context)
-        guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return true }
+        guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return held }
         context.readModifyWrite.isWriting = false
         guard writes == context.readModifyWrite.stamp else {
             context.readModifyWrite.wasOvertaken = true
-            graph.unlock()
-            return false
+            held.release(graph)
+            return nil
         }
-        return true
+        return held
     }
 
     var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { _exclusiveOwner }

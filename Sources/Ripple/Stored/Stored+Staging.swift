@@ -370,14 +370,14 @@ extension Stored {
     func _applyStaged(
         _ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()
     ) {
-        // A false from `_lockForWrite`: the write of a read-modify-write that another write
-        // overtook (the lock is released once, and the caller retries): nothing is applied.
+        // A nil from `_lockForWrite`: the write of a read-modify-write that another write
+        // overtook (nothing is held, and the caller retries): nothing is applied.
         for _ in 1..<writes {
-            guard _lockForWrite(context) else { return }
-            _unlockAfterWrite()
+            guard let held = _lockForWrite(context) else { return }
+            _unlockAfterWrite(held)
         }
-        guard _lockForWrite(context) else { return }
-        if read.countVersion != 0 { _stampWriteCounter(read.countVersion) }
+        guard let held = _lockForWrite(context) else { return }
+        if read.countVersion != 0 { _stampWriteCounter(read.countVersion, held) }
         if _isEqual?(_value, value) == true {
             // The readers run again if the value they read in the batch's view was replaced,
             // or is not the committed one after all: an equality that refuses an older value
@@ -385,19 +385,19 @@ extension Stored {
             // equal to it, and only the comparison the other way tells them apart.
             let wasRead = read.version != 0 || read.readPrivately
             if read.superseded || (wasRead && _isEqual?(value, _value) != true) {
-                _markReadersOfReplacedStagedValue(context)
+                _markReadersOfReplacedStagedValue(context, held)
             } else {
-                _unlockAfterWrite()
+                _unlockAfterWrite(held)
             }
             return
         }
         if read.version != 0 {
-            _stampVersion(read.version)
+            _stampVersion(read.version, held)
         } else {
-            _stampVersion()
+            _stampVersion(held)
         }
         swap(&_value, &value)
-        _commitWrite(context)
+        _commitWrite(context, held)
     }
 }
 

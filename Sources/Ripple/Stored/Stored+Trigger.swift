@@ -44,18 +44,18 @@ extension Stored {
 
     /// Applies a trigger at once (outside any batch): a write of the value it has.
     private func _triggerNow(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool) {
-        // False: only for the write of an overtaken read-modify-write, which a trigger is not.
-        guard _lockForWrite(context) else { return }
-        _applyTriggerLocked(context, runningJobs: runningJobs)
+        // Nil: only for the write of an overtaken read-modify-write, which a trigger is not.
+        guard let held = _lockForWrite(context) else { return }
+        _applyTrigger(context, held, runningJobs: runningJobs)
     }
 
-    /// A trigger's commit, with the lock taken by `_lockForWrite` (released on return).
-    private func _applyTriggerLocked(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool) {
-        _stampVersion()
+    /// A trigger's commit, with the acquisition `_lockForWrite` returned (released here).
+    private func _applyTrigger(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool) {
+        _stampVersion(held)
         if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
             _recordWrite(old: _value, new: _value, context)
         }
-        _commitWrite(context, runningJobs: runningJobs)
+        _commitWrite(context, held, runningJobs: runningJobs)
     }
 
     /// A trigger inside a batch (or a queued one, applied like a batch): noted in the batch as
@@ -79,8 +79,8 @@ extension Stored {
                 }
                 staging.append(self) { node, _, context in
                     let stored = unsafeDowncast(node, to: Stored<Value>.self)
-                    guard stored._lockForWrite(context) else { return }
-                    stored._applyTriggerLocked(context, runningJobs: false)
+                    guard let held = stored._lockForWrite(context) else { return }
+                    stored._applyTrigger(context, held, runningJobs: false)
                 }
                 graph.unlock()
             }

@@ -125,7 +125,7 @@ extension Stored {
     /// commit under that same acquisition. Other threads' writes of the value wait meanwhile
     /// (in `_lockForWrite`), so the value is still the one the handlers were told about.
     @usableFromInline @inline(never)
-    func _callWillChangeHandlers(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+    func _callWillChangeHandlers(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, _ held: borrowing _HeldLock) {
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
             let me = context.toOpaque()

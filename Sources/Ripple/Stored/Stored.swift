@@ -248,21 +248,21 @@ public final class Stored<Value>: _Node, Readable {
     /// (`nil` when nothing was written).
     @inlinable
     func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) -> Value? {
-        // False: the write belongs to a read-modify-write that another writer overtook.
-        guard _lockForWrite(context) else { return nil }
+        // Nil: the write belongs to a read-modify-write that another writer overtook.
+        guard let held = _lockForWrite(context) else { return nil }
         if _isEqual?(_value, newValue) == true {
-            _unlockAfterWrite()
+            _unlockAfterWrite(held)
             return nil
         }
         // Before-change handlers (`willChange`), called with the lock released meanwhile.
-        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context) }
-        _stampVersion()
+        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context, held) }
+        _stampVersion(held)
         var replaced = newValue
         swap(&_value, &replaced)
         if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
             _recordWrite(old: replaced, new: _value, context)
         }
-        _commitWrite(context, runningJobs: runningJobs)
+        _commitWrite(context, held, runningJobs: runningJobs)
         return replaced
     }
 
