@@ -31,17 +31,23 @@ extension Stored {
                 break
             }
         }
-        var newValue = Optional(newValue)
-        var slot = _beginStaging(context) { node, staging, context in
+        var held: _HeldLock? = nil
+        var slot = _beginStaging(context, &held) { node, staging, context in
             unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
+        guard let held else {
+            // A queued write applied outside any batch: applied at once.
+            _ = _write(newValue, context)
+            return
+        }
+        var newValue = Optional(newValue)
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
-            slot = _stageCallingWillChange(newValue.unsafelyUnwrapped, context) { node, staging, context in
+            slot = _stageCallingWillChange(newValue.unsafelyUnwrapped, context, held) { node, staging, context in
                 unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
         }
-        if slot != .notInBatch, graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
             _recordStagedWrite(newValue.unsafelyUnwrapped, context)
         }
         switch slot {
@@ -49,28 +55,30 @@ extension Stored {
             _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { swap(&$0._stagedValue, &newValue) }
         case .apart:
             _stageApart(&newValue)
-        case .notInBatch:
-            // A queued write applied outside any batch: applied at once.
-            _ = _write(newValue.unsafelyUnwrapped, context)
-            return
         case .willChange:
             preconditionFailure("Ripple internal error: a staged write left its before-change handlers uncalled")
         }
-        _endStaging(context)
+        _endStaging(context, held)
         // The staged value this write replaced, released here, unlocked.
         newValue = nil
     }
 
-    /// Takes the lock for a staged write and does its bookkeeping: says where the value goes,
-    /// this node's own slot (free, or already this batch's) or apart. The lock stays held
-    /// unless the write is not inside a batch. For a value with before-change handlers, does no
-    /// bookkeeping and says `.willChange`: the caller goes on with `_stageCallingWillChange`.
+    /// Takes the lock for a staged write, into `held`, and does its bookkeeping: says where the
+    /// value goes, this node's own slot (free, or already this batch's) or apart. Leaves `held`
+    /// `nil`, taking nothing, when the write is not inside a batch (the slot is then
+    /// meaningless). For a value with before-change handlers, does no bookkeeping and says
+    /// `.willChange`: the caller goes on with `_stageCallingWillChange`. The caller releases
+    /// the acquisition with `_endStaging`.
+    ///
+    /// The acquisition comes back through `held` rather than with the slot: one call either way.
     @usableFromInline
-    func _beginStaging(_ context: Unmanaged<_ThreadContext>, commit: @escaping _StagedEntry.Commit) -> _StagingSlot {
+    func _beginStaging(
+        _ context: Unmanaged<_ThreadContext>, _ held: inout _HeldLock?, commit: @escaping _StagedEntry.Commit
+    ) -> _StagingSlot {
         context._withUnsafeGuaranteedRef { context in
-            guard context.batchDepth > 0 else { return .notInBatch }
+            guard context.batchDepth > 0 else { return .own }
             return graphRef._withUnsafeGuaranteedRef { graph in
-                graph.lock.lock()
+                held = graph.takeLock()
                 // A derivation's write fails here, naming the value it wrote, and so does a write
                 // from inside the equality check of a write being applied.
                 if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
@@ -171,8 +179,9 @@ extension Stored {
             case .apart:
                 _stageApart(&value)
                 context.staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.count = writes
-            case .notInBatch, .willChange:
-                preconditionFailure("Ripple internal error: a sole write staged outside its batch")
+            case .willChange:
+                preconditionFailure(
+                    "Ripple internal error: a sole write staged with its before-change handlers uncalled")
             }
         }
     }
@@ -194,10 +203,11 @@ extension Stored {
         }
     }
 
-    /// Releases the lock after a staged write.
+    /// Releases the acquisition of a staged write (`_beginStaging`).
     @usableFromInline
-    func _endStaging(_ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+    func _endStaging(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
+        var held = Optional(held)
+        graphRef._withUnsafeGuaranteedRef { held.take()!.release($0) }
         context._withUnsafeGuaranteedRef { context in
             if !context.staging.trash.isEmpty { context.staging.emptyTrash() }
         }
@@ -408,8 +418,6 @@ enum _StagingSlot {
     case own
     /// Apart, in the batch's `overflow`: another batch holds the node's slot.
     case apart
-    /// Nowhere: the write is not inside a batch, and is applied at once.
-    case notInBatch
     /// Not yet decided: the value has before-change handlers, to call before the bookkeeping
     /// (lock held; see `Stored._stageCallingWillChange`).
     case willChange

@@ -153,7 +153,8 @@ extension Stored {
     /// staging's bookkeeping, and says where the value goes.
     @usableFromInline @inline(never)
     func _stageCallingWillChange(
-        _ newValue: Value, _ context: Unmanaged<_ThreadContext>, commit: @escaping _StagedEntry.Commit
+        _ newValue: Value, _ context: Unmanaged<_ThreadContext>, _ held: borrowing _HeldLock,
+        commit: @escaping _StagedEntry.Commit
     ) -> _StagingSlot {
         graphRef._withUnsafeGuaranteedRef { graph in
             context._withUnsafeGuaranteedRef { context in
