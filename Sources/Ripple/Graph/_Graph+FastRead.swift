@@ -1,3 +1,12 @@
+// The read protocol, the one place where a function returns with the graph's lock held for its
+// caller to release (every other hand-over of the lock is a `_HeldLock`, see `_HeldLock.swift`):
+// a read's start (`_beginStoredRead`, `_beginComputedRead`, `_lockAndRefresh`,
+// `_refreshAndTrack`) takes the lock, and its end (`_endTrackedRead`, `_endGeneralRead`,
+// `_trackAndUnlock`, `_endUntrackedComputedRead`) releases it, both called from the inlined
+// accessors of the values (`Stored.value`, `Computed.value` and their `_generalRead` and
+// `_readStaged`), so that a read costs one call into the graph and, inside a derivation, no
+// acquisition at all. Both halves are in this file; the accessors only join them.
+//
 // The first step of every read of a stored or computed value: the common case (a value that is
 // up to date, read again by the derivation or reaction that read it last time) is done here,
 // in a function the optimizer knows releases nothing.
@@ -305,5 +314,144 @@ extension _Graph {
         }
         #endif
         lock.unlock()
+    }
+}
+
+// The read entry points are methods of the node, and reach the graph through the node's
+// unmanaged reference: no global access (a lazy-initialisation check each time), no class
+// metadata, and no reference counting.
+extension _Node {
+    /// Takes the lock for a read of this computed value and brings it up to date. Inlinable,
+    /// like the other read entry points: a read compiled in the client takes the lock inline
+    /// and makes one call into the graph.
+    @inlinable
+    final func _lockAndRefresh() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            graph.lock.lock()
+            graph._refreshLocked(self)
+        }
+    }
+
+    /// Records the read for the running derivation or reaction and releases the lock.
+    /// Returns false, with the lock still held, when nothing tracked the read.
+    @inlinable
+    final func _trackAndUnlock() -> Bool {
+        graphRef._withUnsafeGuaranteedRef { $0._trackAndUnlock(self) }
+    }
+
+    /// A computed value's general read in one call, the lock already held: brings the value
+    /// up to date and records the read for the running derivation or reaction. Returns false,
+    /// having recorded nothing, when some thread is staging a batch or nothing tracks the
+    /// read. The lock stays held either way: after a true, copy the value and call
+    /// `_endGeneralRead()`.
+    @inlinable
+    final func _refreshAndTrack() -> Bool {
+        graphRef._withUnsafeGuaranteedRef { $0._refreshAndTrack(self) }
+    }
+
+    /// Releases the lock after a read `_refreshAndTrack` recorded. Inside a derivation, which
+    /// holds the lock already, this makes no call; the outermost release also releases what
+    /// the refresh let go of (see `_Graph.unlock()`).
+    @inlinable
+    final func _endGeneralRead() {
+        graphRef._withUnsafeGuaranteedRef { graph in
+            if !graph.lock.unlockIfNested() { graph._unlockAfterGeneralRead() }
+        }
+    }
+}
+
+extension _Graph {
+    /// Brings a computed value up to date for a read (lock held).
+    @usableFromInline
+    final func _refreshLocked(_ node: _Node) {
+        refreshForRead(node)
+    }
+
+    /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
+    /// anywhere, `trackRead` (lock held; still held on return).
+    ///
+    /// The caller need not hold a reference to `node` (see `_generalRead(of:)`): before
+    /// anything runs that could let go of it, it is held by an edge of the evaluation or
+    /// retained (`refreshAndTrackUnheld`).
+    @usableFromInline
+    final func _refreshAndTrack(_ node: _Node) -> Bool {
+        guard isHeldByEvaluation(node) else { return refreshAndTrackUnheld(node) }
+        refreshForRead(node)
+        return stagingThreads == 0 && trackRead(node)
+    }
+
+    /// Whether an edge of the derivation being evaluated holds `node` (lock held): the one its
+    /// evaluation is about to read, or one it recorded already. See `refreshAndTrackUnheld`.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    private func isHeldByEvaluation(_ node: _Node) -> Bool {
+        guard let targetRef = evaluatingRef else { return false }
+        if node.trackedBy == evaluation.id { return true }
+        let index = evaluation.count
+        return targetRef._withUnsafeGuaranteedRef { target in
+            index < target.sources.count
+                && target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+        }
+    }
+
+    /// `_refreshAndTrack` for a node no edge of the evaluation holds (out of line: the rare
+    /// case), whose caller holds no reference to it across the call (lock held).
+    ///
+    /// A computed value's general read runs derivations, user code that could drop the last
+    /// reference to the handle being read (and the handle's to its node). Inside a derivation
+    /// that reads its sources in the order of its last evaluation, the node is the source of
+    /// the evaluating node's next edge, or was recorded by it already: the edge holds it, and
+    /// an edge let go of under the lock is released only after the lock is (as the walk's
+    /// nodes are kept); `_refreshAndTrack` does not come here. Nor does a node that is up to
+    /// date need anything, unless a batch is staging (its view may evaluate the node
+    /// privately; this thread's sole write, staged first, counts): its refresh runs no
+    /// derivation, and the read's tracking lets go of nothing until the lock is released.
+    /// Anywhere else the node is retained here. A read that was tracked then left an edge
+    /// holding it, so the release is never the last; otherwise it waits for the lock's
+    /// outermost release, like a dropped edge, in case it is.
+    ///
+    /// Asking the caller to hold the node instead costs an atomic retain and release around
+    /// every general read: code that reads handles out of an array (`for branch in branches {
+    /// total += branch.value }`) made two per stale value it read.
+    @inline(never)
+    private func refreshAndTrackUnheld(_ node: _Node) -> Bool {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
+        stageSoleWriteOfCallingThread()
+        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        if stagingThreads == 0, !derived.isEvaluating, isFresh(derived) { return trackRead(node) }
+        let ref = Unmanaged.passUnretained(node).retain()
+        refresh(derived)
+        let tracked = stagingThreads == 0 && trackRead(node)
+        if tracked {
+            ref.release()
+        } else {
+            releaseAfterUnlock(ref)
+        }
+        return tracked
+    }
+
+    /// The refresh of a read: inlined into both entry points above (a call from one to the
+    /// other stayed a call).
+    @inline(__always)
+    private func refreshForRead(_ node: _Node) {
+        // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
+        stageSoleWriteOfCallingThread()
+        refresh(unsafeDowncast(node, to: _DerivedNode.self))
+    }
+
+    /// `_Node._endGeneralRead`'s outermost release.
+    @usableFromInline
+    final func _unlockAfterGeneralRead() {
+        unlock()
+    }
+
+    /// Records a read for the running derivation or reaction and releases the lock. Returns
+    /// false, with the lock still held, when nothing tracked the read.
+    @usableFromInline
+    final func _trackAndUnlock(_ node: _Node) -> Bool {
+        guard trackRead(node) else { return false }
+        unlock()
+        return true
     }
 }
