@@ -37,6 +37,7 @@ typedef struct {
     /// here only while it holds the lock: a relaxed load recognises a re-entrant acquisition.
     uintptr_t owner;
     /// The owner's acquisitions not yet released (touched only by the owner, without atomics).
+    /// Right after `owner`: Swift reads and writes it at that offset (`_Lock.depth`).
     intptr_t depth;
     /// 0: free; 1: held; 2: held, and a thread may sleep until it is released.
     uint32_t word;
@@ -119,18 +120,6 @@ static inline void _ripple_lock_erase_mark_for_testing(_ripple_lock_t *lock) {
 /// The thread that holds `lock`, or 0 (see `owner`).
 static inline __attribute__((always_inline)) uintptr_t _ripple_lock_owner(_ripple_lock_t *lock) {
     return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
-}
-
-/// The owner's acquisitions of `lock` not yet released (call as its owner). Through C, so that
-/// Swift accesses one field, not the whole struct (ThreadSanitizer would see a Swift access to
-/// `pointee` race with another thread's atomic load of `owner`).
-static inline __attribute__((always_inline)) intptr_t _ripple_lock_depth(_ripple_lock_t *lock) {
-    return lock->depth;
-}
-
-/// Sets the owner's acquisitions of `lock` (call as its owner).
-static inline __attribute__((always_inline)) void _ripple_lock_set_depth(_ripple_lock_t *lock, intptr_t depth) {
-    lock->depth = depth;
 }
 
 /// Sets the thread that holds `lock` (see `owner`).

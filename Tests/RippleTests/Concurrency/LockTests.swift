@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import Ripple
+import _RippleThread
 
 /// Direct tests of `_Lock`, the one lock Ripple uses. On Linux it is a futex word: a thread
 /// that must sleep marks it, the release of a marked word wakes one sleeper, and the release of
@@ -45,6 +46,18 @@ import Testing
         }
         shared.lock.lock()
         #expect(shared.count == threads * iterations)
+        shared.lock.unlock()
+    }
+
+    @Test("the owner's depth is where Swift reads it: right after the owner word")
+    func depthOffset() {
+        #expect(MemoryLayout<_ripple_lock_t>.offset(of: \_ripple_lock_t.owner) == 0)
+        #expect(MemoryLayout<_ripple_lock_t>.offset(of: \_ripple_lock_t.depth) == MemoryLayout<UInt>.stride)
+        let shared = Shared()
+        shared.lock.lock()
+        shared.lock.lock()
+        #expect(shared.lock.depth == 2)
+        shared.lock.unlock()
         shared.lock.unlock()
     }
 
