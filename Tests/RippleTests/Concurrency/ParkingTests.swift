@@ -4,7 +4,8 @@ import _RippleThread
 
 /// The primitive the lock sleeps and wakes with on platforms without a futex (Apple's), built
 /// and tested on Linux too (`_ripple_parking_wait` and `_ripple_parking_wake` in
-/// `_RippleLock.c`). A lost wake-up shows as a test that never ends: the time limits catch it.
+/// `_RippleLock.c`). A lost wake-up shows as a test that never ends (the tests block their
+/// thread: a time limit cannot end them).
 ///
 /// Each turn is a hand-over between threads, paced by the scheduler: on 2 cores busy with the
 /// rest of the suite under ThreadSanitizer, 5 000 turns took 105 to 280 s and held both threads
