@@ -1,10 +1,13 @@
 // A reaction started inside a batch that reads a computed value the batch's writes reach sees
 // the value's private result, which the computed value itself may never hold: its edge records
 // `_Graph.privateReadVersion`, a version no computed value has, so that the first check after
-// the batch finds the edge changed and runs the reaction again. When the computed value is cut
-// off by `==` (`Computed`'s `Equatable` initializers), the value the reaction saw is kept here,
-// and that check first compares it with the committed one: equal, the edge takes the computed
-// value's version and the reaction does not run again for a value it has already seen.
+// the batch finds the edge changed and runs the reaction again. When the computed value has an
+// equality (`==`, from `Computed`'s `Equatable` initializers, or one of its own, from
+// `Computed(equals:)`), the value the reaction saw is kept here with that equality, and that
+// check first compares it with the committed one: equal, the edge takes the computed value's
+// version and the reaction does not run again for a value it has already seen. A computed
+// value without equality counts every evaluation as a change: the committed evaluation runs the
+// reaction again, as it would run any reaction that read the value.
 
 /// A reaction and a computed value it read privately in a batch's view.
 struct _PrivateRead: Hashable {
@@ -13,11 +16,11 @@ struct _PrivateRead: Hashable {
 }
 
 extension _Graph {
-    /// Keeps `value`, the private value of `node` that the reaction `reader` read in its
-    /// batch's view (lock held).
-    func notePrivateRead(of node: _Node, by reader: ObjectIdentifier, value: Any) {
+    /// Keeps what `reader` read of `node` in its batch's view, as `sawCommitted`: whether a
+    /// committed value is the private value it saw (lock held).
+    func notePrivateRead(of node: _Node, by reader: ObjectIdentifier, sawCommitted: @escaping (Any) -> Bool) {
         assertLockHeld()
-        privateReads[_PrivateRead(reader: reader, node: ObjectIdentifier(node))] = value
+        privateReads[_PrivateRead(reader: reader, node: ObjectIdentifier(node))] = sawCommitted
     }
 
     /// Whether the edge `index` of `reader`, to `dep`, which holds `privateReadVersion`, was a
@@ -27,9 +30,9 @@ extension _Graph {
     func privateReadSawCommittedValue(of dep: _Node, reader: _DerivedNode, at index: Int) -> Bool {
         assertLockHeld()
         guard hasPrivateReads,
-            let seen = privateReads.removeValue(
+            let sawCommitted = privateReads.removeValue(
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
-            let committed = dep._traceValue(), _isKnownEqual(seen, committed)
+            let committed = dep._traceValue(), sawCommitted(committed)
         else { return false }
         reader.sources[index].version = dep.version
         return true

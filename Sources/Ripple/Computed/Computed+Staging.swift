@@ -36,12 +36,18 @@ extension Computed {
                 // holds a version the node never has, so that the reaction runs again whenever
                 // it is marked after the batch, also when the apply leaves the node as it was.
                 if staging.hasPrivateValue(of: node),
-                    let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion),
-                    node.comparesWithEquals
+                    let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion)
                 {
-                    // Kept, so that the reaction does not run again if the committed value is
-                    // this one (see `_Graph+PrivateReads.swift`).
-                    graph.notePrivateRead(of: node, by: reader, value: current)
+                    // Kept with the value's equality, so that the reaction does not run again if
+                    // the committed value is this one (see `_Graph+PrivateReads.swift`).
+                    if node.comparesWithEquals {
+                        graph.notePrivateRead(of: node, by: reader) { _isKnownEqual(current, $0) }
+                    } else if node.hasOwnEquality {
+                        let isEqual = unsafeDowncast(node, to: _ComparingComputedNode<Value>.self).isEqual
+                        graph.notePrivateRead(of: node, by: reader) { committed in
+                            (committed as? Value).map { isEqual(current, $0) } ?? false
+                        }
+                    }
                 }
                 graph.unlock()
             } else {

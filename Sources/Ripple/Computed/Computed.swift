@@ -73,9 +73,12 @@ public final class Computed<Value>: Readable {
         name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt,
         _ derive: @escaping () -> Value
     ) {
-        self.init(
-            node: _ComputedNode(origin: _Origin(name: name, fileID: file, line: line), isEqual: isEqual, derive: derive)
-        )
+        let origin = _Origin(name: name, fileID: file, line: line)
+        if let isEqual {
+            self.init(node: _ComparingComputedNode(origin: origin, isEqual: isEqual, derive: derive))
+        } else {
+            self.init(node: _ComputedNode(origin: origin, isEqual: nil, derive: derive))
+        }
     }
 
     /// Takes ownership of `node` (retained by hand; see ``node``).

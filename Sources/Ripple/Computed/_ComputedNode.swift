@@ -31,10 +31,13 @@ class _ComputedNodeBase: _DerivedNode {
 ///
 /// The public ``Computed`` is a handle that owns this node; the graph may keep the node
 /// alive a little longer (while live readers need it), but never the handle.
+///
+/// Not `final` for one subclass, `_ComparingComputedNode`, which keeps an equality of its own
+/// and overrides nothing: every member here is `final`, so calls stay direct.
 @usableFromInline
-final class _ComputedNode<Value>: _ComputedNodeBase {
-    @usableFromInline @exclusivity(unchecked) var cached: Value?
-    @usableFromInline let derive: () -> Value
+class _ComputedNode<Value>: _ComputedNodeBase {
+    @usableFromInline @exclusivity(unchecked) final var cached: Value?
+    @usableFromInline final let derive: () -> Value
 
     /// Creates the node of a computed value. Its evaluation is `specializedEvaluate` when given
     /// (compiled for the concrete type by the `Equatable` initializers), else one built here
@@ -67,10 +70,10 @@ final class _ComputedNode<Value>: _ComputedNodeBase {
         }
     }
 
-    override func _traceValue() -> Any? { cached }
+    override final func _traceValue() -> Any? { cached }
 
     /// Evaluates a computed value that has no equality: every evaluation is a change.
-    override func _evaluate() -> Bool {
+    override final func _evaluate() -> Bool {
         _replaceCached(derive())
         return true
     }
@@ -86,5 +89,25 @@ final class _ComputedNode<Value>: _ComputedNodeBase {
         var replaced = Optional(newValue)
         swap(&cached, &replaced)
         if let replaced { graphRef._withUnsafeGuaranteedRef { $0.keepUntilUnlock(replaced) } }
+    }
+}
+
+/// The node of a computed value created with an equality of its own (`Computed(equals:)`):
+/// keeps that equality, so that a reaction that read the value's private result in a batch's
+/// view compares it with the committed one (see `_Graph+PrivateReads.swift`). Only these nodes
+/// pay for it; the `Equatable` ones compare with `==`.
+final class _ComparingComputedNode<Value>: _ComputedNode<Value> {
+    /// The value's cut-off equality, (old, new).
+    let isEqual: (Value, Value) -> Bool
+
+    init(
+        origin: _Origin,
+        isEqual: @escaping (Value, Value) -> Bool,
+        derive: @escaping () -> Value,
+        specializedEvaluate: ((_Node) -> Bool)? = nil
+    ) {
+        self.isEqual = isEqual
+        super.init(origin: origin, isEqual: isEqual, derive: derive, specializedEvaluate: specializedEvaluate)
+        hasOwnEquality = true
     }
 }

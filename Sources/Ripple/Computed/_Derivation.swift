@@ -81,12 +81,17 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
     }
 
     private func makeNode() -> _ComputedNode<Value> {
-        let node = _ComputedNode<Value>(
-            origin: origin,
-            isEqual: isEqual,
-            derive: { [self] in privateValue() },
-            specializedEvaluate: { [self] node in evaluate(unsafeDowncast(node, to: _ComputedNode<Value>.self)) }
-        )
+        let derive: () -> Value = { [self] in privateValue() }
+        let evaluation: (_Node) -> Bool = { [self] node in evaluate(unsafeDowncast(node, to: _ComputedNode<Value>.self))
+        }
+        // With an equality, a node that keeps it (see `_ComparingComputedNode`).
+        let node: _ComputedNode<Value>
+        if let isEqual {
+            node = _ComparingComputedNode<Value>(
+                origin: origin, isEqual: isEqual, derive: derive, specializedEvaluate: evaluation)
+        } else {
+            node = _ComputedNode<Value>(origin: origin, isEqual: nil, derive: derive, specializedEvaluate: evaluation)
+        }
         self.node = node
         return node
     }

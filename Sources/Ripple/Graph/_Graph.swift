@@ -85,9 +85,10 @@ package final class _Graph: @unchecked Sendable {
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
     @usableFromInline @exclusivity(unchecked) var readsHidden = 0
-    /// The private values reactions read, in a batch's view, of computed values cut off by
-    /// `==` (see `_Graph+PrivateReads.swift`), by reaction and computed value.
-    @exclusivity(unchecked) var privateReads: [_PrivateRead: Any] = [:] {
+    /// For each private value a reaction read, in a batch's view, of a computed value with an
+    /// equality, by reaction and computed value: whether a committed value is the one it saw
+    /// (see `_Graph+PrivateReads.swift`).
+    @exclusivity(unchecked) var privateReads: [_PrivateRead: (Any) -> Bool] = [:] {
         didSet { hasPrivateReads = !privateReads.isEmpty }
     }
     /// `!privateReads.isEmpty`, tested on every reaction's run and check: one load.

@@ -27,8 +27,8 @@ public class _Node {
     /// A computed value whose derivation is running (to detect cycles).
     @exclusivity(unchecked) final var isEvaluating = false
     /// Flags few nodes ever set, one bit each (`hasExternalSource`, `derivesOnMainActor`,
-    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`, `comparesWithEquals`), so that they
-    /// share one byte of the padding before `version`.
+    /// `notifiesWhenUnobserved`, `_hasWillChangeHandlers`, `comparesWithEquals`,
+    /// `hasOwnEquality`), so that they share one byte of the padding before `version`.
     @usableFromInline @exclusivity(unchecked) final var rareFlags: UInt8 = 0
     /// A computed value whose handle armed an Observation watcher (lock held to set; the
     /// watcher is in the graph's `watchers`). A byte of its own, not a bit of `rareFlags`: the
@@ -92,6 +92,14 @@ public class _Node {
     final var comparesWithEquals: Bool {
         @inline(__always) get { rareFlags & 16 != 0 }
         @inline(__always) set { rareFlags = newValue ? rareFlags | 16 : rareFlags & ~16 }
+    }
+
+    /// A computed value with an equality of its own, kept by its node
+    /// (`_ComparingComputedNode`), for the same comparison as `comparesWithEquals`. Set before
+    /// it is shared.
+    final var hasOwnEquality: Bool {
+        @inline(__always) get { rareFlags & 32 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 32 : rareFlags & ~32 }
     }
 
     /// A computed value's: the graph epoch at which it was last known up to date, while nothing

@@ -244,14 +244,50 @@ struct BatchViewTests {
         reaction.cancel()
     }
 
-    /// A computed value with an equality of its own (here: none, every evaluation a change) is
-    /// not compared: the reaction runs again once the batch is applied, with the value it saw.
+    /// A computed value without equality counts every evaluation as a change: the committed
+    /// evaluation runs the reaction again, with the value it saw, as it runs any reaction that
+    /// read the value.
     @Test("a reaction created inside a batch that reads a computed value without equality runs again with it")
     func reactionCreatedAfterAWriteReadsAComputedValueWithoutEquality() {
         let value = Stored(0)
         let doubled = Computed { NotEquatable(value: value.value * 2) }
         let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { doubled.value.value })
         #expect(seen.all == [10, 10])
+        reaction.cancel()
+    }
+
+    /// The equality is the computed value's own (`Computed(equals:)`), kept by its node: the
+    /// committed value is compared with the one the reaction saw as `==` would be.
+    @Test("a reaction created inside a batch that reads a computed value with an equality of its own runs once")
+    func reactionCreatedAfterAWriteReadsAComputedValueWithItsOwnEquality() {
+        let value = Stored(0)
+        let doubled = Computed(equals: { $0.value == $1.value }) { NotEquatable(value: value.value * 2) }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { doubled.value.value })
+        #expect(seen.all == [10])
+        value.value = 6
+        #expect(seen.all == [10, 12])
+        reaction.cancel()
+    }
+
+    @Test("an equality of its own that refuses the committed value runs the reaction again with it")
+    func reactionCreatedAfterAWriteReadsAComputedValueWhoseEqualityRefuses() {
+        let value = Stored(0)
+        let doubled = Computed(equals: { _, _ in false }) { NotEquatable(value: value.value * 2) }
+        let (seen, reaction) = reactionStartedInABatch(before: { value.value = 5 }, reading: { doubled.value.value })
+        #expect(seen.all == [10, 10])
+        reaction.cancel()
+    }
+
+    @Test("a throwing computed value read inside a batch by a reaction created there runs it once")
+    func reactionCreatedAfterAWriteReadsAThrowingComputedValue() {
+        let value = Stored(0)
+        // `Result<Int, any Error>`: compared by its success value, an equality of its own.
+        let checked = Computed { () throws -> Int in value.value * 2 }
+        let (seen, reaction) = reactionStartedInABatch(
+            before: { value.value = 5 }, reading: { (try? checked.value.get()) ?? -1 })
+        #expect(seen.all == [10])
+        value.value = 6
+        #expect(seen.all == [10, 12])
         reaction.cancel()
     }
 
