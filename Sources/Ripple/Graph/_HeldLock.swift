@@ -27,6 +27,14 @@ struct _HeldLock: ~Copyable {
         discard self
     }
 
+    /// `release(_:)` for a caller that reaches the graph unmanaged: an acquisition cannot be
+    /// consumed inside the closure of `_withUnsafeGuaranteedRef`, so it is released here.
+    @usableFromInline @inline(__always)
+    consuming func release(_ graph: Unmanaged<_Graph>) {
+        graph._withUnsafeGuaranteedRef { $0.unlock() }
+        discard self
+    }
+
     deinit {
         Self.dropped()
     }

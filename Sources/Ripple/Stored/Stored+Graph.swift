@@ -54,11 +54,8 @@ extension Stored {
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite(_ held: consuming _HeldLock) {
-        var held = Optional(held)
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.comparingRef = nil
-            held.take()!.release(graph)
-        }
+        graphRef._withUnsafeGuaranteedRef { $0.comparingRef = nil }
+        held.release(graphRef)
     }
 
     /// Gives the value being written a new version (lock held). (A batch's writes are applied
@@ -90,12 +87,11 @@ extension Stored {
     /// that another thread had committed meanwhile with the batch's older one.
     @usableFromInline
     func _markReadersOfReplacedStagedValue(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
-        var held = Optional(held)
         graphRef._withUnsafeGuaranteedRef { graph in
             graph.comparingRef = nil
             context._withUnsafeGuaranteedRef { graph.propagate(from: self, into: $0) }
-            held.take()!.release(graph)
         }
+        held.release(graphRef)
     }
 
     /// Propagates a committed write, queues the Observation notice, and releases `held`.

@@ -206,8 +206,7 @@ extension Stored {
     /// Releases the acquisition of a staged write (`_beginStaging`).
     @usableFromInline
     func _endStaging(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
-        var held = Optional(held)
-        graphRef._withUnsafeGuaranteedRef { held.take()!.release($0) }
+        held.release(graphRef)
         context._withUnsafeGuaranteedRef { context in
             if !context.staging.trash.isEmpty { context.staging.emptyTrash() }
         }
