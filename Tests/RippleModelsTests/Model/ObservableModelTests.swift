@@ -96,7 +96,7 @@ struct ObservableModelTests {
         reaction.cancel()
     }
 
-    @Test("Observations streams a model's values", .timeLimit(.minutes(1)))
+    @Test("Observations streams a model's values", .timeLimit(.minutes(5)))
     func observationsStream() async {
         guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
         let profile = Profile()

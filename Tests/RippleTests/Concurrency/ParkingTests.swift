@@ -28,21 +28,21 @@ import _RippleThread
         }
     }
 
-    @Test("a wait on a word that no longer holds the expected value returns at once", .timeLimit(.minutes(1)))
+    @Test("a wait on a word that no longer holds the expected value returns at once")
     func waitOnAChangedWord() {
         let word = Word(1)
         _ripple_parking_wait(word.address, 0, 0)
         #expect(word.value == 1)
     }
 
-    @Test("a timed wait with no wake-up returns after its timeout", .timeLimit(.minutes(1)))
+    @Test("a timed wait with no wake-up returns after its timeout")
     func timedWaitReturns() {
         let word = Word(0)
         for _ in 0..<3 { _ripple_parking_wait(word.address, 0, 1_000_000) }
         #expect(word.value == 0)
     }
 
-    @Test("a thread parked on a word wakes once another changes it and wakes it", .timeLimit(.minutes(1)))
+    @Test("a thread parked on a word wakes once another changes it and wakes it")
     func parkedThreadWakes() {
         let word = Word(0)
         let parked = ThreadLatch(1)
@@ -59,7 +59,7 @@ import _RippleThread
         #expect(word.value == 1)
     }
 
-    @Test("two threads taking 300 turns through parked waits lose no wake-up", .timeLimit(.minutes(1)))
+    @Test("two threads taking 300 turns through parked waits lose no wake-up")
     func takingTurns() {
         let word = Word(0)
         let turns: UInt32 = 300
@@ -77,8 +77,7 @@ import _RippleThread
     }
 
     @Test(
-        "8 threads on words that share the table's buckets each wake only when their own word moves",
-        .timeLimit(.minutes(1)))
+        "8 threads on words that share the table's buckets each wake only when their own word moves")
     func sharedBuckets() {
         // Words anywhere in memory: with 64 buckets some may share one, and a wake of one word
         // then wakes the others' threads early, which look again.
