@@ -20,12 +20,13 @@
 ///
 /// - Complexity: Reading an up-to-date value is O(1).
 public final class Derived<Value: Sendable>: Readable, ObservableValue, @unchecked Sendable {
-    let computed: Computed<Value>
+    @usableFromInline let computed: Computed<Value>
     /// The stores this value is derived from, held weakly (for
     /// ``Ripple/Subscription/storeWhileSourceActive()``): shared with its store and the values
     /// derived from it.
-    let sources: _SourceStores
+    @usableFromInline let sources: _SourceStores
 
+    @usableFromInline
     init(_ computed: Computed<Value>, sources: _SourceStores) {
         self.computed = computed
         self.sources = sources
@@ -56,45 +57,58 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
     /// - Returns: A subscription that stops the delivery when cancelled or released. It keeps
     ///   this derived value alive, not the store. To let the store keep it instead, until the
     ///   store is released, call ``Ripple/Subscription/storeWhileSourceActive()`` on it.
+    @inlinable
     public func sinkValue(
         dropsFirst: Bool = false,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ receive: @escaping @Sendable (Changes<Value>) -> Void
     ) -> Subscription {
-        let previous = _ReactionBox<Value?>(nil)
+        // Inlinable: each delivery's `Changes` is made in code compiled for the concrete value
+        // type, where this module's generic code looked up the metadata of `Changes<Value>`,
+        // of its snapshots and of `Value?` on every delivery (a third of a delivery's cost).
+        // One snapshot per delivery: the previous one is kept.
+        let previous = _ReactionBox<_Snapshot<Value>?>(nil)
         let deliveries = _ReactionBox<UInt64>(0)
+        let transaction = Transaction(name: "derived", file: file, line: line)
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
-        // Its context: the stores, for `storeWhileSourceActive()`.
-        return _observe(context: sources, file: file, line: line) { [self] in
+        return _sinkValue(file: file, line: line) { [self] in
             let current = computed.value
             let old = previous.value
-            previous.value = current
+            let snapshot = _Snapshot(state: current, version: deliveries.value, transaction: transaction)
+            previous.value = snapshot
             if old == nil, dropsFirst { return }
-            let changes = Changes(
-                previous: old, current: current, version: deliveries.value,
-                transaction: Transaction(name: "derived", file: file, line: line))
             deliveries.value += 1
+            let changes = Changes(_previous: old, current: snapshot)
             withoutOwner { untracked { receive(changes) } }
         }
+    }
+
+    /// Runs `body` as a reaction whose context is this value's stores (for
+    /// `storeWhileSourceActive()`).
+    @usableFromInline
+    func _sinkValue(file: StaticString, line: UInt, _ body: @escaping @Sendable () -> Void) -> Subscription {
+        _observe(context: sources, file: file, line: line, body)
     }
 
     /// A value derived from this one's value at `keyPath`.
     ///
     /// - Complexity: O(1) to create.
+    @inlinable
     public func derived<Member: Equatable & Sendable>(_ keyPath: any KeyPath<Value, Member> & Sendable) -> Derived<
         Member
     > {
-        let path = _KeyPath(keyPath: keyPath)
-        return Derived<Member>(
-            Computed { [self] in computed.value[keyPath: path.keyPath] }, sources: sources)
+        // Inlinable, as the next one: the node is made for the concrete types, where this
+        // module's generic code looked up the metadata of `Member?` on every evaluation.
+        Derived<Member>(Computed { [self] in computed.value[keyPath: keyPath] }, sources: sources)
     }
 
     /// A value derived from this one by `transform`, which runs only when this value changed;
     /// the result's readers run only when the result changed.
     ///
     /// - Complexity: O(1) to create.
+    @inlinable
     public func derived<Output: Equatable & Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Derived<
         Output
     > {

@@ -29,6 +29,7 @@ struct _DerivedSource: @unchecked Sendable {
 /// makes one (`Store._sourceStores`), which its derived values, the values derived from those,
 /// and the subscriptions of `sinkValue` and `sinkState` (as their `Subscription._context`) all
 /// point to; only a ``combined(_:)`` value makes its own.
+@usableFromInline
 final class _SourceStores: Sendable {
     /// The distinct stores, in order.
     let stores: [_DerivedSource]

@@ -20,11 +20,14 @@
 ///   a `Computed`: O(1) when nothing changed.
 @dynamicMemberLookup
 public struct TrackedState<Value: Sendable>: Sendable {
-    let source: any _TrackedSource<Value>
+    @usableFromInline let source: any _TrackedSource<Value>
 
     /// The value at `keyPath`, tracked on its own.
+    @inlinable
     public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member {
-        source.read(keyPath)
+        // Inlinable: the node behind a key path read the first time is made for the concrete
+        // type (see `_StoreCore.slice`).
+        source.read(keyPath) { Computed(name: $0, $1) }
     }
 
     /// The value at `keyPath`, read from the whole state (tracked on every commit: the value is
@@ -40,20 +43,28 @@ public struct TrackedState<Value: Sendable>: Sendable {
 }
 
 /// What a ``TrackedState`` reads from: a store, or a part of one.
+@usableFromInline
 protocol _TrackedSource<Root>: Sendable {
     associatedtype Root: Sendable
-    /// The value at `keyPath`, tracked on its own.
-    func read<Member: Equatable & Sendable>(_ keyPath: KeyPath<Root, Member>) -> Member
+    /// The value at `keyPath`, tracked on its own; its node, made the first time, is made by
+    /// `make` (from its name and derivation).
+    func read<Member: Equatable & Sendable>(
+        _ keyPath: KeyPath<Root, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+    ) -> Member
     /// The whole value, tracked on every change.
     func whole() -> Root
 }
 
 extension _StoreCore: _TrackedSource {
-    func read<Member: Equatable & Sendable>(_ keyPath: KeyPath<State, Member>) -> Member {
+    @usableFromInline
+    func read<Member: Equatable & Sendable>(
+        _ keyPath: KeyPath<State, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+    ) -> Member {
         if let ahead = untrackedAhead() { return ahead.state[keyPath: keyPath] }
-        return slice(keyPath).value
+        return slice(keyPath, make: make).value
     }
 
+    @usableFromInline
     func whole() -> State {
         currentSnapshot.state
     }
@@ -64,9 +75,11 @@ struct _ScopedSource<State: Equatable & Sendable, Scope: Sendable>: _TrackedSour
     let core: _StoreCore<State>
     let scope: _KeyPath<State, Scope>
 
-    func read<Member: Equatable & Sendable>(_ keyPath: KeyPath<Scope, Member>) -> Member {
+    func read<Member: Equatable & Sendable>(
+        _ keyPath: KeyPath<Scope, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+    ) -> Member {
         if let ahead = core.untrackedAhead() { return ahead.state[keyPath: scope.keyPath][keyPath: keyPath] }
-        return core.slice(scope.keyPath.appending(path: keyPath)).value
+        return core.slice(scope.keyPath.appending(path: keyPath), make: make).value
     }
 
     func whole() -> Scope {

@@ -8,9 +8,34 @@ extension Store {
     /// ```
     ///
     /// - Complexity: O(1) (one dictionary lookup).
+    @inlinable
     public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value>
     {
-        Derived(_core.slice(keyPath), sources: _sourceStores)
+        // Inlinable: the node is made for the concrete value type (see `_StoreCore.slice`).
+        Derived(_core.slice(keyPath) { Computed(name: $0, $1) }, sources: _sourceStores)
+    }
+
+    /// A value computed by `transform` from the value at `keyPath`, its one declared input.
+    ///
+    /// `transform` runs only when the input changed; the result's readers run only when the
+    /// result changed.
+    ///
+    /// ```swift
+    /// let total = store.derived(from: \.items) { items in items.count }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison of the input; `transform`
+    ///   runs only when it changed.
+    @inlinable
+    public func derived<Input: Equatable & Sendable, Output: Equatable & Sendable>(
+        from keyPath: KeyPath<State, Input>,
+        transform: @escaping @Sendable (Input) -> Output
+    ) -> Derived<Output> {
+        // Apart from the variadic form, whose generic code the optimizer does not specialize:
+        // the one-input form is the common one, and its nodes are then made for the concrete
+        // types (see `_StoreCore.slice`).
+        let slice = _core.slice(keyPath) { Computed(name: $0, $1) }
+        return Derived(Computed { transform(slice.value) }, sources: _sourceStores)
     }
 
     /// A value computed by `transform` from the values at `keyPaths`, its declared inputs.
@@ -26,11 +51,13 @@ extension Store {
     ///
     /// - Complexity: O(1) to create. A commit costs one comparison per input; `transform` runs
     ///   only when an input changed.
+    @inlinable
     public func derived<each Input: Equatable & Sendable, Output: Equatable & Sendable>(
         from keyPaths: repeat KeyPath<State, each Input>,
         transform: @escaping @Sendable (repeat each Input) -> Output
     ) -> Derived<Output> {
-        let slices = (repeat _core.slice(each keyPaths))
+        // Inlinable: the nodes are made for the concrete types (see `_StoreCore.slice`).
+        let slices = (repeat _core.slice(each keyPaths) { Computed(name: $0, $1) })
         return Derived(
             Computed {
                 transform(repeat (each slices).value)

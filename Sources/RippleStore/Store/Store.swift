@@ -55,7 +55,7 @@ open class Store<State: Equatable & Sendable, Activity: Sendable>: @unchecked Se
     let _tasks = _StoreTasks()
     /// This store, held weakly, as the source of its derived values and sinks (for
     /// ``Ripple/Subscription/storeWhileSourceActive()``): one per store, which they share.
-    let _sourceStores: _SourceStores
+    @usableFromInline let _sourceStores: _SourceStores
 
     /// Creates a store.
     ///

@@ -71,9 +71,10 @@ struct _KeyPath<Root, Value>: @unchecked Sendable {
 }
 
 /// A reaction's own value, touched only by the reaction's runs (which never overlap).
+@usableFromInline
 final class _ReactionBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+    @usableFromInline var value: Value
+    @usableFromInline init(_ value: Value) { self.value = value }
 }
 
 /// A snapshot as traces show it: its state.

@@ -591,6 +591,17 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// ``StateFields`` state, on that field's route only: a commit that leaves the field alone
     /// does not look at it.
     func slice<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>) -> Computed<Value> {
+        slice(keyPath) { Computed(name: $0, $1) }
+    }
+
+    /// ``slice(_:)``, with its node made by `make` (from its name and derivation): called from
+    /// inlinable code with `{ Computed(name: $0, $1) }`, the node's evaluation is compiled for
+    /// the concrete value type. Made here, in generic code, it looked up the metadata of
+    /// `Value?` three times per evaluation, about 300 instructions each.
+    @usableFromInline
+    func slice<Value: Equatable & Sendable>(
+        _ keyPath: KeyPath<State, Value>, make: (String, @escaping @Sendable () -> Value) -> Computed<Value>
+    ) -> Computed<Value> {
         if let existing = lock.withLock({ slices[keyPath] }) {
             return unsafeDowncast(existing, to: Computed<Value>.self)
         }
@@ -599,7 +610,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let label = logger == nil ? "\(name)\(keyPath)" : "\(keyPath)"
         if let route = route(of: keyPath) {
             let logs = logger != nil
-            created = Computed(name: label) { [tick = route.tick, weak self] in
+            created = make(label) { [tick = route.tick, weak self] in
                 // The snapshot of the field's last change: the field, and so the value at
                 // `keyPath`, is the same in the published one.
                 let snapshot = unsafeDowncast(tick.value, to: _Snapshot<State>.self)
@@ -607,13 +618,13 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 return read(snapshot)
             }
         } else if logger != nil {
-            created = Computed(name: label) { [node, weak self] in
+            created = make(label) { [node, weak self] in
                 let snapshot = node.value
                 self?.noteWake(.derived(label), snapshot.version)
                 return read(snapshot)
             }
         } else {
-            created = Computed(name: label) { [node] in read(node.value) }
+            created = make(label) { [node] in read(node.value) }
         }
         let slice = lock.withLock { () -> AnyObject in
             if let existing = slices[keyPath] { return existing }
