@@ -22,20 +22,34 @@ extension MainActorStore {
     ///     what it creates.
     /// - Returns: A subscription that stops the delivery when cancelled or released, or when
     ///   the store is released. It does not keep the store alive.
+    @inlinable
     public func sinkState(
         dropsFirst: Bool = false,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ receive: @escaping @MainActor (Changes<State>) -> Void
     ) -> Subscription {
-        // Delivered by the store's one dispatching reaction on the main actor (the first
-        // delivery, before this returns, on this main-actor call), with the store's two
-        // snapshots, not copies of both states.
-        let deliver: @MainActor (_AnySnapshot?, _AnySnapshot) -> Void = { previous, current in
+        // Inlinable: the `Changes` is made in code compiled for the concrete state, where this
+        // module's generic code looked up its metadata, and retained both snapshots an extra
+        // time, on every delivery.
+        _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
             let previous = previous == nil ? nil : unsafeDowncast(previous.unsafelyUnwrapped, to: _Snapshot<State>.self)
             receive(Changes(_previous: previous, current: unsafeDowncast(current, to: _Snapshot<State>.self)))
         }
-        return _core.subscribe(
+    }
+
+    /// A plain subscriber, handed the snapshot it saw last (`nil` on its first delivery) and
+    /// the published one: delivered by the store's one dispatching reaction on the main actor
+    /// (the first delivery, before this returns, on this main-actor call), with the store's
+    /// two snapshots, not copies of both states.
+    @usableFromInline
+    func _sink(
+        dropsFirst: Bool,
+        file: StaticString,
+        line: UInt,
+        _ deliver: @escaping @MainActor (_AnySnapshot?, _AnySnapshot) -> Void
+    ) -> Subscription {
+        _core.subscribe(
             _Sink(file: file, line: line, deliver: _MainActorStoreCore<State>.onMainActor(deliver)),
             dropsFirst: dropsFirst)
     }
