@@ -56,7 +56,7 @@ final class Counter: @unchecked Sendable {
 let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
-    "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10",
+    "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -77,6 +77,21 @@ case "mainCommit10":
                 i == 0
                     ? store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in runs.n += 1 } }
                     : store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in runs.n += 1 } })
+        }
+        store.commit { $0.count += 1 }
+        for _ in 0..<commits { store.commit { $0.count += 1 } }
+        print(store.currentState.count, runs.n)
+    }
+case "mainDerived10":
+    // A `MainActorStore` with ten derived values (one on `count`, nine on `name`), each read
+    // by an `observeOnMainActor` reaction.
+    MainActor.assumeIsolated {
+        let store = MainActorStore<State, Never>(initialState: State())
+        let count = store.derived(\.count)
+        keepAlive.append(observeOnMainActor { runs.n &+= count.value })
+        for _ in 1..<10 {
+            let name = store.derived(\.name)
+            keepAlive.append(observeOnMainActor { runs.n &+= name.value.count })
         }
         store.commit { $0.count += 1 }
         for _ in 0..<commits { store.commit { $0.count += 1 } }

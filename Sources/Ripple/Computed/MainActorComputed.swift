@@ -64,6 +64,7 @@ public final class MainActorComputed<Value>: Observable {
     /// state (its derivation runs on the first read, on the main actor), and the initial value
     /// of a `lazy var` in a `@RippleModel` class is type-checked as nonisolated by Swift 6.3,
     /// even in a main-actor class.
+    @usableFromInline
     nonisolated init(node: _ComputedNode<Value>) {
         node.derivesOnMainActor = true
         computed = Computed(node: node)
@@ -163,12 +164,16 @@ extension MainActorComputed where Value: Equatable {
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
+    @inlinable
     public convenience init(
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ derive: @escaping @MainActor () -> Value
     ) {
+        // Inlinable, as `Computed`'s: the node's evaluation is compiled for the concrete type,
+        // where this module's generic code looked up the metadata of `Value?` three times per
+        // evaluation.
         let origin = _Origin(name: name, fileID: file, line: line)
         self.init(
             node: Computed<Value>._equatableNode(

@@ -1,10 +1,12 @@
 /// Builders for the derivations of ``MainActorComputed`` and of the weak-owner forms
 /// (`Computed(owner:)`, `MainActorComputed(owner:)`): the graph calls them like any other,
 /// under its lock, on the thread that reads.
+@usableFromInline
 enum _Derivation {
     /// `derive`, callable by the graph, checked to run on the main thread only (lock held
     /// when it runs): a main-actor derivation reached from another thread stops the program
     /// with a message naming the computed value, instead of racing with the main actor.
+    @usableFromInline
     static func onMainActor<Value>(_ derive: @escaping @MainActor () -> Value, origin: _Origin) -> () -> Value {
         // The check below stands for the isolation the conversion drops: this is what
         // `MainActor.assumeIsolated` does, for a result that need not be `Sendable`.

@@ -13,8 +13,10 @@ extension MainActorStore {
     /// ```
     ///
     /// - Complexity: O(1) (one dictionary lookup).
+    @inlinable
     public func derived<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> MainActorComputed<Value> {
-        _core.slice(keyPath)
+        // Inlinable: the node is made for the concrete value type (see `_StoreCore.slice`).
+        _core.slice(keyPath) { MainActorComputed(name: $0, $1) }
     }
 
     /// A main-actor value computed by `transform` from the values at `keyPaths`, its declared

@@ -55,7 +55,7 @@ import Ripple
 /// their last value.
 @MainActor
 open class MainActorStore<State: Equatable, Activity> {
-    let _core: _MainActorStoreCore<State>
+    @usableFromInline let _core: _MainActorStoreCore<State>
     let _activities = Event<_MainActorOnly<Activity>>()
     /// The core's subscriptions, reachable from `deinit`, which may run on any thread.
     nonisolated let _endings: _StoreEndings

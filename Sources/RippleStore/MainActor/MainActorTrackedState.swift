@@ -18,11 +18,14 @@
 @MainActor
 @dynamicMemberLookup
 public struct MainActorTrackedState<State: Equatable> {
-    let core: _MainActorStoreCore<State>
+    @usableFromInline let core: _MainActorStoreCore<State>
 
     /// The value at `keyPath`, tracked on its own.
+    @inlinable
     public subscript<Member: Equatable>(dynamicMember keyPath: KeyPath<State, Member>) -> Member {
-        core.slice(keyPath).value
+        // Inlinable: the node behind a key path read the first time is made for the concrete
+        // type (see `_StoreCore.slice`).
+        core.slice(keyPath) { MainActorComputed(name: $0, $1) }.value
     }
 
     /// The value at `keyPath`, read from the whole state (tracked on every commit: the value is

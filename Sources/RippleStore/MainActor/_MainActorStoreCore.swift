@@ -17,7 +17,7 @@ typealias _MainActorSnapshot<State> = _Snapshot<State>
 /// the mutation runs on `latest` and nothing else can run meanwhile. A commit made while the
 /// graph delivers (from a subscriber) is applied to `latest` at once and published after the
 /// current round, by `writeInOrder`, like any write made in a reaction.
-@MainActor
+@MainActor @usableFromInline
 final class _MainActorStoreCore<State: Equatable> {
     /// The published state. Only commits that changed the state write it, in order, on the
     /// main actor, so it needs no equality.
@@ -186,6 +186,16 @@ final class _MainActorStoreCore<State: Equatable> {
     /// The main-actor node holding the value at `keyPath`, cut off by equality: a reader of it
     /// runs again only when that value changed. One per key path, kept for the store's life.
     func slice<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> MainActorComputed<Value> {
+        slice(keyPath) { MainActorComputed(name: $0, $1) }
+    }
+
+    /// ``slice(_:)``, with its node made by `make` (from its name and derivation): called from
+    /// inlinable code with `{ MainActorComputed(name: $0, $1) }`, the node's evaluation is
+    /// compiled for the concrete value type (see `_StoreCore.slice(_:make:)`).
+    @usableFromInline
+    func slice<Value: Equatable>(
+        _ keyPath: KeyPath<State, Value>, make: (String, @escaping @MainActor () -> Value) -> MainActorComputed<Value>
+    ) -> MainActorComputed<Value> {
         if let existing = slices[keyPath] {
             return unsafeDowncast(existing, to: MainActorComputed<Value>.self)
         }
@@ -193,10 +203,10 @@ final class _MainActorStoreCore<State: Equatable> {
         if let tick = route(of: keyPath) {
             // The snapshot of the field's last change: the value at `keyPath` is the same in the
             // published one.
-            created = MainActorComputed(name: "\(name)\(keyPath)") { tick.value.state[keyPath: keyPath] }
+            created = make("\(name)\(keyPath)") { tick.value.state[keyPath: keyPath] }
         } else {
             let node = node
-            created = MainActorComputed(name: "\(name)\(keyPath)") { node.value.state[keyPath: keyPath] }
+            created = make("\(name)\(keyPath)") { node.value.state[keyPath: keyPath] }
         }
         slices[keyPath] = created
         return created
