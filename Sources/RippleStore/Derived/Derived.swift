@@ -70,13 +70,14 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         // One snapshot per delivery: the previous one is kept.
         let previous = _ReactionBox<_Snapshot<Value>?>(nil)
         let deliveries = _ReactionBox<UInt64>(0)
-        let transaction = Transaction(name: "derived", file: file, line: line)
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
         return _sinkValue(file: file, line: line) { [self] in
             let current = computed.value
             let old = previous.value
-            let snapshot = _Snapshot(state: current, version: deliveries.value, transaction: transaction)
+            let snapshot = _Snapshot(
+                state: current, version: deliveries.value,
+                transaction: Transaction(name: "derived", file: file, line: line))
             previous.value = snapshot
             if old == nil, dropsFirst { return }
             deliveries.value += 1
