@@ -597,7 +597,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// ``slice(_:)``, with its node made by `make` (from its name and derivation): called from
     /// inlinable code with `{ Computed(name: $0, $1) }`, the node's evaluation is compiled for
     /// the concrete value type. Made here, in generic code, it looked up the metadata of
-    /// `Value?` three times per evaluation, about 300 instructions each.
+    /// `Value?` three times per evaluation, about 300 instructions each. The node is made once
+    /// per key path: the first caller's maker makes it (the internal callers, a binding's or a
+    /// dispatcher's, pass the generic one), and what it computes is the same either way.
     @usableFromInline
     func slice<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value>, make: (String, @escaping @Sendable () -> Value) -> Computed<Value>

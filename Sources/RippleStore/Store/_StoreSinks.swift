@@ -8,6 +8,8 @@ import _RippleThread
 /// the delivered sinks (``_StoreSinks``), the later ones in the runs of the store's one
 /// dispatching reaction, which the core never runs twice at once.
 final class _Sink: @unchecked Sendable {
+    /// Called by the dispatcher without a retain of its context (`_StoreSinks.deliver`): it
+    /// must stay a `let`, so that the sink, which the dispatcher's list holds, keeps it alive.
     let deliver: @Sendable (_AnySnapshot?, _AnySnapshot) -> Void
     /// Where it subscribed, named in the store's logs (formatted only there).
     let file: StaticString

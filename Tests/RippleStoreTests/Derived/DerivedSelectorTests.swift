@@ -108,6 +108,23 @@ struct DerivedSelectorTests {
         #expect(runs.value == 3)
     }
 
+    @Test("derived(from:) with one input takes a closure or a function reference")
+    func oneInput() {
+        let store = TDStore(initialState: TDState())
+        let doubled = store.derived(from: \.count) { $0 * 2 }
+        let described = store.derived(from: \.count, transform: String.init(describing:))
+        let twice = store.derived(from: \.count, transform: Self.twice)
+        let both = store.derived(from: \.count, \.name) { count, name in "\(name) \(count)" }
+        store.increment()
+        store.rename("Ada")
+        #expect(doubled.value == 2)
+        #expect(described.value == "1")
+        #expect(twice.value == 2)
+        #expect(both.value == "Ada 1")
+    }
+
+    static func twice(_ value: Int) -> Int { value * 2 }
+
     @Test("equal output cuts off: the closure runs, its readers do not")
     func outputEqualityCutOff() {
         let store = TDStore(initialState: TDState())
