@@ -56,7 +56,7 @@ final class Counter: @unchecked Sendable {
 let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
-    "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10",
+    "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -82,16 +82,26 @@ case "mainCommit10":
         for _ in 0..<commits { store.commit { $0.count += 1 } }
         print(store.currentState.count, runs.n)
     }
-case "mainDerived10":
-    // A `MainActorStore` with ten derived values (one on `count`, nine on `name`), each read
-    // by an `observeOnMainActor` reaction.
+case "mainDerived10", "mainDerivedFrom10":
+    // A `MainActorStore` with ten derived values (one on `count`, nine on `name`; by key path,
+    // or with a transform for `mainDerivedFrom10`), each read by an `observeOnMainActor`
+    // reaction.
     MainActor.assumeIsolated {
         let store = MainActorStore<State, Never>(initialState: State())
-        let count = store.derived(\.count)
-        keepAlive.append(observeOnMainActor { runs.n &+= count.value })
-        for _ in 1..<10 {
-            let name = store.derived(\.name)
-            keepAlive.append(observeOnMainActor { runs.n &+= name.value.count })
+        if scenario == "mainDerivedFrom10" {
+            let count = store.derived(from: \.count) { $0 &* 2 }
+            keepAlive.append(observeOnMainActor { runs.n &+= count.value })
+            for _ in 1..<10 {
+                let name = store.derived(from: \.name) { $0.count }
+                keepAlive.append(observeOnMainActor { runs.n &+= name.value })
+            }
+        } else {
+            let count = store.derived(\.count)
+            keepAlive.append(observeOnMainActor { runs.n &+= count.value })
+            for _ in 1..<10 {
+                let name = store.derived(\.name)
+                keepAlive.append(observeOnMainActor { runs.n &+= name.value.count })
+            }
         }
         store.commit { $0.count += 1 }
         for _ in 0..<commits { store.commit { $0.count += 1 } }

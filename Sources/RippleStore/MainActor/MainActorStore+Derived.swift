@@ -19,6 +19,31 @@ extension MainActorStore {
         _core.slice(keyPath) { MainActorComputed(name: $0, $1) }
     }
 
+    /// A main-actor value computed by `transform` from the value at `keyPath`, its one declared
+    /// input.
+    ///
+    /// `transform` runs on the main actor, only when the input changed; the result's readers
+    /// run only when the result changed.
+    ///
+    /// ```swift
+    /// let remaining = store.derived(from: \.todos) { todos in todos.filter { !$0.isDone }.count }
+    /// ```
+    ///
+    /// - Complexity: O(1) to create. A commit costs one comparison of the input; `transform`
+    ///   runs only when it changed.
+    @inlinable
+    public func derived<Input: Equatable, Output: Equatable>(
+        from keyPath: KeyPath<State, Input>,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        transform: @escaping @MainActor (Input) -> Output
+    ) -> MainActorComputed<Output> {
+        // Apart from the variadic form, whose generic code the optimizer does not specialize:
+        // the nodes are made for the concrete types (see `_StoreCore.slice`).
+        let slice = _core.slice(keyPath) { MainActorComputed(name: $0, $1) }
+        return MainActorComputed(file: file, line: line) { transform(slice.value) }
+    }
+
     /// A main-actor value computed by `transform` from the values at `keyPaths`, its declared
     /// inputs.
     ///

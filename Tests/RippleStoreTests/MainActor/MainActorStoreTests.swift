@@ -75,6 +75,19 @@ struct MainActorStoreTests {
         _ = sink
     }
 
+    @Test("derived(from:) with one input takes a closure or a function reference, beside the variadic form")
+    func oneInputDerived() {
+        let store = MainCounterStore(initialState: MainCounter())
+        let doubled = store.derived(from: \.count) { $0 * 2 }
+        let described = store.derived(from: \.count, transform: String.init(describing:))
+        let both = store.derived(from: \.count, \.name) { count, name in "\(name) \(count)" }
+        store.increment()
+        store.commit { $0.name = "Ada" }
+        #expect(doubled.value == 2)
+        #expect(described.value == "1")
+        #expect(both.value == "Ada 1")
+    }
+
     @Test("state reads are tracked per key path; derived values run only when their input changed")
     func trackedPerKeyPath() {
         let store = MainCounterStore(initialState: MainCounter())
