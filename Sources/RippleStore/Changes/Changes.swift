@@ -231,3 +231,16 @@ extension Changes where State: Equatable {
         previous.map { $0 != current } ?? true
     }
 }
+
+extension Changes {
+    /// The change from the snapshot a subscriber saw last (`nil` on its first delivery) to the
+    /// published one, both `_Snapshot<State>`s, as a store's dispatcher hands them. One helper
+    /// for `Store.sinkState` and `MainActorStore.sinkState`: inlinable, so that each builds it in
+    /// code compiled for the concrete state.
+    @inlinable
+    static func _delivered(from previous: _AnySnapshot?, to current: _AnySnapshot) -> Changes {
+        Changes(
+            _previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self) },
+            current: unsafeDowncast(current, to: _Snapshot<State>.self))
+    }
+}

@@ -33,8 +33,7 @@ extension MainActorStore {
         // module's generic code looked up its metadata, and retained both snapshots an extra
         // time, on every delivery.
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            let previous = previous == nil ? nil : unsafeDowncast(previous.unsafelyUnwrapped, to: _Snapshot<State>.self)
-            receive(Changes(_previous: previous, current: unsafeDowncast(current, to: _Snapshot<State>.self)))
+            receive(Changes<State>._delivered(from: previous, to: current))
         }
     }
 

@@ -35,7 +35,7 @@ extension Store {
         // Inlinable: the `Changes` is made in code compiled for the concrete state, where the
         // store's generic code would look up its type's metadata on every delivery.
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            receive(_StoreCore<State>._changes(from: previous, to: current))
+            receive(Changes<State>._delivered(from: previous, to: current))
         }
     }
 
@@ -135,7 +135,7 @@ extension Store {
         let running = _ReactionBox(initialValue)
         let isFirst = _ReactionBox(true)
         return _sink(dropsFirst: false, file: file, line: line) { previous, current in
-            let changes = _StoreCore<State>._changes(from: previous, to: current)
+            let changes = Changes<State>._delivered(from: previous, to: current)
             accumulate(&running.value, changes)
             let skip = dropsFirst && isFirst.value
             isFirst.value = false
@@ -220,7 +220,7 @@ extension _StoreCore {
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            receive(Self._changes(from: previous, to: current))
+            receive(Changes<State>._delivered(from: previous, to: current))
         }
     }
 
@@ -229,18 +229,8 @@ extension _StoreCore {
     func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
         let body = sinkSnapshots(dropsFirst: dropsFirst, label: label)
         return { receive in
-            body { previous, current in receive(Self._changes(from: previous, to: current)) }
+            body { previous, current in receive(Changes<State>._delivered(from: previous, to: current)) }
         }
-    }
-
-    /// The change from the snapshot a subscriber saw last (`nil` on its first run) to the
-    /// published one, both `_Snapshot<State>`s. Inlinable, so that `Store.sinkState` builds it
-    /// in code compiled for the concrete state.
-    @inlinable
-    static func _changes(from previous: _AnySnapshot?, to current: _AnySnapshot) -> Changes<State> {
-        Changes(
-            _previous: previous.map { unsafeDowncast($0, to: _Snapshot<State>.self) },
-            current: unsafeDowncast(current, to: _Snapshot<State>.self))
     }
 
     /// The body of a subscriber's reaction: reads the published state (its one dependency) and
