@@ -48,8 +48,8 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
     // a depth count and one call at its end. A guaranteed reference to the thread's context:
     // no reference counting.
     let context = _ThreadContext.currentRef
-    context._withUnsafeGuaranteedRef { $0.batchDepth += 1 }
-    defer { context._withUnsafeGuaranteedRef { _endBatch($0) } }
+    context.with { $0.batchDepth += 1 }
+    defer { context.with { _endBatch($0) } }
     return try body()
 }
 
@@ -92,7 +92,7 @@ private func _commitOutermostBatch(_ context: _ThreadContext) {
     // write was committed above, as that write.)
     context.commitStaged(runningJobs: true)
     // No graph yet: no node, so nothing to deliver.
-    _createdGraphRef?._withUnsafeGuaranteedRef { $0.deliver(context) }
+    _createdGraphRef?.with { $0.deliver(context) }
 }
 
 /// Runs `body` without recording what it reads as a dependency of the current derivation

@@ -38,7 +38,7 @@ struct _SoleWrite {
     /// stage it, or apply it, both with the lock held; or, with the lock released, destroy the
     /// value the write replaced.
     @usableFromInline
-    typealias Perform = (_Node, UnsafeMutableRawPointer, Int, Unmanaged<_ThreadContext>, _SoleWriteStep) -> Void
+    typealias Perform = (_Node, UnsafeMutableRawPointer, Int, _Ref<_ThreadContext>, _SoleWriteStep) -> Void
 
     /// The largest value kept here, in bytes; larger ones are staged.
     @usableFromInline static var capacity: Int { 64 }
@@ -50,7 +50,7 @@ struct _SoleWrite {
     @usableFromInline let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
     /// The written node, retained from the write until the write is staged or, once applied,
     /// released: kept alive until the batch is applied, like a staged node.
-    @usableFromInline var node: Unmanaged<_Node>?
+    @usableFromInline var node: _Ref<_Node>?
     /// The writes made (equal ones included, for `writeCount`).
     @usableFromInline var writes = 0
     /// The write's own code, while `node` is set. Not optional: a function stored in an
@@ -123,14 +123,14 @@ extension _ThreadContext {
     @usableFromInline @inline(never)
     func _soleWriteSlot(for node: _Node, perform: @escaping _SoleWrite.Perform) -> _SoleWriteSlot {
         if soleWrite.isPending {
-            guard soleWrite.node.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(node).toOpaque() else {
+            guard soleWrite.node.unsafelyUnwrapped.refers(to: node) else {
                 return .staged
             }
             soleWrite.writes &+= 1
             return .replacing(soleWrite.storage)
         }
         guard soleWrite.phase == .free, batchDepth > 0, !isDelivering, !staging.isActive else { return .staged }
-        let refused = node.graphRef._withUnsafeGuaranteedRef { graph in
+        let refused = node.graphRef.with { graph in
             // A write inside a derivation (this thread holds the lock) is staged, and fails there.
             // Never inlined and synchronous: the thread's identity may be read in place.
             graph.lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
@@ -138,7 +138,7 @@ extension _ThreadContext {
                 || graph.hasWillChangeNodes
         }
         if refused { return .staged }
-        soleWrite.node = .passRetained(node)
+        soleWrite.node = .init(retaining: node)
         soleWrite.writes = 1
         let nodeClass = ObjectIdentifier(type(of: node))
         if soleWrite.performClass != nodeClass {
@@ -163,7 +163,7 @@ extension _Graph {
     func stageSoleWriteOfCallingThread() {
         if evaluatingRef != nil || suspendedEvaluatingRef != nil { return }
         guard let pointer = _ThreadContext.existingPointer else { return }
-        Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
+        _Ref<_ThreadContext>(address: pointer).with { context in
             if context.soleWrite.isPending { stageSoleWrite(context) }
         }
     }
@@ -189,8 +189,8 @@ extension _Graph {
         let writes = context.soleWrite.writes
         context.soleWrite.node = nil
         context.soleWrite.phase = .free
-        node._withUnsafeGuaranteedRef {
-            perform($0, context.soleWrite.storage, writes, .passUnretained(context), .stage)
+        node.with {
+            perform($0, context.soleWrite.storage, writes, .init(context), .stage)
         }
         // `_Staging` retained the node: this is not its last reference.
         node.release()
@@ -201,9 +201,9 @@ extension _Graph {
     func applySoleWrite(_ context: _ThreadContext) {
         assertLockHeld()
         context.soleWrite.phase = .applying
-        context.soleWrite.node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
+        context.soleWrite.node.unsafelyUnwrapped.with { node in
             context.soleWrite.perform(
-                node, context.soleWrite.storage, context.soleWrite.writes, .passUnretained(context), .apply)
+                node, context.soleWrite.storage, context.soleWrite.writes, .init(context), .apply)
         }
         context.soleWrite.phase = .applied
     }
@@ -236,8 +236,8 @@ extension _ThreadContext {
     func commitSoleWriteAsWrite() -> Bool {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
         let node = soleWrite.node.unsafelyUnwrapped
-        let traced = node._withUnsafeGuaranteedRef {
-            $0.graphRef._withUnsafeGuaranteedRef { $0.hasTracersInstalled }
+        let traced = node.with {
+            $0.graphRef.with { $0.hasTracersInstalled }
         }
         if traced { return false }
         let perform = soleWrite.perform
@@ -246,7 +246,7 @@ extension _ThreadContext {
         #if RIPPLE_INVARIANTS
         soleWritesCommittedAsWrites += 1
         #endif
-        node._withUnsafeGuaranteedRef { perform($0, soleWrite.storage, 1, .passUnretained(self), .commit) }
+        node.with { perform($0, soleWrite.storage, 1, .init(self), .commit) }
         node.release()
         return true
     }
@@ -259,8 +259,8 @@ extension _ThreadContext {
     func finishSoleWrite() {
         guard soleWrite.isApplied, let node = soleWrite.node else { return }
         soleWrite.phase = .finishing
-        node._withUnsafeGuaranteedRef {
-            soleWrite.perform($0, soleWrite.storage, 0, .passUnretained(self), .destroyReplaced)
+        node.with {
+            soleWrite.perform($0, soleWrite.storage, 0, .init(self), .destroyReplaced)
         }
         soleWrite.node = nil
         soleWrite.phase = .free

@@ -54,8 +54,8 @@ final class _Staging {
     /// Whether this batch staged `node`.
     func isStaged(_ node: _Node) -> Bool {
         if count <= Self.linearSearchLimit {
-            let target = Unmanaged.passUnretained(node).toOpaque()
-            for index in 0..<count where slots[index].node.toOpaque() == target { return true }
+            let target = _Ref(node).address
+            for index in 0..<count where slots[index].node.address == target { return true }
             return false
         }
         return indexByNode[ObjectIdentifier(node)] != nil
@@ -64,7 +64,7 @@ final class _Staging {
     /// Records the first staged write of `node` (retained until the batch is applied) and how
     /// to apply it.
     func append(_ node: _Node, commit: @escaping _StagedEntry.Commit) {
-        let entry = _StagedEntry(node: .passRetained(node), commit: commit)
+        let entry = _StagedEntry(node: .init(retaining: node), commit: commit)
         if count < slots.count {
             slots[count] = entry
         } else {
@@ -74,7 +74,7 @@ final class _Staging {
         if count > Self.linearSearchLimit {
             if count == Self.linearSearchLimit + 1 {
                 for index in 0..<count {
-                    indexByNode[ObjectIdentifier(slots[index].node.takeUnretainedValue())] = index
+                    indexByNode[ObjectIdentifier(slots[index].node.object)] = index
                 }
             } else {
                 indexByNode[ObjectIdentifier(node)] = count - 1
@@ -84,10 +84,10 @@ final class _Staging {
 
     /// Applies every staged write, in order (lock held), and forgets them: the batch is left
     /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
-    func commitAll(_ context: Unmanaged<_ThreadContext>) {
+    func commitAll(_ context: _Ref<_ThreadContext>) {
         for index in 0..<count {
             let entry = slots[index]
-            entry.node._withUnsafeGuaranteedRef { entry.commit($0, self, context) }
+            entry.node.with { entry.commit($0, self, context) }
         }
         appliedCount = count
         count = 0
@@ -107,9 +107,9 @@ final class _Staging {
 
     /// A staged value that another thread holds for a read-modify-write (lock held).
     func firstHeldByAnotherThread(_ context: _ThreadContext) -> (any _ReadModifyWriteSubject)? {
-        let me = Unmanaged.passUnretained(context).toOpaque()
+        let me = _Ref(context).address
         for index in 0..<count {
-            let node = slots[index].node.takeUnretainedValue()
+            let node = slots[index].node.object
             if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerPointer,
                 owner != me
             {
@@ -167,9 +167,9 @@ final class _Staging {
 @usableFromInline
 struct _StagedEntry {
     @usableFromInline
-    typealias Commit = (_Node, _Staging, Unmanaged<_ThreadContext>) -> Void
+    typealias Commit = (_Node, _Staging, _Ref<_ThreadContext>) -> Void
 
-    let node: Unmanaged<_Node>
+    let node: _Ref<_Node>
     let commit: Commit
 }
 
@@ -304,13 +304,13 @@ extension _ThreadContext {
     @inline(never)
     func commitStaged(runningJobs: Bool = false) {
         guard staging.isActive || soleWrite.isPending || !reservations.isEmpty else { return }
-        let context = Unmanaged.passUnretained(self)
+        let context = _Ref(self)
         // The values this batch read-modify-wrote, taken out of `reservations` when they are
         // released to other writers: a deinitializer run by the releases below may make a batch
         // on this thread, whose commit must not end them again.
         var ended: [any _ReadModifyWriteSubject] = []
         // Something was staged or reserved: a node exists, and with it the graph.
-        _createdGraphRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { graph in
+        _createdGraphRef.unsafelyUnwrapped.with { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
             let held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             if soleWrite.isPending {
@@ -398,7 +398,7 @@ extension _Staging {
                 case .stored:
                     if isStaged(dep) { stack[stack.count - 1].affected = true }
                 case .computed:
-                    let dep = unsafeDowncast(dep, to: _DerivedNode.self)
+                    let dep = _downcast(dep, to: _DerivedNode.self)
                     if let known = memo[ObjectIdentifier(dep)] {
                         if known.value != nil { stack[stack.count - 1].affected = true }
                     } else {
@@ -424,7 +424,7 @@ extension _Staging {
     private func evaluatePrivately(_ node: _DerivedNode, _ context: _ThreadContext) -> Any {
         node.isEvaluating = true
         let savedPrivate = context.privateEvaluationRef
-        context.privateEvaluationRef = Unmanaged.passUnretained(node)
+        context.privateEvaluationRef = _Ref(node)
         // Reads that reach the plain (untracked) path record nothing.
         context.untrackedDepth += 1
         let value = (node as! any _PrivatelyEvaluable)._derivePrivately()
@@ -439,6 +439,6 @@ extension _Node {
     /// Whether some thread is inside a batch with staged writes (lock held).
     @inlinable
     final var _isAnyThreadStaging: Bool {
-        graphRef._withUnsafeGuaranteedRef { $0.stagingThreads != 0 }
+        graphRef.with { $0.stagingThreads != 0 }
     }
 }

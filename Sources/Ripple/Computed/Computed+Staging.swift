@@ -14,7 +14,7 @@ extension Computed {
     @usableFromInline
     static func _readStaged(_ node: _ComputedNode<Value>, untrackedRead: () -> Void) -> Value {
         let context = _ThreadContext.current
-        let graph = node.graphRef.takeUnretainedValue()
+        let graph = node.graphRef.object
         switch context.view(graph) {
         case .committed:
             let current = node.cached.unsafelyUnwrapped
@@ -43,7 +43,7 @@ extension Computed {
                     if node.comparesWithEquals {
                         graph.notePrivateRead(of: node, by: reader) { _isKnownEqual(current, $0) }
                     } else if node.hasOwnEquality {
-                        let isEqual = unsafeDowncast(node, to: _ComparingComputedNode<Value>.self).isEqual
+                        let isEqual = _downcast(node, to: _ComparingComputedNode<Value>.self).isEqual
                         graph.notePrivateRead(of: node, by: reader) { committed in
                             (committed as? Value).map { isEqual(current, $0) } ?? false
                         }

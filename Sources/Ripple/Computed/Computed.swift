@@ -40,11 +40,11 @@ public final class Computed<Value>: Readable {
     /// Retained by hand in `init` and released through the release queue in `deinit`, so
     /// freeing a long chain of computed values never recurses deeply.
     @usableFromInline
-    let nodeRef: Unmanaged<_ComputedNode<Value>>
+    let nodeRef: _Ref<_ComputedNode<Value>>
 
     /// The node (a +0 reference; the handle keeps it alive).
     @usableFromInline
-    var node: _ComputedNode<Value> { nodeRef.takeUnretainedValue() }
+    var node: _ComputedNode<Value> { nodeRef.object }
     // The Observation watcher, once a read an Observation scope recorded created it, is in the
     // graph's `watchers` (`node.hasWatcher`), retained by hand for this handle and released in
     // `deinit`: few computed values have one, and each handle is 8 bytes smaller for it.
@@ -84,7 +84,7 @@ public final class Computed<Value>: Readable {
     /// Takes ownership of `node` (retained by hand; see ``node``).
     @usableFromInline
     init(node: _ComputedNode<Value>) {
-        nodeRef = Unmanaged.passRetained(node)
+        nodeRef = _Ref(retaining: node)
     }
 
     /// Creates a computed value of a type that is not `Equatable`: every re-evaluation
@@ -109,19 +109,19 @@ public final class Computed<Value>: Readable {
         if node.hasWatcher {
             let node = node
             // The handle's reference is let go of after the lock, with the dropped edges.
-            var watcherRef: Unmanaged<_WatcherNode>?
+            var watcherRef: _Ref<_WatcherNode>?
             let dropped = _graph.withLock {
                 node.hasWatcher = false
                 let taken = _graph.watchers.removeValue(forKey: ObjectIdentifier(node)).unsafelyUnwrapped
                 watcherRef = taken
-                let watcher = taken.takeUnretainedValue()
+                let watcher = taken.object
                 watcher.markDisposed()
                 return _graph.disposeSources(of: watcher)
             }
             _releaseLater(dropped)
             watcherRef?.release()
         }
-        _releaseLater(Unmanaged<AnyObject>.passUnretained(node))
+        _releaseLater(_Ref<AnyObject>(node))
     }
 
     /// The current value, brought up to date if anything it depends on changed.
@@ -129,13 +129,13 @@ public final class Computed<Value>: Readable {
     public var value: Value {
         // The common case first, through functions that release nothing (see
         // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
-        switch nodeRef._withUnsafeGuaranteedRef({ $0._beginComputedRead() }) {
+        switch nodeRef.with({ $0._beginComputedRead() }) {
         case .tracked:
-            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-            nodeRef._withUnsafeGuaranteedRef { $0._endTrackedRead(copying: Value.self) }
+            let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
+            nodeRef.with { $0._endTrackedRead(copying: Value.self) }
             return current
         case .untracked:
-            let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
+            let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
             // A value that holds references ends along the general path, whose unlock keeps
             // the copy's retain before it (see the top of `_Graph+FastRead.swift`). Decided
             // when `Value` is known.
@@ -143,9 +143,9 @@ public final class Computed<Value>: Readable {
                 _untrackedRead()
                 return current
             }
-            switch nodeRef._withUnsafeGuaranteedRef({ $0._endUntrackedComputedRead() }) {
+            switch nodeRef.with({ $0._endUntrackedComputedRead() }) {
             case .done: break
-            case .arm: nodeRef._withUnsafeGuaranteedRef { $0._armRecordedComputedRead() }
+            case .arm: nodeRef.with { $0._armRecordedComputedRead() }
             case .general: _untrackedRead()
             }
             return current
@@ -160,7 +160,7 @@ public final class Computed<Value>: Readable {
     /// later writes do not evaluate it. Nothing here depends on `Value`: one call into the graph.
     @inlinable
     func _untrackedRead() {
-        nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
+        nodeRef.with { $0._finishUntrackedComputedRead() }
     }
 }
 
@@ -176,19 +176,19 @@ public final class Computed<Value>: Readable {
 /// operations per stale value. The graph keeps the node alive instead, before any derivation
 /// runs (`_Graph.refreshAndTrackUnheld`).
 @inlinable @inline(never)
-func _generalRead<Value>(of nodeRef: Unmanaged<_ComputedNode<Value>>) -> Value {
+func _generalRead<Value>(of nodeRef: _Ref<_ComputedNode<Value>>) -> Value {
     // Guaranteed references: the read does no reference counting of its own.
     // False when some thread is inside a batch with staged writes (this thread may be it),
     // or when nothing tracks the read.
-    if nodeRef._withUnsafeGuaranteedRef({ $0._refreshAndTrack() }) {
-        let current = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-        nodeRef._withUnsafeGuaranteedRef { $0._endGeneralRead() }
+    if nodeRef.with({ $0._refreshAndTrack() }) {
+        let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
+        nodeRef.with { $0._endGeneralRead() }
         return current
     }
     // The lock is still held, and so is the node (until the lock is released).
-    if nodeRef._withUnsafeGuaranteedRef({ $0._isAnyThreadStaging }) { return _readStaged(of: nodeRef) }
-    let untrackedCurrent = nodeRef._withUnsafeGuaranteedRef { $0.cached.unsafelyUnwrapped }
-    nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
+    if nodeRef.with({ $0._isAnyThreadStaging }) { return _readStaged(of: nodeRef) }
+    let untrackedCurrent = nodeRef.with { $0.cached.unsafelyUnwrapped }
+    nodeRef.with { $0._finishUntrackedComputedRead() }
     return untrackedCurrent
 }
 
@@ -197,9 +197,9 @@ func _generalRead<Value>(of nodeRef: Unmanaged<_ComputedNode<Value>>) -> Value {
 /// read's frame, once per level of a nested first evaluation (a chain of a million computed
 /// values peaked 30 MiB higher).
 @inlinable @inline(never)
-func _readStaged<Value>(of nodeRef: Unmanaged<_ComputedNode<Value>>) -> Value {
-    Computed<Value>._readStaged(nodeRef.takeUnretainedValue()) {
-        nodeRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead() }
+func _readStaged<Value>(of nodeRef: _Ref<_ComputedNode<Value>>) -> Value {
+    Computed<Value>._readStaged(nodeRef.object) {
+        nodeRef.with { $0._finishUntrackedComputedRead() }
     }
 }
 
@@ -237,7 +237,7 @@ extension Computed where Value: Equatable {
             derive: derive,
             // Captures nothing (the derivation is read from the node), so it needs no allocation.
             specializedEvaluate: { node in
-                let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
+                let node = _downcast(node, to: _ComputedNode<Value>.self)
                 let newValue = node.derive()
                 if let old = node.cached, old == newValue { return false }
                 node._replaceCached(newValue)

@@ -134,8 +134,8 @@ public final class MainActorComputed<Value>: Observable {
     /// `_Graph.finishUntrackedRead`); read anywhere else, nothing is armed. The subject is kept
     /// alive by `observation`, which this value keeps.
     private func untrackedRead(_ node: _ComputedNode<Value>) {
-        _graph.finishUntrackedRead(armed: observation.map { .passUnretained($0.subject) }) {
-            .passUnretained((observation ?? armObservation(node)).subject)
+        _graph.finishUntrackedRead(armed: observation.map { .init($0.subject) }) {
+            .init((observation ?? armObservation(node)).subject)
         }
     }
 

@@ -56,7 +56,7 @@ class _ComputedNode<Value>: _ComputedNodeBase {
             super.init(
                 origin: origin,
                 specializedEvaluate: { node in
-                    let node = unsafeDowncast(node, to: _ComputedNode<Value>.self)
+                    let node = _downcast(node, to: _ComputedNode<Value>.self)
                     let newValue = node.derive()
                     if let old = node.cached, isEqual(old, newValue) { return false }
                     node._replaceCached(newValue)
@@ -66,7 +66,7 @@ class _ComputedNode<Value>: _ComputedNodeBase {
             // No equality: the default evaluation, which calls `_evaluate()` and captures
             // nothing (a closure written here would capture `Value`, a context per node).
             super.init(
-                origin: origin, specializedEvaluate: { unsafeDowncast($0, to: _ComputedNodeBase.self)._evaluate() })
+                origin: origin, specializedEvaluate: { _downcast($0, to: _ComputedNodeBase.self)._evaluate() })
         }
     }
 
@@ -88,7 +88,7 @@ class _ComputedNode<Value>: _ComputedNodeBase {
         }
         var replaced = Optional(newValue)
         swap(&cached, &replaced)
-        if let replaced { graphRef._withUnsafeGuaranteedRef { $0.keepUntilUnlock(replaced) } }
+        if let replaced { graphRef.with { $0.keepUntilUnlock(replaced) } }
     }
 }
 

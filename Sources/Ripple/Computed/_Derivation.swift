@@ -84,7 +84,7 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
 
     private func makeNode() -> _ComputedNode<Value> {
         let derive: () -> Value = { [self] in privateValue() }
-        let evaluation: (_Node) -> Bool = { [self] node in evaluate(unsafeDowncast(node, to: _ComputedNode<Value>.self))
+        let evaluation: (_Node) -> Bool = { [self] node in evaluate(_downcast(node, to: _ComputedNode<Value>.self))
         }
         // With an equality, a node that keeps it (see `_ComparingComputedNode`).
         let node: _ComputedNode<Value>

@@ -20,7 +20,7 @@ class _DerivedNode: _Node {
             _rippleFailure("internal invariant: \(debugLabel) freed while linked to its sources")
         }
         #endif
-        if hasExternalSource { graphRef.takeUnretainedValue().dropExternalSource(of: self) }
+        if hasExternalSource { graphRef.object.dropExternalSource(of: self) }
         // Hand the sources to the release queue instead of releasing them here: a chain of
         // any length is then freed one node at a time, without deep recursion.
         guard !sources.isEmpty else { return }

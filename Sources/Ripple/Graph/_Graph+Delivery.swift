@@ -106,10 +106,10 @@ extension _Graph {
             let index = context.pendingHead
             let job = context.pending[index]
             context.pendingHead += 1
-            job.ref._withUnsafeGuaranteedRef { node in
+            job.ref.with { node in
                 switch job.kind {
                 case .reaction:
-                    let reaction = unsafeDowncast(node, to: _ReactionNode.self)
+                    let reaction = _downcast(node, to: _ReactionNode.self)
                     var action = reaction.runRequested(self)
                     // The check runs here, under the lock: a reaction whose sources did not
                     // change (the common job of a write whose change stopped on the way) is
@@ -117,7 +117,7 @@ extension _Graph {
                     if action == .checkSources { action = reaction.checkSources(self) }
                     if action != .none { perform(action, for: reaction, context) }
                 case .watch:
-                    let watcher = unsafeDowncast(node, to: _WatcherNode.self)
+                    let watcher = _downcast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
                 case .notify:
                     if let subject = node._changedObservationSubject() { context.notices.append(subject.retain()) }
@@ -125,7 +125,7 @@ extension _Graph {
                 // A subscriber's job is done only now: a disposal during a reaction's run (the
                 // lock is released around the body) sees it still queued and keeps the node alive.
                 if job.kind != .notify,
-                    unsafeDowncast(node, to: _SubscriberNode.self).lifecycle.jobFinished() == .releaseHold
+                    _downcast(node, to: _SubscriberNode.self).lifecycle.jobFinished() == .releaseHold
                 {
                     context.pending[index].isRetained = true
                 }
@@ -133,7 +133,7 @@ extension _Graph {
         }
         held.release(self)
         for index in 0..<context.notices.count {
-            context.notices[index]._withUnsafeGuaranteedRef { $0.notifyChange() }
+            context.notices[index].with { $0.notifyChange() }
             context.notices[index].release()
         }
         context.notices.removeAllKeepingCapacity()

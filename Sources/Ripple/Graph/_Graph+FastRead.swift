@@ -107,7 +107,7 @@ extension _Node {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     final func _endUntrackedComputedRead() -> _UntrackedReadEnd {
-        graphRef._withUnsafeGuaranteedRef { $0._endUntrackedComputedRead(self) }
+        graphRef.with { $0._endUntrackedComputedRead(self) }
     }
 
     /// The first step of a read of this computed value: takes the lock and, if the value is up
@@ -117,7 +117,7 @@ extension _Node {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     final func _beginComputedRead() -> _ComputedReadStart {
-        graphRef._withUnsafeGuaranteedRef { $0._beginComputedRead(self) }
+        graphRef.with { $0._beginComputedRead(self) }
     }
 
     /// The first step of a read of this stored value: takes the lock and, unless some batch
@@ -127,7 +127,7 @@ extension _Node {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     final func _beginStoredRead() -> _ReadStart {
-        graphRef._withUnsafeGuaranteedRef { $0._beginStoredRead(self) }
+        graphRef.with { $0._beginStoredRead(self) }
     }
 
     /// Releases the lock after a read that `_beginComputedRead` or `_beginStoredRead`
@@ -143,7 +143,7 @@ extension _Node {
             _endTrackedReadOfReferences()
             return
         }
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             if !graph.lock.unlockIfNested() { graph._endTrackedRead() }
         }
     }
@@ -171,7 +171,7 @@ extension _Graph {
         // Never inlined and synchronous: the thread's identity may come straight from
         // the thread pointer, read in place (see `_Lock`).
         lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
-        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        let derived = _downcast(node, to: _DerivedNode.self)
         guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else {
             return _ComputedReadStart(counted(.general))
         }
@@ -219,7 +219,7 @@ extension _Graph {
         #if RIPPLE_INVARIANTS
         if let pointer = _ThreadContext.existingPointer {
             // A plain load and store, not `+=` (an `inout` access retains the context).
-            unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
             if start == .general {
                 let count = context.generalReads
                 context.generalReads = count &+ 1
@@ -250,7 +250,7 @@ extension _Graph {
         guard let pointer = _ThreadContext.existingPointer else { return .general }
         let recorded: Bool
         do {
-            unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
             // A batch's sole write must be staged first, so that the read sees it (see
             // `_SoleWrite`); the general path does that.
             if context.soleWrite.isPending { return .general }
@@ -275,12 +275,12 @@ extension _Graph {
     /// needs no retain and release of the handle around it.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _endUntrackedComputedRead(_ node: _Node) -> _UntrackedReadEnd {
-        guard !unsafeDowncast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty
+        guard !_downcast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty
         else {
             #if RIPPLE_INVARIANTS
             if let pointer = _ThreadContext.existingPointer {
                 // A plain load and store (see `counted`).
-                unowned(unsafe) let context = Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+                unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
                 let count = context.generalUntrackedReadEnds
                 context.generalUntrackedReadEnds = count &+ 1
             }
@@ -326,7 +326,7 @@ extension _Node {
     /// and makes one call into the graph.
     @inlinable
     final func _lockAndRefresh() {
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             graph.lock.lock()
             graph._refreshLocked(self)
         }
@@ -336,7 +336,7 @@ extension _Node {
     /// Returns false, with the lock still held, when nothing tracked the read.
     @inlinable
     final func _trackAndUnlock() -> Bool {
-        graphRef._withUnsafeGuaranteedRef { $0._trackAndUnlock(self) }
+        graphRef.with { $0._trackAndUnlock(self) }
     }
 
     /// A computed value's general read in one call, the lock already held: brings the value
@@ -346,7 +346,7 @@ extension _Node {
     /// `_endGeneralRead()`.
     @inlinable
     final func _refreshAndTrack() -> Bool {
-        graphRef._withUnsafeGuaranteedRef { $0._refreshAndTrack(self) }
+        graphRef.with { $0._refreshAndTrack(self) }
     }
 
     /// Releases the lock after a read `_refreshAndTrack` recorded. Inside a derivation, which
@@ -354,7 +354,7 @@ extension _Node {
     /// the refresh let go of (see `_Graph.unlock()`).
     @inlinable
     final func _endGeneralRead() {
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             if !graph.lock.unlockIfNested() { graph._unlockAfterGeneralRead() }
         }
     }
@@ -389,9 +389,9 @@ extension _Graph {
         guard let targetRef = evaluatingRef else { return false }
         if node.trackedBy == evaluation.id { return true }
         let index = evaluation.count
-        return targetRef._withUnsafeGuaranteedRef { target in
+        return targetRef.with { target in
             index < target.sources.count
-                && target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+                && target.sources[index].ref.refers(to: node)
         }
     }
 
@@ -418,9 +418,9 @@ extension _Graph {
     private func refreshAndTrackUnheld(_ node: _Node) -> Bool {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
-        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        let derived = _downcast(node, to: _DerivedNode.self)
         if stagingThreads == 0, !derived.isEvaluating, isFresh(derived) { return trackRead(node) }
-        let ref = Unmanaged.passUnretained(node).retain()
+        let ref = _Ref(node).retain()
         refresh(derived)
         let tracked = stagingThreads == 0 && trackRead(node)
         if tracked {
@@ -437,7 +437,7 @@ extension _Graph {
     private func refreshForRead(_ node: _Node) {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
-        refresh(unsafeDowncast(node, to: _DerivedNode.self))
+        refresh(_downcast(node, to: _DerivedNode.self))
     }
 
     /// `_Node._endGeneralRead`'s outermost release.

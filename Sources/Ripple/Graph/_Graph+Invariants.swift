@@ -19,7 +19,7 @@ extension _Graph {
     func assertSoleWriteStaged(_ function: StaticString = #function) {
         #if RIPPLE_INVARIANTS
         if evaluatingRef == nil, suspendedEvaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
-            Unmanaged<_ThreadContext>.fromOpaque(pointer).takeUnretainedValue().soleWrite.isPending
+            _Ref<_ThreadContext>(address: pointer).object.soleWrite.isPending
         {
             _rippleFailure(
                 "internal invariant: \(function) read at the top level with the batch's sole write not staged")
@@ -35,7 +35,7 @@ extension _Graph {
     func checkNotEvaluatingAtOutermostUnlock() {
         guard lock.isHeldOnce, let evaluating = evaluatingRef ?? suspendedEvaluatingRef else { return }
         _rippleFailure(
-            "internal invariant: the graph's lock released while \(evaluating.takeUnretainedValue().debugLabel) is being evaluated"
+            "internal invariant: the graph's lock released while \(evaluating.object.debugLabel) is being evaluated"
         )
     }
 
@@ -58,7 +58,7 @@ extension _Graph {
     private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
         let source = edge.node
         guard source.observers.slots.contains(edge.slot),
-            source.observers[edge.slot].ref.toOpaque() == Unmanaged.passUnretained(target).toOpaque(),
+            source.observers[edge.slot].ref.refers(to: target),
             source.observers[edge.slot].edge == position
         else {
             _rippleFailure(

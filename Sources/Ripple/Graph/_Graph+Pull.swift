@@ -1,5 +1,3 @@
-import _RippleThread
-
 /// Why a scan of a node's sources stopped.
 enum _ScanStop {
     /// A computed source must be brought up to date first.
@@ -86,8 +84,8 @@ extension _Graph {
         guard index < count, let sources = node.sources.elements else { return (.unchanged, index) }
         while index < count {
             let edge = sources[index]
-            let stop = edge.ref._withUnsafeGuaranteedRef { dep -> _ScanStop? in
-                if dep.kind == .computed, !isFresh(unsafeDowncast(dep, to: _DerivedNode.self)) { return .stale }
+            let stop = edge.ref.with { dep -> _ScanStop? in
+                if dep.kind == .computed, !isFresh(_downcast(dep, to: _DerivedNode.self)) { return .stale }
                 return dep.version != edge.version ? .changed : nil
             }
             if let stop { return (stop, index) }
@@ -107,15 +105,15 @@ extension _Graph {
     /// this is most of the way back up).
     private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int) -> Bool {
         let base = walk.count
-        var ref = Unmanaged.passUnretained(root)
+        var ref = _Ref(root)
         var index = index
         while true {
             // Guaranteed references and an unsafe buffer: the scan does no reference counting.
-            let (stop, stopIndex) = ref._withUnsafeGuaranteedRef { scan($0, from: index) }
+            let (stop, stopIndex) = ref.with { scan($0, from: index) }
             switch stop {
             case .stale:
-                let depRef = ref._withUnsafeGuaranteedRef { $0.sources[stopIndex].derivedRef }
-                let descend = depRef._withUnsafeGuaranteedRef { dep -> Bool in
+                let depRef = ref.with { $0.sources[stopIndex].derivedRef }
+                let descend = depRef.with { dep -> Bool in
                     if dep.isEvaluating { failCycle(at: dep) }
                     if dep.hasValue { return true }
                     recompute(dep)  // now fresh: the scan resumes at the same edge
@@ -136,7 +134,7 @@ extension _Graph {
                 while true {
                     if walk.count == base { return changed }
                     let child = ref
-                    let childVersion = child._withUnsafeGuaranteedRef { node -> Int in
+                    let childVersion = child.with { node -> Int in
                         if changed { recompute(node) } else { markVerified(node) }
                         return node.version
                     }
@@ -146,7 +144,7 @@ extension _Graph {
                     // checked (directly, or through a teardown or cleanup): its disposal
                     // emptied the root's sources. Nothing is left to decide for it.
                     guard
-                        let frameVersion = ref._withUnsafeGuaranteedRef({ node -> Int? in
+                        let frameVersion = ref.with({ node -> Int? in
                             frame.index < node.sources.count ? node.sources[frame.index].version : nil
                         })
                     else {
@@ -167,17 +165,17 @@ extension _Graph {
     func recompute(_ node: _DerivedNode) {
         assertLockHeld()
         node.isEvaluating = true
-        // Unmanaged throughout: saving and restoring the evaluating node costs no reference counting.
+        // Unretained references throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = evaluatingRef
-        evaluatingRef = Unmanaged.passUnretained(node)
-        evaluationChain.append(.passUnretained(node))
+        evaluatingRef = _Ref(node)
+        evaluationChain.append(.init(node))
         let interrupted = beginEvaluation(node)
         #if RIPPLE_INVARIANTS
         if node.kind != .computed {
             _rippleFailure("internal invariant: \(node.debugLabel) was evaluated like a computed value")
         }
         #endif
-        let changed = unsafeDowncast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
+        let changed = _downcast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
         evaluatingRef = previous
         evaluationChain.removeLast()
         node.isEvaluating = false
@@ -224,11 +222,15 @@ extension _Graph {
             }
             return
         }
-        var job = _FreshStackJob(
-            graph: .passUnretained(self), node: .passUnretained(node), reader: _Lock.currentThread,
-            readerContext: helpedReaderContext ?? _ThreadContext.currentRef)
-        let status = withUnsafeMutablePointer(to: &job) { job in
-            _ripple_run_on_new_thread(Self.helperStackSize, { _FreshStackJob.run($0) }, job)
+        let readerContext = helpedReaderContext ?? _ThreadContext.currentRef
+        let status = lock.lendToNewThread(stackSize: Self.helperStackSize) {
+            // The reading thread's count is 0 (it has no levels left); the helper has its own.
+            levelsLeftOnStack = _Graph.levelsPerHelper
+            let helped = helpedReaderContext
+            helpedReaderContext = readerContext
+            refresh(node)
+            helpedReaderContext = helped
+            levelsLeftOnStack = 0
         }
         if status != 0 {
             _rippleFailure(
@@ -241,41 +243,13 @@ extension _Graph {
     func failCycle(at node: _DerivedNode) -> Never {
         var names = [node.debugLabel]
         var index = evaluationChain.count - 1
-        while index >= 0, evaluationChain[index].toOpaque() != Unmanaged.passUnretained(node).toOpaque() {
-            names.append(evaluationChain[index].takeUnretainedValue().debugLabel)
+        while index >= 0, !evaluationChain[index].refers(to: node) {
+            names.append(evaluationChain[index].object.debugLabel)
             index -= 1
         }
         names.append(node.debugLabel)
         _rippleFailure(
             "dependency cycle: \(names.reversed().joined(separator: " → ")). A computed value may not read itself, directly or through others."
         )
-    }
-}
-
-/// What a helper thread of `refreshOnFreshStack` runs: a node's refresh, with the lock
-/// the reading thread lent it. Lives on the reading thread's stack, which waits.
-struct _FreshStackJob {
-    let graph: Unmanaged<_Graph>
-    let node: Unmanaged<_DerivedNode>
-    /// The thread that holds the lock and waits.
-    let reader: UInt
-    /// The context of the thread whose read started the refresh (`reader`'s, or the one it
-    /// refreshes for when it is a helper itself): the helper records trace events there.
-    let readerContext: Unmanaged<_ThreadContext>
-
-    static func run(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        let job = pointer.unsafelyUnwrapped.assumingMemoryBound(to: _FreshStackJob.self).pointee
-        job.graph._withUnsafeGuaranteedRef { graph in
-            graph.lock.takeOver(from: job.reader)
-            // The reading thread's count is 0 (it has no levels left); the helper has its own.
-            graph.levelsLeftOnStack = _Graph.levelsPerHelper
-            let helped = graph.helpedReaderContext
-            graph.helpedReaderContext = job.readerContext
-            job.node._withUnsafeGuaranteedRef { graph.refresh($0) }
-            graph.helpedReaderContext = helped
-            graph.levelsLeftOnStack = 0
-            graph.lock.handBack(to: job.reader)
-        }
-        return nil
     }
 }

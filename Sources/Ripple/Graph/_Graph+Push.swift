@@ -7,9 +7,9 @@ extension _Graph {
         // The node to visit next, when it need not go through `scratch`: the only observer of
         // the node just visited, if it is a computed value to mark (the stack would give it
         // back at once). Along a chain, every node.
-        var next: Unmanaged<_Node>? = .passUnretained(source)
+        var next: _Ref<_Node>? = .init(source)
         while true {
-            let node: Unmanaged<_Node>
+            let node: _Ref<_Node>
             if let following = next {
                 node = following
                 next = nil
@@ -22,14 +22,15 @@ extension _Graph {
             // it, where a closure holding the loop below stayed a call per node. Marking only
             // pushes onto `scratch`; it never changes the list. A tombstone's node is a stored
             // value: marking passes it by.
-            let (links, end) = node._withUnsafeGuaranteedRef { $0.observers.slotsInUse }
+            let links = node.with { $0.observers.slotsInUse }
+            let end = links.end
             if end == 1 {
                 // One observer: a computed one is visited next, without the stack, unless it
                 // is marked already (a diamond's other branches), and then there is nothing to do.
-                let only = links.unsafelyUnwrapped[0].ref
-                if only._withUnsafeGuaranteedRef({ $0.kind == .computed }) {
-                    if only._withUnsafeGuaranteedRef({ !$0.isStale }) {
-                        only._withUnsafeGuaranteedRef { $0.isStale = true }
+                let only = links[0].ref
+                if only.with({ $0.kind == .computed }) {
+                    if only.with({ !$0.isStale }) {
+                        only.with { $0.isStale = true }
                         next = only
                     }
                     continue
@@ -37,7 +38,7 @@ extension _Graph {
             }
             var slot = 0
             while slot < end {
-                links.unsafelyUnwrapped[slot].ref._withUnsafeGuaranteedRef { mark($0, context) }
+                links[slot].ref.with { mark($0, context) }
                 slot &+= 1
             }
         }
@@ -51,19 +52,19 @@ extension _Graph {
         if kind == .computed {
             if observer.isStale { return }
             observer.isStale = true
-            scratch.append(.passUnretained(observer))
+            scratch.append(.init(observer))
         } else if kind == .reaction {
-            let reaction = unsafeDowncast(observer, to: _ReactionNode.self)
+            let reaction = _downcast(observer, to: _ReactionNode.self)
             // A write its own body queued: the lifecycle counts the run it triggers.
             switch reaction.lifecycle.marked(
-                bySelf: context.writerRef?.toOpaque() == Unmanaged.passUnretained(observer).toOpaque())
+                bySelf: context.writerRef?.refers(to: observer) == true)
             {
             case .none: return
             case .queue: context.pending.append(.reaction(reaction))
             case .stopRunaway: stopRunaway(reaction)
             }
         } else if kind == .watcher {
-            let watcher = unsafeDowncast(observer, to: _WatcherNode.self)
+            let watcher = _downcast(observer, to: _WatcherNode.self)
             watcher.lifecycle.jobQueued()
             context.pending.append(.watch(watcher))
         }

@@ -5,7 +5,7 @@ extension _Graph {
         switch node.kind {
         case .stored: return true
         case .computed: return node.hasObservers
-        case .reaction, .watcher: return !unsafeDowncast(node, to: _SubscriberNode.self).isDisposed
+        case .reaction, .watcher: return !_downcast(node, to: _SubscriberNode.self).isDisposed
         }
     }
 
@@ -14,14 +14,14 @@ extension _Graph {
     @inline(__always)
     func trackRead(_ node: _Node) -> Bool {
         if let target = evaluatingRef {
-            target._withUnsafeGuaranteedRef { track(node, into: $0) }
+            target.with { track(node, into: $0) }
             return true
         }
         assertSoleWriteStaged()
-        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context in
+        return _ThreadContext.currentRef.with { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
-                reaction._withUnsafeGuaranteedRef {
-                    track(node, intoRunOf: unsafeDowncast($0, to: _SubscriberNode.self), context)
+                reaction.with {
+                    track(node, intoRunOf: _downcast($0, to: _SubscriberNode.self), context)
                 }
                 return true
             }
@@ -47,12 +47,12 @@ extension _Graph {
     @discardableResult
     func recordVersionOfRunRead(of dep: _Node, _ version: Int) -> ObjectIdentifier? {
         guard evaluatingRef == nil else { return nil }
-        return _ThreadContext.currentRef._withUnsafeGuaranteedRef { context -> ObjectIdentifier? in
+        return _ThreadContext.currentRef.with { context -> ObjectIdentifier? in
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return nil }
             let index = context.runTracking.count &- 1
-            return reaction._withUnsafeGuaranteedRef { subscriber -> ObjectIdentifier? in
+            return reaction.with { subscriber -> ObjectIdentifier? in
                 guard index >= 0, index < subscriber.sources.count,
-                    subscriber.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
+                    subscriber.sources[index].ref.refers(to: dep)
                 else { return nil }
                 subscriber.sources[index].version = version
                 return ObjectIdentifier(subscriber)
@@ -64,7 +64,7 @@ extension _Graph {
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode) {
-        if Self.recordInPlace(dep, into: .passUnretained(target), &evaluation) { return }
+        if Self.recordInPlace(dep, into: .init(target), &evaluation) { return }
         dep.trackedBy = evaluation.id
         let index = evaluation.count
         evaluation.count = index &+ 1
@@ -75,7 +75,7 @@ extension _Graph {
     /// `context` (see `beginTracking`), reusing the edge of its last run when it matches.
     @inline(__always)
     func track(_ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext) {
-        if Self.recordInPlace(dep, into: .passUnretained(subscriber), &context.runTracking) { return }
+        if Self.recordInPlace(dep, into: .init(subscriber), &context.runTracking) { return }
         dep.trackedBy = context.runTracking.id
         let index = context.runTracking.count
         context.runTracking.count = index &+ 1
@@ -88,19 +88,20 @@ extension _Graph {
     /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
     /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
     @inline(__always)
-    static func recordInPlace(_ dep: _Node, into targetRef: Unmanaged<_DerivedNode>, _ tracking: inout _Tracking)
+    static func recordInPlace(_ dep: _Node, into targetRef: _Ref<_DerivedNode>, _ tracking: inout _Tracking)
         -> Bool
     {
         if dep.trackedBy == tracking.id { return true }
-        unowned(unsafe) let target = targetRef.takeUnretainedValue()
-        let index = tracking.count
-        guard index < target.sources.count,
-            target.sources[index].ref.toOpaque() == Unmanaged.passUnretained(dep).toOpaque()
-        else { return false }
-        dep.trackedBy = tracking.id
-        tracking.count = index &+ 1
-        target.sources[index].version = dep.version
-        return true
+        return targetRef.with { target in
+            let index = tracking.count
+            guard index < target.sources.count,
+                target.sources[index].ref.refers(to: dep)
+            else { return false }
+            dep.trackedBy = tracking.id
+            tracking.count = index &+ 1
+            target.sources[index].version = dep.version
+            return true
+        }
     }
 
     /// Makes `dep` source number `index` of `target`, where `recordInPlace` found another
@@ -130,7 +131,7 @@ extension _Graph {
             replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
-            old.ref._withUnsafeGuaranteedRef { $0.observers.setEdge(~replaced, at: old.slot) }
+            old.ref.with { $0.observers.setEdge(~replaced, at: old.slot) }
             target.sources[index].slot = subscribe(target, to: dep, edge: index)
         }
     }
@@ -173,7 +174,7 @@ extension _Graph {
         guard base < count else { return }
         // The closures reach the graph and the node unmanaged: capturing them costs a retain each.
         let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in
-            _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[index] }
+            _graphRef.with { $0.replacedByEvaluations[index] }
         }
         replacedByEvaluations.removeLast(unlinked)
     }
@@ -211,10 +212,10 @@ extension _Graph {
     private func dropSources(of target: _DerivedNode, after kept: Int, unsubscribing live: Bool) {
         let count = target.sources.count
         guard kept < count else { return }
-        let targetRef = Unmanaged.passUnretained(target)
+        let targetRef = _Ref(target)
         target.sources.removeLast(
             unlinkEdges(kept..<count, of: target, unsubscribing: live) { index in
-                targetRef._withUnsafeGuaranteedRef { $0.sources[index] }
+                targetRef.with { $0.sources[index] }
             })
     }
 
@@ -228,7 +229,7 @@ extension _Graph {
     ) -> Int {
         for index in indices {
             let dropped = edge(index)
-            if live { dropped.ref._withUnsafeGuaranteedRef { unsubscribe(target, from: $0, slot: dropped.slot) } }
+            if live { dropped.ref.with { unsubscribe(target, from: $0, slot: dropped.slot) } }
             releaseAfterUnlock(dropped.ref)
         }
         return indices.count
@@ -246,17 +247,17 @@ extension _Graph {
         markBecomingLive(source)
         let slot = addObserver(observer, to: source, edge: edge)
         let base = scratch.count
-        scratch.append(.passUnretained(source))
+        scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
         while scratch.count > base {
-            scratch.removeLast()._withUnsafeGuaranteedRef { top in
-                let node = unsafeDowncast(top, to: _DerivedNode.self)
+            scratch.removeLast().with { top in
+                let node = _downcast(top, to: _DerivedNode.self)
                 for index in 0..<node.sources.count {
-                    node.sources[index].ref._withUnsafeGuaranteedRef { dep in
+                    node.sources[index].ref.with { dep in
                         let activates = becomesLive(dep)
                         if activates { markBecomingLive(dep) }
                         node.sources[index].slot = addObserver(node, to: dep, edge: index)
-                        if activates { scratch.append(.passUnretained(dep)) }
+                        if activates { scratch.append(.init(dep)) }
                     }
                 }
             }
@@ -291,18 +292,18 @@ extension _Graph {
             return
         }
         let base = scratch.count
-        scratch.append(.passUnretained(source))
+        scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
         while scratch.count > base {
-            scratch.removeLast()._withUnsafeGuaranteedRef { top in
-                let node = unsafeDowncast(top, to: _DerivedNode.self)
+            scratch.removeLast().with { top in
+                let node = _downcast(top, to: _DerivedNode.self)
                 if !node.isStale { node.verifiedEpoch = epoch }
                 for index in 0..<node.sources.count {
                     let edge = node.sources[index]
-                    edge.ref._withUnsafeGuaranteedRef { dep in
+                    edge.ref.with { dep in
                         removeObserver(node, of: dep, slot: edge.slot)
                         node.sources[index].slot = -1
-                        if dep.kind == .computed, !dep.hasObservers { scratch.append(.passUnretained(dep)) }
+                        if dep.kind == .computed, !dep.hasObservers { scratch.append(.init(dep)) }
                     }
                 }
             }
@@ -323,13 +324,13 @@ extension _Graph {
         // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
         // closure with no context costs no retain of the graph around every removal.
         let removed = source.observers.remove(at: slot, of: observer, spares: &spareObserverBlocks) { link, newSlot in
-            link.derivedRef._withUnsafeGuaranteedRef { observer in
+            link.derivedRef.with { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
                 } else if observer.kind == .computed {
-                    _graphRef._withUnsafeGuaranteedRef { $0.replacedByEvaluations[~link.edge].slot = newSlot }
+                    _graphRef.with { $0.replacedByEvaluations[~link.edge].slot = newSlot }
                 } else {
-                    _graphRef._withUnsafeGuaranteedRef {
+                    _graphRef.with {
                         $0.replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
                     }
                 }
@@ -364,7 +365,7 @@ extension _Graph {
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
         let id = ObjectIdentifier(node)
         _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { index in
-            _graphRef._withUnsafeGuaranteedRef { $0.replacedByRuns[id]![index] }
+            _graphRef.with { $0.replacedByRuns[id]![index] }
         }
         replacedByRuns[id] = nil
     }

@@ -19,15 +19,15 @@ package final class _Graph: @unchecked Sendable {
     /// checks none of its values.
     @exclusivity(unchecked) var exclusiveOwners = 0
     /// The computed value whose derivation is running on the lock's owner thread.
-    @exclusivity(unchecked) var evaluatingRef: Unmanaged<_DerivedNode>?
+    @exclusivity(unchecked) var evaluatingRef: _Ref<_DerivedNode>?
     /// The stored value whose write the lock's owner is applying: set from the moment the write
     /// holds the lock until it is committed or found equal, the time in which the value's
     /// equality check (user code) runs. A write made then, from inside the check, fails with a
     /// message (see `failWriteDuringEqualityCheck`).
-    @exclusivity(unchecked) var comparingRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var comparingRef: _Ref<_Node>?
     /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
     /// reads are not tracked, but it is still evaluating, so it still must not write.
-    @exclusivity(unchecked) var suspendedEvaluatingRef: Unmanaged<_DerivedNode>?
+    @exclusivity(unchecked) var suspendedEvaluatingRef: _Ref<_DerivedNode>?
     /// How many more refreshes may nest on the stack of the thread running them before the
     /// next one moves to a fresh stack (see `refresh`).
     @exclusivity(unchecked) var levelsLeftOnStack = _Graph.levelsOnReadingThread
@@ -39,10 +39,10 @@ package final class _Graph: @unchecked Sendable {
     /// observer (see `_ObserverList`).
     @exclusivity(unchecked) var spareObserverBlocks = _SpareObserverBlocks()
     /// Scratch stack of propagation and (de)activation (nodes kept alive by their edges).
-    @exclusivity(unchecked) var scratch = _Stack<Unmanaged<_Node>>()
+    @exclusivity(unchecked) var scratch = _Stack<_Ref<_Node>>()
     /// The computed values whose derivations are running, outermost first (to name a cycle):
     /// kept here rather than as a parent reference in every node.
-    @exclusivity(unchecked) var evaluationChain = _Stack<Unmanaged<_DerivedNode>>()
+    @exclusivity(unchecked) var evaluationChain = _Stack<_Ref<_DerivedNode>>()
     /// The tracking state of the computed evaluation in progress on the lock's owner (see
     /// `recompute`): kept here rather than in every computed node, since a computed value is
     /// only ever evaluated by the thread holding the lock, nested evaluations strictly inside
@@ -63,11 +63,11 @@ package final class _Graph: @unchecked Sendable {
     /// by node, each retained by hand for the handle, which releases it when it goes. Kept here
     /// rather than in every handle: few computed values are read in an Observation scope, and
     /// the read of one that is looks it up under a lock it holds anyway.
-    @exclusivity(unchecked) var watchers: [ObjectIdentifier: Unmanaged<_WatcherNode>] = [:]
+    @exclusivity(unchecked) var watchers: [ObjectIdentifier: _Ref<_WatcherNode>] = [:]
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
-    @exclusivity(unchecked) var releasedUnderLock = _Buffer<Unmanaged<_Node>>()
+    @exclusivity(unchecked) var releasedUnderLock = _Buffer<_Ref<_Node>>()
     /// Values a computed value replaced while the lock was held, released with it (see
     /// `keepUntilUnlock`).
     @exclusivity(unchecked) var releasedValues: [Any] = []
@@ -136,11 +136,11 @@ package final class _Graph: @unchecked Sendable {
     /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
     /// thread's context: the events the helpers record are the reader's, delivered when it
     /// releases the lock. `nil` otherwise.
-    @exclusivity(unchecked) var helpedReaderContext: Unmanaged<_ThreadContext>?
+    @exclusivity(unchecked) var helpedReaderContext: _Ref<_ThreadContext>?
     /// The values each reaction that records why it runs saw at its last run, by source (see
     /// `whyDidThisRun()`); and the changes that started its current run.
     @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]
-    @exclusivity(unchecked) var whyBaselines: [ObjectIdentifier: [(source: Unmanaged<_Node>, version: Int)]] = [:]
+    @exclusivity(unchecked) var whyBaselines: [ObjectIdentifier: [(source: _Ref<_Node>, version: Int)]] = [:]
     @exclusivity(unchecked) var whyChanges: [ObjectIdentifier: (name: String?, changes: [_PendingSourceChange])] = [:]
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
@@ -150,13 +150,13 @@ package final class _Graph: @unchecked Sendable {
 
     /// The computed value whose derivation is running on the lock's owner thread.
     var evaluating: _DerivedNode? {
-        get { evaluatingRef?.takeUnretainedValue() }
-        set { evaluatingRef = newValue.map { Unmanaged.passUnretained($0) } }
+        get { evaluatingRef?.object }
+        set { evaluatingRef = newValue.map { _Ref($0) } }
     }
 
     /// Drops `ref` once the lock is released (lock held).
     @inline(__always)
-    func releaseAfterUnlock(_ ref: Unmanaged<_Node>) {
+    func releaseAfterUnlock(_ ref: _Ref<_Node>) {
         assertLockHeld()
         releasedUnderLock.append(ref)
     }
@@ -257,7 +257,7 @@ package final class _Graph: @unchecked Sendable {
     /// inside `untracked { }` or a batch's private evaluation: a computed value must not write.
     func failWriteDuringEvaluation(of node: _Node, _ context: _ThreadContext? = nil) -> Never {
         let evaluating = (evaluatingRef ?? suspendedEvaluatingRef ?? context?.privateEvaluationRef)!
-            .takeUnretainedValue()
+            .object
         let label = evaluating.debugLabel
         unlock()
         _rippleFailure(
@@ -270,7 +270,7 @@ package final class _Graph: @unchecked Sendable {
     /// compare.
     @inline(never)
     func failWriteDuringEqualityCheck(of node: _Node) -> Never {
-        let label = comparingRef.map { $0.takeUnretainedValue().debugLabel } ?? "a stored value"
+        let label = comparingRef.map { $0.object.debugLabel } ?? "a stored value"
         unlock()
         _rippleFailure(
             "\(node.debugLabel) was written while the equality check of \(label) was running. An equality check (`equals:`) runs while Ripple holds the graph; it must only compare its two values."
@@ -297,14 +297,13 @@ package final class _Graph: @unchecked Sendable {
 
 /// A frame of the iterative source check. The node is kept alive by the edge that led to it.
 struct _WalkFrame {
-    let ref: Unmanaged<_DerivedNode>
+    let ref: _Ref<_DerivedNode>
     var index: Int
 }
 
 /// The placeholder left in an observer list where an observer was removed. A stored node:
 /// propagation passes over it.
-nonisolated(unsafe) let _tombstone = Unmanaged.passRetained(
-    _Node(kind: .stored))
+let _tombstone = _Ref(retaining: _Node(kind: .stored))
 
 /// A stack of plain values (the source check's frames, propagation's nodes) in plain memory,
 /// grown by doubling, so pushing and popping does no reference counting and no uniqueness
@@ -347,8 +346,8 @@ struct _Stack<Element> {
 @usableFromInline
 package let _graph: _Graph = {
     let graph = _Graph()
-    _probePointer = _probeRef.toOpaque()
-    _graphPointer = Unmanaged.passUnretained(graph).toOpaque()
+    _probePointer = _probeRef.address
+    _graphPointer = _Ref(graph).address
     return graph
 }()
 
@@ -360,17 +359,17 @@ package let _graph: _Graph = {
 @usableFromInline
 @exclusivity(unchecked) nonisolated(unsafe) var _graphPointer: UnsafeMutableRawPointer?
 
-/// The graph as an unmanaged reference, for hot paths: `_withUnsafeGuaranteedRef` reaches
+/// The graph as an unmanaged reference, for hot paths: `_Ref.with(_:)` reaches
 /// it without the retain and release that using the global `_graph` costs. The global keeps
 /// it alive for the life of the process. Nodes use `_graphPointer` instead (`_Node.graphRef`),
 /// which does not even pay the global's lazy-initialisation check.
-let _graphRef = Unmanaged.passUnretained(_graph)
+let _graphRef = _Ref(_graph)
 
 /// The graph, through `_graphPointer`, for code that runs only once a node exists (a batch's
 /// commit, a write): no lazy-initialisation check. `nil` before the first node is created.
 @inline(__always)
-var _createdGraphRef: Unmanaged<_Graph>? {
-    _graphPointer.map { Unmanaged.fromOpaque($0) }
+var _createdGraphRef: _Ref<_Graph>? {
+    _graphPointer.map { _Ref(address: $0) }
 }
 
 /// Stops the program with a message that says what went wrong; printed in every build mode.

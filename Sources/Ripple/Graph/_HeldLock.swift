@@ -28,10 +28,10 @@ struct _HeldLock: ~Copyable {
     }
 
     /// `release(_:)` for a caller that reaches the graph unmanaged: an acquisition cannot be
-    /// consumed inside the closure of `_withUnsafeGuaranteedRef`, so it is released here.
+    /// consumed inside the closure of `_Ref.with(_:)`, so it is released here.
     @usableFromInline @inline(__always)
-    consuming func release(_ graph: Unmanaged<_Graph>) {
-        graph._withUnsafeGuaranteedRef { $0.unlock() }
+    consuming func release(_ graph: _Ref<_Graph>) {
+        graph.with { $0.unlock() }
         discard self
     }
 

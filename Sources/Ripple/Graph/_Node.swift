@@ -47,7 +47,7 @@ public class _Node {
     /// The graph, reached without reference counting or a lazy-initialisation check: every
     /// node is created after the graph (see `_graphPointer`), so the node needs no field for it.
     @inlinable @inline(__always)
-    final var graphRef: Unmanaged<_Graph> { Unmanaged.fromOpaque(_graphPointer.unsafelyUnwrapped) }
+    final var graphRef: _Ref<_Graph> { _Ref(address: _graphPointer.unsafelyUnwrapped) }
     #if RIPPLE_INVARIANTS
     /// Debug builds: the slots of `observers` that removals and compactions have looked at, so
     /// that tests can check that unsubscribing stays amortized O(1) without timing it.
@@ -139,7 +139,7 @@ public class _Node {
     /// Called with the lock held for a queued Observation notice: the subject to tell, if this
     /// node's value changed (the caller tells it once the lock is released). Stored values
     /// override it.
-    func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? { nil }
+    func _changedObservationSubject() -> _Ref<_ObservationSubject>? { nil }
 
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {
@@ -163,7 +163,7 @@ public class _Node {
 /// `release()` or handed to the release queue) so that arrays of edges are plain data: the
 /// graph's loops copy and scan them without reference-counting traffic.
 struct _Edge {
-    let ref: Unmanaged<_Node>
+    let ref: _Ref<_Node>
     var version: Int
     /// Where the observer's link is in the source's `observers` while the observer is live
     /// (-1 otherwise): unsubscribing goes straight to it. Kept exact: the link records where
@@ -172,18 +172,18 @@ struct _Edge {
 
     @inline(__always)
     init(retaining node: _Node, version: Int) {
-        ref = Unmanaged.passRetained(node)
+        ref = _Ref(retaining: node)
         self.version = version
     }
 
     /// The source (a +0 reference).
     @inline(__always)
-    var node: _Node { ref.takeUnretainedValue() }
+    var node: _Node { ref.object }
 
     /// The source as a derived node (a +0 reference): only for a source that is not stored.
     @inline(__always)
-    var derivedRef: Unmanaged<_DerivedNode> {
-        Unmanaged.fromOpaque(ref.toOpaque())
+    var derivedRef: _Ref<_DerivedNode> {
+        _Ref(address: ref.address)
     }
 
     @inline(__always)

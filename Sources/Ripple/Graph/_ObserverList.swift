@@ -133,24 +133,25 @@ struct _ObserverList: ~Copyable {
     /// `body` must not change this list.
     @inline(__always)
     func forEachSlot(_ body: (_Link) -> Void) {
-        let (links, end) = slotsInUse
+        let links = slotsInUse
         var slot = 0
-        while slot < end {
-            body(links.unsafelyUnwrapped[slot])
+        while slot < links.end {
+            body(links[slot])
             slot &+= 1
         }
     }
 
     /// The slots in use, tombstones included, for a walk that does not change this list (see
-    /// `forEachSlot`): their first link and their number, or `nil` and 0 when the list is empty.
+    /// `forEachSlot`): read in place, valid until the list changes.
     @inline(__always)
-    var slotsInUse: (links: UnsafePointer<_Link>?, end: Int) {
-        guard !isEmpty else { return (nil, 0) }
+    var slotsInUse: _SlotsInUse {
+        guard !isEmpty else { return _SlotsInUse(base: nil, end: 0) }
         let storage = allocation
         // From the first slot, not `head`: the tombstones before it are passed like the others,
         // and the loop needs one count from the header (no range is built).
         let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
-        return (UnsafePointer(links), Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
+        return _SlotsInUse(
+            base: UnsafePointer(links), end: Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
     }
 
     /// Adds `link` at the end; returns its slot. A first link goes into a block from `spares`
@@ -195,9 +196,9 @@ struct _ObserverList: ~Copyable {
         of observer: _Node,
         spares: inout _SpareObserverBlocks,
         moving: (_Link, Int) -> Void
-    ) -> Unmanaged<_Node>? {
+    ) -> _Ref<_Node>? {
         guard slots.contains(slot),
-            links[slot].ref.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
+            links[slot].ref.refers(to: observer)
         else { return nil }
         visit()
         let removed = links[slot].ref
@@ -348,7 +349,7 @@ struct _SpareObserverBlocks: ~Copyable {
 /// released only once the lock is released. So a computed value is never freed while linked,
 /// and linking or unlinking it costs no reference counting.
 struct _Link {
-    let ref: Unmanaged<_Node>
+    let ref: _Ref<_Node>
     /// The edge's index in the observer's `sources` (0 or more), or `~index` for an edge its
     /// evaluation or run in progress replaced: in the graph's `replacedByEvaluations` for a
     /// computed observer, in its entry of `replacedByRuns` for a subscriber.
@@ -357,7 +358,7 @@ struct _Link {
     /// A link to `node`, retaining it if it is a subscriber.
     @inline(__always)
     init(_ node: _Node, edge: Int) {
-        ref = node.kind == .computed ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node)
+        ref = node.kind == .computed ? _Ref(node) : _Ref(retaining: node)
         self.edge = edge
     }
 
@@ -367,21 +368,33 @@ struct _Link {
     }
 
     @inline(__always)
-    private init(tombstoneRef: Unmanaged<_Node>) {
+    private init(tombstoneRef: _Ref<_Node>) {
         ref = tombstoneRef
         edge = 0
     }
 
     @inline(__always)
-    var isTombstone: Bool { ref.toOpaque() == _tombstone.toOpaque() }
+    var isTombstone: Bool { ref.address == _tombstone.address }
 
     /// The node (a +0 reference).
     @inline(__always)
-    var node: _Node { ref.takeUnretainedValue() }
+    var node: _Node { ref.object }
 
     /// The observer as a derived node (a +0 reference): every observer reads, so is one.
     @inline(__always)
-    var derivedRef: Unmanaged<_DerivedNode> {
-        Unmanaged.fromOpaque(ref.toOpaque())
+    var derivedRef: _Ref<_DerivedNode> {
+        _Ref(address: ref.address)
     }
+}
+
+/// The slots of an observer list in use, read in place (``_ObserverList/slotsInUse``): valid
+/// while the list does not change. Slots `0..<end`, tombstones included.
+struct _SlotsInUse {
+    fileprivate let base: UnsafePointer<_Link>?
+    /// The number of slots.
+    let end: Int
+
+    /// The link in `slot` (`0 ..< end`).
+    @inline(__always)
+    subscript(slot: Int) -> _Link { base.unsafelyUnwrapped[slot] }
 }

@@ -119,32 +119,32 @@ struct _OriginStorage: ~Copyable {
         if let address = origin.packableFileAddress, origin.line < 1 << 15 {
             word = address << 16 | origin.line << 1 | 1
         } else {
-            word = UInt(bitPattern: Unmanaged.passRetained(_OriginStorageBox(origin)).toOpaque())
+            word = UInt(bitPattern: _Ref(retaining: _OriginStorageBox(origin)).address)
         }
     }
 
     /// An origin without a name that may be given one later, once (see `_NameableOrigin`).
     init(nameableLater origin: _Origin) {
-        word = UInt(bitPattern: Unmanaged.passRetained(_NameableOrigin.make(origin)).toOpaque()) | 2
+        word = UInt(bitPattern: _Ref(retaining: _NameableOrigin.make(origin)).address) | 2
     }
 
     deinit {
         if word & 3 == 0 {
-            Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
+            _Ref<_OriginStorageBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
         } else if word & 3 == 2 {
             nameable.release()
         }
     }
 
     /// The origin that may be named later (`word & 3 == 2`).
-    private var nameable: Unmanaged<_NameableOrigin> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
+    private var nameable: _Ref<_NameableOrigin> {
+        _Ref(address: UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
     }
 
     /// Whether the origin may still be given a name (`giveName(_:)`); false for every origin
     /// but one created `nameableLater`, once named. Safe without the graph's lock.
     var awaitsName: Bool {
-        word & 3 == 2 && nameable._withUnsafeGuaranteedRef { !$0.isNamed }
+        word & 3 == 2 && nameable.with { !$0.isNamed }
     }
 
     /// Names an origin created `nameableLater` (`nil`: it keeps its file and line, and awaits no
@@ -152,15 +152,15 @@ struct _OriginStorage: ~Copyable {
     /// the graph's lock, from any number of threads.
     func giveName(_ name: String?) {
         guard word & 3 == 2 else { return }
-        nameable._withUnsafeGuaranteedRef { $0.publish(name) }
+        nameable.with { $0.publish(name) }
     }
 
     /// The origin it keeps.
     var origin: _Origin {
         guard word & 1 == 1 else {
-            if word & 2 != 0 { return nameable._withUnsafeGuaranteedRef { $0.origin } }
-            return Unmanaged<_OriginStorageBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-                .takeUnretainedValue().origin
+            if word & 2 != 0 { return nameable.with { $0.origin } }
+            return _Ref<_OriginStorageBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+                .object.origin
         }
         let file = UnsafePointer<UInt8>(bitPattern: word >> 16).unsafelyUnwrapped
         return _Origin(
@@ -191,7 +191,7 @@ final class _OriginStorageBox: Sendable {
 final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     /// An unnamed origin that keeps `origin`'s file and line.
     static func make(_ origin: _Origin) -> _NameableOrigin {
-        let made = unsafeDowncast(create(minimumCapacity: 1) { _ in origin }, to: _NameableOrigin.self)
+        let made = _downcast(create(minimumCapacity: 1) { _ in origin }, to: _NameableOrigin.self)
         made.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
         return made
     }
@@ -199,7 +199,7 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     deinit {
         let published = withUnsafeMutablePointerToElements { $0.pointee }
         if published != 0 {
-            Unmanaged<_OriginBox>.fromOpaque(UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
+            _Ref<_OriginBox>(address: UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
         }
     }
 
@@ -207,8 +207,8 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     private var published: _OriginBox? {
         let word = withUnsafeMutablePointerToElements { _ripple_once_word_load($0) }
         guard word != 0 else { return nil }
-        return Unmanaged<_OriginBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-            .takeUnretainedValue()
+        return _Ref<_OriginBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+            .object
     }
 
     /// Whether a name (or `nil`, "keep the file and line") was published.
@@ -225,9 +225,9 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     /// Publishes `name`, unless a name was published already.
     func publish(_ name: String?) {
         guard !isNamed else { return }
-        let box = Unmanaged.passRetained(header.nameBox(name))
+        let box = _Ref(retaining: header.nameBox(name))
         let won = withUnsafeMutablePointerToElements {
-            _ripple_once_word_publish($0, UInt(bitPattern: box.toOpaque()))
+            _ripple_once_word_publish($0, UInt(bitPattern: box.address))
         }
         if !won { box.release() }
     }

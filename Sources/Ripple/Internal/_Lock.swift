@@ -30,7 +30,7 @@ public import _RippleThread
 /// identity from the owner word if it stored it itself, that is, while it holds the lock (it
 /// clears the word before releasing it), so a relaxed load is enough to recognise a re-entrant
 /// acquisition. Since the owner is a word of Ripple's, a thread can lend the lock it holds to a
-/// helper while it waits for it (``takeOver(from:)``).
+/// helper while it waits for it (``lendToNewThread(stackSize:_:)``).
 ///
 /// The identity is the thread pointer on Linux (one load; `_RippleThread.h`), `pthread_self()`
 /// elsewhere. It must be the identity of the thread the code runs on *now*. Both are constant
@@ -186,20 +186,20 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
         _ripple_lock_owner(words) == me
     }
 
-    /// Makes the calling thread the lock's owner while `owner`, which holds it, waits for the
-    /// calling thread to finish (a helper continuing the owner's work on a fresh stack). The
-    /// word stays locked; the acquisitions held are the owner's. Hand it back with
-    /// ``handBack(to:)`` before the owner resumes.
-    package func takeOver(from owner: UInt) {
-        precondition(
-            _ripple_lock_owner(words) == owner,
-            "Ripple internal error: lock taken over from a thread that does not hold it")
-        _ripple_lock_set_owner(words, Self.currentThread)
-    }
-
-    /// Gives the lock back to `owner`, from which the calling thread took it over.
-    package func handBack(to owner: UInt) {
-        _ripple_lock_set_owner(words, owner)
+    /// Runs `body` on a new thread with a stack of `stackSize` bytes, to which the calling
+    /// thread, which holds the lock, lends it: the helper owns the lock (with the caller's
+    /// acquisitions) while `body` runs, and the caller waits until it has handed it back. So
+    /// `body` sees everything the caller did, and the caller everything `body` did. Returns 0,
+    /// or the status with which the thread could not be started (`body` did not run).
+    package func lendToNewThread(stackSize: Int, _ body: () -> Void) -> Int32 {
+        let owner = Self.currentThread
+        precondition(isHeld(byThread: owner), "Ripple internal error: lock lent by a thread that does not hold it")
+        return withoutActuallyEscaping(body) { body in
+            var loan = _LockLoan(words: words, owner: owner, body: body)
+            return withUnsafeMutablePointer(to: &loan) { loan in
+                _ripple_run_on_new_thread(stackSize, { _LockLoan.run($0) }, loan)
+            }
+        }
     }
 
     /// Whether the calling thread, which holds the lock, holds it once: its next `unlock()`
@@ -253,4 +253,21 @@ package struct _Lock: ~Copyable, @unchecked Sendable {
 @usableFromInline @inline(never) @_optimize(none)
 func _callingThread() -> UInt {
     UInt(_ripple_current_thread())
+}
+
+/// What a helper thread of ``_Lock/lendToNewThread(stackSize:_:)`` runs. Lives on the lending
+/// thread's stack, which waits.
+private struct _LockLoan {
+    /// The lent lock's words (``_Lock/words``).
+    let words: UnsafeMutablePointer<_ripple_lock_t>
+    let owner: UInt
+    let body: () -> Void
+
+    static func run(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        let loan = pointer.unsafelyUnwrapped.assumingMemoryBound(to: _LockLoan.self).pointee
+        _ripple_lock_set_owner(loan.words, _Lock.currentThread)
+        loan.body()
+        _ripple_lock_set_owner(loan.words, loan.owner)
+        return nil
+    }
 }

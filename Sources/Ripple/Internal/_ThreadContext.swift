@@ -15,7 +15,7 @@ internal import _RippleThread
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
     /// Not retained: a running reaction is kept alive by its subscription and the delivery queue.
-    @exclusivity(unchecked) var reactionRef: Unmanaged<_DerivedNode>?
+    @exclusivity(unchecked) var reactionRef: _Ref<_DerivedNode>?
     /// The tracking state of the reaction run in progress on this thread (`reactionRef`'s, once
     /// its body runs): a run reads on one thread, with the lock released between reads, so the
     /// state is the thread's. A run nested in another (a reaction created inside a body) saves
@@ -24,8 +24,8 @@ package final class _ThreadContext {
 
     /// The reaction whose body is running on this thread.
     var reaction: _ReactionNode? {
-        get { reactionRef.map { unsafeDowncast($0.takeUnretainedValue(), to: _ReactionNode.self) } }
-        set { reactionRef = newValue.map { Unmanaged.passUnretained($0 as _DerivedNode) } }
+        get { reactionRef.map { _downcast($0.object, to: _ReactionNode.self) } }
+        set { reactionRef = newValue.map { _Ref($0 as _DerivedNode) } }
     }
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
     /// Not retained: the owner is running (a reaction's body or a scope's `run`) while it is current.
@@ -62,7 +62,7 @@ package final class _ThreadContext {
     @exclusivity(unchecked) var pendingHead = 0
     /// Observation subjects whose node changed in the current round, told once the lock is
     /// released; each retained until then.
-    @exclusivity(unchecked) var notices = _Buffer<Unmanaged<_ObservationSubject>>()
+    @exclusivity(unchecked) var notices = _Buffer<_Ref<_ObservationSubject>>()
     /// Writes made while delivering, applied one round at a time after the current round.
     @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
     @exclusivity(unchecked) var deferredHead = 0
@@ -84,7 +84,7 @@ package final class _ThreadContext {
     /// The reaction whose queued write this thread is applying (see `_DeferredWrite.reaction`):
     /// a reaction that this write marks stale is re-triggering itself. Not retained: the
     /// queued write holds it.
-    @exclusivity(unchecked) var writerRef: Unmanaged<_Node>?
+    @exclusivity(unchecked) var writerRef: _Ref<_Node>?
 
     /// The batch's staged writes and private values (see `_Staging`).
     let staging = _Staging()
@@ -96,13 +96,13 @@ package final class _ThreadContext {
     #endif
     /// The computed value whose derivation runs privately, in the batch's view, on this
     /// thread (see `_Staging`).
-    @exclusivity(unchecked) var privateEvaluationRef: Unmanaged<_DerivedNode>?
+    @exclusivity(unchecked) var privateEvaluationRef: _Ref<_DerivedNode>?
 
     /// The external source of the innermost ``tracked(_:)`` scope open on this thread.
-    @exclusivity(unchecked) var observationScopeRef: Unmanaged<_ExternalSource>?
+    @exclusivity(unchecked) var observationScopeRef: _Ref<_ExternalSource>?
     /// The external source whose retired Observation registrations this thread is cancelling:
     /// their `onChange` does nothing (see `_Graph.retire`).
-    @exclusivity(unchecked) var cancellingObservationRef: Unmanaged<_ExternalSource>?
+    @exclusivity(unchecked) var cancellingObservationRef: _Ref<_ExternalSource>?
     /// Greater than zero inside an `untracked { }` within a `tracked { }`: the `tracked { }`'s
     /// Observation tracking is in force, so reads must not register with Observation there.
     @exclusivity(unchecked) var hidesReads = 0
@@ -127,7 +127,7 @@ package final class _ThreadContext {
     /// An empty buffer whose storage the graph takes at this thread's next outermost release
     /// (`_Graph.unlockReleasing`), for the references it lets go of after that; the buffer of
     /// the references released then comes back here once they are (`_releaseLater(_:sparing:)`).
-    @exclusivity(unchecked) var releasedSpare = _Buffer<Unmanaged<_Node>>()
+    @exclusivity(unchecked) var releasedSpare = _Buffer<_Ref<_Node>>()
     /// True while this thread drains `releaseQueue`.
     @exclusivity(unchecked) var isReleasing = false
     /// Objects whose last reference is dropped by the drain loop, one at a time.
@@ -144,7 +144,7 @@ package final class _ThreadContext {
 
     /// The calling thread's context.
     static var current: _ThreadContext {
-        @inline(__always) get { currentRef.takeUnretainedValue() }
+        @inline(__always) get { currentRef.object }
     }
 
     /// The calling thread's context, as an unretained reference (the thread keeps it alive).
@@ -155,19 +155,19 @@ package final class _ThreadContext {
     /// `_Lock.swift` avoids for the thread's identity). Tried inlinable once: 7 to 16
     /// instructions less per batched write, reverted for this.
     @usableFromInline
-    static var currentRef: Unmanaged<_ThreadContext> {
+    static var currentRef: _Ref<_ThreadContext> {
         @inline(__always) get {
-            if let existing = existingPointer { return Unmanaged<_ThreadContext>.fromOpaque(existing) }
+            if let existing = existingPointer { return _Ref<_ThreadContext>(address: existing) }
             return created()
         }
     }
 
     /// Creates the calling thread's context, which has none yet.
     @inline(never)
-    private static func created() -> Unmanaged<_ThreadContext> {
-        let context = Unmanaged.passRetained(_ThreadContext())
-        pthread_setspecific(_contextKey, context.toOpaque())
-        _ripple_set_context(context.toOpaque())
+    private static func created() -> _Ref<_ThreadContext> {
+        let context = _Ref(retaining: _ThreadContext())
+        pthread_setspecific(_contextKey, context.address)
+        _ripple_set_context(context.address)
         return context
     }
 
@@ -200,23 +200,23 @@ struct _Job {
     let kind: Kind
     /// Whether the job holds a reference to its node, dropped once the round is done.
     var isRetained: Bool
-    let ref: Unmanaged<_Node>
+    let ref: _Ref<_Node>
 
     /// A job for a reaction its lifecycle counted (`_Lifecycle.marked(bySelf:)`).
     @inline(__always)
     static func reaction(_ node: _ReactionNode) -> _Job {
-        _Job(kind: .reaction, isRetained: false, ref: .passUnretained(node))
+        _Job(kind: .reaction, isRetained: false, ref: .init(node))
     }
 
     /// A job for a watcher its lifecycle counted (`_Lifecycle.jobQueued()`).
     @inline(__always)
     static func watch(_ node: _WatcherNode) -> _Job {
-        _Job(kind: .watch, isRetained: false, ref: .passUnretained(node))
+        _Job(kind: .watch, isRetained: false, ref: .init(node))
     }
 
     @inline(__always)
     static func notify(_ node: _Node) -> _Job {
-        _Job(kind: .notify, isRetained: true, ref: .passRetained(node))
+        _Job(kind: .notify, isRetained: true, ref: .init(retaining: node))
     }
 }
 
@@ -240,7 +240,7 @@ struct _DeferredWrite {
     @inline(__always)
     func applyAttributed(_ context: _ThreadContext, then commit: () -> Void = {}) {
         let saved = context.writerRef
-        context.writerRef = reaction.map { Unmanaged.passUnretained($0 as _Node) }
+        context.writerRef = reaction.map { _Ref($0 as _Node) }
         apply()
         commit()
         context.writerRef = saved
@@ -254,7 +254,7 @@ let _contextKey: pthread_key_t = {
         if let pointer {
             // Anything the release runs finds no context (and makes a new one if it needs one).
             _ripple_set_context(nil)
-            Unmanaged<_ThreadContext>.fromOpaque(pointer).release()
+            _Ref<_ThreadContext>(address: pointer).release()
         }
     }
     precondition(status == 0, "Ripple: pthread_key_create failed with status \(status)")
@@ -270,7 +270,7 @@ let _contextKey: pthread_key_t = {
 func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
     let context = _ThreadContext.current
     for index in 0..<edges.count {
-        context.releaseQueue.append(Unmanaged.passUnretained(edges[index].node).takeRetainedValue() as AnyObject)
+        context.releaseQueue.append(_Ref(edges[index].node).takeRetained() as AnyObject)
     }
     _drainReleaseQueue(context)
 }
@@ -278,9 +278,9 @@ func _releaseLater(_ edges: consuming _Buffer<_Edge>) {
 /// Releases references the graph let go of under its lock (see `_Graph.unlockReleasing`), as
 /// the edge version of `_releaseLater` does, and keeps their buffer's storage as this thread's
 /// spare, unless a release on this thread in the meantime left one there already.
-func _releaseLater(_ references: inout _Buffer<Unmanaged<_Node>>, sparing context: _ThreadContext) {
+func _releaseLater(_ references: inout _Buffer<_Ref<_Node>>, sparing context: _ThreadContext) {
     for index in 0..<references.count {
-        context.releaseQueue.append(references[index].takeRetainedValue() as AnyObject)
+        context.releaseQueue.append(references[index].takeRetained() as AnyObject)
     }
     references.removeAllKeepingCapacity()
     if context.releasedSpare.elements == nil { context.releasedSpare = references.take() }
@@ -288,9 +288,9 @@ func _releaseLater(_ references: inout _Buffer<Unmanaged<_Node>>, sparing contex
 }
 
 /// Releases one retained reference later, as the edge version of `_releaseLater` does.
-func _releaseLater(_ object: Unmanaged<AnyObject>) {
+func _releaseLater(_ object: _Ref<AnyObject>) {
     let context = _ThreadContext.current
-    context.releaseQueue.append(object.takeRetainedValue())
+    context.releaseQueue.append(object.takeRetained())
     _drainReleaseQueue(context)
 }
 

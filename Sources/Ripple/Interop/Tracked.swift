@@ -67,7 +67,7 @@ public func tracked<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(F
     let source = scope.source
     let registration = scope.registration
     let outer = context.observationScopeRef
-    context.observationScopeRef = .passUnretained(source)
+    context.observationScopeRef = .init(source)
     defer { context.observationScopeRef = outer }
     let outcome: Result<R, Failure> = withObservationTracking {
         registration.access()

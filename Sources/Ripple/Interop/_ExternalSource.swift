@@ -53,8 +53,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     func observationWillChange() {
         let context = _ThreadContext.current
         // Its own retired registrations, cancelled on purpose (see `_Graph.retire`).
-        if context.cancellingObservationRef?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { return }
-        let graph = graphRef.takeUnretainedValue()
+        if context.cancellingObservationRef?.refers(to: self) == true { return }
+        let graph = graphRef.object
         graph.lock.lock()
         if graph.isDeriving(on: context) {
             // Reported again once the lock is released, when the change is done.
@@ -95,9 +95,9 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         if staging.isStaged(self) { return }
         if !staging.isActive { graph.stagingThreads += 1 }
         staging.append(self) { node, _, context in
-            context._withUnsafeGuaranteedRef { context in
-                unsafeDowncast(node, to: _ExternalSource.self).changeLocked(
-                    node.graphRef.takeUnretainedValue(), context)
+            context.with { context in
+                _downcast(node, to: _ExternalSource.self).changeLocked(
+                    node.graphRef.object, context)
             }
         }
     }
@@ -153,7 +153,7 @@ extension _Graph {
     )? {
         lock.lock()
         defer { unlock() }
-        let targetRef: Unmanaged<_DerivedNode>
+        let targetRef: _Ref<_DerivedNode>
         if let evaluating = evaluatingRef {
             targetRef = evaluating
         } else if context.untrackedDepth == 0, context.privateEvaluationRef == nil, let reaction = context.reactionRef {
@@ -161,10 +161,10 @@ extension _Graph {
         } else {
             return nil
         }
-        let target = targetRef.takeUnretainedValue()
+        let target = targetRef.object
         let source: _ExternalSource
         if target.hasExternalSource, let existing = externalSources[ObjectIdentifier(target)] {
-            if Unmanaged.passUnretained(existing).toOpaque() == context.observationScopeRef?.toOpaque() { return nil }
+            if _Ref(existing).address == context.observationScopeRef?.address { return nil }
             source = existing
         } else {
             source = _ExternalSource(of: target)
@@ -176,7 +176,7 @@ extension _Graph {
             track(source, into: target)
             evaluationID = evaluation.id
         } else {
-            track(source, intoRunOf: unsafeDowncast(target, to: _SubscriberNode.self), context)
+            track(source, intoRunOf: _downcast(target, to: _SubscriberNode.self), context)
             evaluationID = context.runTracking.id
         }
         if source.registrationEvaluation == evaluationID, let current = source.registration {
@@ -225,7 +225,7 @@ extension _Graph {
             return (source, registration)
         }
         guard let (source, registration) = dropped, let registration else { return }
-        _RetiredRegistration(sourceRef: .passUnretained(source), registration: registration).cancel(.current)
+        _RetiredRegistration(sourceRef: .init(source), registration: registration).cancel(.current)
     }
 
     /// Cancels, once the lock is released, every Observation registration made by an earlier
@@ -234,7 +234,7 @@ extension _Graph {
     /// Deferred because registrations of other code (a SwiftUI view, another node) that were open
     /// around that evaluation hear it too, and they must not run under the lock.
     private func retire(_ registration: _ObservationSubject, of source: _ExternalSource) {
-        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .passUnretained(source), registration: registration)))
+        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .init(source), registration: registration)))
     }
 
     /// Queues Observation work for once the lock is released (lock held).
@@ -242,7 +242,7 @@ extension _Graph {
         observationWork.append(work)
         // Keeps the source alive until then, and makes the release that follows the outermost
         // unlock run (see `unlockReleasing`).
-        releaseAfterUnlock(.passRetained(work.source))
+        releaseAfterUnlock(.init(retaining: work.source))
     }
 }
 
@@ -257,7 +257,7 @@ enum _ObservationWork {
 
     var source: _ExternalSource {
         switch self {
-        case .cancel(let retired): retired.sourceRef.takeUnretainedValue()
+        case .cancel(let retired): retired.sourceRef.object
         case .change(let source): source
         }
     }
@@ -273,7 +273,7 @@ enum _ObservationWork {
 
 /// A registration subject to tell, once the lock is released (see `_Graph.retire`).
 struct _RetiredRegistration {
-    let sourceRef: Unmanaged<_ExternalSource>
+    let sourceRef: _Ref<_ExternalSource>
     let registration: _ObservationSubject
 
     /// Cancels the registrations (lock released).

@@ -72,7 +72,7 @@ final class _ProbeState: Sendable {
 }
 
 /// The probe, unmanaged: kept for the life of the process, reached without reference counting.
-let _probeRef = Unmanaged.passRetained(_ProbeState())
+let _probeRef = _Ref(retaining: _ProbeState())
 
 /// The probe's address, set once with the graph's (see `_graph`): a global with a constant
 /// initial value, read with a plain load where `_probeRef` costs a call to check its lazy
@@ -80,7 +80,7 @@ let _probeRef = Unmanaged.passRetained(_ProbeState())
 @exclusivity(unchecked) nonisolated(unsafe) var _probePointer: UnsafeMutableRawPointer?
 
 /// Whether the probe sees recorded accesses here (see `_ProbeState.works`).
-var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works } }
+var _observationProbeWorks: Bool { _probeRef.with { $0.works } }
 
 /// Whether a read this thread makes now, outside Ripple's tracking, is recorded by an
 /// Observation tracking scope (lock released). Always true when the probe cannot tell (see
@@ -99,11 +99,11 @@ var _observationProbeWorks: Bool { _probeRef._withUnsafeGuaranteedRef { $0.works
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @inline(__always)
 func _observationRecordsThisRead() -> Bool {
-    Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef { probe in
+    _Ref<_ProbeState>(address: _probePointer.unsafelyUnwrapped).with { probe in
         guard probe.works else { return true }
         let contextRef =
-            _ThreadContext.existingPointer.map { Unmanaged<_ThreadContext>.fromOpaque($0) } ?? _ThreadContext.currentRef
-        return contextRef._withUnsafeGuaranteedRef { context in
+            _ThreadContext.existingPointer.map { _Ref<_ThreadContext>(address: $0) } ?? _ThreadContext.currentRef
+        return contextRef.with { context in
             if context.armsEveryTopLevelRead { return true }
             return _ProbeState.isRecorded(probe.subject, probe.keyPath, context)
         }
@@ -116,9 +116,9 @@ func _observationRecordsThisRead() -> Bool {
 @inline(__always)
 func _afterRecordedRead() {
     guard let pointer = _ThreadContext.existingPointer,
-        Unmanaged<_ProbeState>.fromOpaque(_probePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ $0.works })
+        _Ref<_ProbeState>(address: _probePointer.unsafelyUnwrapped).with({ $0.works })
     else { return }
-    Unmanaged<_ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
+    _Ref<_ThreadContext>(address: pointer).with { context in
         if !context.armsEveryTopLevelRead, let hook = context.afterTrackedReadProbe { hook() }
     }
 }
@@ -133,8 +133,8 @@ extension _Graph {
     /// The subject must be kept alive by the node: it is used once the lock is released.
     @inline(__always)
     func finishUntrackedRead(
-        armed: Unmanaged<_ObservationSubject>?,
-        arm: () -> Unmanaged<_ObservationSubject>
+        armed: _Ref<_ObservationSubject>?,
+        arm: () -> _Ref<_ObservationSubject>
     ) {
         assertSoleWriteStaged()
         if hidesReadsFromObservation() {
@@ -143,7 +143,7 @@ extension _Graph {
         }
         unlock()
         if let armed {
-            armed._withUnsafeGuaranteedRef { $0.access() }
+            armed.with { $0.access() }
             return
         }
         guard _observationRecordsThisRead() else { return }
@@ -154,8 +154,8 @@ extension _Graph {
     /// the tests' hook, then `arm` with the lock held, then registers the access through the
     /// subject `arm` returns, which the node must keep alive.
     @inline(__always)
-    func armRecordedRead(_ arm: () -> Unmanaged<_ObservationSubject>) {
+    func armRecordedRead(_ arm: () -> _Ref<_ObservationSubject>) {
         _afterRecordedRead()
-        withLock { arm() }._withUnsafeGuaranteedRef { $0.access() }
+        withLock { arm() }.with { $0.access() }
     }
 }

@@ -33,16 +33,16 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 
     /// Brings the computed value up to date (lock held); if it changed since the registrar was
     /// last told, returns the subject to tell.
-    func changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
+    func changedObservationSubject() -> _Ref<_ObservationSubject>? {
         guard !isDisposed, !sources.isEmpty else { return nil }
         let target = sources[0].derivedRef
-        graphRef._withUnsafeGuaranteedRef { graph in
-            target._withUnsafeGuaranteedRef { graph.refresh($0) }
+        graphRef.with { graph in
+            target.with { graph.refresh($0) }
         }
-        let version = target._withUnsafeGuaranteedRef { $0.version }
+        let version = target.with { $0.version }
         guard version != reportedVersion else { return nil }
         reportedVersion = version
-        return Unmanaged.passUnretained(subject)
+        return _Ref(subject)
     }
 }
 
@@ -51,14 +51,14 @@ extension _Node {
     /// released on return): see `_Graph._finishUntrackedComputedRead`.
     @inlinable
     final func _finishUntrackedComputedRead() {
-        graphRef._withUnsafeGuaranteedRef { $0._finishUntrackedComputedRead(self) }
+        graphRef.with { $0._finishUntrackedComputedRead(self) }
     }
 
     /// Arms this computed value after a read an Observation scope recorded, and registers the
     /// access (lock released; see `_Graph._endUntrackedComputedRead`).
     @inlinable
     final func _armRecordedComputedRead() {
-        graphRef._withUnsafeGuaranteedRef { $0._armRecordedComputedRead(self) }
+        graphRef.with { $0._armRecordedComputedRead(self) }
     }
 }
 
@@ -69,7 +69,7 @@ extension _Graph {
     /// node (`armObservation`) and registers it (see `finishUntrackedRead`).
     @usableFromInline
     final func _finishUntrackedComputedRead(_ node: _Node) {
-        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        let derived = _downcast(node, to: _DerivedNode.self)
         let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived)) : nil
         finishUntrackedRead(armed: armed) { Self.subject(of: armObservation(derived)) }
     }
@@ -78,21 +78,21 @@ extension _Graph {
     /// recorded, once `_endUntrackedComputedRead` released the lock.
     @usableFromInline
     final func _armRecordedComputedRead(_ node: _Node) {
-        let derived = unsafeDowncast(node, to: _DerivedNode.self)
+        let derived = _downcast(node, to: _DerivedNode.self)
         armRecordedRead { Self.subject(of: armObservation(derived)) }
     }
 
     /// The subject of `watcher`, kept alive by the watcher (which the graph's `watchers` keeps
     /// for the node).
-    private static func subject(of watcher: Unmanaged<_WatcherNode>) -> Unmanaged<_ObservationSubject> {
-        watcher._withUnsafeGuaranteedRef { .passUnretained($0.subject) }
+    private static func subject(of watcher: _Ref<_WatcherNode>) -> _Ref<_ObservationSubject> {
+        watcher.with { .init($0.subject) }
     }
 
     /// Called under the lock by a read an Observation scope recorded: every later change of
     /// the computed value `node` is reported to Observation (the watcher stays armed; see
     /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
     /// finds the watcher of an armed node.
-    private func armObservation(_ node: _DerivedNode) -> Unmanaged<_WatcherNode> {
+    private func armObservation(_ node: _DerivedNode) -> _Ref<_WatcherNode> {
         if node.hasWatcher { return watchers[ObjectIdentifier(node)].unsafelyUnwrapped }
         // The read that arms it released the lock before: a write since may have left the node
         // stale, and a write's mark stops at a stale node, so it would never reach a watcher
@@ -102,7 +102,7 @@ extension _Graph {
         watcher.sources.append(_Edge(retaining: node, version: node.version))
         watcher.sources[0].slot = subscribe(watcher, to: node)
         watcher.reportedVersion = node.version
-        let created = Unmanaged.passRetained(watcher)
+        let created = _Ref(retaining: watcher)
         watchers[ObjectIdentifier(node)] = created
         node.hasWatcher = true
         return created

@@ -62,7 +62,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
         if let reaction = taken as? _ReactionNode {
             _runDetached(insideDerivation: insideDerivation) { reaction.cancel() }
         } else {
-            _runDetached(insideDerivation: insideDerivation, unsafeDowncast(taken, to: _CancelAction.self).onCancel)
+            _runDetached(insideDerivation: insideDerivation, _downcast(taken, to: _CancelAction.self).onCancel)
         }
     }
 

@@ -47,7 +47,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// a reaction whose first read was made by someone else, under the same lock acquisition.
     func adoptFirstRun(readOf source: _Node) {
         sources.append(_Edge(retaining: source, version: source.version))
-        sources[0].slot = graphRef.takeUnretainedValue().subscribe(self, to: source)
+        sources[0].slot = graphRef.object.subscribe(self, to: source)
         lifecycle.firstRunAdopted()
     }
 
@@ -55,7 +55,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// ran); a reaction bound to an executor is sent there instead. Called with the lock
     /// released.
     func run(_ context: _ThreadContext) {
-        graphRef._withUnsafeGuaranteedRef { $0.runReaction(self, context) }
+        graphRef.with { $0.runReaction(self, context) }
     }
 
     // MARK: Steps of a run, with the lock held (never released)
@@ -186,7 +186,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// (see `_tearDown`). If it is running (on another thread, or this is its own body),
     /// that happens when the run ends, on the thread that runs it.
     func cancel() {
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             graph.lock.lock()
             switch lifecycle.cancel() {
             case .none:

@@ -28,13 +28,13 @@ class _SubscriberNode: _DerivedNode, @unchecked Sendable {
     /// runs no user code). With ``releaseHeldSelf()``, the only place a subscriber holds itself.
     @inline(__always)
     final func holdSelf() {
-        _ = Unmanaged.passUnretained(self).retain()
+        _ = _Ref(self).retain()
     }
 
     /// Gives back the reference ``holdSelf()`` took (lock released: it may free the node and
     /// what it holds).
     @inline(__always)
     final func releaseHeldSelf() {
-        Unmanaged.passUnretained(self).release()
+        _Ref(self).release()
     }
 }

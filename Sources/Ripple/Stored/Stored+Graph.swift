@@ -17,10 +17,10 @@ extension Stored {
     /// counted, for the write of a read-modify-write that another write overtook (the caller
     /// retries it).
     @usableFromInline @inline(never)
-    func _lockForWrite(_ context: Unmanaged<_ThreadContext>) -> _HeldLock? {
+    func _lockForWrite(_ context: _Ref<_ThreadContext>) -> _HeldLock? {
         // Handed out through a variable: a closure's result must be copyable.
         var taken: _HeldLock? = nil
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
             var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             // Checked through the raw references: this is on every write's path.
@@ -33,11 +33,11 @@ extension Stored {
                 held = admitted
             }
             writes &+= 1
-            if let extras = _extras, let writeCounter = extras._withUnsafeGuaranteedRef({ $0.writeCounter }) {
+            if let extras = _extras, let writeCounter = extras.with({ $0.writeCounter }) {
                 _ = writeCounter._write(writes, context)
             }
             // The equality check runs next: a write from inside it fails (see `comparingRef`).
-            graph.comparingRef = .passUnretained(self)
+            graph.comparingRef = .init(self)
             taken = consume held
         }
         return taken
@@ -48,13 +48,13 @@ extension Stored {
     /// `_StagedRead.countVersion`).
     @usableFromInline @inline(never)
     func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
-        extrasRef._withUnsafeGuaranteedRef { $0.writeCounter }?._stampVersion(reserved, held)
+        extrasRef.with { $0.writeCounter }?._stampVersion(reserved, held)
     }
 
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite(_ held: consuming _HeldLock) {
-        graphRef._withUnsafeGuaranteedRef { $0.comparingRef = nil }
+        graphRef.with { $0.comparingRef = nil }
         held.release(graphRef)
     }
 
@@ -63,7 +63,7 @@ extension Stored {
     /// written: see `_Staging`.)
     @usableFromInline
     func _stampVersion(_ held: borrowing _HeldLock) {
-        graphRef._withUnsafeGuaranteedRef { graph in version = graph.makeID() }
+        graphRef.with { graph in version = graph.makeID() }
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
@@ -86,10 +86,10 @@ extension Stored {
     /// equality that refuses an older value (RippleStore's snapshots), replaced a newer value
     /// that another thread had committed meanwhile with the batch's older one.
     @usableFromInline
-    func _markReadersOfReplacedStagedValue(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
-        graphRef._withUnsafeGuaranteedRef { graph in
+    func _markReadersOfReplacedStagedValue(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock) {
+        graphRef.with { graph in
             graph.comparingRef = nil
-            context._withUnsafeGuaranteedRef { graph.propagate(from: self, into: $0) }
+            context.with { graph.propagate(from: self, into: $0) }
         }
         held.release(graphRef)
     }
@@ -100,15 +100,15 @@ extension Stored {
     /// holding the lock from the commit to the first reaction, as a batch's commit does, so
     /// that a write and its reactions cost one acquisition, not two.
     @usableFromInline
-    func _commitWrite(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool = false) {
+    func _commitWrite(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool = false) {
         // Through a variable: a closure cannot consume what it captures.
         var held = Optional(held)
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { context in
+        graphRef.with { graph in
+            context.with { context in
                 graph.comparingRef = nil
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
-                if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.observationRef != nil }) {
+                if let extras = _extras, extras.with({ $0.observationRef != nil }) {
                     context.pending.append(.notify(self))
                 }
                 if runningJobs {
@@ -122,25 +122,25 @@ extension Stored {
 
     /// Queues a write made while reactions are being delivered.
     @usableFromInline
-    func _queueWrite(_ context: Unmanaged<_ThreadContext>, _ apply: @escaping () -> Void) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.queueWrite($0, apply) }
+    func _queueWrite(_ context: _Ref<_ThreadContext>, _ apply: @escaping () -> Void) {
+        graphRef.with { graph in
+            context.with { graph.queueWrite($0, apply) }
         }
     }
 
     /// Runs the reactions a write queued (unless a batch or a delivery is in progress).
     @usableFromInline
-    func _deliver(_ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.deliver($0) }
+    func _deliver(_ context: _Ref<_ThreadContext>) {
+        graphRef.with { graph in
+            context.with { graph.deliver($0) }
         }
     }
 
     /// Records a write for the tracers (lock held).
     @usableFromInline @inline(never)
-    func _recordWrite(old: Value, new: Value, _ context: Unmanaged<_ThreadContext>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
+    func _recordWrite(old: Value, new: Value, _ context: _Ref<_ThreadContext>) {
+        graphRef.with { graph in
+            context.with { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
         }
     }
 
@@ -150,12 +150,12 @@ extension Stored {
     /// write, or the committed value) is not recorded, as an unbatched write of an equal value
     /// is not.
     @usableFromInline @inline(never)
-    func _recordStagedWrite(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+    func _recordStagedWrite(_ newValue: Value, _ context: _Ref<_ThreadContext>) {
         if let isEqual = _isEqual {
-            let staging = context._withUnsafeGuaranteedRef { $0.staging }
+            let staging = context.with { $0.staging }
             var current = _value
-            if let extras = _extras?.takeUnretainedValue(),
-                extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+            if let extras = _extras?.object,
+                extras.stagedOwner?.refers(to: staging) == true
             {
                 // Nothing in the slot yet: the batch's first write of the value.
                 if let staged = extras._stagedValue { current = staged }
@@ -163,8 +163,8 @@ extension Stored {
                 current = entry.value as! Value
             }
             // As in an unbatched write, a write from inside the equality check fails.
-            let equal = graphRef._withUnsafeGuaranteedRef { graph in
-                graph.comparingRef = .passUnretained(self)
+            let equal = graphRef.with { graph in
+                graph.comparingRef = .init(self)
                 defer { graph.comparingRef = nil }
                 return isEqual(current, newValue)
             }
@@ -179,8 +179,8 @@ extension Stored {
     /// writes tell Observation nothing.
     @usableFromInline
     func _untrackedRead() {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            graph.finishUntrackedRead(armed: _extras?._withUnsafeGuaranteedRef { $0.observationRef }) {
+        graphRef.with { graph in
+            graph.finishUntrackedRead(armed: _extras?.with { $0.observationRef }) {
                 armObservation()
             }
         }
@@ -194,22 +194,22 @@ extension Stored {
     /// so a write between this read and that installation must not use up the only notice
     /// (the registration would never hear a later change). Ripple cannot see when the
     /// installation happens, so no later moment is provably safe to disarm.
-    fileprivate func armObservation() -> Unmanaged<_ObservationSubject> {
-        if let observationRef = _extras?.takeUnretainedValue().observationRef { return observationRef }
-        let created = Unmanaged.passRetained(_ObservationSubject())
+    fileprivate func armObservation() -> _Ref<_ObservationSubject> {
+        if let observationRef = _extras?.object.observationRef { return observationRef }
+        let created = _Ref(retaining: _ObservationSubject())
         extras.observationRef = created
         return created
     }
 
     /// The node's extras, created now if needed (lock held).
     var extras: _StoredExtras<Value> {
-        extrasRef.takeUnretainedValue()
+        extrasRef.object
     }
 
     /// The node's extras as a +0 reference, created now if needed (lock held).
-    var extrasRef: Unmanaged<_StoredExtras<Value>> {
+    var extrasRef: _Ref<_StoredExtras<Value>> {
         if let _extras { return _extras }
-        let created = Unmanaged.passRetained(_StoredExtras<Value>())
+        let created = _Ref(retaining: _StoredExtras<Value>())
         _extras = created
         return created
     }

@@ -181,7 +181,7 @@ extension Stored: _ReadModifyWriteSubject {
     /// the subject's other writers' exclusive accesses first.
     @usableFromInline
     func _noteReadInRegion() {
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             let context = _ThreadContext.current
             guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
                 !graph.isDeriving(on: context)
@@ -189,7 +189,7 @@ extension Stored: _ReadModifyWriteSubject {
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context)
                 if _exclusiveOwner == nil {
-                    _exclusiveOwner = Unmanaged.passUnretained(context).toOpaque()
+                    _exclusiveOwner = _Ref(context).address
                     graph.exclusiveOwners += 1
                 }
                 extras.exclusiveDepth += 1
@@ -208,10 +208,10 @@ extension Stored: _ReadModifyWriteSubject {
     /// the acquisition; refuses, releasing it and returning `nil`, the write of a
     /// compare-and-set region whose subject was written since it was read.
     @usableFromInline
-    func _admitWrite(_ graph: _Graph, _ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock)
+    func _admitWrite(_ graph: _Graph, _ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock)
         -> _HeldLock?
     {
-        let context = context.takeUnretainedValue()
+        let context = context.object
         _waitForExclusiveAccess(context)
         guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return held }
         context.readModifyWrite.isWriting = false
@@ -229,10 +229,10 @@ extension Stored: _ReadModifyWriteSubject {
     /// writers wait for; `nil` when none (lock held to touch). Kept in the extras: most values
     /// never have one.
     var _exclusiveOwner: UnsafeMutableRawPointer? {
-        get { _extras?._withUnsafeGuaranteedRef { $0.exclusiveOwner } ?? nil }
+        get { _extras?.with { $0.exclusiveOwner } ?? nil }
         set {
             if newValue == nil, _extras == nil { return }
-            extrasRef._withUnsafeGuaranteedRef { $0.exclusiveOwner = newValue }
+            extrasRef.with { $0.exclusiveOwner = newValue }
         }
     }
 
@@ -240,9 +240,9 @@ extension Stored: _ReadModifyWriteSubject {
     /// Stops the program, rather than hang, when the owner waits (directly or through others)
     /// for a value this thread holds.
     func _waitForExclusiveAccess(_ context: _ThreadContext) {
-        let me = Unmanaged.passUnretained(context).toOpaque()
+        let me = _Ref(context).address
         while let owner = _exclusiveOwner, owner != me {
-            graphRef._withUnsafeGuaranteedRef { graph in
+            graphRef.with { graph in
                 if !graph.lock.isHeldOnce {
                     graph.unlock()
                     _rippleFailure(
@@ -263,7 +263,7 @@ extension Stored: _ReadModifyWriteSubject {
         var chain = [debugLabel]
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
-        while let waited = Unmanaged<_ThreadContext>.fromOpaque(next).takeUnretainedValue().waitingFor,
+        while let waited = _Ref<_ThreadContext>(address: next).object.waitingFor,
             let nextOwner = waited._exclusiveOwnerPointer
         {
             chain.append(waited.debugLabel)
@@ -282,7 +282,7 @@ extension Stored: _ReadModifyWriteSubject {
         extras.exclusiveDepth -= 1
         if extras.exclusiveDepth == 0 {
             _exclusiveOwner = nil
-            graphRef._withUnsafeGuaranteedRef { graph in
+            graphRef.with { graph in
                 graph.exclusiveOwners -= 1
                 graph.lock.broadcast()
             }

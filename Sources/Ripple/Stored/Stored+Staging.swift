@@ -8,12 +8,12 @@ extension Stored {
     /// Inlinable, like the setter: the parts that handle `Value` (and the function that will
     /// apply the write) are compiled for the concrete type in the client.
     @inlinable
-    func _stage(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+    func _stage(_ newValue: Value, _ context: _Ref<_ThreadContext>) {
         // The batch's only write so far is kept in the context, unlocked (see `_SoleWrite`).
         if MemoryLayout<Value>.size <= _SoleWrite.capacity, MemoryLayout<Value>.alignment <= _SoleWrite.alignment {
-            let slot = context._withUnsafeGuaranteedRef { context in
+            let slot = context.with { context in
                 context._soleWriteSlot(for: self) { node, storage, writes, context, step in
-                    unsafeDowncast(node, to: Stored<Value>.self)._performSoleWrite(step, storage, writes, context)
+                    _downcast(node, to: Stored<Value>.self)._performSoleWrite(step, storage, writes, context)
                 }
             }
             switch slot {
@@ -33,7 +33,7 @@ extension Stored {
         }
         var held: _HeldLock? = nil
         var slot = _beginStaging(context, &held) { node, staging, context in
-            unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+            _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
         guard let held else {
             // A queued write applied outside any batch: applied at once.
@@ -44,15 +44,15 @@ extension Stored {
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
             slot = _stageCallingWillChange(newValue.unsafelyUnwrapped, context, held) { node, staging, context in
-                unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
         }
-        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+        if graphRef.with({ $0.tracingCount != 0 }) {
             _recordStagedWrite(newValue.unsafelyUnwrapped, context)
         }
         switch slot {
         case .own:
-            _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { swap(&$0._stagedValue, &newValue) }
+            _extras.unsafelyUnwrapped.with { swap(&$0._stagedValue, &newValue) }
         case .apart:
             _stageApart(&newValue)
         case .willChange:
@@ -73,11 +73,11 @@ extension Stored {
     /// The acquisition comes back through `held` rather than with the slot: one call either way.
     @usableFromInline
     func _beginStaging(
-        _ context: Unmanaged<_ThreadContext>, _ held: inout _HeldLock?, commit: @escaping _StagedEntry.Commit
+        _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock?, commit: @escaping _StagedEntry.Commit
     ) -> _StagingSlot {
-        context._withUnsafeGuaranteedRef { context in
+        context.with { context in
             guard context.batchDepth > 0 else { return .own }
-            return graphRef._withUnsafeGuaranteedRef { graph in
+            return graphRef.with { graph in
                 held = graph.takeLock()
                 // A derivation's write fails here, naming the value it wrote, and so does a write
                 // from inside the equality check of a write being applied.
@@ -99,9 +99,9 @@ extension Stored {
     {
         let staging = context.staging
         staging.generation &+= 1
-        let me = Unmanaged.passUnretained(staging)
-        if let extras = _extras, extras._withUnsafeGuaranteedRef({ $0.stagedOwner?.toOpaque() == me.toOpaque() }) {
-            extras._withUnsafeGuaranteedRef { extras in
+        let me = _Ref(staging)
+        if let extras = _extras, extras.with({ $0.stagedOwner?.address == me.address }) {
+            extras.with { extras in
                 extras.stagedWrites &+= 1
                 extras.stagedRead.replace()
             }
@@ -116,7 +116,7 @@ extension Stored {
         staging.append(self, commit: commit)
         if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
         _stagedCount += 1
-        return extrasRef._withUnsafeGuaranteedRef { extras in
+        return extrasRef.with { extras in
             guard extras.stagedOwner == nil else { return .apart }
             extras.stagedOwner = me
             extras.stagedWrites = 1
@@ -130,7 +130,7 @@ extension Stored {
     /// lock released, committed as an unbatched write.
     @inlinable
     func _performSoleWrite(
-        _ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: Unmanaged<_ThreadContext>
+        _ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: _Ref<_ThreadContext>
     ) {
         let pointer = storage.assumingMemoryBound(to: Value.self)
         switch step {
@@ -150,7 +150,7 @@ extension Stored {
     /// and the closure that dispatches the steps stays small (inlined, this step cost every
     /// batch of one write 9 instructions in the closure's prologue and epilogue).
     @inlinable @inline(never)
-    func _applySoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
+    func _applySoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
         var value = pointer.move()
         _applyStaged(&value, writes: writes, context)
         // What the write replaced (or the value itself, if equal), destroyed once the lock
@@ -160,19 +160,19 @@ extension Stored {
 
     /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
     @usableFromInline
-    func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: Unmanaged<_ThreadContext>) {
+    func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
         let unmanaged = context
-        context._withUnsafeGuaranteedRef { context in
-            let graph = graphRef.takeUnretainedValue()
+        context.with { context in
+            let graph = graphRef.object
             let slot = _stageLocked(graph, context) { node, staging, context in
-                unsafeDowncast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
             var value = Optional(pointer.move())
             if graph.tracingCount != 0 { _recordStagedWrite(value.unsafelyUnwrapped, unmanaged) }
             // The batch staged nothing before: the value takes a free slot, replacing nothing.
             switch slot {
             case .own:
-                _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { extras in
+                _extras.unsafelyUnwrapped.with { extras in
                     swap(&extras._stagedValue, &value)
                     extras.stagedWrites = writes
                 }
@@ -205,17 +205,17 @@ extension Stored {
 
     /// Releases the acquisition of a staged write (`_beginStaging`).
     @usableFromInline
-    func _endStaging(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock) {
+    func _endStaging(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock) {
         held.release(graphRef)
-        context._withUnsafeGuaranteedRef { context in
+        context.with { context in
             if !context.staging.trash.isEmpty { context.staging.emptyTrash() }
         }
     }
 
     /// The value `staging` staged for this node, if any, with the number of writes (lock held).
     private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
-        if let extras = _extras?.takeUnretainedValue(),
-            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        if let extras = _extras?.object,
+            extras.stagedOwner?.refers(to: staging) == true
         {
             return (extras._stagedValue.unsafelyUnwrapped, extras.stagedWrites)
         }
@@ -226,7 +226,7 @@ extension Stored {
     /// What this thread's batch staged for this node, if it reads in its batch's view now
     /// (lock held, `_stagedCount` not zero).
     private func stagedInView(_ context: _ThreadContext) -> (value: Value, writes: Int)? {
-        guard context.view(graphRef.takeUnretainedValue()) != .committed else { return nil }
+        guard context.view(graphRef.object) != .committed else { return nil }
         return staged(by: context.staging)
     }
 
@@ -235,7 +235,7 @@ extension Stored {
     @usableFromInline
     func _readStaged() -> Value {
         let context = _ThreadContext.current
-        let view = context.view(graphRef.takeUnretainedValue())
+        let view = context.view(graphRef.object)
         var current = _value
         var readsStaged = false
         if view != .committed, let staged = staged(by: context.staging) {
@@ -246,13 +246,13 @@ extension Stored {
             // Inside a private derivation: nothing is tracked. A later write of the value makes
             // the apply mark its readers even if it commits nothing (see `_StagedRead`).
             if readsStaged { notePrivateReadOfStagedValue(context.staging) }
-            graphRef._withUnsafeGuaranteedRef { $0.unlock() }
+            graphRef.with { $0.unlock() }
             return current
         }
         if readsStaged {
             // A reaction's run in the batch's view: its edge records the version the staged
             // value will have (see `_StagedRead`).
-            let tracked = graphRef._withUnsafeGuaranteedRef { graph in
+            let tracked = graphRef.with { graph in
                 guard graph.trackRead(self) else { return false }
                 graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph))
                 graph.unlock()
@@ -270,8 +270,8 @@ extension Stored {
     /// value in the node's own slot or apart in the batch's `overflow` (lock held); `nil` when
     /// `staging` staged none.
     private func updateStagedRead<Result>(by staging: _Staging, _ update: (inout _StagedRead) -> Result) -> Result? {
-        if let extras = _extras?.takeUnretainedValue(),
-            extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque()
+        if let extras = _extras?.object,
+            extras.stagedOwner?.refers(to: staging) == true
         {
             return update(&extras.stagedRead)
         }
@@ -319,14 +319,14 @@ extension Stored {
     /// then, unless the staged value equals the committed one, swaps it in and propagates the
     /// change. The replaced value is handed to `staging`, released once the lock is.
     @inlinable
-    func _commitStaged(by staging: _Staging, _ context: Unmanaged<_ThreadContext>) {
+    func _commitStaged(by staging: _Staging, _ context: _Ref<_ThreadContext>) {
         let writes = _takeStagedSlot(staging)
         guard writes > 0 else {
             _commitStagedApart(by: staging, context)
             return
         }
         let read = _takeStagedRead()
-        var value = _extras.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0._stagedValue.take().unsafelyUnwrapped }
+        var value = _extras.unsafelyUnwrapped.with { $0._stagedValue.take().unsafelyUnwrapped }
         _applyStaged(&value, writes: writes, context, read: read)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
@@ -337,8 +337,8 @@ extension Stored {
     func _takeStagedSlot(_ staging: _Staging) -> Int {
         _stagedCount -= 1
         guard let extras = _extras else { return 0 }
-        return extras._withUnsafeGuaranteedRef { extras in
-            guard extras.stagedOwner?.toOpaque() == Unmanaged.passUnretained(staging).toOpaque() else { return 0 }
+        return extras.with { extras in
+            guard extras.stagedOwner?.refers(to: staging) == true else { return 0 }
             extras.stagedOwner = nil
             return extras.stagedWrites
         }
@@ -348,7 +348,7 @@ extension Stored {
     /// held; see `_StagedRead`).
     @usableFromInline
     func _takeStagedRead() -> _StagedRead {
-        extrasRef._withUnsafeGuaranteedRef { extras in
+        extrasRef.with { extras in
             let read = extras.stagedRead
             extras.stagedRead = _StagedRead()
             return read
@@ -357,7 +357,7 @@ extension Stored {
 
     /// `_commitStaged` for a value staged apart from the node.
     @usableFromInline
-    func _commitStagedApart(by staging: _Staging, _ context: Unmanaged<_ThreadContext>) {
+    func _commitStagedApart(by staging: _Staging, _ context: _Ref<_ThreadContext>) {
         let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self)).unsafelyUnwrapped
         var value = entry.value as! Value
         _applyStaged(&value, writes: entry.count, context, read: entry.read)
@@ -377,7 +377,7 @@ extension Stored {
     /// saw the committed value only if the equality holds both ways.
     @inlinable
     func _applyStaged(
-        _ value: inout Value, writes: Int, _ context: Unmanaged<_ThreadContext>, read: _StagedRead = _StagedRead()
+        _ value: inout Value, writes: Int, _ context: _Ref<_ThreadContext>, read: _StagedRead = _StagedRead()
     ) {
         // A nil from `_lockForWrite`: the write of a read-modify-write that another write
         // overtook (nothing is held, and the caller retries): nothing is applied.

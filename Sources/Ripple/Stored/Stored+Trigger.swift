@@ -30,11 +30,11 @@ extension Stored {
     /// - Complexity: The cost of a write: O(*n*) in the live nodes downstream not yet marked.
     public func trigger() {
         let context = _ThreadContext.currentRef
-        if context._withUnsafeGuaranteedRef({ $0.isDelivering }) {
+        if context.with({ $0.isDelivering }) {
             _queueWrite(context) { [self] in _triggerStaged(context) }
             return
         }
-        if context._withUnsafeGuaranteedRef({ $0.batchDepth > 0 }) {
+        if context.with({ $0.batchDepth > 0 }) {
             _triggerStaged(context)
             return
         }
@@ -43,16 +43,16 @@ extension Stored {
     }
 
     /// Applies a trigger at once (outside any batch): a write of the value it has.
-    private func _triggerNow(_ context: Unmanaged<_ThreadContext>, runningJobs: Bool) {
+    private func _triggerNow(_ context: _Ref<_ThreadContext>, runningJobs: Bool) {
         // Nil: only for the write of an overtaken read-modify-write, which a trigger is not.
         guard let held = _lockForWrite(context) else { return }
         _applyTrigger(context, held, runningJobs: runningJobs)
     }
 
     /// A trigger's commit, with the acquisition `_lockForWrite` returned (released here).
-    private func _applyTrigger(_ context: Unmanaged<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool) {
+    private func _applyTrigger(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool) {
         _stampVersion(held)
-        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+        if graphRef.with({ $0.tracingCount != 0 }) {
             _recordWrite(old: _value, new: _value, context)
         }
         _commitWrite(context, held, runningJobs: runningJobs)
@@ -61,10 +61,10 @@ extension Stored {
     /// A trigger inside a batch (or a queued one, applied like a batch): noted in the batch as
     /// an entry of its own, applied in order with the batch's writes when it ends. Nothing is
     /// staged as the value, so the batch's reads of it, and the value itself, are untouched.
-    private func _triggerStaged(_ context: Unmanaged<_ThreadContext>) {
-        let inBatch = context._withUnsafeGuaranteedRef { context -> Bool in
+    private func _triggerStaged(_ context: _Ref<_ThreadContext>) {
+        let inBatch = context.with { context -> Bool in
             guard context.batchDepth > 0 else { return false }
-            graphRef._withUnsafeGuaranteedRef { graph in
+            graphRef.with { graph in
                 graph.lock.lock()
                 if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
                 if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
@@ -78,7 +78,7 @@ extension Stored {
                     if graph.isTracing { graph.recordTrace(.batchStart, context) }
                 }
                 staging.append(self) { node, _, context in
-                    let stored = unsafeDowncast(node, to: Stored<Value>.self)
+                    let stored = _downcast(node, to: Stored<Value>.self)
                     guard let held = stored._lockForWrite(context) else { return }
                     stored._applyTrigger(context, held, runningJobs: false)
                 }
@@ -129,7 +129,7 @@ public func trigger(file: StaticString = #fileID, line: UInt = #line, _ body: ()
         return _graph.withLock {
             var found: [any _Triggerable] = []
             for index in 0..<node.sources.count {
-                if let stored = node.sources[index].ref.takeUnretainedValue() as? any _Triggerable {
+                if let stored = node.sources[index].ref.object as? any _Triggerable {
                     found.append(stored)
                 }
             }

@@ -83,7 +83,7 @@ extension Stored {
     ///   costs one lock acquisition per handler, plus the handlers.
     public func willChange(_ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void) -> Subscription {
         let entry = _WillChangeHandler(handler, owner: self)
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             graph.withLock {
                 extras.willChangeHandlers.append(entry)
                 if !_hasWillChangeHandlers {
@@ -97,7 +97,7 @@ extension Stored {
 
     /// Removes a cancelled handler (lock taken here); the last one leaves the value plain.
     func _removeWillChangeHandler(_ entry: _WillChangeHandler<Value>) {
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             graph.withLock {
                 guard !entry.isCancelled else { return }
                 entry.isCancelled = true
@@ -115,7 +115,7 @@ extension Stored {
     /// have some.
     func _forgetWillChangeHandlers() {
         if _hasWillChangeHandlers {
-            graphRef._withUnsafeGuaranteedRef { $0.countWillChangeNodes(by: -1) }
+            graphRef.with { $0.countWillChangeNodes(by: -1) }
         }
     }
 
@@ -125,10 +125,10 @@ extension Stored {
     /// commit under that same acquisition. Other threads' writes of the value wait meanwhile
     /// (in `_lockForWrite`), so the value is still the one the handlers were told about.
     @usableFromInline @inline(never)
-    func _callWillChangeHandlers(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, _ held: borrowing _HeldLock) {
-        graphRef._withUnsafeGuaranteedRef { graph in
+    func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
+        graphRef.with { graph in
             graph.comparingRef = nil
-            let me = context.toOpaque()
+            let me = context.address
             failIfCallingWillChangeHandlers(graph, me)
             holdForWillChange(graph, me)
             let handlers = extras.willChangeHandlers
@@ -153,19 +153,19 @@ extension Stored {
     /// staging's bookkeeping, and says where the value goes.
     @usableFromInline @inline(never)
     func _stageCallingWillChange(
-        _ newValue: Value, _ context: Unmanaged<_ThreadContext>, _ held: borrowing _HeldLock,
+        _ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock,
         commit: @escaping _StagedEntry.Commit
     ) -> _StagingSlot {
-        graphRef._withUnsafeGuaranteedRef { graph in
-            context._withUnsafeGuaranteedRef { context in
-                let me = Unmanaged.passUnretained(context).toOpaque()
+        graphRef.with { graph in
+            context.with { context in
+                let me = _Ref(context).address
                 // Held from now until the batch is applied: its commit ends the reservation.
                 _waitForExclusiveAccess(context)
                 holdForWillChange(graph, me)
                 context.reservations.append(self)
                 let old = _valueInView()
                 if let isEqual = _isEqual {
-                    graph.comparingRef = .passUnretained(self)
+                    graph.comparingRef = .init(self)
                     let equal = isEqual(old, newValue)
                     graph.comparingRef = nil
                     if equal { return _stageLocked(graph, context, commit: commit) }

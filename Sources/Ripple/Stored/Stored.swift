@@ -35,7 +35,7 @@ public final class Stored<Value>: _Node, Readable {
     /// What most values never need (the staged value of a batch, the Observation subject, the
     /// write counter, nested compound assignments), created by its first use (lock held).
     /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.
-    @usableFromInline @exclusivity(unchecked) var _extras: Unmanaged<_StoredExtras<Value>>?
+    @usableFromInline @exclusivity(unchecked) var _extras: _Ref<_StoredExtras<Value>>?
     /// Writes so far, equal ones included.
     @exclusivity(unchecked) var writes = 0
     @usableFromInline @exclusivity(unchecked) var _value: Value
@@ -126,12 +126,12 @@ public final class Stored<Value>: _Node, Readable {
         @inlinable
         set {
             let context = _ThreadContext.currentRef
-            if context._withUnsafeGuaranteedRef({ $0.isDelivering }) {
+            if context.with({ $0.isDelivering }) {
                 // Applied inside a batch (a delivery round or the enclosing batch): staged.
                 _queueWrite(context) { [self] in self._stage(newValue, context) }
                 return
             }
-            if context._withUnsafeGuaranteedRef({ $0.batchDepth > 0 }) {
+            if context.with({ $0.batchDepth > 0 }) {
                 _stage(newValue, context)
                 return
             }
@@ -155,10 +155,10 @@ public final class Stored<Value>: _Node, Readable {
     @inlinable @inline(never)
     func _generalRead() -> Value {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
-        graphRef._withUnsafeGuaranteedRef { $0._stageSoleWriteOfCallingThread() }
+        graphRef.with { $0._stageSoleWriteOfCallingThread() }
         // Inside a read-modify-write region, the region's first read of a stored value also
         // records it (see `Stored+ReadModifyWrite.swift`).
-        if graphRef._withUnsafeGuaranteedRef({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
+        if graphRef.with({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
         if _stagedCount != 0 { return _readStaged() }
         let current = _value
         if _trackAndUnlock() { return current }
@@ -206,11 +206,11 @@ public final class Stored<Value>: _Node, Readable {
     ///
     /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
     public var writeCount: Int {
-        let (counter, staged) = graphRef._withUnsafeGuaranteedRef { graph in
+        let (counter, staged) = graphRef.with { graph in
             graph.withLock { () -> (Stored<Int>, Int) in
                 // Inside a batch, its writes not yet applied count too.
                 let staged = _stagedWriteCount()
-                if let writeCounter = _extras?.takeUnretainedValue().writeCounter { return (writeCounter, staged) }
+                if let writeCounter = _extras?.object.writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 extras.writeCounter = created
                 return (created, staged)
@@ -221,7 +221,7 @@ public final class Stored<Value>: _Node, Readable {
         // the counter gets once the staged writes are counted, so that counting them does not
         // run it again for the count it saw (see `_StagedRead.countVersion`).
         if staged != 0 {
-            graphRef._withUnsafeGuaranteedRef { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } }
+            graphRef.with { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } }
         }
         return count + staged
     }
@@ -230,7 +230,7 @@ public final class Stored<Value>: _Node, Readable {
     /// runs its reactions, then delivers the writes they queued. Also a batch of one write
     /// (`_ThreadContext.commitSoleWriteAsWrite`).
     @inlinable
-    func _writeAndDeliver(_ newValue: Value, _ context: Unmanaged<_ThreadContext>) {
+    func _writeAndDeliver(_ newValue: Value, _ context: _Ref<_ThreadContext>) {
         let replaced = _write(newValue, context, runningJobs: true)
         _deliver(context)
         // The replaced value is released only now, with the lock released and this write's
@@ -247,7 +247,7 @@ public final class Stored<Value>: _Node, Readable {
     /// Returns the value it replaced, for the caller to release once the lock is released
     /// (`nil` when nothing was written).
     @inlinable
-    func _write(_ newValue: Value, _ context: Unmanaged<_ThreadContext>, runningJobs: Bool = false) -> Value? {
+    func _write(_ newValue: Value, _ context: _Ref<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // Nil: the write belongs to a read-modify-write that another writer overtook.
         guard let held = _lockForWrite(context) else { return nil }
         if _isEqual?(_value, newValue) == true {
@@ -259,7 +259,7 @@ public final class Stored<Value>: _Node, Readable {
         _stampVersion(held)
         var replaced = newValue
         swap(&_value, &replaced)
-        if graphRef._withUnsafeGuaranteedRef({ $0.tracingCount != 0 }) {
+        if graphRef.with({ $0.tracingCount != 0 }) {
             _recordWrite(old: replaced, new: _value, context)
         }
         _commitWrite(context, held, runningJobs: runningJobs)
@@ -271,8 +271,8 @@ public final class Stored<Value>: _Node, Readable {
     override func _origin() -> _Origin { storedOrigin.origin }
 
     /// The subject to tell of a change (queued by every write once a read in an Observation scope armed it).
-    override func _changedObservationSubject() -> Unmanaged<_ObservationSubject>? {
-        _extras?._withUnsafeGuaranteedRef { $0.observationRef }
+    override func _changedObservationSubject() -> _Ref<_ObservationSubject>? {
+        _extras?.with { $0.observationRef }
     }
 
     deinit {

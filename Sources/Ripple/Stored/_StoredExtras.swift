@@ -7,7 +7,7 @@
 @usableFromInline
 final class _StoredExtras<Value> {
     /// The batch whose staged value this node holds (others keep theirs apart).
-    @exclusivity(unchecked) var stagedOwner: Unmanaged<_Staging>?
+    @exclusivity(unchecked) var stagedOwner: _Ref<_Staging>?
     /// The writes the staged value stands for.
     @exclusivity(unchecked) var stagedWrites = 0
     /// Reactions' reads of the staged value, in the batch's view (see `_StagedRead`).
@@ -23,7 +23,7 @@ final class _StoredExtras<Value> {
     /// Observation scope recorded; from then on every change is told to Observation (see
     /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
     /// reference counting.
-    @exclusivity(unchecked) var observationRef: Unmanaged<_ObservationSubject>?
+    @exclusivity(unchecked) var observationRef: _Ref<_ObservationSubject>?
     /// Before-change handlers (``Stored/willChange(_:)``), in the order they were added.
     @exclusivity(unchecked) var willChangeHandlers: [_WillChangeHandler<Value>] = []
     /// The thread (its context) calling the before-change handlers, which must not write the

@@ -141,7 +141,7 @@ extension _Graph {
             var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
             while let node = stack.popLast(), let observer = id(node) {
                 guard node.kind != .stored else { continue }
-                let derived = unsafeDowncast(node, to: _DerivedNode.self)
+                let derived = _downcast(node, to: _DerivedNode.self)
                 for position in 0..<derived.sources.count {
                     let source = derived.sources[position].node
                     guard let sourceID = id(source) else { break }

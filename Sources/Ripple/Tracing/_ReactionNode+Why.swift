@@ -10,7 +10,7 @@ extension _ReactionNode {
     /// reaction has no sources: its baseline is empty.
     @inline(never)
     func recordRunStart(_ graph: _Graph) {
-        var baseline: [(source: Unmanaged<_Node>, version: Int)] = []
+        var baseline: [(source: _Ref<_Node>, version: Int)] = []
         baseline.reserveCapacity(sources.count)
         for index in 0..<sources.count { baseline.append((sources[index].ref, sources[index].version)) }
         graph.whyBaselines[ObjectIdentifier(self)] = baseline
@@ -24,7 +24,7 @@ extension _ReactionNode {
         let seen = graph.whySnapshots[ObjectIdentifier(self)]
         var changes: [_PendingSourceChange] = []
         for (ref, version) in baseline {
-            let source = ref.takeUnretainedValue()
+            let source = ref.object
             guard source.version != version else { continue }
             changes.append(
                 _PendingSourceChange(

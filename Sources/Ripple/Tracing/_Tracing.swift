@@ -141,7 +141,7 @@ extension _Graph {
     /// lock is released, and its events are that thread's.
     func recordTrace(_ event: _PendingTrace) {
         if let reader = helpedReaderContext {
-            reader._withUnsafeGuaranteedRef { recordTrace(event, $0) }
+            reader.with { recordTrace(event, $0) }
             return
         }
         recordTrace(event, _ThreadContext.current)

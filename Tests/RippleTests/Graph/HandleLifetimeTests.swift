@@ -35,7 +35,7 @@ struct HandleLifetimeTests {
     /// reference to the handle across the read.
     static func readWithoutTheHandle(of holder: Holder) -> Int {
         let nodeRef = holder.handle.unsafelyUnwrapped.nodeRef
-        let start = nodeRef._withUnsafeGuaranteedRef { $0._beginComputedRead() }
+        let start = nodeRef.with { $0._beginComputedRead() }
         #expect(start == .general, "the value is not up to date: the read goes on along the general path")
         return _generalRead(of: nodeRef)
     }

@@ -19,7 +19,7 @@ import Testing
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let computed = Computed(name: "inProgress") { 1 }
                 let node = computed.node
-                _graph.withLock { _graph.evaluatingRef = Unmanaged.passUnretained(node) }
+                _graph.withLock { _graph.evaluatingRef = _Ref(node) }
             })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: the graph's lock released while"))

@@ -46,7 +46,7 @@ import Testing
                 let removed = list.remove(at: slot, of: nodes[entry.node], spares: &spares) { link, newSlot in
                     slotOf[link.edge] = newSlot
                 }
-                #expect(removed?.toOpaque() == Unmanaged.passUnretained(nodes[entry.node] as _Node).toOpaque())
+                #expect(removed?.refers(to: nodes[entry.node] as _Node) == true)
                 removed?.release()
                 removals += 1
             }
@@ -84,7 +84,7 @@ import Testing
             let slot = slotOf[entry.edge]!
             #expect(list.slots.contains(slot))
             #expect(list[slot].edge == entry.edge)
-            #expect(list[slot].ref.toOpaque() == Unmanaged.passUnretained(nodes[entry.node] as _Node).toOpaque())
+            #expect(list[slot].ref.refers(to: nodes[entry.node] as _Node))
         }
         // Tombstones never outnumber live links by more than the compaction threshold.
         #expect(list.slots.upperBound <= model.count + max(_ObserverList.tombstonesBeforeCompaction, model.count))

@@ -30,7 +30,7 @@ struct ObservationLazinessTests {
         let count = Stored(0)
         _ = count.value
         count.value = 1
-        let armed = _graph.withLock { count._extras?.takeUnretainedValue().observationRef != nil }
+        let armed = _graph.withLock { count._extras?.object.observationRef != nil }
         #expect(!armed)
     }
 

@@ -1,0 +1,118 @@
+/// A reference to an object of the graph that does not retain it: one word, no reference
+/// counting when it is copied, stored or followed.
+///
+/// The graph keeps most of its references this way: an edge holds its source retained once,
+/// by hand, and every other reference to that node (an observer list's link, a stack frame of
+/// a walk, the job of a reaction) is unretained, because something that outlives it (the edge,
+/// the handle, the graph) keeps the node alive. `_Ref` is the one type that does this, so that
+/// the algorithms (push, pull, tracking, delivery, staging) read as plain Swift and the
+/// reasoning about lifetimes lives here:
+///
+/// - ``with(_:)`` reaches the object without a retain and release around the access: the
+///   caller promises that something keeps it alive for the closure's duration (in the graph,
+///   almost always the edge or the lock).
+/// - ``object`` returns it as a strong reference (retained by whatever stores it).
+/// - ``init(retaining:)``, ``retain()``, ``release()`` and ``takeRetained()`` are the few
+///   places where the graph owns a reference by hand (edges, queued jobs, references released
+///   once the lock is released); each must be balanced.
+/// - ``address`` and ``init(address:)`` pass it through a C word or a thread-local slot.
+///
+/// Everything here is `Unmanaged` (and `unsafeDowncast`, in ``_downcast(_:to:)``), kept in
+/// this file: `Unmanaged` appears nowhere else in the core.
+@usableFromInline
+struct _Ref<Object: AnyObject> {
+    @usableFromInline let unmanaged: Unmanaged<Object>
+
+    /// An unretained reference to `object`. Borrowed: an initializer's arguments are owned by
+    /// default, which made every caller retain and release `object` around the call.
+    @inlinable @inline(__always)
+    init(_ object: borrowing Object) {
+        unmanaged = .passUnretained(object)
+    }
+
+    /// A reference that owns one retain of `object`, given back by ``release()`` or
+    /// ``takeRetained()``.
+    @inlinable @inline(__always)
+    init(retaining object: borrowing Object) {
+        unmanaged = .passRetained(object)
+    }
+
+    /// The reference whose ``address`` is `address`.
+    @inlinable @inline(__always)
+    init(address: UnsafeRawPointer) {
+        unmanaged = .fromOpaque(address)
+    }
+
+    @inlinable @inline(__always)
+    init(_ unmanaged: Unmanaged<Object>) {
+        self.unmanaged = unmanaged
+    }
+
+    /// Runs `body` with the object, without retaining it around the call: something else must
+    /// keep it alive until `body` returns.
+    @inlinable @inline(__always)
+    func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try unmanaged._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The object, as a strong reference (the caller retains it if it keeps it).
+    @inlinable @inline(__always)
+    var object: Object { unmanaged.takeUnretainedValue() }
+
+    /// The object's address: the same for every reference to the same object.
+    @inlinable @inline(__always)
+    var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
+
+    /// Whether this is a reference to `other`.
+    @inlinable @inline(__always)
+    func refers<Other: AnyObject>(to other: Other) -> Bool {
+        unmanaged.toOpaque() == Unmanaged.passUnretained(other).toOpaque()
+    }
+
+    /// Adds one retain, owned by the caller.
+    @inlinable @inline(__always) @discardableResult
+    func retain() -> Self {
+        Self(unmanaged.retain())
+    }
+
+    /// Gives back one retain (perhaps the last: the object may be destroyed, and its
+    /// deinitializer run, here).
+    @inlinable @inline(__always)
+    func release() {
+        unmanaged.release()
+    }
+
+    /// The object, taking over one retain this reference owned.
+    @inlinable @inline(__always)
+    func takeRetained() -> Object {
+        unmanaged.takeRetainedValue()
+    }
+
+    /// The same reference, as one to the superclass or protocol type `Other`.
+    @inlinable @inline(__always)
+    func upcast<Other: AnyObject>(to _: Other.Type) -> _Ref<Other> {
+        _Ref<Other>(address: unmanaged.toOpaque())
+    }
+}
+
+/// Sendable as `Unmanaged` is: it is a word, and what may be done with the object it refers to
+/// is up to the code that follows it.
+extension _Ref: @unchecked Sendable {}
+
+extension _Ref: Equatable {
+    @inlinable @inline(__always)
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.unmanaged.toOpaque() == rhs.unmanaged.toOpaque()
+    }
+}
+
+/// `object` as a `T`, which it is: the graph knows it from the node's kind (a node of kind
+/// `.reaction` is a `_ReactionNode`). No check in optimized builds; debug builds and the
+/// invariant-checking test runs (`RIPPLE_INVARIANTS`) stop with a message if it is not.
+@_transparent @usableFromInline
+func _downcast<T: AnyObject>(_ object: AnyObject, to type: T.Type) -> T {
+    #if RIPPLE_INVARIANTS
+    precondition(object is T, "Ripple internal error: \(Swift.type(of: object)) is not a \(T.self)")
+    #endif
+    return unsafeDowncast(object, to: type)
+}
