@@ -52,17 +52,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// driver then runs on the main actor, where the operation starts.
     let runsOnMainActor: Bool
     let origin: _Origin
-    /// The reaction that tracks the operation's synchronous start and restarts it; the running
-    /// task. Guarded by `lock`.
-    private let lock = _AsyncLock()
-    nonisolated(unsafe) private var driver: Subscription?
-    nonisolated(unsafe) private var task: Task<Void, Never>?
-    nonisolated(unsafe) private var runs = 0
+    /// The driver, the running task and the runs, behind a lock of their own (never held while
+    /// calling into the graph).
+    private let runs = _Locked(_AsyncRuns())
     /// Whether the driver was asked to start (graph's lock held to touch).
-    nonisolated(unsafe) private var isStarted = false
-    nonisolated(unsafe) private var isCancelled = false
-    /// Runs that ended, their result published or dropped (for tests; guarded by `lock`).
-    nonisolated(unsafe) private var endedRuns = 0
+    private var isStarted = false
 
     /// Creates a value derived by `operation`, which starts when the value is first read.
     ///
@@ -121,6 +115,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             let state = state
             _graph.withLock { _graph.removeUnobservedHandler(of: state) }
         }
+        let (driver, task) = runs.withLock { ($0.driver, $0.task) }
         driver?.cancel()
         task?.cancel()
     }
@@ -142,23 +137,19 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// Stops the operation for good: the running task is cancelled, and no change starts it
     /// again. The phase stays as it is.
     public func cancel() {
-        let (driver, task) = lock.withLock { () -> (Subscription?, Task<Void, Never>?) in
-            isCancelled = true
-            defer {
-                self.driver = nil
-                self.task = nil
-            }
-            return (self.driver, self.task)
+        let (driver, task) = runs.withLock { runs in
+            runs.isCancelled = true
+            return runs.takeDriverAndTask()
         }
         driver?.cancel()
         task?.cancel()
     }
 
     /// The latest run started (0 before the first, or once cancelled).
-    private var latestRun: Int { lock.withLock { isCancelled ? 0 : runs } }
+    private var latestRun: Int { runs.withLock { $0.isCancelled ? 0 : $0.started } }
 
     /// Runs that ended so far, their result published or dropped (for tests).
-    var _endedRuns: Int { lock.withLock { endedRuns } }
+    var _endedRuns: Int { runs.withLock { $0.ended } }
 
     /// Shows `value` at once, as if the operation had returned it, while `operation` (a save)
     /// runs; if `operation` throws, the phase it replaced comes back and the error is rethrown.
@@ -233,13 +224,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             return true
         }
         guard stop else { return }
-        let (driver, task) = lock.withLock { () -> (Subscription?, Task<Void, Never>?) in
-            defer {
-                self.driver = nil
-                self.task = nil
-            }
-            return (self.driver, self.task)
-        }
+        let (driver, task) = runs.withLock { $0.takeDriverAndTask() }
         driver?.cancel()
         task?.cancel()
     }
@@ -247,7 +232,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// Starts the reaction that runs the operation now and after every change of what it read
     /// before its first suspension. It belongs to no reaction that may be running.
     private func startDriver() {
-        guard !lock.withLock({ isCancelled }) else { return }
+        guard !runs.withLock({ $0.isCancelled }) else { return }
         let subscription = withoutOwner {
             if runsOnMainActor {
                 // Runs on the main actor: at once when triggered there, else sent there.
@@ -255,9 +240,9 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             }
             return _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
         }
-        let keep = lock.withLock { () -> Bool in
-            guard !isCancelled else { return false }
-            driver = subscription
+        let keep = runs.withLock { runs in
+            guard !runs.isCancelled else { return false }
+            runs.driver = subscription
             return true
         }
         if !keep { subscription.cancel() }
@@ -266,10 +251,10 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// One run, inside the driver's reaction: cancels the previous task, publishes `loading`,
     /// and starts the operation synchronously so that its first reads are the reaction's.
     private func run() {
-        let (thisRun, previous) = lock.withLock { () -> (Int, Task<Void, Never>?) in
-            runs += 1
-            defer { task = nil }
-            return (runs, task)
+        let (thisRun, previous) = runs.withLock { runs in
+            runs.started += 1
+            defer { runs.task = nil }
+            return (runs.started, runs.task)
         }
         previous?.cancel()
         // Queued (this is a reaction): applied after the round, unless the run already
@@ -291,11 +276,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
                 case .failure(let error): current.phase = .failure(error, latest: current.phase.latest)
                 }
             }
-            self?.lock.withLock { self?.endedRuns += 1 }
+            self?.runs.withLock { $0.ended += 1 }
         }
-        let cancelNow = lock.withLock { () -> Bool in
-            guard runs == thisRun, !isCancelled else { return true }
-            task = started
+        let cancelNow = runs.withLock { runs in
+            guard runs.started == thisRun, !runs.isCancelled else { return true }
+            runs.task = started
             return false
         }
         if cancelNow { started.cancel() }
@@ -316,10 +301,26 @@ struct _AsyncState<Success> {
 
 extension _AsyncState: Sendable where Success: Sendable {}
 
-/// A lock for an ``AsyncComputed``'s own fields (never held while calling into the graph).
-final class _AsyncLock: @unchecked Sendable {
-    private let lock = _Lock()
-    func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
+/// An ``AsyncComputed``'s runs (guarded by its lock, see ``_Locked``).
+struct _AsyncRuns: Sendable {
+    /// The reaction that tracks the operation's synchronous start and restarts it.
+    var driver: Subscription?
+    /// The running task.
+    var task: Task<Void, Never>?
+    /// The runs started.
+    var started = 0
+    /// Runs that ended, their result published or dropped (for tests).
+    var ended = 0
+    var isCancelled = false
+
+    /// Takes the driver and the task out, to be cancelled once the lock is released.
+    mutating func takeDriverAndTask() -> (Subscription?, Task<Void, Never>?) {
+        defer {
+            driver = nil
+            task = nil
+        }
+        return (driver, task)
+    }
 }
 
 /// A main-actor operation (``MainActorAsyncComputed``'s), handed to the tasks that run it.

@@ -1,26 +1,22 @@
-/// What to do when a value flagged `notifiesWhenUnobserved` loses its last live observer, by
-/// node (graph's lock held to touch). Few values have one: only ``AsyncComputed`` phases.
-nonisolated(unsafe) var _unobservedHandlers: [ObjectIdentifier: @Sendable () -> Void] = [:]
-
 extension _Graph {
     /// Runs the handler of `node`, which just lost its last live observer, once the lock is
     /// released (lock held): it calls user code (a task's cancellation handler).
     @inline(never)
     func noteUnobserved(_ node: _Node) {
-        guard let handler = _unobservedHandlers[ObjectIdentifier(node)] else { return }
+        guard let handler = unobservedHandlers[ObjectIdentifier(node)] else { return }
         keepUntilUnlock(_RunOnRelease(handler))
     }
 
     /// Registers `handler` for `node`, and flags it (lock held).
     func onUnobserved(_ node: _Node, _ handler: @escaping @Sendable () -> Void) {
-        _unobservedHandlers[ObjectIdentifier(node)] = handler
+        unobservedHandlers[ObjectIdentifier(node)] = handler
         node.notifiesWhenUnobserved = true
     }
 
     /// Drops `node`'s handler (lock held).
     func removeUnobservedHandler(of node: _Node) {
         node.notifiesWhenUnobserved = false
-        _unobservedHandlers[ObjectIdentifier(node)] = nil
+        unobservedHandlers[ObjectIdentifier(node)] = nil
     }
 }
 

@@ -78,6 +78,9 @@ package final class _Graph: @unchecked Sendable {
     /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
     /// forces the release that follows the outermost unlock.
     @exclusivity(unchecked) var observationWork: [_ObservationWork] = []
+    /// What to do when a value flagged `notifiesWhenUnobserved` loses its last live observer, by
+    /// node (see `_Graph+Unobserved.swift`). Few values have one: only ``AsyncComputed`` phases.
+    @exclusivity(unchecked) var unobservedHandlers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     /// The external source of each node that read Observation models inside ``tracked(_:)``
     /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
     @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]

@@ -9,13 +9,13 @@ import Musl
 /// Where runtime messages go (not failures: the program goes on): standard error, or the sink
 /// a test installed with `_withRuntimeMessages`.
 enum _RuntimeMessages {
-    private static let lock = _LockBox()
-    nonisolated(unsafe) private static var sinks: [@Sendable (String) -> Void] = []
+    /// The sinks tests installed, innermost last.
+    private static let sinks = _Locked<[@Sendable (String) -> Void]>([])
 
     /// Reports `message`, prefixed with "Ripple: ", to the innermost sink, else to standard
     /// error. Called with no lock of the graph held.
     static func report(_ message: String) {
-        let sink = lock.withLock { sinks.last }
+        let sink = sinks.withLock { $0.last }
         if let sink {
             sink(message)
             return
@@ -24,14 +24,8 @@ enum _RuntimeMessages {
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 
-    static func push(_ sink: @escaping @Sendable (String) -> Void) { lock.withLock { sinks.append(sink) } }
-    static func pop() { lock.withLock { _ = sinks.removeLast() } }
-}
-
-/// A class around the one lock type, for a static.
-private final class _LockBox: @unchecked Sendable {
-    let lock = _Lock()
-    func withLock<R>(_ body: () -> R) -> R { lock.withLock(body) }
+    static func push(_ sink: @escaping @Sendable (String) -> Void) { sinks.withLock { $0.append(sink) } }
+    static func pop() { sinks.withLock { _ = $0.removeLast() } }
 }
 
 /// Runs `body` with Ripple's runtime messages sent to `sink` (for tests): process-wide, so tests

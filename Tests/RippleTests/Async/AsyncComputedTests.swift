@@ -6,7 +6,7 @@ private struct Failed: Error, Equatable {}
 /// Answers the operation's requests when the test says so: each request waits for its
 /// query's answer, so a test orders completions without sleeping.
 private final class Gate: @unchecked Sendable {
-    private let lock = _AsyncLock()
+    private let lock = _Lock()
     private var waiting: [String: CheckedContinuation<String, any Error>] = [:]
     private var startedQueries: [String] = []
     private var cancelledQueries: [String] = []
