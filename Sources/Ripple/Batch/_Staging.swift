@@ -107,10 +107,10 @@ final class _Staging {
 
     /// A staged value that another thread holds for a read-modify-write (lock held).
     func firstHeldByAnotherThread(_ context: _ThreadContext) -> (any _ReadModifyWriteSubject)? {
-        let me = _Ref(context).address
+        let me = _Ref(context)
         for index in 0..<count {
             let node = slots[index].node.object
-            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerPointer,
+            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerContext,
                 owner != me
             {
                 return subject

@@ -17,7 +17,7 @@ extension Computed {
         let graph = node.graphRef.object
         switch context.view(graph) {
         case .committed:
-            let current = node.cached.unsafelyUnwrapped
+            let current = node.current
             if node._trackAndUnlock() { return current }
             untrackedRead()
             return current

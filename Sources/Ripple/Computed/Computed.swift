@@ -112,7 +112,7 @@ public final class Computed<Value>: Readable {
             var watcherRef: _Ref<_WatcherNode>?
             let dropped = _graph.withLock {
                 node.hasWatcher = false
-                let taken = _graph.watchers.removeValue(forKey: ObjectIdentifier(node)).unsafelyUnwrapped
+                let taken = _graph.watchers.removeValue(forKey: ObjectIdentifier(node))!
                 watcherRef = taken
                 let watcher = taken.object
                 watcher.markDisposed()
@@ -131,11 +131,11 @@ public final class Computed<Value>: Readable {
         // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
         switch nodeRef.with({ $0._beginComputedRead() }) {
         case .tracked:
-            let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
+            let current = nodeRef.with { $0.current }
             nodeRef.with { $0._endTrackedRead(copying: Value.self) }
             return current
         case .untracked:
-            let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
+            let current = nodeRef.with { $0.current }
             // A value that holds references ends along the general path, whose unlock keeps
             // the copy's retain before it (see the top of `_Graph+FastRead.swift`). Decided
             // when `Value` is known.
@@ -181,13 +181,13 @@ func _generalRead<Value>(of nodeRef: _Ref<_ComputedNode<Value>>) -> Value {
     // False when some thread is inside a batch with staged writes (this thread may be it),
     // or when nothing tracks the read.
     if nodeRef.with({ $0._refreshAndTrack() }) {
-        let current = nodeRef.with { $0.cached.unsafelyUnwrapped }
+        let current = nodeRef.with { $0.current }
         nodeRef.with { $0._endGeneralRead() }
         return current
     }
     // The lock is still held, and so is the node (until the lock is released).
     if nodeRef.with({ $0._isAnyThreadStaging }) { return _readStaged(of: nodeRef) }
-    let untrackedCurrent = nodeRef.with { $0.cached.unsafelyUnwrapped }
+    let untrackedCurrent = nodeRef.with { $0.current }
     nodeRef.with { $0._finishUntrackedComputedRead() }
     return untrackedCurrent
 }

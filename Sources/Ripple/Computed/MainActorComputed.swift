@@ -123,7 +123,7 @@ public final class MainActorComputed<Value>: Observable {
         if node._isAnyThreadStaging {
             return computed._readStaged { untrackedRead(node) }
         }
-        let current = node.cached.unsafelyUnwrapped
+        let current = node.current
         if node._trackAndUnlock() { return current }
         untrackedRead(node)
         return current

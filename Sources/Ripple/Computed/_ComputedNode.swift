@@ -37,6 +37,13 @@ class _ComputedNodeBase: _DerivedNode {
 @usableFromInline
 class _ComputedNode<Value>: _ComputedNodeBase {
     @usableFromInline @exclusivity(unchecked) final var cached: Value?
+
+    /// The cached value of a node that has been evaluated (read when the graph has just brought
+    /// it up to date): unchecked, as the hot read paths need.
+    @inlinable
+    final var current: Value {
+        @inline(__always) get { cached.unsafelyUnwrapped }
+    }
     @usableFromInline final let derive: () -> Value
 
     /// Creates the node of a computed value. Its evaluation is `specializedEvaluate` when given

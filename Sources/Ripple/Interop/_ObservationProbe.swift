@@ -36,7 +36,7 @@ extension _ObservationSubject {
 /// check.
 final class _ProbeState: Sendable {
     /// The probe key path, built once.
-    nonisolated(unsafe) let keyPath: KeyPath<_ObservationSubject, Int> =
+    let keyPath: any KeyPath<_ObservationSubject, Int> & Sendable =
         \_ObservationSubject[probe: _ObservationProbe()]
     /// The subject every probe access goes to. A tracking scope that recorded it installs an
     /// observer on it, which goes when that scope's tracking fires or is dropped, like any other.

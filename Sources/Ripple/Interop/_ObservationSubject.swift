@@ -8,7 +8,7 @@ import Observation
 /// changes go through the non-generic key path `\.value` below, so no generic key path is
 /// built per read and the node needs no weak reference to itself.
 /// The one key path every subject reports: built once, not on every access.
-nonisolated(unsafe) let _subjectValueKeyPath: KeyPath<_ObservationSubject, Int> = \.value
+let _subjectValueKeyPath: any KeyPath<_ObservationSubject, Int> & Sendable = \.value
 
 final class _ObservationSubject: Observable, @unchecked Sendable {
     private let registrar = ObservationRegistrar()

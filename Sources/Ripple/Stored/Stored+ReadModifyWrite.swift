@@ -51,7 +51,7 @@ protocol _ReadModifyWriteSubject: AnyObject {
     /// Ends one exclusive access by the calling thread.
     func _endExclusive()
     /// The thread (its context) with exclusive access, if any.
-    var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { get }
+    var _exclusiveOwnerContext: _Ref<_ThreadContext>? { get }
     /// Waits (lock held once) until no other thread has exclusive access.
     func _waitForExclusiveAccess(_ context: _ThreadContext)
     /// The name used in diagnostics.
@@ -189,7 +189,7 @@ extension Stored: _ReadModifyWriteSubject {
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context)
                 if _exclusiveOwner == nil {
-                    _exclusiveOwner = _Ref(context).address
+                    _exclusiveOwner = _Ref(context)
                     graph.exclusiveOwners += 1
                 }
                 extras.exclusiveDepth += 1
@@ -223,12 +223,12 @@ extension Stored: _ReadModifyWriteSubject {
         return held
     }
 
-    var _exclusiveOwnerPointer: UnsafeMutableRawPointer? { _exclusiveOwner }
+    var _exclusiveOwnerContext: _Ref<_ThreadContext>? { _exclusiveOwner }
 
     /// The thread (its context) inside a compound assignment to this value, which other
     /// writers wait for; `nil` when none (lock held to touch). Kept in the extras: most values
     /// never have one.
-    var _exclusiveOwner: UnsafeMutableRawPointer? {
+    var _exclusiveOwner: _Ref<_ThreadContext>? {
         get { _extras?.with { $0.exclusiveOwner } ?? nil }
         set {
             if newValue == nil, _extras == nil { return }
@@ -240,7 +240,7 @@ extension Stored: _ReadModifyWriteSubject {
     /// Stops the program, rather than hang, when the owner waits (directly or through others)
     /// for a value this thread holds.
     func _waitForExclusiveAccess(_ context: _ThreadContext) {
-        let me = _Ref(context).address
+        let me = _Ref(context)
         while let owner = _exclusiveOwner, owner != me {
             graphRef.with { graph in
                 if !graph.lock.isHeldOnce {
@@ -258,13 +258,12 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     /// Follows who waits for whom from `owner`; stops the program if it leads back to `me`.
-    private func failIfWaitingCloses(on owner: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer, _ graph: _Graph)
-    {
+    private func failIfWaitingCloses(on owner: _Ref<_ThreadContext>, _ me: _Ref<_ThreadContext>, _ graph: _Graph) {
         var chain = [debugLabel]
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
-        while let waited = _Ref<_ThreadContext>(address: next).object.waitingFor,
-            let nextOwner = waited._exclusiveOwnerPointer
+        while let waited = next.object.waitingFor,
+            let nextOwner = waited._exclusiveOwnerContext
         {
             chain.append(waited.debugLabel)
             if nextOwner == me {

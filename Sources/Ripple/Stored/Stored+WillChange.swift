@@ -128,7 +128,7 @@ extension Stored {
     func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         graphRef.with { graph in
             graph.comparingRef = nil
-            let me = context.address
+            let me = context
             failIfCallingWillChangeHandlers(graph, me)
             holdForWillChange(graph, me)
             let handlers = extras.willChangeHandlers
@@ -158,7 +158,7 @@ extension Stored {
     ) -> _StagingSlot {
         graphRef.with { graph in
             context.with { context in
-                let me = _Ref(context).address
+                let me = _Ref(context)
                 // Held from now until the batch is applied: its commit ends the reservation.
                 _waitForExclusiveAccess(context)
                 holdForWillChange(graph, me)
@@ -186,7 +186,7 @@ extension Stored {
 
     /// Takes the value for the thread of `me` (lock held, no other thread holding it), as a
     /// compound assignment does: other threads' writes of it wait until `_endExclusive`.
-    private func holdForWillChange(_ graph: _Graph, _ me: UnsafeMutableRawPointer) {
+    private func holdForWillChange(_ graph: _Graph, _ me: _Ref<_ThreadContext>) {
         if _exclusiveOwner == nil {
             _exclusiveOwner = me
             graph.exclusiveOwners += 1
@@ -196,7 +196,7 @@ extension Stored {
 
     /// Stops a write of this value made while its handlers run on this thread (lock held; the
     /// value is held for this thread, so a handler call in progress is this thread's).
-    private func failIfCallingWillChangeHandlers(_ graph: _Graph, _ me: UnsafeMutableRawPointer) {
+    private func failIfCallingWillChangeHandlers(_ graph: _Graph, _ me: _Ref<_ThreadContext>) {
         guard let caller = extras.willChangeCaller, caller == me else { return }
         graph.unlock()
         _rippleFailure(

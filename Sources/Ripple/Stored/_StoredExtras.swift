@@ -16,7 +16,7 @@ final class _StoredExtras<Value> {
     @exclusivity(unchecked) var writeCounter: Stored<Int>?
     /// The thread (its context) inside a compound assignment to the value, which other writers
     /// wait for; `nil` when none.
-    @exclusivity(unchecked) var exclusiveOwner: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var exclusiveOwner: _Ref<_ThreadContext>?
     /// Nested compound assignments to the value by the thread that owns it.
     @exclusivity(unchecked) var exclusiveDepth = 0
     /// Observation interop: created by the first read no Ripple reader tracked and an
@@ -28,7 +28,7 @@ final class _StoredExtras<Value> {
     @exclusivity(unchecked) var willChangeHandlers: [_WillChangeHandler<Value>] = []
     /// The thread (its context) calling the before-change handlers, which must not write the
     /// value; `nil` when none.
-    @exclusivity(unchecked) var willChangeCaller: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var willChangeCaller: _Ref<_ThreadContext>?
     /// The value staged by the batch that holds this node's slot (see `_Staging`). Last: the
     /// fields before it are at constant offsets in code not specialized for `Value`.
     @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
