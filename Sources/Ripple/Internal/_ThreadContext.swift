@@ -30,6 +30,19 @@ package final class _ThreadContext {
     /// Where reactions created now belong (a running reaction or a ``ReactionScope``).
     /// Not retained: the owner is running (a reaction's body or a scope's `run`) while it is current.
     @exclusivity(unchecked) unowned(unsafe) var owner: (any _Owner)?
+    /// Runs `body` with `reaction` as the reaction running on this thread and `owner` as the
+    /// owner of what it creates, then puts back those it replaced. They are saved unretained:
+    /// they stay alive while their own run, further down the stack, waits for this one.
+    @inline(__always)
+    func running(_ reaction: _Ref<_DerivedNode>?, ownedBy owner: (any _Owner)?, _ body: () -> Void) {
+        let savedReaction = reactionRef
+        unowned(unsafe) let savedOwner = self.owner
+        reactionRef = reaction
+        self.owner = owner
+        body()
+        reactionRef = savedReaction
+        self.owner = savedOwner
+    }
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Times Observation hashed the probe key path on this thread (see `_ObservationProbe`).

@@ -39,17 +39,11 @@ func _tearDown(
 /// read `_graph.evaluatingRef` with the lock held); only then is the derivation set aside, by
 /// the public `untracked`, which takes the lock to do so. Otherwise this costs no lock.
 func _runDetached(insideDerivation: Bool, _ body: () -> Void) {
-    let context = _ThreadContext.current
-    // Saved unretained: both stay alive while their run is on the stack.
-    let savedReaction = context.reactionRef
-    unowned(unsafe) let savedOwner = context.owner
-    context.reactionRef = nil
-    context.owner = nil
-    if insideDerivation {
-        untracked(body)
-    } else {
-        body()
+    _ThreadContext.current.running(nil, ownedBy: nil) {
+        if insideDerivation {
+            untracked(body)
+        } else {
+            body()
+        }
     }
-    context.reactionRef = savedReaction
-    context.owner = savedOwner
 }

@@ -143,18 +143,11 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             run.teardown = nil
             teardown.run(insideDerivation: run.insideDerivation)
         }
-        // Saved unretained: both stay alive while this run is on the stack.
-        let savedReaction = context.reactionRef
-        unowned(unsafe) let savedOwner = context.owner
         // A write made inside `untracked { }` delivers from inside it; the reaction's
         // own reads must still be tracked.
         let savedUntrackedDepth = context.untrackedDepth
-        context.reaction = self
-        context.owner = self
         context.untrackedDepth = 0
-        body()
-        context.reactionRef = savedReaction
-        context.owner = savedOwner
+        context.running(_Ref(self as _DerivedNode), ownedBy: self, body)
         context.untrackedDepth = savedUntrackedDepth
     }
 
