@@ -240,11 +240,14 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             }
             return _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
         }
-        let keep = runs.withLock { runs in
-            guard !runs.isCancelled else { return false }
-            runs.driver = subscription
-            return true
+        // A driver this one replaces (one a stop had not taken out yet) is cancelled once the
+        // lock is released: its release would run its teardown, user code, under the lock.
+        let (keep, replaced) = runs.withLock { runs -> (Bool, Subscription?) in
+            guard !runs.isCancelled else { return (false, nil) }
+            defer { runs.driver = subscription }
+            return (true, runs.driver)
         }
+        replaced?.cancel()
         if !keep { subscription.cancel() }
     }
 

@@ -163,7 +163,7 @@ extension _Graph {
     func stageSoleWriteOfCallingThread() {
         if evaluatingRef != nil || suspendedEvaluatingRef != nil { return }
         guard let pointer = _ThreadContext.existingPointer else { return }
-        _Ref<_ThreadContext>(address: pointer).with { context in
+        _Ref<_ThreadContext>(unsafeAddress: pointer).with { context in
             if context.soleWrite.isPending { stageSoleWrite(context) }
         }
     }

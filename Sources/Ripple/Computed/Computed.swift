@@ -169,7 +169,7 @@ public final class Computed<Value>: Readable {
 /// or replaces an edge, or the first read on a thread. Not inlined, so that code reading in a
 /// loop stays small; inlinable, so that it is compiled for `Value`.
 ///
-/// A function given the node's unmanaged reference, not a method of the handle nor one called
+/// A function given the node's unretained reference (`_Ref`), not a method of the handle nor one called
 /// on a reference the getter obtains: either way the caller would keep the handle alive
 /// across the call, and code that reads handles out of an array (`for branch in branches {
 /// total += branch.value }`) retained and released each handle it read this way, two atomic

@@ -24,9 +24,14 @@ struct _Buffer<Element>: ~Copyable {
     @inline(__always)
     var isEmpty: Bool { count == 0 }
 
-    /// The elements' memory, for scans (valid until the next append, removal or `take()`).
+    /// Whether the buffer has storage (an emptied one may keep it).
     @inline(__always)
-    var elements: UnsafeMutablePointer<Element>? { base }
+    var isAllocated: Bool { base != nil }
+
+    /// The elements, read in place without bounds checks, for scans (valid until the next
+    /// append, removal or `take()`); `nil` when the buffer has no storage.
+    @inline(__always)
+    var elementsInPlace: _ElementsInPlace<Element>? { base.map(_ElementsInPlace.init) }
 
     @inline(__always)
     subscript(index: Int) -> Element {
@@ -102,4 +107,13 @@ struct _Buffer<Element>: ~Copyable {
         base = larger
         capacity = newCapacity
     }
+}
+
+/// A buffer's elements, read in place (``_Buffer/elementsInPlace``): valid while the buffer does
+/// not change; the caller keeps indices below the buffer's `count` (not checked).
+struct _ElementsInPlace<Element> {
+    fileprivate let base: UnsafeMutablePointer<Element>
+
+    @inline(__always)
+    subscript(index: Int) -> Element { base[index] }
 }

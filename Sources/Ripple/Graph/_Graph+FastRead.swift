@@ -219,7 +219,7 @@ extension _Graph {
         #if RIPPLE_INVARIANTS
         if let pointer = _ThreadContext.existingPointer {
             // A plain load and store, not `+=` (an `inout` access retains the context).
-            unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
+            unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
             if start == .general {
                 let count = context.generalReads
                 context.generalReads = count &+ 1
@@ -250,7 +250,7 @@ extension _Graph {
         guard let pointer = _ThreadContext.existingPointer else { return .general }
         let recorded: Bool
         do {
-            unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
+            unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
             // A batch's sole write must be staged first, so that the read sees it (see
             // `_SoleWrite`); the general path does that.
             if context.soleWrite.isPending { return .general }
@@ -280,7 +280,7 @@ extension _Graph {
             #if RIPPLE_INVARIANTS
             if let pointer = _ThreadContext.existingPointer {
                 // A plain load and store (see `counted`).
-                unowned(unsafe) let context = _Ref<_ThreadContext>(address: pointer).object
+                unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
                 let count = context.generalUntrackedReadEnds
                 context.generalUntrackedReadEnds = count &+ 1
             }
@@ -318,7 +318,7 @@ extension _Graph {
 }
 
 // The read entry points are methods of the node, and reach the graph through the node's
-// unmanaged reference: no global access (a lazy-initialisation check each time), no class
+// unretained reference (`_Ref`): no global access (a lazy-initialisation check each time), no class
 // metadata, and no reference counting.
 extension _Node {
     /// Takes the lock for a read of this computed value and brings it up to date. Inlinable,

@@ -18,8 +18,8 @@ extension _Graph {
     @inline(__always)
     func assertSoleWriteStaged(_ function: StaticString = #function) {
         #if RIPPLE_INVARIANTS
-        if evaluatingRef == nil, suspendedEvaluatingRef == nil, let pointer = _ThreadContext.existingPointer,
-            _Ref<_ThreadContext>(address: pointer).object.soleWrite.isPending
+        if evaluatingRef == nil, suspendedEvaluatingRef == nil, let context = _ThreadContext.existingRef,
+            context.object.soleWrite.isPending
         {
             _rippleFailure(
                 "internal invariant: \(function) read at the top level with the batch's sole write not staged")

@@ -75,13 +75,13 @@ extension _Graph {
 
     /// Scans the sources of `node` from `index` on: stops at the first computed source that is
     /// not fresh (`.stale`) or the first whose version differs from the edge's (`.changed`);
-    /// returns where it stopped. Guaranteed references and an unsafe buffer: no reference
-    /// counting.
+    /// returns where it stopped. Guaranteed references and the edges read in place: no
+    /// reference counting.
     @inline(__always)
     private func scan(_ node: _DerivedNode, from start: Int) -> (_ScanStop, Int) {
         let count = node.sources.count
         var index = start
-        guard index < count, let sources = node.sources.elements else { return (.unchanged, index) }
+        guard index < count, let sources = node.sources.elementsInPlace else { return (.unchanged, index) }
         while index < count {
             let edge = sources[index]
             let stop = edge.ref.with { dep -> _ScanStop? in
@@ -108,7 +108,7 @@ extension _Graph {
         var ref = _Ref(root)
         var index = index
         while true {
-            // Guaranteed references and an unsafe buffer: the scan does no reference counting.
+            // Guaranteed references and the edges read in place: the scan does no reference counting.
             let (stop, stopIndex) = ref.with { scan($0, from: index) }
             switch stop {
             case .stale:

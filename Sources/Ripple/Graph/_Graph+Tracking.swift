@@ -172,7 +172,7 @@ extension _Graph {
         let base = evaluationReplacedBase
         let count = replacedByEvaluations.count
         guard base < count else { return }
-        // The closures reach the graph and the node unmanaged: capturing them costs a retain each.
+        // The closures reach the graph and the node unretained (`_Ref`): capturing them costs a retain each.
         let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in
             _graphRef.with { $0.replacedByEvaluations[index] }
         }

@@ -306,7 +306,7 @@ struct _WalkFrame {
 
 /// The placeholder left in an observer list where an observer was removed. A stored node:
 /// propagation passes over it.
-let _tombstone = _Ref(retaining: _Node(kind: .stored))
+nonisolated(unsafe) let _tombstone = _Ref(retaining: _Node(kind: .stored))
 
 /// A stack of plain values (the source check's frames, propagation's nodes) in plain memory,
 /// grown by doubling, so pushing and popping does no reference counting and no uniqueness
@@ -362,7 +362,7 @@ package let _graph: _Graph = {
 @usableFromInline
 @exclusivity(unchecked) nonisolated(unsafe) var _graphPointer: UnsafeMutableRawPointer?
 
-/// The graph as an unmanaged reference, for hot paths: `_Ref.with(_:)` reaches
+/// The graph as an unretained reference (`_Ref`), for hot paths: `_Ref.with(_:)` reaches
 /// it without the retain and release that using the global `_graph` costs. The global keeps
 /// it alive for the life of the process. Nodes use `_graphPointer` instead (`_Node.graphRef`),
 /// which does not even pay the global's lazy-initialisation check.
@@ -372,7 +372,7 @@ let _graphRef = _Ref(_graph)
 /// commit, a write): no lazy-initialisation check. `nil` before the first node is created.
 @inline(__always)
 var _createdGraphRef: _Ref<_Graph>? {
-    _graphPointer.map { _Ref(address: $0) }
+    _graphPointer.map { _Ref(unsafeAddress: $0) }
 }
 
 /// Stops the program with a message that says what went wrong; printed in every build mode.

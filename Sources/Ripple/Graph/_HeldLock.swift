@@ -27,7 +27,7 @@ struct _HeldLock: ~Copyable {
         discard self
     }
 
-    /// `release(_:)` for a caller that reaches the graph unmanaged: an acquisition cannot be
+    /// `release(_:)` for a caller that reaches the graph through a `_Ref`: an acquisition cannot be
     /// consumed inside the closure of `_Ref.with(_:)`, so it is released here.
     @usableFromInline @inline(__always)
     consuming func release(_ graph: _Ref<_Graph>) {

@@ -47,7 +47,7 @@ public class _Node {
     /// The graph, reached without reference counting or a lazy-initialisation check: every
     /// node is created after the graph (see `_graphPointer`), so the node needs no field for it.
     @inlinable @inline(__always)
-    final var graphRef: _Ref<_Graph> { _Ref(address: _graphPointer.unsafelyUnwrapped) }
+    final var graphRef: _Ref<_Graph> { _Ref(unsafeAddress: _graphPointer.unsafelyUnwrapped) }
     #if RIPPLE_INVARIANTS
     /// Debug builds: the slots of `observers` that removals and compactions have looked at, so
     /// that tests can check that unsubscribing stays amortized O(1) without timing it.
@@ -183,7 +183,7 @@ struct _Edge {
     /// The source as a derived node (a +0 reference): only for a source that is not stored.
     @inline(__always)
     var derivedRef: _Ref<_DerivedNode> {
-        _Ref(address: ref.address)
+        _Ref(unsafeAddress: ref.address)
     }
 
     @inline(__always)

@@ -383,7 +383,7 @@ struct _Link {
     /// The observer as a derived node (a +0 reference): every observer reads, so is one.
     @inline(__always)
     var derivedRef: _Ref<_DerivedNode> {
-        _Ref(address: ref.address)
+        _Ref(unsafeAddress: ref.address)
     }
 }
 

@@ -130,7 +130,7 @@ struct _OriginStorage: ~Copyable {
 
     deinit {
         if word & 3 == 0 {
-            _Ref<_OriginStorageBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
+            _Ref<_OriginStorageBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
         } else if word & 3 == 2 {
             nameable.release()
         }
@@ -138,7 +138,7 @@ struct _OriginStorage: ~Copyable {
 
     /// The origin that may be named later (`word & 3 == 2`).
     private var nameable: _Ref<_NameableOrigin> {
-        _Ref(address: UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
+        _Ref(unsafeAddress: UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
     }
 
     /// Whether the origin may still be given a name (`giveName(_:)`); false for every origin
@@ -159,7 +159,7 @@ struct _OriginStorage: ~Copyable {
     var origin: _Origin {
         guard word & 1 == 1 else {
             if word & 2 != 0 { return nameable.with { $0.origin } }
-            return _Ref<_OriginStorageBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+            return _Ref<_OriginStorageBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
                 .object.origin
         }
         let file = UnsafePointer<UInt8>(bitPattern: word >> 16).unsafelyUnwrapped
@@ -199,7 +199,7 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     deinit {
         let published = withUnsafeMutablePointerToElements { $0.pointee }
         if published != 0 {
-            _Ref<_OriginBox>(address: UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
+            _Ref<_OriginBox>(unsafeAddress: UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
         }
     }
 
@@ -207,7 +207,7 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
     private var published: _OriginBox? {
         let word = withUnsafeMutablePointerToElements { _ripple_once_word_load($0) }
         guard word != 0 else { return nil }
-        return _Ref<_OriginBox>(address: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+        return _Ref<_OriginBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
             .object
     }
 

@@ -170,7 +170,7 @@ package final class _ThreadContext {
     @usableFromInline
     static var currentRef: _Ref<_ThreadContext> {
         @inline(__always) get {
-            if let existing = existingPointer { return _Ref<_ThreadContext>(address: existing) }
+            if let existing = existingPointer { return _Ref<_ThreadContext>(unsafeAddress: existing) }
             return created()
         }
     }
@@ -188,6 +188,11 @@ package final class _ThreadContext {
     /// nothing): one load of a thread-local pointer (`_RippleThread.h`), valid anywhere.
     static var existingPointer: UnsafeMutableRawPointer? {
         @inline(__always) get { _ripple_context() }
+    }
+
+    /// The calling thread's context if it has one yet, else `nil` (creates nothing).
+    static var existingRef: _Ref<_ThreadContext>? {
+        @inline(__always) get { existingPointer.map { _Ref(unsafeAddress: $0) } }
     }
 }
 
@@ -267,7 +272,7 @@ let _contextKey: pthread_key_t = {
         if let pointer {
             // Anything the release runs finds no context (and makes a new one if it needs one).
             _ripple_set_context(nil)
-            _Ref<_ThreadContext>(address: pointer).release()
+            _Ref<_ThreadContext>(unsafeAddress: pointer).release()
         }
     }
     precondition(status == 0, "Ripple: pthread_key_create failed with status \(status)")
@@ -296,7 +301,7 @@ func _releaseLater(_ references: inout _Buffer<_Ref<_Node>>, sparing context: _T
         context.releaseQueue.append(references[index].takeRetained() as AnyObject)
     }
     references.removeAllKeepingCapacity()
-    if context.releasedSpare.elements == nil { context.releasedSpare = references.take() }
+    if !context.releasedSpare.isAllocated { context.releasedSpare = references.take() }
     _drainReleaseQueue(context)
 }
 

@@ -71,7 +71,7 @@ final class _ProbeState: Sendable {
     }
 }
 
-/// The probe, unmanaged: kept for the life of the process, reached without reference counting.
+/// The probe, unretained (`_Ref`): kept for the life of the process, reached without reference counting.
 let _probeRef = _Ref(retaining: _ProbeState())
 
 /// The probe's address, set once with the graph's (see `_graph`): a global with a constant
@@ -99,10 +99,10 @@ var _observationProbeWorks: Bool { _probeRef.with { $0.works } }
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @inline(__always)
 func _observationRecordsThisRead() -> Bool {
-    _Ref<_ProbeState>(address: _probePointer.unsafelyUnwrapped).with { probe in
+    _Ref<_ProbeState>(unsafeAddress: _probePointer.unsafelyUnwrapped).with { probe in
         guard probe.works else { return true }
         let contextRef =
-            _ThreadContext.existingPointer.map { _Ref<_ThreadContext>(address: $0) } ?? _ThreadContext.currentRef
+            _ThreadContext.existingRef ?? _ThreadContext.currentRef
         return contextRef.with { context in
             if context.armsEveryTopLevelRead { return true }
             return _ProbeState.isRecorded(probe.subject, probe.keyPath, context)
@@ -116,9 +116,9 @@ func _observationRecordsThisRead() -> Bool {
 @inline(__always)
 func _afterRecordedRead() {
     guard let pointer = _ThreadContext.existingPointer,
-        _Ref<_ProbeState>(address: _probePointer.unsafelyUnwrapped).with({ $0.works })
+        _Ref<_ProbeState>(unsafeAddress: _probePointer.unsafelyUnwrapped).with({ $0.works })
     else { return }
-    _Ref<_ThreadContext>(address: pointer).with { context in
+    _Ref<_ThreadContext>(unsafeAddress: pointer).with { context in
         if !context.armsEveryTopLevelRead, let hook = context.afterTrackedReadProbe { hook() }
     }
 }

@@ -161,14 +161,14 @@ extension Stored {
     /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
     @usableFromInline
     func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
-        let unmanaged = context
+        let contextRef = context
         context.with { context in
             let graph = graphRef.object
             let slot = _stageLocked(graph, context) { node, staging, context in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
             var value = Optional(pointer.move())
-            if graph.tracingCount != 0 { _recordStagedWrite(value.unsafelyUnwrapped, unmanaged) }
+            if graph.tracingCount != 0 { _recordStagedWrite(value.unsafelyUnwrapped, contextRef) }
             // The batch staged nothing before: the value takes a free slot, replacing nothing.
             switch slot {
             case .own:

@@ -49,7 +49,7 @@ import Testing
     @Test("_Buffer: growth from empty keeps every element, and removeAll frees it")
     func bufferGrowth() {
         var buffer = _Buffer<Int>()
-        let unallocated = buffer.elements == nil
+        let unallocated = !buffer.isAllocated
         #expect(unallocated)
         for value in 0..<10_000 { buffer.append(value) }
         let count = buffer.count
@@ -57,7 +57,7 @@ import Testing
         let ordered = (0..<buffer.count).allSatisfy { buffer[$0] == $0 }
         #expect(ordered)
         buffer.removeAll()
-        let (freed, isEmpty) = (buffer.elements == nil, buffer.isEmpty)
+        let (freed, isEmpty) = (!buffer.isAllocated, buffer.isEmpty)
         #expect(freed)
         #expect(isEmpty)
     }

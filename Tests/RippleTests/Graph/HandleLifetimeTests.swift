@@ -6,7 +6,7 @@ import Testing
 /// getter has the node's reference, optimized code may let go of the handle. The graph keeps
 /// the node alive instead, by an edge of the evaluation or a retain of its own
 /// (`_Graph.refreshAndTrackUnheld`). These tests read as the inlined getter does, from the
-/// node's unmanaged reference alone, while the derivation being read drops the handle's last
+/// node's unretained reference alone, while the derivation being read drops the handle's last
 /// reference: without that hold the node is freed under the read, which the release
 /// AddressSanitizer run reports.
 @Suite("A handle let go of while its value is read")
@@ -31,7 +31,7 @@ struct HandleLifetimeTests {
     }
 
     /// Reads the value of `holder`'s handle as the getter inlined in optimized code does when
-    /// the value is not up to date: from the node's unmanaged reference alone, holding no
+    /// the value is not up to date: from the node's unretained reference alone, holding no
     /// reference to the handle across the read.
     static func readWithoutTheHandle(of holder: Holder) -> Int {
         let nodeRef = holder.handle.unsafelyUnwrapped.nodeRef
