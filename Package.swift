@@ -67,7 +67,10 @@ let package = Package(
         // `_Lock`): C, since Swift can neither read the thread pointer nor call the kernel's
         // futex and barrier directly.
         .target(name: "_RippleThread"),
-        .target(name: "Ripple", dependencies: ["_RippleThread"]),
+        // The graph's unretained reference (`_Ref`), a module of its own so that its
+        // transparent members are inlined in debug builds too (see `_Ref`).
+        .target(name: "_RippleRef"),
+        .target(name: "Ripple", dependencies: ["_RippleThread", "_RippleRef"]),
         .target(name: "RippleModels", dependencies: ["Ripple"]),
         .target(name: "RippleStore", dependencies: ["Ripple", "RippleModels"]),
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleStore"]),

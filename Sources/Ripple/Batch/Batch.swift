@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Runs `body` as one change: every read on another thread sees all of its writes or none,
 /// and reactions run once, when the outermost batch ends.
 ///

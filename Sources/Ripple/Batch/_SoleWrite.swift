@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// A batch's only write so far, kept in its thread's context without taking the graph's lock.
 ///
 /// Most batches make one write: `batch { value = x }`, or a queued write applied in a delivery

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// A thread's staged batch: the writes an outermost ``batch(_:)`` made, not yet applied to the
 /// shared graph, and the batch's private view of the computed values they affect.
 ///

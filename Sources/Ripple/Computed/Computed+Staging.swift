@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Reads of a computed value while a thread is inside a batch with staged writes (see
 /// `_Staging`).
 extension Computed {

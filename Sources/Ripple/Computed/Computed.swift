@@ -1,4 +1,5 @@
 import Observation
+import _RippleRef
 
 /// A value derived from other reactive values, cached and kept up to date.
 ///

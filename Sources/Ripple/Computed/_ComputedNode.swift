@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Internal: what every computed node has whatever its value's type: its evaluation, reached
 /// from the graph's non-generic code. (Reactions and watchers are run, never evaluated, so they
 /// do not carry it.)

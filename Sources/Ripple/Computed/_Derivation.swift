@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Builders for the derivations of ``MainActorComputed`` and of the weak-owner forms
 /// (`Computed(owner:)`, `MainActorComputed(owner:)`): the graph calls them like any other,
 /// under its lock, on the thread that reads.

@@ -31,7 +31,10 @@ struct _Buffer<Element>: ~Copyable {
     /// The elements, read in place without bounds checks, for scans (valid until the next
     /// append, removal or `take()`); `nil` when the buffer has no storage.
     @inline(__always)
-    var elementsInPlace: _ElementsInPlace<Element>? { base.map(_ElementsInPlace.init) }
+    var elementsInPlace: _ElementsInPlace<Element>? {
+        guard let base else { return nil }
+        return _ElementsInPlace(base: base)
+    }
 
     @inline(__always)
     subscript(index: Int) -> Element {
@@ -114,6 +117,7 @@ struct _Buffer<Element>: ~Copyable {
 struct _ElementsInPlace<Element> {
     fileprivate let base: UnsafeMutablePointer<Element>
 
-    @inline(__always)
-    subscript(index: Int) -> Element { base[index] }
+    subscript(index: Int) -> Element {
+        @_transparent get { base[index] }
+    }
 }

@@ -1,3 +1,5 @@
+import _RippleRef
+
 extension _Graph {
     /// Runs `body` as delivery work on this thread: writes made inside it are queued and
     /// applied after it, one round at a time, each round followed by the reactions it triggers.

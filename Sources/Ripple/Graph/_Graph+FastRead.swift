@@ -1,3 +1,5 @@
+import _RippleRef
+
 // The read protocol, the one place where a function returns with the graph's lock held for its
 // caller to release (every other hand-over of the lock is a `_HeldLock`, see `_HeldLock.swift`):
 // a read's start (`_beginStoredRead`, `_beginComputedRead`, `_lockAndRefresh`,
@@ -452,6 +454,30 @@ extension _Graph {
     final func _trackAndUnlock(_ node: _Node) -> Bool {
         guard trackRead(node) else { return false }
         unlock()
+        return true
+    }
+}
+
+extension _Graph {
+    /// Records `dep` as read by the evaluation or run that `tracking` describes, if that needs
+    /// no new edge: `dep` was already recorded by it, or it is what `target`'s edge at the next
+    /// position read last time (whose version is then brought up to date). Returns false, with
+    /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
+    /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
+    @inline(__always)
+    static func recordInPlace(_ dep: _Node, into targetRef: _Ref<_DerivedNode>, _ tracking: inout _Tracking)
+        -> Bool
+    {
+        if dep.trackedBy == tracking.id { return true }
+        // Unretained and without a closure: this runs inside the fast reads.
+        unowned(unsafe) let target = targetRef.object
+        let index = tracking.count
+        guard index < target.sources.count,
+            target.sources[index].ref.refers(to: dep)
+        else { return false }
+        dep.trackedBy = tracking.id
+        tracking.count = index &+ 1
+        target.sources[index].version = dep.version
         return true
     }
 }

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Why a scan of a node's sources stopped.
 enum _ScanStop {
     /// A computed source must be brought up to date first.

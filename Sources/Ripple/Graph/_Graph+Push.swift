@@ -1,3 +1,5 @@
+import _RippleRef
+
 extension _Graph {
     /// Marks everything live downstream of `source` stale and queues the reactions it reaches.
     /// Stops at nodes already stale: what lies beyond them is already marked.

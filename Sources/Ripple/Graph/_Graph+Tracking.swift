@@ -1,3 +1,5 @@
+import _RippleRef
+
 extension _Graph {
     /// Whether `node` is live: a reaction not yet disposed, or a computed value something live observes.
     @inline(__always)
@@ -80,28 +82,6 @@ extension _Graph {
         let index = context.runTracking.count
         context.runTracking.count = index &+ 1
         setSource(dep, of: subscriber, at: index)
-    }
-
-    /// Records `dep` as read by the evaluation or run that `tracking` describes, if that needs
-    /// no new edge: `dep` was already recorded by it, or it is what `target`'s edge at the next
-    /// position read last time (whose version is then brought up to date). Returns false, with
-    /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
-    /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
-    @inline(__always)
-    static func recordInPlace(_ dep: _Node, into targetRef: _Ref<_DerivedNode>, _ tracking: inout _Tracking)
-        -> Bool
-    {
-        if dep.trackedBy == tracking.id { return true }
-        return targetRef.with { target in
-            let index = tracking.count
-            guard index < target.sources.count,
-                target.sources[index].ref.refers(to: dep)
-            else { return false }
-            dep.trackedBy = tracking.id
-            tracking.count = index &+ 1
-            target.sources[index].version = dep.version
-            return true
-        }
     }
 
     /// Makes `dep` source number `index` of `target`, where `recordInPlace` found another

@@ -1,4 +1,5 @@
 import _RippleThread
+import _RippleRef
 
 /// The reactive graph: one lock, a write epoch, and the algorithms over `_Node`.
 ///

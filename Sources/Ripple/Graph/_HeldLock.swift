@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// One acquisition of the graph's lock by the calling thread, as a value: a function that
 /// returns with the lock held returns one, and the function that releases that acquisition
 /// consumes it. So which function holds the lock is in the types, not in the comments: the

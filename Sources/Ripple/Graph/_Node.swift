@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Internal: a node of the reactive graph: a stored value, a computed value or a reaction.
 ///
 /// Every field is guarded by the graph's lock. The algorithm that uses them lives in

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// The live nodes that read one node (its observers): one `_Link` per edge, in the order they
 /// were added, each at a *slot* that its observer's edge remembers, so that removing any of
 /// them is O(1).
@@ -395,6 +397,7 @@ struct _SlotsInUse {
     let end: Int
 
     /// The link in `slot` (`0 ..< end`).
-    @inline(__always)
-    subscript(slot: Int) -> _Link { base.unsafelyUnwrapped[slot] }
+    subscript(slot: Int) -> _Link {
+        @_transparent get { base.unsafelyUnwrapped[slot] }
+    }
 }

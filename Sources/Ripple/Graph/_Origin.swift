@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import _RippleThread
+import _RippleRef
 
 /// Where a node came from: a user-given name, or the file and line that created it.
 ///

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import _RippleRef
 internal import _RippleThread
 
 /// Per-thread state of the graph: what the running reaction tracks, batching, and the
@@ -192,7 +193,10 @@ package final class _ThreadContext {
 
     /// The calling thread's context if it has one yet, else `nil` (creates nothing).
     static var existingRef: _Ref<_ThreadContext>? {
-        @inline(__always) get { existingPointer.map { _Ref(unsafeAddress: $0) } }
+        @inline(__always) get {
+            guard let pointer = existingPointer else { return nil }
+            return _Ref(unsafeAddress: pointer)
+        }
     }
 }
 

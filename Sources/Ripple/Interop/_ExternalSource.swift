@@ -1,4 +1,5 @@
 import Observation
+import _RippleRef
 
 /// Internal: what a derivation or reaction read of Observation models (`@Observable`
 /// properties) inside ``tracked(_:)``, as one source of that node.

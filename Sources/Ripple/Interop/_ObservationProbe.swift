@@ -1,4 +1,5 @@
 import Observation
+import _RippleRef
 
 // How Ripple learns whether a read at the top level is being recorded by
 // `withObservationTracking` (or a SwiftUI body), so that only such reads arm a node for

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Reports a ``Computed`` value's changes to the Observation framework.
 ///
 /// Created by the first read that no Ripple reader tracked and that an Observation scope

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// A handle that keeps a reaction or handler alive; cancelling or releasing it stops it.
 ///
 /// Every reaction and handler in Ripple returns a `Subscription`. Keep it for as long as

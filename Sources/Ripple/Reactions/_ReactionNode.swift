@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// The graph node behind a reaction (``observe(file:line:_:)`` and everything built on it).
 ///
 /// Its lifecycle is a `_Lifecycle` (`lifecycle`, one field), under the graph's lock: each step

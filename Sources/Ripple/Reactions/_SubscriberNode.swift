@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// A node that reads others and is live until disposed: a reaction or an Observation watcher.
 class _SubscriberNode: _DerivedNode, @unchecked Sendable {
     /// Where the subscriber was created, or its name.

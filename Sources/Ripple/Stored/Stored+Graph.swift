@@ -1,4 +1,5 @@
 import Observation
+import _RippleRef
 
 // The graph bookkeeping of a `Stored`: locking for reads and writes, stamping versions,
 // propagating, queueing deliveries and Observation notices, tracing. `Stored.swift` holds the

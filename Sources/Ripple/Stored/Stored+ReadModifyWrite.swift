@@ -1,3 +1,5 @@
+import _RippleRef
+
 // Read-modify-writes that no other writer can overtake.
 //
 // Two mechanisms, both keyed to the first stored value a read-modify-write reads (its

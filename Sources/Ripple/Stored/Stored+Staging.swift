@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Writes inside a batch: staged on the writing thread, applied together when the outermost
 /// batch ends (see `_Staging`).
 extension Stored {

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Telling readers that a value changed in place: ``Stored/trigger()`` and ``trigger(_:)``.
 ///
 /// A trigger is a write that keeps the value and skips the equality check: it counts as a

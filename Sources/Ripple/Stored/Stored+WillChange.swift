@@ -1,3 +1,5 @@
+import _RippleRef
+
 // Before-change handlers (`Stored.willChange`).
 //
 // Zero cost for a value without them: the handlers live in the node's lazily created extras,

@@ -1,4 +1,5 @@
 import Observation
+import _RippleRef
 
 /// A stored reactive value: the source of every change in a Ripple graph.
 ///

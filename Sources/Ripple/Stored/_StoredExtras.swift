@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// The parts of a ``Stored`` that most values never use, kept apart so that a plain stored
 /// value stays small: created by the first batch write, read in an Observation scope, ``Stored/writeCount``
 /// read, compound assignment or before-change handler that needs them (lock held), and freed

@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// The dependencies of one node at one moment: what it reads and what reads it, directly and
 /// transitively, with names; as text, or as Graphviz `dot` for a picture.
 ///

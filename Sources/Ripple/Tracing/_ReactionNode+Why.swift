@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// What a reaction keeps to say why it runs (see `whyDidThisRun()`), all under the lock.
 ///
 /// At the start of a run, the reaction notes the version of each source it read last time (its

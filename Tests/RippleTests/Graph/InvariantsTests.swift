@@ -1,5 +1,6 @@
 import Testing
 @testable import Ripple
+import _RippleRef
 
 #if RIPPLE_INVARIANTS
 @Suite struct InvariantsTests {

@@ -18,76 +18,88 @@
 /// - ``address`` and ``init(unsafeAddress:)`` pass it through a C word or a thread-local slot.
 ///
 /// Everything here is `Unmanaged` (and `unsafeDowncast`, in ``_downcast(_:to:)``), kept in
-/// this file: `Unmanaged` appears nowhere else in the core. The members are
-/// `@inline(__always)`, not `@_transparent`: transparent, they made the optimized deep chain
-/// cost 5 % more instructions per write (14 152 → 14 897, `count-instructions.sh`).
-@usableFromInline
-struct _Ref<Object: AnyObject> {
-    @usableFromInline let unmanaged: Unmanaged<Object>
+/// this module: `Unmanaged` appears nowhere in Ripple's own sources.
+///
+/// A module of its own so that debug builds pay nothing for it: a module compiled without
+/// optimization inlines only the transparent functions of *other* modules (of its own files it
+/// calls each one), and as a file of Ripple, `_Ref` made debug builds' graphs 5–13 % slower.
+/// Its members are transparent, except ``with(_:)`` in optimized builds, where it is
+/// `@inline(__always)`: transparent, it made the optimized deep chain cost 5 % more
+/// instructions per write (14 152 → 14 897, `count-instructions.sh`).
+@frozen
+public struct _Ref<Object: AnyObject> {
+    public let unmanaged: Unmanaged<Object>
 
     /// An unretained reference to `object`. Borrowed: an initializer's arguments are owned by
     /// default, which made every caller retain and release `object` around the call.
-    @inlinable @inline(__always)
-    init(_ object: borrowing Object) {
+    @_transparent
+    public init(_ object: borrowing Object) {
         unmanaged = .passUnretained(object)
     }
 
     /// A reference that owns one retain of `object`, given back by ``release()`` or
     /// ``takeRetained()``.
-    @inlinable @inline(__always)
-    init(retaining object: borrowing Object) {
+    @_transparent
+    public init(retaining object: borrowing Object) {
         unmanaged = .passRetained(object)
     }
 
     /// The reference whose ``address`` is `address`: unchecked, the address must be one that
     /// ``address`` gave for an object still alive.
-    @inlinable @inline(__always)
-    init(unsafeAddress address: UnsafeRawPointer) {
+    @_transparent
+    public init(unsafeAddress address: UnsafeRawPointer) {
         unmanaged = .fromOpaque(address)
     }
 
-    @inlinable @inline(__always)
-    init(_ unmanaged: Unmanaged<Object>) {
+    @_transparent
+    public init(_ unmanaged: Unmanaged<Object>) {
         self.unmanaged = unmanaged
     }
 
     /// Runs `body` with the object, without retaining it around the call: something else must
     /// keep it alive until `body` returns.
-    @inlinable @inline(__always)
-    func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+    #if DEBUG
+    @_transparent
+    public func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try unmanaged._withUnsafeGuaranteedRef(body)
     }
+    #else
+    @inlinable @inline(__always)
+    public func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try unmanaged._withUnsafeGuaranteedRef(body)
+    }
+    #endif
 
     /// The object, as a strong reference (the caller retains it if it keeps it).
-    @inlinable @inline(__always)
-    var object: Object { unmanaged.takeUnretainedValue() }
+    @_transparent
+    public var object: Object { unmanaged.takeUnretainedValue() }
 
     /// The object's address: the same for every reference to the same object.
-    @inlinable @inline(__always)
-    var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
+    @_transparent
+    public var address: UnsafeMutableRawPointer { unmanaged.toOpaque() }
 
     /// Whether this is a reference to `other`.
-    @inlinable @inline(__always)
-    func refers<Other: AnyObject>(to other: Other) -> Bool {
+    @_transparent
+    public func refers<Other: AnyObject>(to other: Other) -> Bool {
         unmanaged.toOpaque() == Unmanaged.passUnretained(other).toOpaque()
     }
 
     /// Adds one retain, owned by the caller.
-    @inlinable @inline(__always) @discardableResult
-    func retain() -> Self {
+    @_transparent @discardableResult
+    public func retain() -> Self {
         Self(unmanaged.retain())
     }
 
     /// Gives back one retain (perhaps the last: the object may be destroyed, and its
     /// deinitializer run, here).
-    @inlinable @inline(__always)
-    func release() {
+    @_transparent
+    public func release() {
         unmanaged.release()
     }
 
     /// The object, taking over one retain this reference owned.
-    @inlinable @inline(__always)
-    func takeRetained() -> Object {
+    @_transparent
+    public func takeRetained() -> Object {
         unmanaged.takeRetainedValue()
     }
 }
@@ -96,8 +108,8 @@ struct _Ref<Object: AnyObject> {
 extension _Ref: @unchecked Sendable where Object: Sendable {}
 
 extension _Ref: Equatable {
-    @inlinable @inline(__always)
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    @_transparent
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.unmanaged.toOpaque() == rhs.unmanaged.toOpaque()
     }
 }
@@ -105,9 +117,11 @@ extension _Ref: Equatable {
 /// `object` as a `T`, which it is: the graph knows it from the node's kind (a node of kind
 /// `.reaction` is a `_ReactionNode`). No check in optimized builds; debug builds and the
 /// invariant-checking test runs (`RIPPLE_INVARIANTS`) stop with a message if it is not.
-@_transparent @usableFromInline
-func _downcast<T: AnyObject>(_ object: AnyObject, to type: T.Type) -> T {
-    #if RIPPLE_INVARIANTS
+@_transparent
+public func _downcast<T: AnyObject>(_ object: AnyObject, to type: T.Type) -> T {
+    // Debug builds check it already (`unsafeDowncast` does, unoptimized); optimized builds with
+    // the invariant checks (CI's AddressSanitizer run) check it here.
+    #if RIPPLE_INVARIANTS && !DEBUG
     precondition(object is T, "Ripple internal error: \(Swift.type(of: object)) is not a \(T.self)")
     #endif
     return unsafeDowncast(object, to: type)
