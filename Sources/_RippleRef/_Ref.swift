@@ -28,7 +28,8 @@
 /// instructions per write (14 152 → 14 897, `count-instructions.sh`).
 @frozen
 public struct _Ref<Object: AnyObject> {
-    public let unmanaged: Unmanaged<Object>
+    /// The reference itself (reached only by these members: Ripple never names `Unmanaged`).
+    @usableFromInline let unmanaged: Unmanaged<Object>
 
     /// An unretained reference to `object`. Borrowed: an initializer's arguments are owned by
     /// default, which made every caller retain and release `object` around the call.
@@ -51,8 +52,9 @@ public struct _Ref<Object: AnyObject> {
         unmanaged = .fromOpaque(address)
     }
 
-    @_transparent
-    public init(_ unmanaged: Unmanaged<Object>) {
+    /// A reference from `Unmanaged` (for ``retain()``).
+    @_transparent @usableFromInline
+    init(_ unmanaged: Unmanaged<Object>) {
         self.unmanaged = unmanaged
     }
 
@@ -64,6 +66,7 @@ public struct _Ref<Object: AnyObject> {
         try unmanaged._withUnsafeGuaranteedRef(body)
     }
     #else
+    /// Runs `body` with the object, without retaining it around the call (see above).
     @inlinable @inline(__always)
     public func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try unmanaged._withUnsafeGuaranteedRef(body)
@@ -109,6 +112,7 @@ extension _Ref: @unchecked Sendable where Object: Sendable {}
 
 extension _Ref: Equatable {
     @_transparent
+    /// Whether both refer to the same object.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.unmanaged.toOpaque() == rhs.unmanaged.toOpaque()
     }
