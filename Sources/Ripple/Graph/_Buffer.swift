@@ -29,12 +29,9 @@ struct _Buffer<Element>: ~Copyable {
     var isAllocated: Bool { base != nil }
 
     /// The elements, read in place without bounds checks, for scans (valid until the next
-    /// append, removal or `take()`); `nil` when the buffer has no storage.
+    /// append, removal or `take()`).
     @inline(__always)
-    var elementsInPlace: _ElementsInPlace<Element>? {
-        guard let base else { return nil }
-        return _ElementsInPlace(base: base)
-    }
+    var elementsInPlace: _ElementsInPlace<Element> { _ElementsInPlace(base: base, count: count) }
 
     @inline(__always)
     subscript(index: Int) -> Element {
@@ -112,12 +109,21 @@ struct _Buffer<Element>: ~Copyable {
     }
 }
 
-/// A buffer's elements, read in place (``_Buffer/elementsInPlace``): valid while the buffer does
-/// not change; the caller keeps indices below the buffer's `count` (not checked).
+/// Elements read in place, for a walk that does not change where they live: a buffer's
+/// (``_Buffer/elementsInPlace``) or an observer list's slots (``_ObserverList/slotsInUse``).
+/// Indices below `count` are the caller's to keep (not checked).
 struct _ElementsInPlace<Element> {
-    fileprivate let base: UnsafeMutablePointer<Element>
+    private let base: UnsafePointer<Element>?
+    /// The number of elements.
+    let count: Int
 
+    init(base: UnsafePointer<Element>?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// The element at `index` (`0 ..< count`).
     subscript(index: Int) -> Element {
-        @_transparent get { base[index] }
+        @_transparent get { base.unsafelyUnwrapped[index] }
     }
 }

@@ -83,7 +83,8 @@ extension _Graph {
     private func scan(_ node: _DerivedNode, from start: Int) -> (_ScanStop, Int) {
         let count = node.sources.count
         var index = start
-        guard index < count, let sources = node.sources.elementsInPlace else { return (.unchanged, index) }
+        guard index < count else { return (.unchanged, index) }
+        let sources = node.sources.elementsInPlace
         while index < count {
             let edge = sources[index]
             let stop = edge.ref.with { dep -> _ScanStop? in

@@ -25,7 +25,7 @@ extension _Graph {
             // pushes onto `scratch`; it never changes the list. A tombstone's node is a stored
             // value: marking passes it by.
             let links = node.with { $0.observers.slotsInUse }
-            let end = links.end
+            let end = links.count
             if end == 1 {
                 // One observer: a computed one is visited next, without the stack, unless it
                 // is marked already (a diamond's other branches), and then there is nothing to do.

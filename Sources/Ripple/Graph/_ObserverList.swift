@@ -137,7 +137,7 @@ struct _ObserverList: ~Copyable {
     func forEachSlot(_ body: (_Link) -> Void) {
         let links = slotsInUse
         var slot = 0
-        while slot < links.end {
+        while slot < links.count {
             body(links[slot])
             slot &+= 1
         }
@@ -146,14 +146,14 @@ struct _ObserverList: ~Copyable {
     /// The slots in use, tombstones included, for a walk that does not change this list (see
     /// `forEachSlot`): read in place, valid until the list changes.
     @inline(__always)
-    var slotsInUse: _SlotsInUse {
-        guard !isEmpty else { return _SlotsInUse(base: nil, end: 0) }
+    var slotsInUse: _ElementsInPlace<_Link> {
+        guard !isEmpty else { return _ElementsInPlace(base: nil, count: 0) }
         let storage = allocation
         // From the first slot, not `head`: the tombstones before it are passed like the others,
         // and the loop needs one count from the header (no range is built).
         let links = (storage + Self.linksOffset).assumingMemoryBound(to: _Link.self)
-        return _SlotsInUse(
-            base: UnsafePointer(links), end: Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
+        return _ElementsInPlace(
+            base: UnsafePointer(links), count: Int(storage.assumingMemoryBound(to: Header.self).pointee.end))
     }
 
     /// Adds `link` at the end; returns its slot. A first link goes into a block from `spares`
@@ -386,18 +386,5 @@ struct _Link {
     @inline(__always)
     var derivedRef: _Ref<_DerivedNode> {
         _Ref(unsafeAddress: ref.address)
-    }
-}
-
-/// The slots of an observer list in use, read in place (``_ObserverList/slotsInUse``): valid
-/// while the list does not change. Slots `0..<end`, tombstones included.
-struct _SlotsInUse {
-    fileprivate let base: UnsafePointer<_Link>?
-    /// The number of slots.
-    let end: Int
-
-    /// The link in `slot` (`0 ..< end`).
-    subscript(slot: Int) -> _Link {
-        @_transparent get { base.unsafelyUnwrapped[slot] }
     }
 }
