@@ -46,6 +46,18 @@ final class _Staging {
     @exclusivity(unchecked) var memoEpoch = -1
     /// Out-of-date memos, dropped once the lock is released.
     @exclusivity(unchecked) var trash: [[ObjectIdentifier: _PrivateResult]] = []
+    /// The changes the reaction run in progress on this thread holds: it reads what they wrote
+    /// as it was before them (see `_RunSnapshots`). Appended to by the thread that applies a
+    /// change, under the lock.
+    @exclusivity(unchecked) var heldChanges: [Int] = []
+    /// The reaction whose run is in progress on this thread (its innermost), if any.
+    @exclusivity(unchecked) var runReaction: ObjectIdentifier?
+    /// The runs the current one nests in (a reaction created by a run runs its first run at
+    /// once), innermost last, with the changes they hold.
+    @exclusivity(unchecked) var suspendedRuns: [_SuspendedRun] = []
+    /// The graph's list of the threads with a run in progress (see `_RunSnapshots`).
+    @exclusivity(unchecked) var nextRunning: _Ref<_Staging>?
+    @exclusivity(unchecked) var previousRunning: _Ref<_Staging>?
 
     init() {}
 
@@ -87,10 +99,15 @@ final class _Staging {
     /// Applies every staged write, in order (lock held), and forgets them: the batch is left
     /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
     func commitAll(_ context: _Ref<_ThreadContext>) {
+        // Reaction runs in progress on other threads read the batch's values as they were
+        // before it (see `_RunSnapshots`).
+        let graph = _createdGraphRef.unsafelyUnwrapped
+        graph.with { $0.beginBatchApply() }
         for index in 0..<count {
             let entry = slots[index]
             entry.node.with { entry.commit($0, self, context) }
         }
+        graph.with { $0.endBatchApply() }
         appliedCount = count
         count = 0
         if !indexByNode.isEmpty { indexByNode.removeAll(keepingCapacity: true) }
@@ -288,7 +305,10 @@ extension _ThreadContext {
     /// How a read made now sees the values (lock held).
     @inline(__always)
     func view(_ graph: _Graph) -> _View {
-        guard staging.isActive else { return .committed }
+        // A reaction's run that holds another thread's change reads what it wrote as before it.
+        guard staging.isActive || (!staging.heldChanges.isEmpty && !graph.snapshots.history.isEmpty) else {
+            return .committed
+        }
         // A shared derivation (perhaps started by a private one) sees committed values, also
         // inside `untracked { }`.
         if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil { return .committed }
@@ -398,7 +418,7 @@ extension _Staging {
                 stack[stack.count - 1].index += 1
                 switch dep.kind {
                 case .stored:
-                    if isStaged(dep) { stack[stack.count - 1].affected = true }
+                    if isStaged(dep) || readsKeptValue(of: dep, graph) { stack[stack.count - 1].affected = true }
                 case .computed:
                     let dep = _downcast(dep, to: _DerivedNode.self)
                     if let known = memo[ObjectIdentifier(dep)] {

@@ -186,9 +186,12 @@ extension _Graph {
                 // Which reads the run recorded is this thread's; a run this one interrupts
                 // (a reaction created inside a body) gets its state back when this one ends.
                 let interrupted = beginTracking(reaction, context)
+                // The run reads the graph as it is now, whatever other threads write meanwhile.
+                beginSnapshot(of: reaction, context)
                 unlock()
                 reaction.runBody(&run, context)
                 lock.lock(as: me)
+                endSnapshot(context)
                 endTracking(reaction, context, resuming: interrupted)
                 switch reaction.endRun(self, context, run) {
                 case .none:

@@ -61,8 +61,15 @@ extension _Graph {
             switch reaction.lifecycle.marked(
                 bySelf: context.writerRef?.refers(to: observer) == true)
             {
-            case .none: return
-            case .queue: context.pending.append(.reaction(reaction))
+            case .none:
+                // Marked already, by an earlier change: a run of it in progress on another
+                // thread may still have to hold this one.
+                if snapshots.runningThreads != 0 { touchRun(of: reaction) }
+            case .queue:
+                context.pending.append(.reaction(reaction))
+                // A run of it in progress on another thread keeps reading what this change
+                // wrote as it was (see `_RunSnapshots`).
+                if snapshots.runningThreads != 0 { touchRun(of: reaction) }
             case .stopRunaway: stopRunaway(reaction)
             }
         } else if kind == .watcher {

@@ -75,6 +75,9 @@ package final class _Graph: @unchecked Sendable {
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
+    /// The reaction runs in progress and the values kept for them (see `_RunSnapshots`). While
+    /// any value is kept, it counts as one staging thread.
+    @exclusivity(unchecked) var snapshots = _RunSnapshots()
     /// Observation work to do once the lock is released: registrations of earlier evaluations
     /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
     /// forces the release that follows the outermost unlock.

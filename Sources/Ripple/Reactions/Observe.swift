@@ -6,11 +6,12 @@
 /// and new values, and writes made on its own thread are all there or none. Dependencies are
 /// tracked anew on every run.
 ///
-/// **Known issue.** A run reads each value when it reaches it, with the graph's lock released
-/// between reads. If another thread commits a batch between two reads of one run, the run sees
-/// part of that batch; it runs again after the batch, and that run sees all of it. To read
-/// several values as one snapshot whatever other threads do, read them in one ``Computed``
-/// (a derivation reads under the lock).
+/// **Other threads' changes.** A run reads each value when it reaches it, with the graph's
+/// lock released between reads. If another thread applies a write or a batch that changes
+/// something the run has already read, the run goes on reading every value that change wrote
+/// as it was before it (and every ``Computed`` derived from them), then runs again, once, with
+/// the new values: a run never sees part of a batch, nor a value change under it. A change that
+/// touches nothing the run has read is read as it is.
 ///
 /// Writes made inside the body are queued and committed after the current round of
 /// reactions, so every reaction sees every committed value, in order.

@@ -275,6 +275,7 @@ struct _Lifecycle: Equatable {
     }
 
     /// A run of the body ended (the lock taken again).
+    @inline(__always)
     mutating func runFinished() -> RunFinishedAction {
         guard bits & Self.phaseMask == Self.runningCase else { Self.invalidTransition("run finished", phase) }
         let rerunRequested = bits & Self.rerunRequestedBit != 0

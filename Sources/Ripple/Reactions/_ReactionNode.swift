@@ -96,6 +96,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Starts a run of the body (lock held, the lifecycle in `running`, its mark cleared): takes
     /// the previous run's teardown. (The caller then starts tracking reads:
     /// `_Graph.beginTracking`.)
+    @inline(__always)
     func beginRun(_ graph: _Graph) -> _ReactionRun {
         // Whether this run keeps its sources' values is decided at its start: a reaction that
         // first asks why during a run starts keeping them at its next run.
@@ -113,6 +114,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
     /// records the run for traces and `whyDidThisRun`, and says what comes next.
+    @inline(__always)
     func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun)
         -> _Lifecycle.RunFinishedAction
     {

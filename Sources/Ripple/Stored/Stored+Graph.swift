@@ -64,13 +64,26 @@ extension Stored {
     /// written: see `_Staging`.)
     @usableFromInline
     func _stampVersion(_ held: borrowing _HeldLock) {
-        graphRef.with { graph in version = graph.makeID() }
+        graphRef.with { graph in
+            if graph.snapshots.runningThreads != 0 { _keepReplacedValue(graph) }
+            version = graph.makeID()
+        }
+    }
+
+    /// Keeps the value about to be replaced for the reaction runs in progress on other threads,
+    /// until the write has propagated (lock held; see `_RunSnapshots`).
+    @inline(never)
+    func _keepReplacedValue(_ graph: _Graph) {
+        graph.keepReplacedValue(of: self, { _value }, version: version)
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
     /// held; see `_StagedRead`).
     @usableFromInline
     func _stampVersion(_ reserved: Int, _ held: borrowing _HeldLock) {
+        graphRef.with { graph in
+            if graph.snapshots.runningThreads != 0 { _keepReplacedValue(graph) }
+        }
         version = reserved
     }
 
@@ -109,6 +122,9 @@ extension Stored {
                 graph.comparingRef = nil
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
+                // Runs in progress elsewhere keep the replaced value only if this write touched
+                // one of them (see `_RunSnapshots`); a batch settles once all its writes are in.
+                if graph.snapshots.hasTentative, !graph.snapshots.isApplyingBatch { graph.settleKeptValues() }
                 if let extras = _extras, extras.with({ $0.observationRef != nil }) {
                     context.pending.append(.notify(self))
                 }

@@ -240,9 +240,17 @@ extension Stored {
         let view = context.view(graphRef.object)
         var current = _value
         var readsStaged = false
-        if view != .committed, let staged = staged(by: context.staging) {
-            current = staged.value
-            readsStaged = true
+        var keptVersion: Int? = nil
+        if view != .committed {
+            if let staged = staged(by: context.staging) {
+                current = staged.value
+                readsStaged = true
+            } else if let kept = graphRef.with({ $0.keptValue(of: self, for: context.staging.heldChanges) }) {
+                // A reaction's run reads the value it had before a change the run holds (see
+                // `_RunSnapshots`).
+                current = kept.value as! Value
+                keptVersion = kept.version
+            }
         }
         if view == .privateEvaluation {
             // Inside a private derivation: nothing is tracked. A later write of the value makes
@@ -251,7 +259,17 @@ extension Stored {
             graphRef.with { $0.unlock() }
             return current
         }
-        if readsStaged {
+        if let keptVersion {
+            // Its edge holds the version of the value it read: the run, marked by the change,
+            // runs again with the newer one.
+            let tracked = graphRef.with { graph in
+                guard graph.trackRead(self) else { return false }
+                _ = graph.recordVersionOfRunRead(of: self, keptVersion)
+                graph.unlock()
+                return true
+            }
+            if tracked { return current }
+        } else if readsStaged {
             // A reaction's run in the batch's view: its edge records the version the staged
             // value will have (see `_StagedRead`).
             let tracked = graphRef.with { graph in

@@ -42,45 +42,32 @@ struct ConcurrencyTests {
         reaction.cancel()
     }
 
-    /// A known issue, found at stop 18 and not fixed: a reaction's run reads each value when
-    /// it reaches it, with the lock released between reads, so its two reads can fall on both
-    /// sides of another thread's batch. The run then sees half of that batch (which "every
-    /// other thread sees all of its writes or none" promises it cannot), and runs again after
-    /// it, with both. A derivation cannot see this: it reads under the lock. When it is fixed,
-    /// `withKnownIssue` fails here: remove it then.
-    @Test("a reaction's run can see half of another thread's batch (known issue)")
-    func reactionRunCanStraddleABatchOfAnotherThread() {
+    /// Found at stop 18 and known until the run snapshots (`_RunSnapshots`): a reaction's run
+    /// reads each value when it reaches it, with the lock released between reads, so its two
+    /// reads can fall on both sides of another thread's batch. The run used to see half of that
+    /// batch. Now the batch, which changed what the run read first, is read as it was before it
+    /// for the rest of the run, and the reaction runs again after it, with both.
+    @Test("a reaction's run never sees half of another thread's batch")
+    func reactionRunNeverStraddlesABatchOfAnotherThread() {
         let a = Stored(0)
         let b = Stored(0)
         let trigger = Stored(0)
         let pairs = Recorder<[Int]>()
-        let readA = ThreadLatch(1)
-        let committed = ThreadLatch(1)
-        let finished = ThreadLatch(1)
+        let paused = PausedRun()
         let reaction = observe {
             guard trigger.value == 1 else { return }
             let first = a.value
-            if first == 0 {
-                // The run triggered below, on the other thread: wait for the batch in between.
-                readA.arrive()
-                committed.wait()
-            }
+            // The run triggered below, on the other thread: the batch lands in between.
+            if first == 0 { paused.pause() }
             pairs.append([first, b.value])
         }
-        Thread.detachNewThreadLike {
-            trigger.value = 1  // runs the reaction on this thread
-            finished.arrive()
+        paused.run(by: trigger) {
+            batch {
+                a.value = 1
+                b.value = 1
+            }
         }
-        readA.wait()
-        batch {
-            a.value = 1
-            b.value = 1
-        }
-        committed.arrive()
-        finished.wait()
-        withKnownIssue("a reaction's reads are not one snapshot across threads") {
-            #expect(pairs.all.allSatisfy { $0[0] == $0[1] })
-        }
+        #expect(pairs.all.allSatisfy { $0[0] == $0[1] })
         // Runs again after the batch: its last run saw both writes.
         #expect(pairs.all.last == [1, 1])
         reaction.cancel()

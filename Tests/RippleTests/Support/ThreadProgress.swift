@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import Ripple
 
 // Helpers for multi-threaded tests bounded by iteration counts: threads started together, and a
 // progress count that one thread can wait on (without sleeping) until others have moved on.
@@ -103,4 +104,31 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         }
     }
     finished.wait()
+}
+
+/// A reaction's run paused on another thread while this one changes the graph: `run(by:while:)`
+/// writes `trigger` there (its reaction runs there, and calls `pause()` where the test wants
+/// the change), applies `change` here once the run is paused, lets the run go on, and returns
+/// once that thread's write (and every run it delivered) is done.
+final class PausedRun: Sendable {
+    private let reached = ThreadLatch(1)
+    private let resumed = ThreadLatch(1)
+
+    /// Called by the reaction: waits, the first time only, until the change has been applied.
+    func pause() {
+        reached.arrive()
+        resumed.wait()
+    }
+
+    func run(by trigger: Stored<Int>, while change: () -> Void) {
+        let finished = ThreadLatch(1)
+        Thread.detachNewThreadLike {
+            trigger.value = 1
+            finished.arrive()
+        }
+        reached.wait()
+        change()
+        resumed.arrive()
+        finished.wait()
+    }
 }

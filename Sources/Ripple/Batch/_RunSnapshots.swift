@@ -1,0 +1,309 @@
+import _RippleRef
+
+// A reaction's run never sees part of a change made on another thread: a batch, or a write.
+//
+// A run reads each value when its body reaches it, with the lock released between reads, so
+// another thread can apply a change (a write, or a whole batch) between two of them. Without
+// more, the run could read one value before that change and another after it: half a batch,
+// or a value that changed under a computed value it read already.
+//
+// So the graph knows the reaction runs in progress (`runningHead`). A write applied while any
+// is in progress keeps the value it replaces, with the version it had (`history`),
+// tentatively. Its propagation then marks the reactions that read something it changed; a
+// marked reaction whose run is in progress on another thread has read a value the change made
+// out of date, so the run *holds* the change (`_Staging.heldChanges`): from then on it reads
+// every value that change wrote as it was before it. A change that touched no run in progress
+// keeps nothing: once it has propagated, what it kept is let go, and released with the lock
+// on the writing thread, as without runs in progress. A change keeps its values exactly as
+// long as the runs that hold it: the last one to end lets them go.
+//
+// A run that holds a change reads, for a stored value that change wrote, the kept value; a
+// computed value whose sources such a change wrote is evaluated privately on the kept values,
+// as a batch's view evaluates the values its staged writes reach (`_Staging.privateValue`):
+// its view is the committed graph with the kept values in place of the newer ones. The change
+// that a run holds also marked its reaction, which runs again once, with the newer values (its
+// edges hold the versions it read).
+//
+// What a run can still see: a change that touched nothing it had read, made after a change it
+// holds, is read as it is (the run had read nothing it makes out of date). To change several
+// values together, change them in one batch: a run sees all of it or none.
+//
+// Cost. With no run in progress on another thread, a write checks one count, and a run links
+// its thread into the list and out. With runs in progress, a write keeps what it replaces
+// until it has propagated. While anything is kept, the nodes concerned count as staged
+// (`_Node._stagedCount`) and the graph as staging (`stagingThreads`), so reads of them on every
+// thread take the staged path.
+
+/// The reaction runs in progress, on any thread, and the values kept for them (see above).
+/// Guarded by the graph's lock.
+struct _RunSnapshots {
+    /// The batch states (`_Staging`) of the threads with a run in progress, linked through
+    /// their `nextRunning` and `previousRunning`: each holds its thread's current run and the
+    /// runs that one nests in. A list through the objects themselves, so that a run costs no
+    /// array operation.
+    var runningHead: _Ref<_Staging>?
+    /// How many threads have a run in progress: while zero, a write keeps nothing.
+    var runningThreads = 0
+    /// For each stored node a change held by a run wrote, the values it had before those
+    /// changes, oldest first. Each entry retains its node.
+    var history: [ObjectIdentifier: _KeptValues] = [:]
+    /// The nodes whose last kept value the change being applied added, to settle once it has
+    /// propagated.
+    var tentative: [ObjectIdentifier] = []
+    /// `!tentative.isEmpty`, tested on every write: one load.
+    var hasTentative = false
+    /// Set while a batch's writes are applied (`_Staging.commitAll`).
+    var isApplyingBatch = false
+    /// The epoch before the batch being applied: the batch's identity as a change.
+    var batchEpoch = 0
+    /// For each change that runs in progress hold, by identity, how many hold it.
+    var holders: [Int: Int] = [:]
+    /// The change being applied touched a run in progress: it keeps what it replaced.
+    var changeTouchedARun = false
+}
+
+/// A run that another one, on the same thread, nests in (see `_Staging.suspendedRuns`).
+struct _SuspendedRun {
+    let reaction: ObjectIdentifier
+    /// The changes it holds.
+    var held: [Int]
+}
+
+/// The values one stored node had before writes made while reaction runs were in progress.
+struct _KeptValues {
+    /// The node, retained by hand until its entry goes.
+    let node: _Ref<_Node>
+    /// Oldest first.
+    var values: [_KeptValue]
+}
+
+/// A value a write replaced while reaction runs were in progress.
+struct _KeptValue {
+    /// The change that replaced it, by identity: the epoch before it.
+    let change: Int
+    /// The node's version while it held the value.
+    let version: Int
+    /// The value, as the node's `Value`.
+    let value: Any
+}
+
+extension _Graph {
+    /// Notes a reaction run about to start on `context`'s thread (lock held). It reads the
+    /// graph as it is until another thread's change touches what it read.
+    ///
+    /// - Complexity: O(1), and O(1) amortized for a run nested in another.
+    @inline(__always)
+    func beginSnapshot(of reaction: _ReactionNode, _ context: _ThreadContext) {
+        let staging = context.staging
+        if staging.runReaction != nil {
+            suspendCurrentRun(staging)
+        } else {
+            let ref = _Ref(staging)
+            let head = snapshots.runningHead
+            staging.nextRunning = head
+            head?.with { $0.previousRunning = ref }
+            snapshots.runningHead = ref
+            snapshots.runningThreads &+= 1
+        }
+        staging.runReaction = ObjectIdentifier(reaction)
+    }
+
+    /// A run starts inside another on the same thread (lock held): the outer one waits, with
+    /// the changes it holds, until the inner one ends.
+    @inline(never)
+    private func suspendCurrentRun(_ staging: _Staging) {
+        guard let outer = staging.runReaction else { return }
+        var held: [Int] = []
+        swap(&held, &staging.heldChanges)
+        staging.suspendedRuns.append(_SuspendedRun(reaction: outer, held: held))
+    }
+
+    /// Ends the current run on `context`'s thread, its body returned (lock held): the thread's
+    /// view goes back to the run this one nested in, if any, and the changes only this run
+    /// held let go of their kept values.
+    ///
+    /// - Complexity: O(1); O(*k*) in the values kept when the run held changes.
+    @inline(__always)
+    func endSnapshot(_ context: _ThreadContext) {
+        let staging = context.staging
+        if !staging.heldChanges.isEmpty { releaseHeldChanges(staging) }
+        if !staging.suspendedRuns.isEmpty {
+            resumeOuterRun(staging)
+        } else {
+            staging.runReaction = nil
+            let next = staging.nextRunning
+            let previous = staging.previousRunning
+            if let previous {
+                previous.with { $0.nextRunning = next }
+                staging.previousRunning = nil
+            } else {
+                snapshots.runningHead = next
+            }
+            next?.with { $0.previousRunning = previous }
+            staging.nextRunning = nil
+            snapshots.runningThreads &-= 1
+        }
+        if !staging.memo.isEmpty { forgetPrivateValues(staging) }
+    }
+
+    /// The current run on a thread ended inside another (lock held): the outer one goes on.
+    @inline(never)
+    private func resumeOuterRun(_ staging: _Staging) {
+        let outer = staging.suspendedRuns.removeLast()
+        staging.runReaction = outer.reaction
+        staging.heldChanges = outer.held
+    }
+
+    /// A run's private values (and the nodes they hold) go with it, once the lock is released;
+    /// a batch's stay (a run started inside it).
+    @inline(never)
+    private func forgetPrivateValues(_ staging: _Staging) {
+        guard !staging.isActive else { return }
+        keepUntilUnlock(staging.memo)
+        staging.memo = [:]
+    }
+
+    /// A run that held changes ended (lock held): each change no other run holds lets go of
+    /// its kept values.
+    @inline(never)
+    private func releaseHeldChanges(_ staging: _Staging) {
+        var released: [Int] = []
+        for change in staging.heldChanges {
+            let remaining = (snapshots.holders[change] ?? 1) - 1
+            if remaining > 0 {
+                snapshots.holders[change] = remaining
+            } else {
+                snapshots.holders[change] = nil
+                released.append(change)
+            }
+        }
+        staging.heldChanges.removeAll()
+        if !released.isEmpty { dropKeptValues(of: released) }
+    }
+
+    /// A change being applied marked `reaction` (lock held, runs in progress): if a run of it is
+    /// in progress on another thread, it holds the change, which made something it read out of
+    /// date. A run started inside a batch reads in the batch's view and holds nothing.
+    ///
+    /// - Complexity: O(*t*) in the threads with a run in progress.
+    @inline(never)
+    func touchRun(of reaction: _ReactionNode) {
+        let id = ObjectIdentifier(reaction)
+        let change = snapshots.isApplyingBatch ? snapshots.batchEpoch : epoch &- 1
+        var cursor = snapshots.runningHead
+        while let staging = cursor?.object {
+            cursor = staging.nextRunning
+            if staging.runReaction == id {
+                guard !staging.isActive, staging.heldChanges.last != change else { return }
+                staging.heldChanges.append(change)
+            } else if let index = staging.suspendedRuns.lastIndex(where: { $0.reaction == id }) {
+                guard !staging.isActive, staging.suspendedRuns[index].held.last != change else { return }
+                staging.suspendedRuns[index].held.append(change)
+            } else {
+                continue
+            }
+            snapshots.holders[change, default: 0] += 1
+            // Settled with the change's kept values (a change that replaced none keeps none).
+            if snapshots.hasTentative { snapshots.changeTouchedARun = true }
+            return
+        }
+    }
+
+    /// Starts applying a batch's writes (lock held): one change, for the runs it touches.
+    func beginBatchApply() {
+        snapshots.isApplyingBatch = true
+        snapshots.batchEpoch = epoch
+    }
+
+    /// Ends applying a batch's writes (lock held): settles what they kept.
+    func endBatchApply() {
+        snapshots.isApplyingBatch = false
+        if snapshots.hasTentative { settleKeptValues() }
+    }
+
+    /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress
+    /// (lock held): tentatively, until the change has propagated (`settleKeptValues`).
+    /// `version` is the node's version now.
+    @inline(never)
+    func keepReplacedValue(of node: _Node, _ value: () -> Any, version: Int) {
+        // The change's identity: the epoch before it (this write's commit moves it on).
+        let change = snapshots.isApplyingBatch ? snapshots.batchEpoch : epoch
+        let kept = _KeptValue(change: change, version: version, value: value())
+        let id = ObjectIdentifier(node)
+        if snapshots.history[id] != nil {
+            snapshots.history[id]?.values.append(kept)
+        } else {
+            if node._stagedCount == .max { failTooManyStagingThreads(of: node) }
+            node._stagedCount += 1
+            if snapshots.history.isEmpty { stagingThreads += 1 }
+            snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])
+        }
+        snapshots.tentative.append(id)
+        snapshots.hasTentative = true
+    }
+
+    /// Once a change has propagated (lock held): keeps what it replaced if it touched a run in
+    /// progress; otherwise lets it go at once (released with the lock, on this thread).
+    @inline(never)
+    func settleKeptValues() {
+        let keeps = snapshots.changeTouchedARun
+        snapshots.changeTouchedARun = false
+        let tentative = snapshots.tentative
+        snapshots.tentative.removeAll(keepingCapacity: true)
+        snapshots.hasTentative = false
+        if keeps { return }
+        for id in tentative {
+            guard let values = snapshots.history[id]?.values, let newest = values.last else { continue }
+            keepUntilUnlock(newest.value)
+            if values.count >= 2 {
+                snapshots.history[id]?.values.removeLast()
+            } else {
+                forget(id)
+            }
+        }
+    }
+
+    /// Drops the values kept for `changes`, which no run holds any more (lock held; they are
+    /// released with it).
+    ///
+    /// - Complexity: O(*k*) in the nodes with kept values.
+    private func dropKeptValues(of changes: [Int]) {
+        for (id, kept) in snapshots.history {
+            let keep = kept.values.filter { !changes.contains($0.change) }
+            if keep.count == kept.values.count { continue }
+            keepUntilUnlock(kept.values)
+            if keep.isEmpty {
+                forget(id)
+            } else {
+                snapshots.history[id]?.values = keep
+            }
+        }
+    }
+
+    /// Forgets the kept values of a node (lock held; its values already handed to
+    /// `keepUntilUnlock`).
+    private func forget(_ id: ObjectIdentifier) {
+        guard let kept = snapshots.history.removeValue(forKey: id) else { return }
+        kept.node.with { $0._stagedCount -= 1 }
+        releaseAfterUnlock(kept.node)
+        if snapshots.history.isEmpty { stagingThreads -= 1 }
+    }
+
+    /// The value a run holding `changes` reads for `node`, if one of them replaced it: the
+    /// value before the earliest of them (lock held).
+    ///
+    /// - Complexity: O(*k* × *c*) in the values kept for `node` and the changes held.
+    func keptValue(of node: _Node, for changes: [Int]) -> _KeptValue? {
+        guard !changes.isEmpty, !snapshots.history.isEmpty,
+            let values = snapshots.history[ObjectIdentifier(node)]?.values
+        else { return nil }
+        return values.first { changes.contains($0.change) }
+    }
+}
+
+extension _Staging {
+    /// Whether this thread's run reads a kept value for `node` (lock held).
+    func readsKeptValue(of node: _Node, _ graph: _Graph) -> Bool {
+        !heldChanges.isEmpty && node._stagedCount != 0 && graph.keptValue(of: node, for: heldChanges) != nil
+    }
+}
