@@ -6,6 +6,8 @@ extension _Graph {
     func propagate(from source: _Node, into context: _ThreadContext) {
         assertLockHeld()
         let base = scratch.count
+        // Read once: a reaction whose run is in progress on another thread holds this change.
+        let runsInProgress = snapshots.runningThreads != 0
         // The node to visit next, when it need not go through `scratch`: the only observer of
         // the node just visited, if it is a computed value to mark (the stack would give it
         // back at once). Along a chain, every node.
@@ -40,14 +42,14 @@ extension _Graph {
             }
             var slot = 0
             while slot < end {
-                links[slot].ref.with { mark($0, context) }
+                links[slot].ref.with { mark($0, context, runsInProgress: runsInProgress) }
                 slot &+= 1
             }
         }
     }
 
     @inline(__always)
-    private func mark(_ observer: _Node, _ context: _ThreadContext) {
+    private func mark(_ observer: _Node, _ context: _ThreadContext, runsInProgress: Bool) {
         // Tests in order of frequency rather than a `switch`: its jump table is an indirect
         // branch, mispredicted more often along a chain of computed values ending in a reaction.
         let kind = observer.kind
@@ -64,12 +66,12 @@ extension _Graph {
             case .none:
                 // Marked already, by an earlier change: a run of it in progress on another
                 // thread may still have to hold this one.
-                if snapshots.runningThreads != 0 { touchRun(of: reaction) }
+                if runsInProgress { touchRun(of: reaction) }
             case .queue:
                 context.pending.append(.reaction(reaction))
                 // A run of it in progress on another thread keeps reading what this change
                 // wrote as it was (see `_RunSnapshots`).
-                if snapshots.runningThreads != 0 { touchRun(of: reaction) }
+                if runsInProgress { touchRun(of: reaction) }
             case .stopRunaway: stopRunaway(reaction)
             }
         } else if kind == .watcher {
