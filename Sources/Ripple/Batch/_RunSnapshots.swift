@@ -9,8 +9,9 @@ import _RippleRef
 //
 // So the graph knows the reaction runs in progress (`runningHead`). A write applied while any
 // is in progress keeps the value it replaces, with the version it had (`history`),
-// tentatively. Its propagation then marks the reactions that read something it changed; a
-// marked reaction whose run is in progress on another thread has read a value the change made
+// tentatively. Once it has propagated, a walk downstream of what it wrote (through computed
+// values already stale too, which stop the marking) finds the reactions that read something it
+// changed; one whose run is in progress on another thread has read a value the change made
 // out of date, so the run *holds* the change (`_Staging.heldChanges`): from then on it reads
 // every value that change wrote as it was before it. A change that touched no run in progress
 // keeps nothing: once it has propagated, what it kept is let go, and released with the lock
@@ -50,12 +51,15 @@ struct _RunSnapshots {
     /// The nodes whose last kept value the change being applied added, to settle once it has
     /// propagated.
     var tentative: [ObjectIdentifier] = []
-    /// `!tentative.isEmpty`, tested on every write: one load.
-    var hasTentative = false
-    /// Set while a batch's writes are applied (`_Staging.commitAll`).
+    /// The change being applied kept a value or touched a run: it is settled once it has
+    /// propagated (`settleKeptValues`).
+    var needsSettling = false
+    /// Set while a batch's writes are applied (`_Staging.commitAll`, and a batch's sole write):
+    /// they are one change, settled when the last is applied.
     var isApplyingBatch = false
-    /// The epoch before the batch being applied: the batch's identity as a change.
-    var batchEpoch = 0
+    /// The identity of the change being applied: bumped when one is settled, so that no two
+    /// changes that kept or touched anything share one.
+    var change = 0
     /// For each change that runs in progress hold, by identity, how many hold it.
     var holders: [Int: Int] = [:]
     /// The change being applied touched a run in progress: it keeps what it replaced.
@@ -79,7 +83,7 @@ struct _KeptValues {
 
 /// A value a write replaced while reaction runs were in progress.
 struct _KeptValue {
-    /// The change that replaced it, by identity: the epoch before it.
+    /// The change that replaced it, by identity (`_RunSnapshots.change`).
     let change: Int
     /// The node's version while it held the value.
     let version: Int
@@ -181,30 +185,66 @@ extension _Graph {
         if !released.isEmpty { dropKeptValues(of: released) }
     }
 
-    /// A change being applied marked `reaction` (lock held, runs in progress): if a run of it is
-    /// in progress on another thread, it holds the change, which made something it read out of
-    /// date. A run started inside a batch reads in the batch's view and holds nothing.
+    /// A change has propagated from `source` (lock held, runs in progress on some thread): each
+    /// reaction downstream whose run is in progress on another thread holds it, then, outside a
+    /// batch's apply, the change is settled.
+    ///
+    /// The walk goes through every live node downstream, stale ones included: a computed value
+    /// marked stale by an earlier change that a run holds, and not read since, stops the
+    /// marking, but the run that read it must hold this change too.
+    ///
+    /// - Complexity: O(*n* × *t*) in the live nodes downstream and the threads with a run in
+    ///   progress: only while another thread has one.
+    @inline(never)
+    func changePropagated(from source: _Node) {
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(source)]
+        var stack: [_Ref<_Node>] = [_Ref(source)]
+        while let node = stack.popLast() {
+            let links = node.with { $0.observers.slotsInUse }
+            for slot in 0..<links.count {
+                let observer = links[slot].ref
+                switch observer.with({ $0.kind }) {
+                case .computed:
+                    if visited.insert(ObjectIdentifier(observer.object)).inserted { stack.append(observer) }
+                case .reaction:
+                    touchRun(of: _downcast(observer.object, to: _ReactionNode.self))
+                case .stored, .watcher:
+                    break
+                }
+            }
+        }
+        if snapshots.needsSettling, !snapshots.isApplyingBatch { settleKeptValues() }
+    }
+
+    /// A change reached `reaction` (lock held): if a run of it is in progress on another
+    /// thread, it holds the change, which made something it read out of date. A run started
+    /// inside a batch reads in the batch's view and holds nothing.
     ///
     /// - Complexity: O(*t*) in the threads with a run in progress.
-    @inline(never)
-    func touchRun(of reaction: _ReactionNode) {
+    private func touchRun(of reaction: _ReactionNode) {
         let id = ObjectIdentifier(reaction)
-        let change = snapshots.isApplyingBatch ? snapshots.batchEpoch : epoch &- 1
+        let change = snapshots.change
         var cursor = snapshots.runningHead
         while let staging = cursor?.object {
             cursor = staging.nextRunning
             if staging.runReaction == id {
-                guard !staging.isActive, staging.heldChanges.last != change else { return }
+                guard !staging.isActive else { return }
+                snapshots.changeTouchedARun = true
+                snapshots.needsSettling = true
+                guard staging.heldChanges.last != change else { return }
                 staging.heldChanges.append(change)
+                // Its private values were evaluated without this change's kept values.
+                staging.generation &+= 1
             } else if let index = staging.suspendedRuns.lastIndex(where: { $0.reaction == id }) {
-                guard !staging.isActive, staging.suspendedRuns[index].held.last != change else { return }
+                guard !staging.isActive else { return }
+                snapshots.changeTouchedARun = true
+                snapshots.needsSettling = true
+                guard staging.suspendedRuns[index].held.last != change else { return }
                 staging.suspendedRuns[index].held.append(change)
             } else {
                 continue
             }
             snapshots.holders[change, default: 0] += 1
-            // Settled with the change's kept values (a change that replaced none keeps none).
-            if snapshots.hasTentative { snapshots.changeTouchedARun = true }
             return
         }
     }
@@ -212,13 +252,12 @@ extension _Graph {
     /// Starts applying a batch's writes (lock held): one change, for the runs it touches.
     func beginBatchApply() {
         snapshots.isApplyingBatch = true
-        snapshots.batchEpoch = epoch
     }
 
-    /// Ends applying a batch's writes (lock held): settles what they kept.
+    /// Ends applying a batch's writes (lock held): settles the change.
     func endBatchApply() {
         snapshots.isApplyingBatch = false
-        if snapshots.hasTentative { settleKeptValues() }
+        if snapshots.needsSettling { settleKeptValues() }
     }
 
     /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress
@@ -226,9 +265,7 @@ extension _Graph {
     /// `version` is the node's version now.
     @inline(never)
     func keepReplacedValue(of node: _Node, _ value: () -> Any, version: Int) {
-        // The change's identity: the epoch before it (this write's commit moves it on).
-        let change = snapshots.isApplyingBatch ? snapshots.batchEpoch : epoch
-        let kept = _KeptValue(change: change, version: version, value: value())
+        let kept = _KeptValue(change: snapshots.change, version: version, value: value())
         let id = ObjectIdentifier(node)
         if snapshots.history[id] != nil {
             snapshots.history[id]?.values.append(kept)
@@ -239,18 +276,20 @@ extension _Graph {
             snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])
         }
         snapshots.tentative.append(id)
-        snapshots.hasTentative = true
+        snapshots.needsSettling = true
     }
 
     /// Once a change has propagated (lock held): keeps what it replaced if it touched a run in
-    /// progress; otherwise lets it go at once (released with the lock, on this thread).
+    /// progress; otherwise lets it go at once (released with the lock, on this thread). The
+    /// next change gets another identity.
     @inline(never)
     func settleKeptValues() {
         let keeps = snapshots.changeTouchedARun
         snapshots.changeTouchedARun = false
+        snapshots.needsSettling = false
+        snapshots.change &+= 1
         let tentative = snapshots.tentative
         snapshots.tentative.removeAll(keepingCapacity: true)
-        snapshots.hasTentative = false
         if keeps { return }
         for id in tentative {
             guard let values = snapshots.history[id]?.values, let newest = values.last else { continue }

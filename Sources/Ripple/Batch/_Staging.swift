@@ -341,7 +341,10 @@ extension _ThreadContext {
                 if graph.tracingCount != 0 || graph.exclusiveOwners != 0 {
                     graph.stageSoleWrite(self)
                 } else {
+                    // One change with the batch's other writes, if any (the write counter's).
+                    graph.beginBatchApply()
                     graph.applySoleWrite(self)
+                    graph.endBatchApply()
                 }
             }
             if staging.isActive {

@@ -2,12 +2,19 @@ import _RippleRef
 
 extension _Graph {
     /// Marks everything live downstream of `source` stale and queues the reactions it reaches.
-    /// Stops at nodes already stale: what lies beyond them is already marked.
+    /// Stops at nodes already stale: what lies beyond them is already marked. While another
+    /// thread has a reaction's run in progress, then tells the runs the change reached (see
+    /// `_RunSnapshots`).
     func propagate(from source: _Node, into context: _ThreadContext) {
+        markDownstream(of: source, context)
+        if snapshots.runningThreads != 0 { changePropagated(from: source) }
+    }
+
+    /// `propagate`'s marking.
+    @inline(__always)
+    private func markDownstream(of source: _Node, _ context: _ThreadContext) {
         assertLockHeld()
         let base = scratch.count
-        // Read once: a reaction whose run is in progress on another thread holds this change.
-        let runsInProgress = snapshots.runningThreads != 0
         // The node to visit next, when it need not go through `scratch`: the only observer of
         // the node just visited, if it is a computed value to mark (the stack would give it
         // back at once). Along a chain, every node.
@@ -42,14 +49,14 @@ extension _Graph {
             }
             var slot = 0
             while slot < end {
-                links[slot].ref.with { mark($0, context, runsInProgress: runsInProgress) }
+                links[slot].ref.with { mark($0, context) }
                 slot &+= 1
             }
         }
     }
 
     @inline(__always)
-    private func mark(_ observer: _Node, _ context: _ThreadContext, runsInProgress: Bool) {
+    private func mark(_ observer: _Node, _ context: _ThreadContext) {
         // Tests in order of frequency rather than a `switch`: its jump table is an indirect
         // branch, mispredicted more often along a chain of computed values ending in a reaction.
         let kind = observer.kind
@@ -63,15 +70,8 @@ extension _Graph {
             switch reaction.lifecycle.marked(
                 bySelf: context.writerRef?.refers(to: observer) == true)
             {
-            case .none:
-                // Marked already, by an earlier change: a run of it in progress on another
-                // thread may still have to hold this one.
-                if runsInProgress { touchRun(of: reaction) }
-            case .queue:
-                context.pending.append(.reaction(reaction))
-                // A run of it in progress on another thread keeps reading what this change
-                // wrote as it was (see `_RunSnapshots`).
-                if runsInProgress { touchRun(of: reaction) }
+            case .none: return
+            case .queue: context.pending.append(.reaction(reaction))
             case .stopRunaway: stopRunaway(reaction)
             }
         } else if kind == .watcher {

@@ -122,9 +122,6 @@ extension Stored {
                 graph.comparingRef = nil
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
-                // Runs in progress elsewhere keep the replaced value only if this write touched
-                // one of them (see `_RunSnapshots`); a batch settles once all its writes are in.
-                if graph.snapshots.hasTentative, !graph.snapshots.isApplyingBatch { graph.settleKeptValues() }
                 if let extras = _extras, extras.with({ $0.observationRef != nil }) {
                     context.pending.append(.notify(self))
                 }

@@ -91,6 +91,33 @@ struct RunSnapshotTests {
         reaction.cancel()
     }
 
+    @Test("a change that reaches a run only through a computed value an earlier change left stale is held too")
+    func changeReachingARunThroughAStaleComputedValue() {
+        let x = Stored(0)
+        let y = Stored(0)
+        let z = Stored(0)
+        let sum = Computed { x.value + y.value }
+        let trigger = Stored(0)
+        let seen = Recorder<[Int]>()
+        let paused = PausedRun()
+        let reaction = observe {
+            guard trigger.value == 1 else { return }
+            let first = sum.value
+            if first == 0 { paused.pause() }
+            seen.append([first, z.value, sum.value])
+        }
+        paused.run(by: trigger) {
+            // Marks `sum` stale; nobody reads it before the batch, whose marking stops there.
+            x.value = 1
+            batch {
+                y.value = 1
+                z.value = 1
+            }
+        }
+        #expect(seen.all == [[0, 0, 0], [2, 1, 2]])
+        reaction.cancel()
+    }
+
     @Test("a run nested in another (a reaction created by a run) does not stop the outer one holding a change")
     func outerRunHoldsAChangeWhileANestedRunIsInProgress() {
         let a = Stored(0)
