@@ -22,8 +22,8 @@ import _RippleRef
 // computed value whose sources such a change wrote is evaluated privately on the kept values,
 // as a batch's view evaluates the values its staged writes reach (`_Staging.privateValue`):
 // its view is the committed graph with the kept values in place of the newer ones. The change
-// that a run holds also marked its reaction, which runs again once, with the newer values (its
-// edges hold the versions it read).
+// that a run holds marks its reaction (`touchRun`), which runs again once, with the newer
+// values (its edges hold the versions it read).
 //
 // What a run can still see: a change that touched nothing it had read, made after a change it
 // holds, is read as it is (the run had read nothing it makes out of date). To change several
@@ -196,7 +196,7 @@ extension _Graph {
     /// - Complexity: O(*n* × *t*) in the live nodes downstream and the threads with a run in
     ///   progress: only while another thread has one.
     @inline(never)
-    func changePropagated(from source: _Node) {
+    func changePropagated(from source: _Node, _ context: _ThreadContext) {
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(source)]
         var stack: [_Ref<_Node>] = [_Ref(source)]
         while let node = stack.popLast() {
@@ -207,7 +207,7 @@ extension _Graph {
                 case .computed:
                     if visited.insert(ObjectIdentifier(observer.object)).inserted { stack.append(observer) }
                 case .reaction:
-                    touchRun(of: _downcast(observer.object, to: _ReactionNode.self))
+                    touchRun(of: _downcast(observer.object, to: _ReactionNode.self), context)
                 case .stored, .watcher:
                     break
                 }
@@ -217,11 +217,13 @@ extension _Graph {
     }
 
     /// A change reached `reaction` (lock held): if a run of it is in progress on another
-    /// thread, it holds the change, which made something it read out of date. A run started
-    /// inside a batch reads in the batch's view and holds nothing.
+    /// thread, it holds the change, which made something it read out of date, and the reaction
+    /// is marked, so that it runs again with the new values (the marking stops at a computed
+    /// value already stale, which this walk passes). A run started inside a batch reads in the
+    /// batch's view and holds nothing.
     ///
     /// - Complexity: O(*t*) in the threads with a run in progress.
-    private func touchRun(of reaction: _ReactionNode) {
+    private func touchRun(of reaction: _ReactionNode, _ context: _ThreadContext) {
         let id = ObjectIdentifier(reaction)
         let change = snapshots.change
         var cursor = snapshots.runningHead
@@ -245,6 +247,7 @@ extension _Graph {
                 continue
             }
             snapshots.holders[change, default: 0] += 1
+            if case .queue = reaction.lifecycle.marked(bySelf: false) { context.pending.append(.reaction(reaction)) }
             return
         }
     }

@@ -7,7 +7,7 @@ extension _Graph {
     /// `_RunSnapshots`).
     func propagate(from source: _Node, into context: _ThreadContext) {
         markDownstream(of: source, context)
-        if snapshots.runningThreads != 0 { changePropagated(from: source) }
+        if snapshots.runningThreads != 0 { changePropagated(from: source, context) }
     }
 
     /// `propagate`'s marking.

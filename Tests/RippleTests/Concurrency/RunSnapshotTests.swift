@@ -118,6 +118,33 @@ struct RunSnapshotTests {
         reaction.cancel()
     }
 
+    @Test("a run that holds a change which reached it only past a stale computed value runs again")
+    func runHoldingAChangeThatDidNotMarkItRunsAgain() {
+        let x = Stored(0)
+        let t = Stored(0)
+        let c = Computed { x.value }
+        let seen = Recorder<[Int]>()
+        let paused = PausedRun()
+        let reaction = observe {
+            let tv = t.value
+            // The run the batch below starts: its check stopped at `t`, so `c` is still stale.
+            if tv == 1, seen.count == 1 { paused.pause() }
+            seen.append([tv, c.value])
+        }
+        paused.run(starting: {
+            batch {
+                t.value = 1
+                x.value = 1
+            }
+        }) {
+            // Reaches the paused run only past the stale `c`: its marking stops there.
+            x.value = 2
+        }
+        // The paused run read `c` as it was before the change it held, then ran again.
+        #expect(seen.all == [[0, 0], [1, 1], [1, 2]])
+        reaction.cancel()
+    }
+
     @Test("a run nested in another (a reaction created by a run) does not stop the outer one holding a change")
     func outerRunHoldsAChangeWhileANestedRunIsInProgress() {
         let a = Stored(0)

@@ -121,9 +121,14 @@ final class PausedRun: Sendable {
     }
 
     func run(by trigger: Stored<Int>, while change: () -> Void) {
+        run(starting: { trigger.value = 1 }, while: change)
+    }
+
+    /// `run(by:while:)` with the other thread's change given as `start`.
+    func run(starting start: @escaping @Sendable () -> Void, while change: () -> Void) {
         let finished = ThreadLatch(1)
         Thread.detachNewThreadLike {
-            trigger.value = 1
+            start()
             finished.arrive()
         }
         reached.wait()
