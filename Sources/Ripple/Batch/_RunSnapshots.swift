@@ -51,9 +51,6 @@ struct _RunSnapshots {
     /// The nodes whose last kept value the change being applied added, to settle once it has
     /// propagated.
     var tentative: [ObjectIdentifier] = []
-    /// The change being applied kept a value or touched a run: it is settled once it has
-    /// propagated (`settleKeptValues`).
-    var needsSettling = false
     /// Set while a batch's writes are applied (`_Staging.commitAll`, and a batch's sole write):
     /// they are one change, settled when the last is applied.
     var isApplyingBatch = false
@@ -64,6 +61,10 @@ struct _RunSnapshots {
     var holders: [Int: Int] = [:]
     /// The change being applied touched a run in progress: it keeps what it replaced.
     var changeTouchedARun = false
+
+    /// The change being applied kept a value or touched a run: it is settled once it has
+    /// propagated (`settleKeptValues`).
+    var needsSettling: Bool { changeTouchedARun || !tentative.isEmpty }
 }
 
 /// A run that another one, on the same thread, nests in (see `_Staging.suspendedRuns`).
@@ -230,26 +231,28 @@ extension _Graph {
         while let staging = cursor?.object {
             cursor = staging.nextRunning
             if staging.runReaction == id {
-                guard !staging.isActive else { return }
-                snapshots.changeTouchedARun = true
-                snapshots.needsSettling = true
-                guard staging.heldChanges.last != change else { return }
-                staging.heldChanges.append(change)
+                guard hold(change, in: &staging.heldChanges, of: staging) else { return }
                 // Its private values were evaluated without this change's kept values.
                 staging.generation &+= 1
             } else if let index = staging.suspendedRuns.lastIndex(where: { $0.reaction == id }) {
-                guard !staging.isActive else { return }
-                snapshots.changeTouchedARun = true
-                snapshots.needsSettling = true
-                guard staging.suspendedRuns[index].held.last != change else { return }
-                staging.suspendedRuns[index].held.append(change)
+                guard hold(change, in: &staging.suspendedRuns[index].held, of: staging) else { return }
             } else {
                 continue
             }
-            snapshots.holders[change, default: 0] += 1
             if case .queue = reaction.lifecycle.marked(bySelf: false) { context.pending.append(.reaction(reaction)) }
             return
         }
+    }
+
+    /// Makes a run on `staging`'s thread, holding `held`, hold `change` (lock held). Returns
+    /// whether it holds it newly; a run started inside a batch holds nothing.
+    private func hold(_ change: Int, in held: inout [Int], of staging: _Staging) -> Bool {
+        guard !staging.isActive else { return false }
+        snapshots.changeTouchedARun = true
+        guard held.last != change else { return false }
+        held.append(change)
+        snapshots.holders[change, default: 0] += 1
+        return true
     }
 
     /// Starts applying a batch's writes (lock held): one change, for the runs it touches.
@@ -279,7 +282,6 @@ extension _Graph {
             snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])
         }
         snapshots.tentative.append(id)
-        snapshots.needsSettling = true
     }
 
     /// Once a change has propagated (lock held): keeps what it replaced if it touched a run in
@@ -289,7 +291,6 @@ extension _Graph {
     func settleKeptValues() {
         let keeps = snapshots.changeTouchedARun
         snapshots.changeTouchedARun = false
-        snapshots.needsSettling = false
         snapshots.change &+= 1
         let tentative = snapshots.tentative
         snapshots.tentative.removeAll(keepingCapacity: true)
