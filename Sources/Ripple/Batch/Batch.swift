@@ -50,7 +50,7 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
     // a depth count and one call at its end. A guaranteed reference to the thread's context:
     // no reference counting.
     let context = _ThreadContext.currentRef
-    context.with { $0.batchDepth += 1 }
+    context.with { $0.writes.beginBatch() }
     defer { context.with { _endBatch($0) } }
     return try body()
 }
@@ -58,30 +58,14 @@ public func batch<R>(_ body: () throws -> R) rethrows -> R {
 /// Ends a batch on the calling thread: commits it if it is the outermost (see ``batch(_:)``).
 @usableFromInline
 func _endBatch(_ context: _ThreadContext) {
-    context.batchDepth -= 1
-    if context.isDelivering {
-        // The outermost batch opened during this delivery ends: its writes are queued as one
-        // unit.
-        if context.batchDepth == context.deliveryBatchDepth, !context.deferredBatch.isEmpty {
-            let writes = context.deferredBatch
-            context.deferredBatch = []
-            context.deferred.append(
-                _DeferredWrite(
-                    apply: { for write in writes { write.apply() } },
-                    reaction: writes[0].reaction,
-                    // Only tracing's steps (see `withTracer`, `traceCommit`): not a round.
-                    writesNothing: writes.allSatisfy(\.writesNothing)
-                ))
-        }
-    } else if context.batchDepth == 0 {
-        // Commits traced inside the batch are recorded once it is applied and its reactions
-        // have run, naming them (see `traceCommit`).
-        guard context.batchCommits.isEmpty else {
-            context.tracingBatchCommits { _commitOutermostBatch(context) }
-            return
-        }
-        _commitOutermostBatch(context)
+    guard context.writes.endBatch() == .commit else { return }
+    // Commits traced inside the batch are recorded once it is applied and its reactions have
+    // run, naming them (see `traceCommit`).
+    guard context.batchCommits.isEmpty else {
+        context.tracingBatchCommits { _commitOutermostBatch(context) }
+        return
     }
+    _commitOutermostBatch(context)
 }
 
 /// Applies the outermost batch that ended on the calling thread, outside any delivery, then
@@ -162,7 +146,7 @@ private func untrackedBody<R>(_ graph: _Graph, _ body: () throws -> R) rethrows 
 /// The writes in `body` are committed together, as one ``batch(_:)``.
 public func writeInOrder(_ body: @escaping () -> Void) {
     let context = _ThreadContext.current
-    if context.isDelivering {
+    if context.writes.route == .queue {
         _graph.queueWrite(context) { batch(body) }
         return
     }

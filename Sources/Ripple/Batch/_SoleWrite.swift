@@ -131,7 +131,7 @@ extension _ThreadContext {
             soleWrite.writes &+= 1
             return .replacing(soleWrite.storage)
         }
-        guard soleWrite.phase == .free, batchDepth > 0, !isDelivering, !staging.isActive else { return .staged }
+        guard soleWrite.phase == .free, writes.route == .stage, !staging.isActive else { return .staged }
         let refused = node.graphRef.with { graph in
             // A write inside a derivation (this thread holds the lock) is staged, and fails there.
             // Never inlined and synchronous: the thread's identity may be read in place.

@@ -69,7 +69,7 @@ public final class Event<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) in the number of subscribers.
     public func send(_ value: Value) {
         let context = _ThreadContext.current
-        if context.isDelivering {
+        if context.writes.route == .queue {
             _graph.queueWrite(context) { [self] in self.deliver(value, context) }
             return
         }

@@ -7,20 +7,14 @@ extension _Graph {
     /// Inside a batch, queued writes join the batch and reactions wait for its end. Called with
     /// the lock released.
     func delivering(_ context: _ThreadContext, _ body: () -> Void) {
-        if context.isDelivering {
+        guard let saved = context.writes.beginDeliveryWork() else {
             body()
             return
         }
-        context.isDelivering = true
-        let savedBase = context.deliveryBatchDepth
-        context.deliveryBatchDepth = context.batchDepth
         body()
-        context.deliveryBatchDepth = savedBase
-        context.isDelivering = false
-        if context.batchDepth == 0 {
-            deliver(context)
-        } else {
-            applyDeferredWrites(context)
+        switch context.writes.endDeliveryWork(saved) {
+        case .deliver: deliver(context)
+        case .applyQueuedInBatch: applyDeferredWrites(context)
         }
     }
 
@@ -31,45 +25,37 @@ extension _Graph {
     /// commit's acquisition of the lock: the check is inlined into the caller, with no call.
     @inline(__always)
     func deliver(_ context: _ThreadContext) {
-        if context.isDelivering || context.batchDepth > 0 { return }
-        if context.pendingHead >= context.pending.count, context.deferred.isEmpty { return }
+        guard context.writes.mayDeliver else { return }
+        if context.pendingHead >= context.pending.count, !context.writes.hasQueuedWrites { return }
         deliverQueued(context)
     }
 
     /// `deliver` once something is queued.
     @inline(never)
     private func deliverQueued(_ context: _ThreadContext) {
-        context.isDelivering = true
-        var rounds = 0
+        context.writes.beginDelivery()
         while true {
             if context.pendingHead < context.pending.count { runPendingJobs(context) }
-            guard context.deferredHead < context.deferred.count else { break }
-            let write = context.deferred[context.deferredHead]
-            context.deferredHead += 1
-            if !write.writesNothing { rounds += 1 }
-            if rounds > _Graph.maximumRounds {
-                context.isDelivering = false
+            switch context.writes.nextRound() {
+            case .done:
+                context.writes.endDelivery()
+                return
+            case .runaway(let write):
                 _rippleFailure(
                     "runaway reaction: \(write.origin) keeps writing values that re-trigger reactions (more than \(_Graph.maximumRounds) rounds in one delivery). A reaction that writes what it reads must stop changing it."
                 )
+            case .apply(let write):
+                context.writes.beginRound()
+                write.applyAttributed(context) {
+                    context.writes.endRound()
+                    // The round's writes were staged: applied as one unit, atomically for readers.
+                    context.commitStaged()
+                }
+                // Commits traced in the round are recorded after the reactions it runs next.
+                if !context.batchCommits.isEmpty { context.traceBatchCommitsAfterNextJobs() }
+                context.writes.resumeDelivery()
             }
-            context.isDelivering = false
-            context.batchDepth += 1
-            write.applyAttributed(context) {
-                context.batchDepth -= 1
-                // The round's writes were staged: applied as one unit, atomically for readers.
-                context.commitStaged()
-            }
-            // Commits traced in the round are recorded after the reactions it runs next.
-            if !context.batchCommits.isEmpty { context.traceBatchCommitsAfterNextJobs() }
-            context.isDelivering = true
         }
-        // Most deliveries queued no write: emptying an empty queue still costs a buffer swap.
-        if !context.deferred.isEmpty {
-            context.deferred.removeAll(keepingCapacity: true)
-            context.deferredHead = 0
-        }
-        context.isDelivering = false
     }
 
     /// Releases the lock a commit on this thread holds once, after running the jobs the commit
@@ -79,15 +65,13 @@ extension _Graph {
     /// (`commitStaged(runningJobs:)`) and by an unbatched write (`_commitWrite(runningJobs:)`).
     @inline(__always)
     func unlockRunningQueuedJobs(_ context: _ThreadContext, _ held: consuming _HeldLock) {
-        guard context.pendingHead < context.pending.count, !context.isDelivering, context.batchDepth == 0,
-            lock.isHeldOnce
-        else {
+        guard context.pendingHead < context.pending.count, context.writes.mayDeliver, lock.isHeldOnce else {
             held.release(self)
             return
         }
-        context.isDelivering = true
+        context.writes.beginRunningJobs()
         runQueuedJobsAndUnlock(context, held)
-        context.isDelivering = false
+        context.writes.endRunningJobs()
     }
 
     /// Runs the queued jobs in order, holding the lock from one to the next and releasing it only
@@ -102,7 +86,7 @@ extension _Graph {
     /// `runPendingJobs` with the lock already held once (`held`: by a write's or a batch's
     /// commit, which goes on to run the jobs it queued without releasing the lock in between).
     /// Releases `held`, then finishes as `runPendingJobs` does. Called while delivering
-    /// (`context.isDelivering`).
+    /// (`context.writes.isDelivering`).
     func runQueuedJobsAndUnlock(_ context: _ThreadContext, _ held: consuming _HeldLock) {
         while context.pendingHead < context.pending.count {
             let index = context.pendingHead
@@ -212,24 +196,15 @@ extension _Graph {
 
     /// Inside a batch: applies the queued writes now, in order, as part of the batch.
     func applyDeferredWrites(_ context: _ThreadContext) {
-        while context.deferredHead < context.deferred.count {
-            let write = context.deferred[context.deferredHead]
-            context.deferredHead += 1
+        while let write = context.writes.nextQueuedInBatch() {
             write.applyAttributed(context)
         }
-        context.deferred.removeAll(keepingCapacity: true)
-        context.deferredHead = 0
     }
 
-    /// Queues a write made while delivering (`context.isDelivering`), to be applied after the
-    /// current round. `writesNothing`: a step queued in order with the writes that changes no
+    /// Queues a write made while delivering (``_WritePipeline/Route/queue``), to be applied after
+    /// the current round. `writesNothing`: a step queued in order with the writes that changes no
     /// value (see `_DeferredWrite.writesNothing`).
     func queueWrite(_ context: _ThreadContext, writesNothing: Bool = false, _ apply: @escaping () -> Void) {
-        let write = _DeferredWrite(apply: apply, reaction: context.reaction, writesNothing: writesNothing)
-        if context.batchDepth > context.deliveryBatchDepth {
-            context.deferredBatch.append(write)
-        } else {
-            context.deferred.append(write)
-        }
+        context.writes.queue(_DeferredWrite(apply: apply, reaction: context.reaction, writesNothing: writesNothing))
     }
 }

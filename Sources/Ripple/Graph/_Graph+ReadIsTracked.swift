@@ -24,6 +24,6 @@ package func _readIsTracked() -> Bool {
 /// - Complexity: O(1): no lock.
 package func _writesApplyInPlace() -> Bool {
     let context = _ThreadContext.current
-    if context.isDelivering { return false }
+    if context.writes.isDelivering { return false }
     return !_graph.hasTracersInstalled
 }

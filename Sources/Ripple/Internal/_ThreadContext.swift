@@ -67,25 +67,15 @@ package final class _ThreadContext {
     /// general path to do (`_UntrackedReadEnd.general`).
     @exclusivity(unchecked) package var generalUntrackedReadEnds = 0
     #endif
-    /// Greater than zero inside `batch { }`.
-    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
-    /// True while this thread delivers reactions: writes made now are queued.
-    @usableFromInline @exclusivity(unchecked) var isDelivering = false
+    /// Where this thread's writes go, its batches and the writes it queued while delivering
+    /// (see `_WritePipeline`).
+    @usableFromInline @exclusivity(unchecked) var writes = _WritePipeline()
     /// Work to do once the lock is released, in order.
     @exclusivity(unchecked) var pending = _Buffer<_Job>()
     @exclusivity(unchecked) var pendingHead = 0
     /// Observation subjects whose node changed in the current round, told once the lock is
     /// released; each retained until then.
     @exclusivity(unchecked) var notices = _Buffer<_Ref<_ObservationSubject>>()
-    /// Writes made while delivering, applied one round at a time after the current round.
-    @exclusivity(unchecked) var deferred: [_DeferredWrite] = []
-    @exclusivity(unchecked) var deferredHead = 0
-    /// Writes made inside a batch that was opened while delivering; queued as one unit.
-    @exclusivity(unchecked) var deferredBatch: [_DeferredWrite] = []
-    /// The batch depth at which the current delivery started: only batches opened above it,
-    /// during the delivery, collect their writes in `deferredBatch`. (A delivery can start
-    /// inside a user's batch: a reaction's first run, or an event sent in a batch.)
-    @exclusivity(unchecked) var deliveryBatchDepth = 0
 
     /// The read-modify-write region open on this thread (see `Stored+ReadModifyWrite.swift`).
     @exclusivity(unchecked) var readModifyWrite = _ReadModifyWriteRegion()

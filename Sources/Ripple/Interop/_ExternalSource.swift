@@ -64,17 +64,19 @@ final class _ExternalSource: _Node, @unchecked Sendable {
             return
         }
         changesReported &+= 1
-        if context.isDelivering {
+        switch context.writes.route {
+        case .queue:
             graph.unlock()
             graph.queueWrite(context) { [self] in
                 graph.withLock { changeLocked(graph, context) }
             }
             return
-        }
-        if context.batchDepth > 0 {
+        case .stage:
             stageLocked(graph, context)
             graph.unlock()
             return
+        case .apply:
+            break
         }
         // The jobs this change queues are set apart: they run once the mutation is done.
         let saved = context.pending.take()

@@ -105,7 +105,7 @@ package func _readModifyWrite<Value>(
     write: @escaping (Value) -> Void
 ) {
     let context = _ThreadContext.current
-    if context.isDelivering {
+    if context.writes.route == .queue {
         _graph.queueWrite(context) { _readModifyWrite(read: read, transform: transform, write: write) }
         return
     }
@@ -115,7 +115,7 @@ package func _readModifyWrite<Value>(
         context.readModifyWrite = enclosing
         _graph.withLock { _graph.readModifyWriteRegions -= 1 }
     }
-    if context.batchDepth > 0 {
+    if context.writes.route == .stage {
         // Inside a batch the write is applied only when the batch ends: the subject is held
         // until then instead (a reservation), so one pass is enough.
         context.readModifyWrite = _ReadModifyWriteRegion(mode: .exclusive)
@@ -155,7 +155,7 @@ package func _exclusiveReadModifyWrite<Value>(
     write: @escaping (Value) -> Void
 ) {
     let context = _ThreadContext.current
-    if context.isDelivering {
+    if context.writes.route == .queue {
         _graph.queueWrite(context) { _exclusiveReadModifyWrite(read: read, transform: transform, write: write) }
         return
     }
@@ -196,7 +196,7 @@ extension Stored: _ReadModifyWriteSubject {
                 }
                 extras.exclusiveDepth += 1
                 // Inside a batch (not one queued by a reaction), held until it is applied.
-                if context.batchDepth > 0, !context.isDelivering {
+                if context.writes.route == .stage {
                     context.readModifyWrite.isReservedByBatch = true
                     context.reservations.append(self)
                 }

@@ -78,7 +78,7 @@ extension Stored {
         _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock?, commit: @escaping _StagedEntry.Commit
     ) -> _StagingSlot {
         context.with { context in
-            guard context.batchDepth > 0 else { return .own }
+            guard context.writes.batchDepth > 0 else { return .own }
             return graphRef.with { graph in
                 held = graph.takeLock()
                 // A derivation's write fails here, naming the value it wrote, and so does a write

@@ -32,16 +32,15 @@ extension Stored {
     /// - Complexity: The cost of a write: O(*n*) in the live nodes downstream not yet marked.
     public func trigger() {
         let context = _ThreadContext.currentRef
-        if context.with({ $0.isDelivering }) {
+        switch context.with({ $0.writes.route }) {
+        case .queue:
             _queueWrite(context) { [self] in _triggerStaged(context) }
-            return
-        }
-        if context.with({ $0.batchDepth > 0 }) {
+        case .stage:
             _triggerStaged(context)
-            return
+        case .apply:
+            _triggerNow(context, runningJobs: true)
+            _deliver(context)
         }
-        _triggerNow(context, runningJobs: true)
-        _deliver(context)
     }
 
     /// Applies a trigger at once (outside any batch): a write of the value it has.
@@ -65,7 +64,7 @@ extension Stored {
     /// staged as the value, so the batch's reads of it, and the value itself, are untouched.
     private func _triggerStaged(_ context: _Ref<_ThreadContext>) {
         let inBatch = context.with { context -> Bool in
-            guard context.batchDepth > 0 else { return false }
+            guard context.writes.batchDepth > 0 else { return false }
             graphRef.with { graph in
                 graph.lock.lock()
                 if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
@@ -140,7 +139,7 @@ public func trigger(file: StaticString = #fileID, line: UInt = #line, _ body: ()
     }
     guard !sources.isEmpty else { return }
     let context = _ThreadContext.current
-    if context.isDelivering {
+    if context.writes.route == .queue {
         // One queued unit, applied after the current round.
         _graph.queueWrite(context) { batch { for stored in sources { stored.trigger() } } }
         return

@@ -127,16 +127,15 @@ public final class Stored<Value>: _Node, Readable {
         @inlinable
         set {
             let context = _ThreadContext.currentRef
-            if context.with({ $0.isDelivering }) {
+            switch context.with({ $0.writes.route }) {
+            case .queue:
                 // Applied inside a batch (a delivery round or the enclosing batch): staged.
                 _queueWrite(context) { [self] in self._stage(newValue, context) }
-                return
-            }
-            if context.with({ $0.batchDepth > 0 }) {
+            case .stage:
                 _stage(newValue, context)
-                return
+            case .apply:
+                _writeAndDeliver(newValue, context)
             }
-            _writeAndDeliver(newValue, context)
         }
         // A compound assignment (`count.value += 1`, `items.value.append(x)`) is one atomic
         // read-modify-write: see `Stored+ReadModifyWrite.swift`.

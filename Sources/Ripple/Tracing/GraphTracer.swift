@@ -88,7 +88,7 @@ public func withTracer<R>(_ tracer: some GraphTracer, _ body: () throws -> R) re
         _graph.withLock { _graph.changeTracingCount(by: -1) }
         context.scopedTracers.removeLast()
     }
-    if context.isDelivering {
+    if context.writes.route == .queue {
         // Inside a reaction (a delivery on this thread), the writes of `body` are queued after
         // the current round, to be applied once the scope has ended: the scope opens again in
         // a step queued before them and closes in one queued after them, so that it receives

@@ -29,14 +29,14 @@ public func traceCommit<R, Failure: Error>(
             store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
         _graph.withLock { _graph.recordTrace(event, context) }
     }
-    if context.batchDepth > 0 {
+    if context.writes.batchDepth > 0 {
         // Inside a batch, the commit's writes are applied, and the reactions they wake run,
         // when the batch is: the commit waits for that (`_ThreadContext.batchCommits`). Inside a
         // reaction, where the batch's writes are queued as one unit, it waits from a step queued
         // with them, applied with them (and not a round toward a runaway loop).
         defer {
             let commit = (store: store(), transaction: transaction())
-            if context.isDelivering {
+            if context.writes.isDelivering {
                 _graph.queueWrite(context, writesNothing: true) { context.batchCommits.append(commit) }
             } else {
                 context.batchCommits.append(commit)
@@ -44,7 +44,7 @@ public func traceCommit<R, Failure: Error>(
         }
         return try body()
     }
-    if context.isDelivering {
+    if context.writes.isDelivering {
         // Inside a reaction (a delivery on this thread), the commit's writes are queued after
         // the current round, and the reactions they wake run in the rounds that follow: the
         // count starts in a write queued before the commit's, and the commit is recorded, with
@@ -85,7 +85,7 @@ extension _ThreadContext {
         let record = _DeferredWrite(
             apply: { self.recordBatchCommits(commits, woke: self.wokeReactions.removeLast()) }, reaction: nil,
             writesNothing: true)
-        deferred.insert(record, at: deferredHead)
+        writes.queueFirst(record)
     }
 
     /// Records `commits`, each naming `woke` (lock released).

@@ -1,0 +1,236 @@
+/// The calling thread's writes: where a write made now goes, the batches the thread is in,
+/// and the writes it queued while delivering reactions.
+///
+/// One per thread (`_ThreadContext.writes`), touched only by that thread. A pure state
+/// machine: each transition updates the state and says what the caller must do next (commit a
+/// batch, deliver, apply a queued write); the caller does it, and calls back when done. Every
+/// write in Ripple asks ``route`` first: a stored value's setter and `trigger()`, a
+/// read-modify-write, an `Event`'s send, a tracer's or a store's commit, a model change seen
+/// through Observation.
+///
+/// The routes:
+/// - ``Route/apply``: outside any batch and delivery, the write is applied at once and
+///   delivered (`Stored._writeAndDeliver`).
+/// - ``Route/stage``: inside `batch { }`, the write is staged, and applied with the batch's
+///   other writes when the outermost batch ends (``endBatch()`` says ``BatchEnd/commit``). A
+///   batch's first write is kept aside first (`_SoleWrite`), and a batch that made only that
+///   write commits it as an applied write.
+/// - ``Route/queue``: while the thread delivers reactions, the write is queued
+///   (``queue(_:)``) and applied after the current round, each queued write (or batch of them)
+///   in a round of its own (``nextRound()``), staged and committed like a batch.
+///
+/// So a write is applied at once, or staged and applied with its batch, and queued writes are
+/// batches applied later: the graph's side of every route is the same (`Stored+Graph.swift`).
+@usableFromInline
+struct _WritePipeline {
+    /// Where a write made now goes.
+    @usableFromInline
+    enum Route {
+        /// Applied at once, then delivered.
+        case apply
+        /// Staged in the enclosing batch.
+        case stage
+        /// Queued after the current round of reactions.
+        case queue
+    }
+
+    /// Greater than zero inside `batch { }` (and while a queued round is applied).
+    @usableFromInline private(set) var batchDepth = 0
+    /// True while this thread delivers reactions: writes made now are queued.
+    @usableFromInline private(set) var isDelivering = false
+    /// The batch depth at which the current delivery started: only batches opened above it,
+    /// during the delivery, collect their writes in `queuedBatch`. (A delivery can start inside
+    /// a user's batch: a reaction's first run, or an event sent in a batch.)
+    private var deliveryBatchDepth = 0
+    /// Writes made while delivering, applied one round at a time after the current round.
+    private var queued: [_DeferredWrite] = []
+    private var queuedHead = 0
+    /// Writes made inside a batch that was opened while delivering; queued as one unit.
+    private var queuedBatch: [_DeferredWrite] = []
+    /// Rounds of the current delivery that wrote something (a runaway loop past
+    /// `_Graph.maximumRounds`).
+    private var rounds = 0
+
+    @usableFromInline
+    init() {}
+
+    /// Where a write made now goes.
+    @inlinable
+    var route: Route {
+        if isDelivering { return .queue }
+        return batchDepth > 0 ? .stage : .apply
+    }
+
+    /// Whether the thread may deliver reactions now: not delivering already, outside any batch.
+    var mayDeliver: Bool { !isDelivering && batchDepth == 0 }
+
+    /// Whether a queued write waits for its round.
+    var hasQueuedWrites: Bool { queuedHead < queued.count }
+
+    // MARK: Batches
+
+    /// A `batch { }` begins.
+    @inlinable
+    mutating func beginBatch() {
+        batchDepth += 1
+    }
+
+    /// What to do when a batch ends.
+    enum BatchEnd {
+        /// Nothing to do: an inner batch, or one that ends while delivering (the writes of the
+        /// outermost batch opened during the delivery are queued now, as one unit).
+        case inner
+        /// The outermost batch ended: apply its staged writes, then deliver.
+        case commit
+    }
+
+    /// A `batch { }` ends. (Inlined: it ends every batch, most often with `commit`.)
+    @inline(__always)
+    mutating func endBatch() -> BatchEnd {
+        batchDepth -= 1
+        if isDelivering {
+            if batchDepth == deliveryBatchDepth, !queuedBatch.isEmpty { queueBatch() }
+            return .inner
+        }
+        return batchDepth == 0 ? .commit : .inner
+    }
+
+    /// The outermost batch opened during this delivery ended: its writes are queued as one
+    /// unit.
+    @inline(never)
+    private mutating func queueBatch() {
+        let writes = queuedBatch
+        queuedBatch = []
+        queued.append(
+            _DeferredWrite(
+                apply: { for write in writes { write.apply() } },
+                reaction: writes[0].reaction,
+                // Only tracing's steps (see `withTracer`, `traceCommit`): not a round.
+                writesNothing: writes.allSatisfy(\.writesNothing)
+            ))
+    }
+
+    // MARK: Queued writes
+
+    /// Queues a write made while delivering (``Route/queue``): after the current round, or,
+    /// inside a batch opened during the delivery, with that batch's other writes.
+    mutating func queue(_ write: _DeferredWrite) {
+        if batchDepth > deliveryBatchDepth {
+            queuedBatch.append(write)
+        } else {
+            queued.append(write)
+        }
+    }
+
+    /// Queues `step` (which writes nothing) before every queued write.
+    mutating func queueFirst(_ step: _DeferredWrite) {
+        queued.insert(step, at: queuedHead)
+    }
+
+    // MARK: Delivery
+
+    /// Delivery work begins outside a delivery (a reaction's first run, an event's handlers):
+    /// returns what ``endDeliveryWork(_:)`` takes back, or `nil` when the thread delivers
+    /// already (the work is part of that delivery).
+    mutating func beginDeliveryWork() -> Int? {
+        guard !isDelivering else { return nil }
+        isDelivering = true
+        let saved = deliveryBatchDepth
+        deliveryBatchDepth = batchDepth
+        return saved
+    }
+
+    /// What to do after delivery work.
+    enum AfterDeliveryWork {
+        /// Deliver what the work queued (outside any batch).
+        case deliver
+        /// Apply the writes it queued now, as part of the enclosing batch.
+        case applyQueuedInBatch
+    }
+
+    /// Delivery work ends (`saved`: what ``beginDeliveryWork()`` returned).
+    mutating func endDeliveryWork(_ saved: Int) -> AfterDeliveryWork {
+        deliveryBatchDepth = saved
+        isDelivering = false
+        return batchDepth == 0 ? .deliver : .applyQueuedInBatch
+    }
+
+    /// The thread runs the reactions its own commit queued, before it delivers anything else.
+    mutating func beginRunningJobs() {
+        isDelivering = true
+    }
+
+    /// The reactions run by ``beginRunningJobs()`` are done.
+    mutating func endRunningJobs() {
+        isDelivering = false
+    }
+
+    /// A delivery begins: rounds of queued jobs and queued writes, until none is left.
+    mutating func beginDelivery() {
+        isDelivering = true
+        rounds = 0
+    }
+
+    /// The next round of a delivery.
+    enum Round {
+        /// Apply this write (``beginRound()``, then ``endRound()``), then run what it queued.
+        case apply(_DeferredWrite)
+        /// The delivery exceeded `_Graph.maximumRounds` rounds that write: stop the program,
+        /// naming this write.
+        case runaway(_DeferredWrite)
+        /// Nothing is queued: the delivery is done (``endDelivery()``).
+        case done
+    }
+
+    /// Takes the next queued write of a delivery, once the jobs of the previous round ran.
+    mutating func nextRound() -> Round {
+        guard queuedHead < queued.count else { return .done }
+        let write = queued[queuedHead]
+        queuedHead += 1
+        if !write.writesNothing { rounds += 1 }
+        if rounds > _Graph.maximumRounds {
+            isDelivering = false
+            return .runaway(write)
+        }
+        return .apply(write)
+    }
+
+    /// A round's write is applied next: its writes are staged, like a batch's.
+    mutating func beginRound() {
+        isDelivering = false
+        batchDepth += 1
+    }
+
+    /// A round's write was applied: commit what it staged (the caller does), then run the
+    /// jobs it queued (``resumeDelivery()``).
+    mutating func endRound() {
+        batchDepth -= 1
+    }
+
+    /// After a round's commit, the delivery goes on.
+    mutating func resumeDelivery() {
+        isDelivering = true
+    }
+
+    /// A delivery ends: nothing is queued any more.
+    mutating func endDelivery() {
+        // Most deliveries queued no write: emptying an empty queue still costs a buffer swap.
+        if !queued.isEmpty {
+            queued.removeAll(keepingCapacity: true)
+            queuedHead = 0
+        }
+        isDelivering = false
+    }
+
+    /// Inside a batch, after delivery work: the next write it queued, to apply now as part of
+    /// the batch, or `nil` once there is none (the queue is emptied then).
+    mutating func nextQueuedInBatch() -> _DeferredWrite? {
+        guard queuedHead < queued.count else {
+            queued.removeAll(keepingCapacity: true)
+            queuedHead = 0
+            return nil
+        }
+        queuedHead += 1
+        return queued[queuedHead - 1]
+    }
+}
