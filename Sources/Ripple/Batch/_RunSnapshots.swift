@@ -239,7 +239,9 @@ extension _Graph {
             } else {
                 continue
             }
-            if case .queue = reaction.lifecycle.marked(bySelf: false) { context.pending.append(.reaction(reaction)) }
+            if case .queue = reaction.lifecycle.marked(bySelf: false) {
+                context.jobs.append(.reaction(reaction))
+            }
             return
         }
     }

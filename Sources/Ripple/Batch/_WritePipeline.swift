@@ -1,5 +1,6 @@
 /// The calling thread's writes: where a write made now goes, the batches the thread is in,
-/// and the writes it queued while delivering reactions.
+/// and the writes it queued while delivering reactions (the jobs its writes queued, the
+/// reactions to run, are in its `_JobQueue`).
 ///
 /// One per thread (`_ThreadContext.writes`), touched only by that thread. A pure state
 /// machine: each transition updates the state and says what the caller must do next (commit a

@@ -26,7 +26,7 @@ extension _Graph {
     @inline(__always)
     func deliver(_ context: _ThreadContext) {
         guard context.writes.mayDeliver else { return }
-        if context.pendingHead >= context.pending.count, !context.writes.hasQueuedWrites { return }
+        if !context.jobs.hasJobs, !context.writes.hasQueuedWrites { return }
         deliverQueued(context)
     }
 
@@ -35,7 +35,7 @@ extension _Graph {
     private func deliverQueued(_ context: _ThreadContext) {
         context.writes.beginDelivery()
         while true {
-            if context.pendingHead < context.pending.count { runPendingJobs(context) }
+            if context.jobs.hasJobs { runPendingJobs(context) }
             switch context.writes.nextRound() {
             case .done:
                 context.writes.endDelivery()
@@ -65,7 +65,7 @@ extension _Graph {
     /// (`commitStaged(runningJobs:)`) and by an unbatched write (`_commitWrite(runningJobs:)`).
     @inline(__always)
     func unlockRunningQueuedJobs(_ context: _ThreadContext, _ held: consuming _HeldLock) {
-        guard context.pendingHead < context.pending.count, context.writes.mayDeliver, lock.isHeldOnce else {
+        guard context.jobs.hasJobs, context.writes.mayDeliver, lock.isHeldOnce else {
             held.release(self)
             return
         }
@@ -88,10 +88,8 @@ extension _Graph {
     /// Releases `held`, then finishes as `runPendingJobs` does. Called while delivering
     /// (`context.writes.isDelivering`).
     func runQueuedJobsAndUnlock(_ context: _ThreadContext, _ held: consuming _HeldLock) {
-        while context.pendingHead < context.pending.count {
-            let index = context.pendingHead
-            let job = context.pending[index]
-            context.pendingHead += 1
+        while let index = context.jobs.next() {
+            let job = context.jobs.jobs[index]
             job.ref.with { node in
                 switch job.kind {
                 case .reaction:
@@ -113,7 +111,7 @@ extension _Graph {
                 if job.kind != .notify,
                     _downcast(node, to: _SubscriberNode.self).lifecycle.jobFinished() == .releaseHold
                 {
-                    context.pending[index].isRetained = true
+                    context.jobs.jobs[index].isRetained = true
                 }
             }
         }
@@ -123,11 +121,10 @@ extension _Graph {
             context.notices[index].release()
         }
         context.notices.removeAllKeepingCapacity()
-        for index in 0..<context.pending.count where context.pending[index].isRetained {
-            context.pending[index].ref.release()
+        for index in 0..<context.jobs.jobs.count where context.jobs.jobs[index].isRetained {
+            context.jobs.jobs[index].ref.release()
         }
-        context.pending.removeAllKeepingCapacity()
-        context.pendingHead = 0
+        context.jobs.end()
     }
 
     /// Runs `reaction` on this thread if a source changed since its last run (or it never ran),

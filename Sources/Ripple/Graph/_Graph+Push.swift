@@ -71,13 +71,13 @@ extension _Graph {
                 bySelf: context.writerRef?.refers(to: observer) == true)
             {
             case .none: return
-            case .queue: context.pending.append(.reaction(reaction))
+            case .queue: context.jobs.append(.reaction(reaction))
             case .stopRunaway: stopRunaway(reaction)
             }
         } else if kind == .watcher {
             let watcher = _downcast(observer, to: _WatcherNode.self)
             watcher.lifecycle.jobQueued()
-            context.pending.append(.watch(watcher))
+            context.jobs.append(.watch(watcher))
         }
     }
 

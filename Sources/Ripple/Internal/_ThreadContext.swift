@@ -70,9 +70,8 @@ package final class _ThreadContext {
     /// Where this thread's writes go, its batches and the writes it queued while delivering
     /// (see `_WritePipeline`).
     @usableFromInline @exclusivity(unchecked) var writes = _WritePipeline()
-    /// Work to do once the lock is released, in order.
-    @exclusivity(unchecked) var pending = _Buffer<_Job>()
-    @exclusivity(unchecked) var pendingHead = 0
+    /// The jobs this thread's writes queued, run by its delivery (see `_JobQueue`).
+    @exclusivity(unchecked) var jobs = _JobQueue()
     /// Observation subjects whose node changed in the current round, told once the lock is
     /// released; each retained until then.
     @exclusivity(unchecked) var notices = _Buffer<_Ref<_ObservationSubject>>()

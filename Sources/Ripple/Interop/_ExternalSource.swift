@@ -79,10 +79,10 @@ final class _ExternalSource: _Node, @unchecked Sendable {
             break
         }
         // The jobs this change queues are set apart: they run once the mutation is done.
-        let saved = context.pending.take()
+        let saved = context.jobs.take()
         changeLocked(graph, context)
-        let jobs = context.pending.take()
-        context.pending = saved
+        let jobs = context.jobs.take()
+        context.jobs.restore(saved)
         graph.unlock()
         if !jobs.isEmpty { _PendingJobs(jobs).deliverAfterCurrentWork() }
     }
@@ -141,7 +141,7 @@ final class _PendingJobs: @unchecked Sendable {
     private func deliver() {
         let context = _ThreadContext.current
         let taken = jobs.take()
-        for index in 0..<taken.count { context.pending.append(taken[index]) }
+        for index in 0..<taken.count { context.jobs.append(taken[index]) }
         _graph.deliver(context)
     }
 }

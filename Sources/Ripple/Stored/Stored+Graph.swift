@@ -123,7 +123,7 @@ extension Stored {
                 graph.epoch &+= 1
                 graph.propagate(from: self, into: context)
                 if let extras = _extras, extras.with({ $0.observationRef != nil }) {
-                    context.pending.append(.notify(self))
+                    context.jobs.append(.notify(self))
                 }
                 if runningJobs {
                     graph.unlockRunningQueuedJobs(context, held.take()!)
