@@ -151,6 +151,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// Runs that ended so far, their result published or dropped (for tests).
     var _endedRuns: Int { runs.withLock { $0.ended } }
 
+    /// Whether the operation is started, and whether a driver runs it (for tests).
+    var _startState: (isStarted: Bool, hasDriver: Bool) {
+        _graph.withLock { (isStarted, runs.withLock { $0.driver != nil }) }
+    }
+
     /// Shows `value` at once, as if the operation had returned it, while `operation` (a save)
     /// runs; if `operation` throws, the phase it replaced comes back and the error is rethrown.
     ///
@@ -210,40 +215,47 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             if !keepsRunningWhenUnobserved {
                 graph.onUnobserved(state) { [weak self] in self?.stopIfUnobserved() }
             }
+            // This start's generation: a stop made before its driver is in place outdates it.
+            let generation = runs.withLock { $0.start() }
             // Released after the outermost unlock, on this thread: its deinit starts the driver.
-            graph.keepUntilUnlock(_RunOnRelease { [weak self] in self?.startDriver() })
+            graph.keepUntilUnlock(_RunOnRelease { [weak self] in self?.startDriver(generation) })
         }
     }
 
     /// Stops the operation when nothing observes ``value`` any longer (lock released): the next
     /// read starts it again, from the phase it had.
+    ///
+    /// The driver and the task are taken out under the graph's lock, in the same hold that
+    /// marks the operation stopped: a read on another thread that starts it again does so
+    /// after, with a new generation, and this stop cannot take that start's driver. A start
+    /// made before, whose driver is not in place yet, is outdated: its driver, and the task its
+    /// first run started, cancel themselves.
     private func stopIfUnobserved() {
-        let stop = _graph.withLock { () -> Bool in
-            guard isStarted, !state.hasObservers else { return false }
+        let (driver, task) = _graph.withLock { () -> (Subscription?, Task<Void, Never>?) in
+            guard isStarted, !state.hasObservers else { return (nil, nil) }
             isStarted = false
-            return true
+            return runs.withLock { $0.stop() }
         }
-        guard stop else { return }
-        let (driver, task) = runs.withLock { $0.takeDriverAndTask() }
         driver?.cancel()
         task?.cancel()
     }
 
     /// Starts the reaction that runs the operation now and after every change of what it read
-    /// before its first suspension. It belongs to no reaction that may be running.
-    private func startDriver() {
-        guard !runs.withLock({ $0.isCancelled }) else { return }
+    /// before its first suspension (`generation`: the start's, see ``_AsyncRuns/start()``). It
+    /// belongs to no reaction that may be running.
+    private func startDriver(_ generation: Int) {
+        guard runs.withLock({ $0.isCurrent(generation) }) else { return }
         let subscription = withoutOwner {
             if runsOnMainActor {
                 // Runs on the main actor: at once when triggered there, else sent there.
-                return _startReaction(_mainActorReaction(origin: origin) { [weak self] in self?.run() })
+                return _startReaction(_mainActorReaction(origin: origin) { [weak self] in self?.run(generation) })
             }
-            return _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run() })
+            return _startReaction(_ReactionNode(origin: origin) { [weak self] in self?.run(generation) })
         }
         // A driver this one replaces (one a stop had not taken out yet) is cancelled once the
         // lock is released: its release would run its teardown, user code, under the lock.
         let (keep, replaced) = runs.withLock { runs -> (Bool, Subscription?) in
-            guard !runs.isCancelled else { return (false, nil) }
+            guard runs.isCurrent(generation) else { return (false, nil) }
             defer { runs.driver = subscription }
             return (true, runs.driver)
         }
@@ -252,13 +264,16 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     }
 
     /// One run, inside the driver's reaction: cancels the previous task, publishes `loading`,
-    /// and starts the operation synchronously so that its first reads are the reaction's.
-    private func run() {
-        let (thisRun, previous) = runs.withLock { runs in
+    /// and starts the operation synchronously so that its first reads are the reaction's. A run
+    /// of a driver a stop outdated (`generation`) does nothing.
+    private func run(_ generation: Int) {
+        let claimed = runs.withLock { runs -> (Int, Task<Void, Never>?)? in
+            guard runs.generation == generation else { return nil }
             runs.started += 1
             defer { runs.task = nil }
             return (runs.started, runs.task)
         }
+        guard let (thisRun, previous) = claimed else { return }
         previous?.cancel()
         // Queued (this is a reaction): applied after the round, unless the run already
         // settled on another thread meanwhile.
@@ -282,7 +297,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             self?.runs.withLock { $0.ended += 1 }
         }
         let cancelNow = runs.withLock { runs in
-            guard runs.started == thisRun, !runs.isCancelled else { return true }
+            guard runs.started == thisRun, runs.isCurrent(generation) else { return true }
             runs.task = started
             return false
         }
@@ -315,6 +330,28 @@ struct _AsyncRuns: Sendable {
     /// Runs that ended, their result published or dropped (for tests).
     var ended = 0
     var isCancelled = false
+    /// Bumped by every start and every stop: a driver, and a run, belong to the start that
+    /// made them, and do nothing once another start or a stop came after it.
+    var generation = 0
+
+    /// A start: returns its generation.
+    mutating func start() -> Int {
+        generation &+= 1
+        return generation
+    }
+
+    /// A stop: outdates the current start and takes its driver and task out, to be cancelled
+    /// once the locks are released.
+    mutating func stop() -> (Subscription?, Task<Void, Never>?) {
+        generation &+= 1
+        return takeDriverAndTask()
+    }
+
+    /// Whether what start `generation` made may go on: no start or stop came after it, and the
+    /// value is not cancelled.
+    func isCurrent(_ generation: Int) -> Bool {
+        self.generation == generation && !isCancelled
+    }
 
     /// Takes the driver and the task out, to be cancelled once the lock is released.
     mutating func takeDriverAndTask() -> (Subscription?, Task<Void, Never>?) {

@@ -229,4 +229,41 @@ struct AsyncComputedObservationTests {
         gate.resume("a", with: .failure(CancellationError()))
         gate.resume("b", with: .failure(CancellationError()))
     }
+
+    @Test("a stop while another thread starts the operation leaves no driver behind")
+    func stopDuringStart() {
+        let query = Stored(0)
+        let entered = ThreadLatch(1)
+        let release = ThreadLatch(1)
+        let blocks = Cell(true)
+        let results = AsyncComputed { () -> Int in
+            let value = query.value
+            // The first run blocks its thread (before its first suspension, so inside the start
+            // of the driver) until the test has stopped the operation from this thread.
+            if blocks.value {
+                blocks.value = false
+                entered.arrive()
+                release.wait()
+            }
+            return value
+        }
+        let starter = ThreadLatch(1)
+        Thread.detachNewThreadLike {
+            _ = results.value
+            starter.arrive()
+        }
+        entered.wait()
+        // Observed and let go while that start is under way: the operation is stopped.
+        observe { _ = results.value }.cancel()
+        release.arrive()
+        starter.wait()
+        let state = results._startState
+        #expect(state.isStarted == false)
+        #expect(state.hasDriver == false, "a driver runs the operation although it is stopped")
+        // The next read starts it again, and it follows its dependency.
+        let view = observe { _ = results.value }
+        #expect(results._startState == (isStarted: true, hasDriver: true))
+        view.cancel()
+        results.cancel()
+    }
 }
