@@ -17,13 +17,13 @@ import _RippleRef
 final class _ExternalSource: _Node, @unchecked Sendable {
     /// Every registration made by the current evaluation's tracked scopes also registered with
     /// this subject; `nil` before the first scope (lock held to touch).
-    @exclusivity(unchecked) var registration: _ObservationSubject?
+    var registration: _ObservationSubject?
     /// The evaluation or run (its tracking id, `_Tracking.id`) that `registration` belongs to
     /// (lock held to touch).
-    @exclusivity(unchecked) var registrationEvaluation = 0
+    var registrationEvaluation = 0
     /// Changes Observation reported to this source, cancellations left out (lock held to
     /// touch; for tests: registrations do not pile up).
-    @exclusivity(unchecked) var changesReported = 0
+    var changesReported = 0
 
     /// Where it came from: the node whose reads it stands for.
     private let storedOrigin: _OriginStorage

@@ -20,7 +20,7 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// What Observation sees of the computed value.
     let subject = _ObservationSubject()
     /// The computed value's version when Observation was last told (or first read it).
-    @exclusivity(unchecked) var reportedVersion = 0
+    var reportedVersion = 0
 
     init(origin: _Origin) {
         super.init(kind: .watcher, origin: origin)
@@ -95,7 +95,7 @@ extension _Graph {
     /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
     /// finds the watcher of an armed node.
     private func armObservation(_ node: _DerivedNode) -> _Ref<_WatcherNode> {
-        if node.hasWatcher { return watchers[ObjectIdentifier(node)].unsafelyUnwrapped }
+        if node.hasWatcher { return watchers[ObjectIdentifier(node)]! }
         // The read that arms it released the lock before: a write since may have left the node
         // stale, and a write's mark stops at a stale node, so it would never reach a watcher
         // linked now. Brought up to date first, the node is fresh when the watcher links to it.
