@@ -5,9 +5,11 @@
 /// One per thread (`_ThreadContext.writes`), touched only by that thread. A pure state
 /// machine: each transition updates the state and says what the caller must do next (commit a
 /// batch, deliver, apply a queued write); the caller does it, and calls back when done. Every
-/// write in Ripple asks ``route`` first: a stored value's setter and `trigger()`, a
-/// read-modify-write, an `Event`'s send, a tracer's or a store's commit, a model change seen
-/// through Observation.
+/// write in Ripple asks ``route`` where it goes: a stored value's setter and `trigger()`, a
+/// read-modify-write, an `Event`'s send, `writeInOrder`, a tracer's scope, a model change seen
+/// through Observation. (Code that only needs to know whether the thread is in a batch or
+/// delivering, such as the tracing of a store's commit, reads ``batchDepth`` and
+/// ``isDelivering``.)
 ///
 /// The routes:
 /// - ``Route/apply``: outside any batch and delivery, the write is applied at once and
@@ -18,7 +20,9 @@
 ///   write commits it as an applied write.
 /// - ``Route/queue``: while the thread delivers reactions, the write is queued
 ///   (``queue(_:)``) and applied after the current round, each queued write (or batch of them)
-///   in a round of its own (``nextRound()``), staged and committed like a batch.
+///   in a round of its own (``nextRound()``), staged and committed like a batch. Delivery work
+///   begun inside a batch (a reaction created, or an event sent, in a batch or in a round)
+///   applies the writes it queued at its end, as part of that batch (``beginDeliveryWork()``).
 ///
 /// So a write is applied at once, or staged and applied with its batch, and queued writes are
 /// batches applied later: the graph's side of every route is the same (`Stored+Graph.swift`).
@@ -130,15 +134,34 @@ struct _WritePipeline {
 
     // MARK: Delivery
 
-    /// Delivery work begins outside a delivery (a reaction's first run, an event's handlers):
-    /// returns what ``endDeliveryWork(_:)`` takes back, or `nil` when the thread delivers
-    /// already (the work is part of that delivery).
-    mutating func beginDeliveryWork() -> Int? {
+    /// Delivery work in progress (``beginDeliveryWork()``): what it set aside, put back by
+    /// ``endDeliveryWork(_:)`` and ``resumeQueue(after:)``.
+    struct DeliveryWork {
+        fileprivate let deliveryBatchDepth: Int
+        /// The writes queued before the work began, still to be applied (by the delivery whose
+        /// round the work runs in), and the rounds that delivery counted.
+        fileprivate var setAside: [_DeferredWrite] = []
+        fileprivate let setAsideHead: Int
+        fileprivate let rounds: Int
+    }
+
+    /// Delivery work begins outside a delivery (a reaction's first run, an event's handlers,
+    /// possibly inside a batch or a delivery's round): returns what ``endDeliveryWork(_:)`` and
+    /// ``resumeQueue(after:)`` take back, or `nil` when the thread delivers already (the work
+    /// is part of that delivery).
+    ///
+    /// The writes queued before it are set aside: the work's own writes are delivered, or
+    /// applied in the enclosing batch, alone, and the writes queued before them keep their
+    /// rounds after.
+    mutating func beginDeliveryWork() -> DeliveryWork? {
         guard !isDelivering else { return nil }
         isDelivering = true
-        let saved = deliveryBatchDepth
+        var work = DeliveryWork(deliveryBatchDepth: deliveryBatchDepth, setAsideHead: queuedHead, rounds: rounds)
+        swap(&work.setAside, &queued)
+        queuedHead = 0
+        rounds = 0
         deliveryBatchDepth = batchDepth
-        return saved
+        return work
     }
 
     /// What to do after delivery work.
@@ -149,11 +172,20 @@ struct _WritePipeline {
         case applyQueuedInBatch
     }
 
-    /// Delivery work ends (`saved`: what ``beginDeliveryWork()`` returned).
-    mutating func endDeliveryWork(_ saved: Int) -> AfterDeliveryWork {
-        deliveryBatchDepth = saved
+    /// Delivery work ends (`work`: what ``beginDeliveryWork()`` returned). Once the caller has
+    /// done what this returns, ``resumeQueue(after:)``.
+    mutating func endDeliveryWork(_ work: borrowing DeliveryWork) -> AfterDeliveryWork {
+        deliveryBatchDepth = work.deliveryBatchDepth
         isDelivering = false
         return batchDepth == 0 ? .deliver : .applyQueuedInBatch
+    }
+
+    /// After delivery work's writes were delivered or applied: the writes queued before it are
+    /// queued again, as they were.
+    mutating func resumeQueue(after work: consuming DeliveryWork) {
+        queued = work.setAside
+        queuedHead = work.setAsideHead
+        rounds = work.rounds
     }
 
     /// The thread runs the reactions its own commit queued, before it delivers anything else.
@@ -166,10 +198,11 @@ struct _WritePipeline {
         isDelivering = false
     }
 
-    /// A delivery begins: rounds of queued jobs and queued writes, until none is left.
+    /// A delivery begins: rounds of queued jobs and queued writes, until none is left. (A
+    /// delivery begun inside another's round, by a write made while that round commits, goes
+    /// on with its queue and its count of rounds.)
     mutating func beginDelivery() {
         isDelivering = true
-        rounds = 0
     }
 
     /// The next round of a delivery.
@@ -220,6 +253,7 @@ struct _WritePipeline {
             queued.removeAll(keepingCapacity: true)
             queuedHead = 0
         }
+        rounds = 0
         isDelivering = false
     }
 

@@ -4,18 +4,21 @@ extension _Graph {
     /// Runs `body` as delivery work on this thread: writes made inside it are queued and
     /// applied after it, one round at a time, each round followed by the reactions it triggers.
     ///
-    /// Inside a batch, queued writes join the batch and reactions wait for its end. Called with
-    /// the lock released.
+    /// Inside a batch, queued writes join the batch and reactions wait for its end; inside a
+    /// delivery's round (an event sent from a reaction), that is the round's batch, and the
+    /// writes queued before the work keep their own rounds after it. Called with the lock
+    /// released.
     func delivering(_ context: _ThreadContext, _ body: () -> Void) {
-        guard let saved = context.writes.beginDeliveryWork() else {
+        guard let work = context.writes.beginDeliveryWork() else {
             body()
             return
         }
         body()
-        switch context.writes.endDeliveryWork(saved) {
+        switch context.writes.endDeliveryWork(work) {
         case .deliver: deliver(context)
         case .applyQueuedInBatch: applyDeferredWrites(context)
         }
+        context.writes.resumeQueue(after: work)
     }
 
     /// Runs every queued job, then every queued write in order, each write in a round of its own.

@@ -109,10 +109,43 @@ struct WritePipelineTests {
         }
         #expect(applied == 2)
         #expect(log.value == ["a", "b", "c"])
+        pipeline.resumeQueue(after: saved!)
         #expect(pipeline.endBatch() == .commit)
         let outside = pipeline.beginDeliveryWork()
         #expect(outside != nil)
-        #expect(pipeline.endDeliveryWork(outside ?? 0) == .deliver)
+        #expect(pipeline.endDeliveryWork(outside!) == .deliver)
+        pipeline.resumeQueue(after: outside!)
+    }
+
+    @Test("delivery work inside a round applies its own writes only; those queued before keep their rounds")
+    func deliveryWorkInsideRound() {
+        let log = Cell<[String]>([])
+        var pipeline = _WritePipeline()
+        pipeline.beginDelivery()
+        pipeline.queue(Self.write("send", into: log))
+        pipeline.queue(Self.write("later", into: log))
+        guard case .apply = pipeline.nextRound() else {
+            Issue.record("no first round")
+            return
+        }
+        // The round applies the send: its handlers run as delivery work, inside the round.
+        pipeline.beginRound()
+        let work = pipeline.beginDeliveryWork()!
+        pipeline.queue(Self.write("handler", into: log))
+        #expect(pipeline.endDeliveryWork(work) == .applyQueuedInBatch)
+        while let write = pipeline.nextQueuedInBatch() { write.apply() }
+        pipeline.resumeQueue(after: work)
+        #expect(log.value == ["handler"], "the write queued before the send waits for its round")
+        pipeline.endRound()
+        pipeline.resumeDelivery()
+        var later: [String] = []
+        while case .apply(let write) = pipeline.nextRound() {
+            log.value = []
+            write.apply()
+            later += log.value
+        }
+        #expect(later == ["later"])
+        pipeline.endDelivery()
     }
 
     @Test("the rounds that write count toward a runaway loop; tracing's steps do not")

@@ -85,6 +85,27 @@ struct EventTests {
         _ = (handler, reaction)
     }
 
+    @Test("an event sent from a reaction, then a write: the handler's write and the later write each have a round")
+    func sendThenWriteFromReaction() {
+        let trigger = Stored(0)
+        let x = Stored(0)
+        let y = Stored(0)
+        let event = Event<Int>()
+        let handler = event.subscribe { value in y.value = value }
+        let sender = observe {
+            guard trigger.value == 1 else { return }
+            event.send(1)
+            x.value = 1
+        }
+        let seen = Recorder<[Int]>()
+        let reader = observe { seen.append([x.value, y.value]) }
+        trigger.value = 1
+        // The send is queued first: its round applies the handler's write; the write made after
+        // the send has the next round. (The write used to be applied in the send's round.)
+        #expect(seen.all == [[0, 0], [0, 1], [1, 1]])
+        withExtendedLifetime((handler, sender, reader)) {}
+    }
+
     @Test("a reaction created in a handler belongs to its subscription, not to the sender's scope")
     func handlerOwnsNothing() {
         let event = Event<Int>()

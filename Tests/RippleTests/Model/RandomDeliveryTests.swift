@@ -27,6 +27,10 @@ struct RandomDeliveryTests {
         /// A batch that writes a value and then writes back the value the run read: changes
         /// nothing unless an earlier queued write changed it.
         case writeAndRevert
+        /// An `Event` sent, whose handler makes the first write, then the second write: the
+        /// send is queued, and its round applies the handler's write; the second write has
+        /// the next round.
+        case eventThenWrite
     }
 
     /// A reaction: the nodes it reads, and the stored values it writes (indexes above every
@@ -37,7 +41,7 @@ struct RandomDeliveryTests {
         var kind: WriteKind
 
         /// Whether the run makes its writes inside a `batch { }`.
-        var batches: Bool { kind != .one && kind != .two }
+        var batches: Bool { kind == .batchOfOne || kind == .batchOfTwo || kind == .writeAndRevert }
 
         /// The writes a run that saw `seen` makes, as the queued items they become; `current`
         /// gives a stored value as the run reads it untracked (the round's state).
@@ -50,11 +54,17 @@ struct RandomDeliveryTests {
             let second = (index: targets[targets.count - 1], value: (base + 3) % 5)
             switch kind {
             case .one, .batchOfOne: return [[first]]
-            case .two: return [[first], [second]]
+            case .two, .eventThenWrite: return [[first], [second]]
             case .batchOfTwo: return [[first, second]]
             case .writeAndRevert: return [[first, (index: first.index, value: current(first.index))]]
             }
         }
+    }
+
+    /// A write an event carries to its handler.
+    struct WriteCommand: Sendable {
+        var index: Int
+        var value: Int
     }
 
     /// One entry of the run log: which reaction ran and what it read.
@@ -168,7 +178,9 @@ struct RandomDeliveryTests {
 
         let log = Cell<[Run]>([])
         let armed = Cell(false)
-        var subscriptions: [Subscription] = []
+        // The event reactions send: its handler makes the write it carries.
+        let event = Event<WriteCommand>()
+        var subscriptions: [Subscription] = [event.subscribe { stored[$0.index].value = $0.value }]
         for (index, plan) in plans.enumerated() {
             subscriptions.append(
                 observe {
@@ -177,6 +189,11 @@ struct RandomDeliveryTests {
                     guard armed.value else { return }
                     let items = plan.writes(after: seen, reaction: index) { target in
                         untracked { stored[target].value }
+                    }
+                    if plan.kind == .eventThenWrite, let first = items.first?.first, let second = items.last?.first {
+                        event.send(WriteCommand(index: first.index, value: first.value))
+                        stored[second.index].value = second.value
+                        return
                     }
                     for item in items {
                         if plan.batches {
