@@ -260,7 +260,11 @@ struct RandomDeliveryTests {
         let changesPerWriter = 150
 
         // Writer w owns the stored values whose index is w modulo the writer count: its changes
-        // (batches or single writes) and the values of its stored values after each.
+        // and the values of its stored values after each. Each change gives every value the
+        // writer owns a new one (a batch, or a single write when it owns one): a run holds the
+        // changes that touch what it read, and reads as it is a later change that touches
+        // nothing it read (Internals.md, "A reaction's run and other threads' changes"), so with
+        // every change touching all of a writer's values, a run sees each writer at one state.
         var changes: [[[(index: Int, value: Int)]]] = []
         var owned: [[[Int]]] = []
         for writer in 0..<writers {
@@ -269,9 +273,8 @@ struct RandomDeliveryTests {
             var list: [[(index: Int, value: Int)]] = []
             var states = [values]
             for _ in 0..<changesPerWriter {
-                let change = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
-                    let slot = Int.random(in: 0..<mine.count, using: &generator)
-                    return (index: slot, value: Int.random(in: 0..<1_000, using: &generator))
+                let change = mine.indices.shuffled(using: &generator).map { slot in
+                    (index: slot, value: (values[slot] + Int.random(in: 1..<1_000, using: &generator)) % 1_000)
                 }
                 for write in change { values[write.index] = write.value }
                 list.append(change.map { (index: mine[$0.index], value: $0.value) })
