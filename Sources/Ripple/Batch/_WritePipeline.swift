@@ -218,7 +218,7 @@ struct _WritePipeline {
 
     /// Takes the next queued write of a delivery, once the jobs of the previous round ran.
     mutating func nextRound() -> Round {
-        guard queuedHead < queued.count else { return .done }
+        guard hasQueuedWrites else { return .done }
         let write = queued[queuedHead]
         queuedHead += 1
         if !write.writesNothing { rounds += 1 }
@@ -249,10 +249,7 @@ struct _WritePipeline {
     /// A delivery ends: nothing is queued any more.
     mutating func endDelivery() {
         // Most deliveries queued no write: emptying an empty queue still costs a buffer swap.
-        if !queued.isEmpty {
-            queued.removeAll(keepingCapacity: true)
-            queuedHead = 0
-        }
+        if !queued.isEmpty { emptyQueue() }
         rounds = 0
         isDelivering = false
     }
@@ -260,13 +257,18 @@ struct _WritePipeline {
     /// Inside a batch, after delivery work: the next write it queued, to apply now as part of
     /// the batch, or `nil` once there is none (the queue is emptied then).
     mutating func nextQueuedInBatch() -> _DeferredWrite? {
-        guard queuedHead < queued.count else {
-            queued.removeAll(keepingCapacity: true)
-            queuedHead = 0
+        guard hasQueuedWrites else {
+            emptyQueue()
             return nil
         }
         queuedHead += 1
         return queued[queuedHead - 1]
+    }
+
+    /// Every queued write was taken: the queue is emptied, its storage kept.
+    private mutating func emptyQueue() {
+        queued.removeAll(keepingCapacity: true)
+        queuedHead = 0
     }
 }
 
@@ -294,7 +296,7 @@ struct _JobQueue: ~Copyable {
 
     /// The index in ``jobs`` of the next job to run, if one is queued.
     mutating func next() -> Int? {
-        guard head < jobs.count else { return nil }
+        guard hasJobs else { return nil }
         head += 1
         return head - 1
     }
