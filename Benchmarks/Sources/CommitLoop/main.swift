@@ -57,6 +57,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
+    "event10",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -110,6 +111,12 @@ case "mainDerived10", "mainDerivedFrom10":
         for _ in 0..<commits { store.commit { $0.count += 1 } }
         print(store.currentState.count, runs.n)
     }
+case "event10":
+    // An `Event` with ten handlers: what a send costs beside the handlers themselves.
+    let event = Event<Int>()
+    for _ in 0..<10 { keepAlive.append(event.subscribe { runs.n &+= $0 }) }
+    for i in 0..<commits { event.send(i) }
+    print(runs.n)
 case "stored0":
     // The floor of publishing through the core: a write to a `Stored` nobody reads.
     let stored = Stored(0)

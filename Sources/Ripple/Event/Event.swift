@@ -22,11 +22,11 @@ public final class Event<Value>: @unchecked Sendable {
 
     /// The subscribers in subscription order, each at the slot it remembers (`_EventHandler.slot`);
     /// `nil` where one was removed (a tombstone), so that the others keep their slots.
-    @exclusivity(unchecked) private var handlers: ContiguousArray<_EventHandler<Value>?> = []
+    private var handlers: ContiguousArray<_EventHandler<Value>?> = []
     /// The first slot that is not a tombstone (the tombstones before it count in `holes`).
-    @exclusivity(unchecked) private var head = 0
+    private var head = 0
     /// Tombstones in `handlers`.
-    @exclusivity(unchecked) private var holes = 0
+    private var holes = 0
     #if RIPPLE_INVARIANTS
     /// Debug builds: the slots that cancellations looked at since the event was created, so
     /// that tests can check that cancelling stays amortized O(1) without timing it.
@@ -166,25 +166,19 @@ final class _EventHandler<Value>: @unchecked Sendable {
     let handler: @Sendable (Value) -> Void
     /// Where it is in its event's `handlers` (lock held to touch); moved by a compaction.
     var slot = 0
-    /// A word set once, to 1, when the subscription ends (under the lock), and read without
-    /// the lock by a delivery: a C atomic, since `Atomic` needs macOS 15 / iOS 18 and Ripple
-    /// supports macOS 14 / iOS 17.
-    private let endedWord = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+    /// Set once, when the subscription ends (under the lock), and read without the lock by a
+    /// delivery.
+    private let ended = _OnceFlag()
 
     init(handler: @escaping @Sendable (Value) -> Void) {
         self.handler = handler
-        endedWord.initialize(to: 0)
-    }
-
-    deinit {
-        endedWord.deallocate()
     }
 
     /// Whether the subscription is still active (an acquire load).
-    var isActive: Bool { _ripple_once_word_load(endedWord) == 0 }
+    var isActive: Bool { !ended.isSet }
 
     /// Marks the subscription ended (a release; once: later calls do nothing).
     func deactivate() {
-        _ = _ripple_once_word_publish(endedWord, 1)
+        ended.set()
     }
 }

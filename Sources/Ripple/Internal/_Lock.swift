@@ -271,3 +271,31 @@ private struct _LockLoan {
         return nil
     }
 }
+
+/// A flag that is set once and read without a lock: the release of the setter's writes is
+/// seen by a reader that sees the flag set (an acquire load).
+///
+/// A C word allocated on its own, beside the lock's words: `Atomic` needs macOS 15 / iOS 18,
+/// and Ripple supports macOS 14 / iOS 17. An event's subscriber uses one for "cancelled",
+/// which a delivery reads without the lock (see `_EventHandler`).
+struct _OnceFlag: ~Copyable, @unchecked Sendable {
+    // @unchecked: the word is only touched atomically.
+    private let word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+
+    /// Creates a flag that is not set.
+    init() {
+        word.initialize(to: 0)
+    }
+
+    deinit {
+        word.deallocate()
+    }
+
+    /// Whether the flag is set (an acquire load).
+    var isSet: Bool { _ripple_once_word_load(word) != 0 }
+
+    /// Sets the flag (a release; later calls do nothing).
+    func set() {
+        _ = _ripple_once_word_publish(word, 1)
+    }
+}

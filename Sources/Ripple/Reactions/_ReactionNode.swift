@@ -26,7 +26,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     private let body: @Sendable () -> Void
     /// What most reactions never need (an executor, cleanups, children): created with the
     /// reaction if it is bound to an executor, else by its first cleanup or child (lock held).
-    @exclusivity(unchecked) private var extras: _ReactionExtras?
+    private var extras: _ReactionExtras?
 
     /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
     /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
