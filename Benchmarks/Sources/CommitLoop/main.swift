@@ -57,7 +57,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10",
+    "event10", "batch10",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -116,6 +116,12 @@ case "event10":
     let event = Event<Int>()
     for _ in 0..<10 { keepAlive.append(event.subscribe { runs.n &+= $0 }) }
     for i in 0..<commits { event.send(i) }
+    print(runs.n)
+case "batch10":
+    // A batch of ten writes (staged, then committed together), read by one reaction.
+    let values = (0..<10).map { Stored($0) }
+    keepAlive.append(observe { runs.n &+= values.reduce(0) { $0 &+ $1.value } })
+    for i in 0..<commits { batch { for value in values { value.value = i } } }
     print(runs.n)
 case "stored0":
     // The floor of publishing through the core: a write to a `Stored` nobody reads.

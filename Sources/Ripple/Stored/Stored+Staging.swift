@@ -45,16 +45,16 @@ extension Stored {
         var newValue = Optional(newValue)
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
-            slot = _stageCallingWillChange(newValue.unsafelyUnwrapped, context, held) { node, staging, context in
+            slot = _stageCallingWillChange(newValue!, context, held) { node, staging, context in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
         }
         if graphRef.with({ $0.tracingCount != 0 }) {
-            _recordStagedWrite(newValue.unsafelyUnwrapped, context)
+            _recordStagedWrite(newValue!, context)
         }
         switch slot {
         case .own:
-            _extras.unsafelyUnwrapped.with { swap(&$0._stagedValue, &newValue) }
+            _extras!.with { swap(&$0._stagedValue, &newValue) }
         case .apart:
             _stageApart(&newValue)
         case .willChange:
@@ -127,67 +127,6 @@ extension Stored {
         }
     }
 
-    /// This node's sole write (see `_SoleWrite`), compiled for `Value`: staged or applied with
-    /// the lock held; once applied and the lock released, the value it replaced destroyed; or,
-    /// lock released, committed as an unbatched write.
-    @inlinable
-    func _performSoleWrite(
-        _ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: _Ref<_ThreadContext>
-    ) {
-        let pointer = storage.assumingMemoryBound(to: Value.self)
-        switch step {
-        case .stage:
-            _stageSoleWrite(pointer, writes, context)
-        case .apply:
-            _applySoleWrite(pointer, writes, context)
-        case .destroyReplaced:
-            pointer.deinitialize(count: 1)
-        case .commit:
-            _writeAndDeliver(pointer.move(), context)
-        }
-    }
-
-    /// Applies a sole write with the batch's other writes (lock held). Not inlined into
-    /// `_performSoleWrite`: the batch of one write, the common case, takes its `.commit` step,
-    /// and the closure that dispatches the steps stays small (inlined, this step cost every
-    /// batch of one write 9 instructions in the closure's prologue and epilogue).
-    @inlinable @inline(never)
-    func _applySoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
-        var value = pointer.move()
-        _applyStaged(&value, writes: writes, context)
-        // What the write replaced (or the value itself, if equal), destroyed once the lock
-        // is released.
-        pointer.initialize(to: value)
-    }
-
-    /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
-    @usableFromInline
-    func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
-        let contextRef = context
-        context.with { context in
-            let graph = graphRef.object
-            let slot = _stageLocked(graph, context) { node, staging, context in
-                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
-            }
-            var value = Optional(pointer.move())
-            if graph.tracingCount != 0 { _recordStagedWrite(value.unsafelyUnwrapped, contextRef) }
-            // The batch staged nothing before: the value takes a free slot, replacing nothing.
-            switch slot {
-            case .own:
-                _extras.unsafelyUnwrapped.with { extras in
-                    swap(&extras._stagedValue, &value)
-                    extras.stagedWrites = writes
-                }
-            case .apart:
-                _stageApart(&value)
-                context.staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.count = writes
-            case .willChange:
-                preconditionFailure(
-                    "Ripple internal error: a sole write staged with its before-change handlers uncalled")
-            }
-        }
-    }
-
     /// Stages a value apart from the node, whose own slot another thread's batch holds (lock
     /// held). Leaves the value it replaces, if any, in `newValue`.
     @usableFromInline
@@ -196,11 +135,11 @@ extension Stored {
         if let entry = staging.overflow[ObjectIdentifier(self)] {
             entry.count &+= 1
             entry.read.replace()
-            var value: Any = newValue.unsafelyUnwrapped
+            var value: Any = newValue!
             swap(&entry.value, &value)
             newValue = (value as! Value)
         } else {
-            staging.overflow[ObjectIdentifier(self)] = _StagedWrite(value: newValue.unsafelyUnwrapped)
+            staging.overflow[ObjectIdentifier(self)] = _StagedWrite(value: newValue!)
             newValue = nil
         }
     }
@@ -219,7 +158,7 @@ extension Stored {
         if let extras = _extras?.object,
             extras.stagedOwner?.refers(to: staging) == true
         {
-            return (extras._stagedValue.unsafelyUnwrapped, extras.stagedWrites)
+            return (extras._stagedValue!, extras.stagedWrites)
         }
         guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
         return (entry.value as! Value, entry.count)
@@ -296,13 +235,13 @@ extension Stored {
             return update(&extras.stagedRead)
         }
         guard staging.overflow[ObjectIdentifier(self)] != nil else { return nil }
-        return update(&staging.overflow[ObjectIdentifier(self)].unsafelyUnwrapped.read)
+        return update(&staging.overflow[ObjectIdentifier(self)]!.read)
     }
 
     /// The version the value `staging` staged for this node gets when it is applied, reserved
     /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
     private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
-        updateStagedRead(by: staging) { $0.reserve(in: graph) }.unsafelyUnwrapped
+        updateStagedRead(by: staging) { $0.reserve(in: graph) }!
     }
 
     /// After a reaction's read of the write counter in its batch's view (lock held): its edge
@@ -346,7 +285,7 @@ extension Stored {
             return
         }
         let read = _takeStagedRead()
-        var value = _extras.unsafelyUnwrapped.with { $0._stagedValue.take().unsafelyUnwrapped }
+        var value = _extras!.with { $0._stagedValue.take()! }
         _applyStaged(&value, writes: writes, context, read: read)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
@@ -378,7 +317,7 @@ extension Stored {
     /// `_commitStaged` for a value staged apart from the node.
     @usableFromInline
     func _commitStagedApart(by staging: _Staging, _ context: _Ref<_ThreadContext>) {
-        let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self)).unsafelyUnwrapped
+        let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self))!
         var value = entry.value as! Value
         _applyStaged(&value, writes: entry.count, context, read: entry.read)
         staging.keepForRelease(value)
