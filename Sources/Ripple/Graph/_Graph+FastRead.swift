@@ -219,9 +219,8 @@ extension _Graph {
     @inline(__always)
     private func counted(_ start: _ReadStart) -> _ReadStart {
         #if RIPPLE_INVARIANTS
-        if let pointer = _ThreadContext.existingPointer {
+        _ThreadContext.existingRef?.with { context in
             // A plain load and store, not `+=` (an `inout` access retains the context).
-            unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
             if start == .general {
                 let count = context.generalReads
                 context.generalReads = count &+ 1
@@ -249,20 +248,18 @@ extension _Graph {
             return Self.recordInPlace(node, into: target, &evaluation) ? .tracked : .general
         }
         // A thread with no context yet takes the general path, which creates it.
-        guard let pointer = _ThreadContext.existingPointer else { return .general }
-        let recorded: Bool
-        do {
-            unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
+        guard let contextRef = _ThreadContext.existingRef else { return .general }
+        return contextRef.with { context in
             // A batch's sole write must be staged first, so that the read sees it (see
             // `_SoleWrite`); the general path does that.
             if context.soleWrite.isPending { return .general }
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return .untracked }
             // Through a copy: an `inout` access to the context's field retains the context.
             var tracking = context.runTracking
-            recorded = Self.recordInPlace(node, into: reaction, &tracking)
-            if recorded { context.runTracking = tracking }
+            guard Self.recordInPlace(node, into: reaction, &tracking) else { return .general }
+            context.runTracking = tracking
+            return .tracked
         }
-        return recorded ? .tracked : .general
     }
 
     /// `_Node._endUntrackedComputedRead`'s work. Releases nothing (see the top of this file):
@@ -280,9 +277,8 @@ extension _Graph {
         guard !_downcast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty
         else {
             #if RIPPLE_INVARIANTS
-            if let pointer = _ThreadContext.existingPointer {
+            _ThreadContext.existingRef?.with { context in
                 // A plain load and store (see `counted`).
-                unowned(unsafe) let context = _Ref<_ThreadContext>(unsafeAddress: pointer).object
                 let count = context.generalUntrackedReadEnds
                 context.generalUntrackedReadEnds = count &+ 1
             }
@@ -469,15 +465,16 @@ extension _Graph {
         -> Bool
     {
         if dep.trackedBy == tracking.id { return true }
-        // Unretained and without a closure: this runs inside the fast reads.
-        unowned(unsafe) let target = targetRef.object
-        let index = tracking.count
-        guard index < target.sources.count,
-            target.sources[index].ref.refers(to: dep)
-        else { return false }
-        dep.trackedBy = tracking.id
-        tracking.count = index &+ 1
-        target.sources[index].version = dep.version
-        return true
+        // Unretained: this runs inside the fast reads.
+        return targetRef.with { target in
+            let index = tracking.count
+            guard index < target.sources.count,
+                target.sources[index].ref.refers(to: dep)
+            else { return false }
+            dep.trackedBy = tracking.id
+            tracking.count = index &+ 1
+            target.sources[index].version = dep.version
+            return true
+        }
     }
 }

@@ -379,6 +379,18 @@ var _createdGraphRef: _Ref<_Graph>? {
     _graphPointer.map { _Ref(unsafeAddress: $0) }
 }
 
+/// The Observation probe's address (`_probeRef`), set once with the graph's: a global with a
+/// constant initial value, read with a plain load where `_probeRef` costs a call to check its
+/// lazy initialisation.
+@exclusivity(unchecked) nonisolated(unsafe) var _probePointer: UnsafeMutableRawPointer?
+
+/// The Observation probe (see `_observationRecordsThisRead`), through `_probePointer`, for code
+/// that runs only after a read of a node, so once the graph and the probe exist.
+@inline(__always)
+var _createdProbeRef: _Ref<_ProbeState> {
+    _Ref(unsafeAddress: _probePointer.unsafelyUnwrapped)
+}
+
 /// Stops the program with a message that says what went wrong; printed in every build mode.
 func _rippleFailure(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError("Ripple: " + message(), file: file, line: line)

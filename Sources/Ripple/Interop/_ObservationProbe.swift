@@ -75,11 +75,6 @@ final class _ProbeState: Sendable {
 /// The probe, unretained (`_Ref`): kept for the life of the process, reached without reference counting.
 let _probeRef = _Ref(retaining: _ProbeState())
 
-/// The probe's address, set once with the graph's (see `_graph`): a global with a constant
-/// initial value, read with a plain load where `_probeRef` costs a call to check its lazy
-/// initialisation. Only a read of a node, which exists after the graph, uses it.
-@exclusivity(unchecked) nonisolated(unsafe) var _probePointer: UnsafeMutableRawPointer?
-
 /// Whether the probe sees recorded accesses here (see `_ProbeState.works`).
 var _observationProbeWorks: Bool { _probeRef.with { $0.works } }
 
@@ -88,7 +83,7 @@ var _observationProbeWorks: Bool { _probeRef.with { $0.works } }
 /// `_observationProbeWorks`), or when the thread asked to arm every read (tests).
 ///
 /// Called only after a read of a node, so the graph and the probe exist, and no global is
-/// looked up through its lazy initialisation: the probe through `_probePointer`, the thread's
+/// looked up through its lazy initialisation: the probe through `_createdProbeRef`, the thread's
 /// context through `_ThreadContext.existingPointer` (on Apple platforms the key the graph
 /// copied, where `currentRef` checks the lazy key's initialisation).
 ///
@@ -100,7 +95,7 @@ var _observationProbeWorks: Bool { _probeRef.with { $0.works } }
 /// - Complexity: O(1): outside any scope, one thread-local check in Observation.
 @inline(__always)
 func _observationRecordsThisRead() -> Bool {
-    _Ref<_ProbeState>(unsafeAddress: _probePointer.unsafelyUnwrapped).with { probe in
+    _createdProbeRef.with { probe in
         guard probe.works else { return true }
         let contextRef =
             _ThreadContext.existingRef ?? _ThreadContext.currentRef
@@ -116,10 +111,8 @@ func _observationRecordsThisRead() -> Bool {
 /// cannot tell, or because the thread asked to arm every read.
 @inline(__always)
 func _afterRecordedRead() {
-    guard let pointer = _ThreadContext.existingPointer,
-        _Ref<_ProbeState>(unsafeAddress: _probePointer.unsafelyUnwrapped).with({ $0.works })
-    else { return }
-    _Ref<_ThreadContext>(unsafeAddress: pointer).with { context in
+    guard let contextRef = _ThreadContext.existingRef, _createdProbeRef.with({ $0.works }) else { return }
+    contextRef.with { context in
         if !context.armsEveryTopLevelRead, let hook = context.afterTrackedReadProbe { hook() }
     }
 }
