@@ -47,7 +47,7 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
     /// Whether `derive` is isolated to the main actor (checked on every evaluation).
     private let isOnMainActor: Bool
     /// The node that runs this derivation, which owns it: alive whenever the derivation runs.
-    private unowned(unsafe) var node: _ComputedNode<Value>?
+    private unowned var node: _ComputedNode<Value>?
 
     private init(
         owner: Owner, derive: @escaping (Owner) -> Value, isEqual: ((Value, Value) -> Bool)?, origin: _Origin,
