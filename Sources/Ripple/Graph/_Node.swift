@@ -1,5 +1,11 @@
 import _RippleRef
 
+// The node classes every kind shares, declared together: `_Node` (every node, as a source),
+// `_DerivedNode` (a node that reads others) and `_SubscriberNode` (a reaction or a watcher).
+// Their hot fields skip Swift's exclusivity checks (`@exclusivity(unchecked)`, about 80
+// instructions an access otherwise), which keeps that unsafe code in this one file; what the
+// nodes do lives with the features (`Graph/`, `Reactions/`).
+
 /// Internal: a node of the reactive graph: a stored value, a computed value or a reaction.
 ///
 /// Every field is guarded by the graph's lock. The algorithm that uses them lives in
@@ -156,6 +162,86 @@ public class _Node {
         case .reaction: "reaction"
         case .watcher: "watcher"
         }
+    }
+}
+
+/// Internal: a node that reads others: a computed value, a reaction or an Observation watcher.
+///
+/// Adds to `_Node` what reading needs: the sources of the last evaluation (each edge holding
+/// its source strongly, with the version seen). The state of an evaluation in progress is not
+/// here: a computed value's is the graph's (`_Graph.evaluation`, saved on the stack of the
+/// evaluation it interrupts), a reaction run's is its thread's (`_ThreadContext.runTracking`).
+/// Every field is guarded by the graph's lock.
+@usableFromInline
+class _DerivedNode: _Node {
+    /// What this node read in its last evaluation, with the version it saw.
+    @exclusivity(unchecked) final var sources = _Buffer<_Edge>()
+
+    // Each kind stores its origin after its own fields (see `_Node.origin`).
+
+    deinit {
+        #if RIPPLE_INVARIANTS
+        // A link to a computed value holds no reference (see `_Link`): freeing one that is still
+        // linked would leave its sources with a dangling link.
+        if kind == .computed, hasObservers {
+            _rippleFailure("internal invariant: \(debugLabel) freed while linked to its sources")
+        }
+        #endif
+        if hasExternalSource { graphRef.object.dropExternalSource(of: self) }
+        // Hand the sources to the release queue instead of releasing them here: a chain of
+        // any length is then freed one node at a time, without deep recursion.
+        guard !sources.isEmpty else { return }
+        _releaseLater(sources.take())
+    }
+}
+
+/// The state of one evaluation or run in progress: which reads it already recorded.
+struct _Tracking {
+    /// The id of the evaluation in progress (0 when idle): a source whose `trackedBy` holds it
+    /// was already recorded.
+    var id = 0
+    /// The edges recorded so far: a prefix of the node's `sources`.
+    var count = 0
+}
+
+/// A node that reads others and is live until disposed: a reaction or an Observation watcher.
+class _SubscriberNode: _DerivedNode, @unchecked Sendable {
+    /// Where the subscriber was created, or its name.
+    private let storedOrigin: _OriginStorage
+    /// Its whole lifecycle, in one word (lock held; see `_Lifecycle`): a reaction's runs, its
+    /// mark, its queued jobs, its disposal and its holds; a watcher uses the last three. Kept
+    /// here, where the delivery queue and the graph's liveness check reach it without knowing
+    /// the node's kind. Only `_Lifecycle`'s transitions change it.
+    ///
+    /// The state of a run in progress is not kept here: which reads it recorded is the running
+    /// thread's (`_ThreadContext.runTracking`), and the sources it replaced, rare, are in the
+    /// graph's `replacedByRuns`.
+    @exclusivity(unchecked) final var lifecycle: _Lifecycle
+
+    init(kind: Kind, origin: _Origin, recordsWhy: Bool = false) {
+        storedOrigin = _OriginStorage(origin)
+        lifecycle = _Lifecycle(recordsWhy: recordsWhy)
+        super.init(kind: kind)
+    }
+
+    override final func _origin() -> _Origin { storedOrigin.origin }
+
+    /// Cancelled and unlinked from its sources (lock held).
+    @inline(__always)
+    final var isDisposed: Bool { lifecycle.isDisposed }
+
+    /// Takes a reference to itself, as a transition of `lifecycle` asked (lock held: a retain
+    /// runs no user code). With ``releaseHeldSelf()``, the only place a subscriber holds itself.
+    @inline(__always)
+    final func holdSelf() {
+        _ = _Ref(self).retain()
+    }
+
+    /// Gives back the reference ``holdSelf()`` took (lock released: it may free the node and
+    /// what it holds).
+    @inline(__always)
+    final func releaseHeldSelf() {
+        _Ref(self).release()
     }
 }
 
