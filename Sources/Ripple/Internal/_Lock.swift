@@ -277,7 +277,8 @@ private struct _LockLoan {
 ///
 /// A C word allocated on its own, beside the lock's words: `Atomic` needs macOS 15 / iOS 18,
 /// and Ripple supports macOS 14 / iOS 17. An event's subscriber uses one for "cancelled",
-/// which a delivery reads without the lock (see `_EventHandler`).
+/// which a delivery reads without the lock (see `_EventHandler`), and `dependencies(of:)` one
+/// for its first run.
 struct _OnceFlag: ~Copyable, @unchecked Sendable {
     // @unchecked: the word is only touched atomically.
     private let word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
@@ -297,5 +298,10 @@ struct _OnceFlag: ~Copyable, @unchecked Sendable {
     /// Sets the flag (a release; later calls do nothing).
     func set() {
         _ = _ripple_once_word_publish(word, 1)
+    }
+
+    /// Sets the flag if it is not set yet; returns whether this call set it.
+    func setIfUnset() -> Bool {
+        _ripple_once_word_publish(word, 1)
     }
 }

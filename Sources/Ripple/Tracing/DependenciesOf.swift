@@ -16,7 +16,8 @@
 /// ```
 ///
 /// `body` runs with the graph's lock released, like a reaction's body: it may write (writes
-/// are delivered as a reaction's are) and what it creates belongs to no one.
+/// are delivered as a reaction's are, once the snapshot is taken, and never run `body` again,
+/// even when they change what it read) and what it creates belongs to no one.
 ///
 /// - Precondition: Called where a new reaction runs at once: not inside a derivation, nor from a
 ///   reaction bound to an actor's executor off that executor.
@@ -27,20 +28,24 @@ public func dependencies(
     line: UInt = #line,
     of body: @escaping () -> Void
 ) -> DependencySnapshot {
-    // Run at once on this thread (checked below), before this function returns: the closure
-    // never crosses a thread, though the reaction's body type asks for a `Sendable` one.
+    // Run once, at once, on this thread (checked below), before this function returns: the
+    // closure never crosses a thread, though the reaction's body type asks for a `Sendable` one.
     nonisolated(unsafe) let body = body
-    let ran = _RanOnce()
+    let first = _FirstRun()
     let subscription = withoutOwner {
         _startReaction(
             _ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
-                ran.mark()
+                // Only the first run calls `body`: a later one (a write of `body`'s, delivered
+                // before the subscription is cancelled, or another thread's) does nothing.
+                guard first.claim() else { return }
                 body()
+                // What this run read, taken before its own writes are delivered.
+                first.snapshot = _ThreadContext.current.reaction.map { _graph.dependencySnapshot(of: $0) }
             }
         )
     }
-    defer { subscription.cancel() }
-    guard ran.value, let snapshot = subscription.dependencies else {
+    subscription.cancel()
+    guard let snapshot = first.snapshot else {
         _rippleFailure(
             "dependencies(of:) at \(file):\(line): the body did not run at once (called where reactions are deferred, such as inside a derivation)"
         )
@@ -48,8 +53,14 @@ public func dependencies(
     return snapshot
 }
 
-/// Whether a reaction's body ran; set and read on the one thread that runs it.
-private final class _RanOnce: @unchecked Sendable {
-    private(set) var value = false
-    func mark() { value = true }
+/// The first run of `dependencies(of:)`'s reaction: claimed once, by the run that calls the
+/// body on the calling thread, which then records what it read.
+private final class _FirstRun: @unchecked Sendable {
+    // @unchecked: `snapshot` is written by the claiming run, on the calling thread, and read
+    // there after it.
+    private let claimed = _OnceFlag()
+    var snapshot: DependencySnapshot?
+
+    /// Whether this run is the first (true once).
+    func claim() -> Bool { claimed.setIfUnset() }
 }

@@ -58,4 +58,18 @@ struct DependenciesOfTests {
         #expect(inBatch.value == ["'a'", "'b'"])
         outer.cancel()
     }
+
+    @Test("a closure that writes what it read runs once, and the snapshot is of that run")
+    func writesWhatItRead() {
+        let value = Stored(0, name: "value")
+        let runs = Counter()
+        let read = dependencies {
+            runs.increment()
+            value.value = value.value + 1
+        }
+        #expect(runs.value == 1, "the write must not run the closure again")
+        #expect(value.value == 1)
+        #expect(read.sources.map(\.name) == ["'value'"])
+        #expect(!value.hasObservers)
+    }
 }
