@@ -223,7 +223,7 @@ func _mainActorReaction(origin: _Origin, body: @escaping @Sendable () -> Void) -
 public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
     let context = _ThreadContext.current
     if let owner = context.owner {
-        if !owner._addCleanup(cleanup) { cleanup() }
+        if !owner._addCleanup(cleanup) { _runCleanupNow(cleanup) }
         return
     }
     // A handler runs without an owner (what it creates is not its own), but its cleanups
@@ -233,7 +233,7 @@ public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
             "onCleanup was called outside a reaction. Call it inside the body of observe { } or the run { } of a ReactionScope."
         )
     }
-    if !reaction._addCleanup(cleanup) { cleanup() }
+    if !reaction._addCleanup(cleanup) { _runCleanupNow(cleanup) }
 }
 
 private func _run<A: Actor>(_ job: @Sendable () -> Void, on actor: isolated A) {

@@ -62,7 +62,7 @@ public final class ReactionScope: Sendable, _Owner {
     /// scope.onCleanup { socket.close() }
     /// ```
     public func onCleanup(_ cleanup: @escaping @Sendable () -> Void) {
-        if !_addCleanup(cleanup) { cleanup() }
+        if !_addCleanup(cleanup) { _runCleanupNow(cleanup) }
     }
 
     /// Cancels every reaction created in the scope, the last created first, then runs the

@@ -31,6 +31,14 @@ func _tearDown(
     }
 }
 
+/// Runs `cleanup` at once, detached as a teardown runs it: for a cleanup registered on an owner
+/// that is already cancelled (``onCleanup(_:)``, ``ReactionScope/onCleanup(_:)``). What it reads
+/// is not a dependency of the caller, and what it creates does not belong to the caller.
+func _runCleanupNow(_ cleanup: @Sendable () -> Void) {
+    let insideDerivation = _graph.withLock { _graph.evaluatingRef != nil }
+    _runDetached(insideDerivation: insideDerivation, cleanup)
+}
+
 /// Runs `body`, work that belongs to no one on the stack (a cleanup, a cancellation), detached
 /// from whatever runs on this thread: nothing it reads becomes a dependency of the running
 /// reaction or derivation, and nothing it creates belongs to the current owner.

@@ -211,6 +211,59 @@ struct TeardownTests {
         #expect(log.all == ["now", "also now"])
     }
 
+    @Test("a cleanup run at once on a cancelled scope, from a reaction's body, is untracked")
+    func cancelledScopeCleanupIsUntracked() {
+        let scope = ReactionScope()
+        scope.cancel()
+        let y = Stored(0)
+        let runs = Counter()
+        let reaction = observe {
+            runs.increment()
+            scope.onCleanup { _ = y.value }
+        }
+        y.value = 1
+        #expect(runs.value == 1, "the cleanup's read became a dependency of the reaction")
+        reaction.cancel()
+    }
+
+    @Test("onCleanup in a cancelled scope's run, from a reaction's body, runs untracked")
+    func cancelledScopeGlobalCleanupIsUntracked() {
+        let scope = ReactionScope()
+        scope.cancel()
+        let y = Stored(0)
+        let runs = Counter()
+        let reaction = observe {
+            runs.increment()
+            scope.run { onCleanup { _ = y.value } }
+        }
+        y.value = 1
+        #expect(runs.value == 1, "the cleanup's read became a dependency of the reaction")
+        reaction.cancel()
+    }
+
+    @Test("a cleanup run at once on a cancelled scope owns nothing it creates")
+    func cancelledScopeCleanupOwnsNothing() {
+        let scope = ReactionScope()
+        scope.cancel()
+        let trigger = Stored(0), z = Stored(0)
+        let childRuns = Counter()
+        let child = Cell<Subscription?>(nil)
+        let reaction = observe {
+            if trigger.value == 0 {
+                scope.onCleanup {
+                    child.value = observe {
+                        _ = z.value; childRuns.increment()
+                    }
+                }
+            }
+        }
+        trigger.value = 1  // re-runs the reaction, which cancels what its last run owned
+        z.value = 1
+        #expect(childRuns.value == 2, "the reaction created by the cleanup was cancelled with the caller's run")
+        reaction.cancel()
+        child.value?.cancel()
+    }
+
     @Test("releasing a scope runs its cleanups")
     func releasedScopeRunsCleanups() {
         let log = Recorder<String>()
