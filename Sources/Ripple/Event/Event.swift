@@ -45,16 +45,27 @@ public final class Event<Value>: @unchecked Sendable {
     /// its own subscription, even if the value was sent inside a reaction or a
     /// ``ReactionScope``'s `run { }`.
     ///
+    /// Subscribed inside a reaction's body or a ``ReactionScope``'s `run { }`, the subscription
+    /// belongs to that owner, as a reaction created there does: the handler is removed before
+    /// the reaction's next run, or when the scope is cancelled. Subscribe inside
+    /// ``withoutOwner(_:)`` to keep it beyond.
+    ///
     /// - Returns: A ``Subscription`` that removes the handler when cancelled or released.
     /// - Complexity: Amortized O(1), and so is cancelling the subscription, whatever the
     ///   number of subscribers and the order of the cancellations.
     public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription where Value: Sendable {
         let entry = _EventHandler(handler: handler)
+        let subscription = Subscription { [weak self] in self?.remove(entry) }
+        // An owner already cancelled: the handler is never added.
+        guard _adoptByCurrentOwner(subscription) else {
+            subscription.cancel()
+            return subscription
+        }
         _graph.withLock {
             entry.slot = handlers.count
             handlers.append(entry)
         }
-        return Subscription { [weak self] in self?.remove(entry) }
+        return subscription
     }
 
     /// The number of current subscribers.

@@ -77,6 +77,10 @@ extension Stored {
     /// read-modify-writes in batches, two threads that each hold a value with handlers and
     /// write the other's are stopped with a message rather than left waiting.
     ///
+    /// Added inside a reaction's body or a ``ReactionScope``'s `run { }`, the handler belongs to
+    /// that owner, as a reaction created there does: it is removed before the reaction's next
+    /// run, or when the scope is cancelled. Add it inside ``withoutOwner(_:)`` to keep it beyond.
+    ///
     /// - Parameter handler: Called with the old and the new value, untracked.
     /// - Returns: A subscription that removes the handler when cancelled or released. Once
     ///   ``Subscription/cancel()`` returns, the handler is not called again (a call already
@@ -85,6 +89,12 @@ extension Stored {
     ///   costs one lock acquisition per handler, plus the handlers.
     public func willChange(_ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void) -> Subscription {
         let entry = _WillChangeHandler(handler, owner: self)
+        let subscription = Subscription { entry.cancel() }
+        // An owner already cancelled: the handler is never added.
+        guard _adoptByCurrentOwner(subscription) else {
+            subscription.cancel()
+            return subscription
+        }
         graphRef.with { graph in
             graph.withLock {
                 extras.willChangeHandlers.append(entry)
@@ -94,7 +104,7 @@ extension Stored {
                 }
             }
         }
-        return Subscription { entry.cancel() }
+        return subscription
     }
 
     /// Removes a cancelled handler (lock taken here); the last one leaves the value plain.

@@ -61,4 +61,58 @@ struct HandlerOwnershipTests {
         #expect(kept.value?.isCancelled == true)
         parent.cancel()
     }
+
+    @Test("an event subscription made in a scope's run ends with the scope")
+    func eventSubscriptionOwnedByScope() {
+        let event = Event<Int>()
+        let count = Counter()
+        let scope = ReactionScope()
+        let subscription = scope.run { event.subscribe { _ in count.increment() } }
+        event.send(1)
+        scope.cancel()
+        event.send(2)
+        #expect(count.value == 1)
+        #expect(event.subscriberCount == 0)
+        let late = scope.run { event.subscribe { _ in count.increment() } }
+        event.send(3)
+        #expect(count.value == 1, "a subscription made in a cancelled scope never starts")
+        #expect(event.subscriberCount == 0)
+        _ = (subscription, late)
+    }
+
+    @Test("an event subscription made in a reaction's body ends before its next run; withoutOwner keeps it")
+    func eventSubscriptionOwnedByReaction() {
+        let event = Event<Int>()
+        let trigger = Stored(0)
+        let owned = Counter(), kept = Counter()
+        let held = Recorder<Subscription>()
+        let reaction = observe {
+            if trigger.value == 0 {
+                held.append(event.subscribe { _ in owned.increment() })
+                held.append(withoutOwner { event.subscribe { _ in kept.increment() } })
+            }
+        }
+        event.send(1)
+        trigger.value = 1
+        event.send(2)
+        #expect(owned.value == 1)
+        #expect(kept.value == 2)
+        reaction.cancel()
+    }
+
+    @Test("a willChange handler added in a reaction's body is removed before its next run")
+    func willChangeOwnedByReaction() {
+        let x = Stored(0)
+        let trigger = Stored(0)
+        let count = Counter()
+        let held = Recorder<Subscription>()
+        let reaction = observe {
+            if trigger.value == 0 { held.append(x.willChange { _, _ in count.increment() }) }
+        }
+        x.value = 1
+        trigger.value = 1
+        x.value = 2
+        #expect(count.value == 1)
+        reaction.cancel()
+    }
 }
