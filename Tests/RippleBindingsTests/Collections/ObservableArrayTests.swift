@@ -106,6 +106,22 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
+    @Test("a willChange handler added in a scope's run ends with the scope, as Stored's does")
+    func willChangeOwnedByScope() {
+        let items = ObservableArray([1])
+        let calls = Locked(0)
+        let scope = ReactionScope()
+        let subscription = scope.run { items.willChange { _, _ in calls.mutate { $0 += 1 } } }
+        items.append(2)
+        scope.cancel()
+        items.append(3)
+        #expect(calls.value == 1)
+        let late = scope.run { items.willChange { _, _ in calls.mutate { $0 += 1 } } }
+        items.append(4)
+        #expect(calls.value == 1, "a handler added in a cancelled scope is never called")
+        withExtendedLifetime((subscription, late)) {}
+    }
+
     @Test("reads are tracked like a Stored's")
     func tracked() {
         let items = ObservableArray([1, 2])
