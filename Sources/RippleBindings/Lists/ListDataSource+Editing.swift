@@ -4,6 +4,9 @@ import RippleModels
 extension ListDataSource {
     /// The user moved an item (the view already shows the move): applies it to the shown list
     /// and writes it to the source, where the item, found by id, is moved to the same place.
+    /// Repeated ids are matched in order, as the list's updates match them: the third item
+    /// shown with an id is the third item with that id in the source (and likewise for the
+    /// destination's section).
     ///
     /// - Precondition: ``allowsMoving`` is set, the source is writable, and both positions are
     ///   valid (`to` as a position after the item is removed from `from`).
@@ -13,7 +16,8 @@ extension ListDataSource {
                 "ListDataSource.userDidMove(from: \(from), to: \(to)): moving is not allowed; set allowsMoving on a data source made with a writable source (a Stored or a ValueBinding)."
             )
         }
-        let (moved, sectionID) = _state.modify { state -> (Item, SectionID) in
+        let (moved, itemPlace, sectionPlace) = _state.modify {
+            state -> (Item, _Occurrence<Item.ID>, _Occurrence<SectionID>) in
             let displayed = state.displayed
             guard displayed.indices.contains(from.section), displayed[from.section].items.indices.contains(from.item)
             else {
@@ -25,17 +29,21 @@ extension ListDataSource {
                 _bindingsFailure(
                     "ListDataSource.userDidMove(from: \(from), to: \(to)): \(to) is not a valid destination.")
             }
+            let itemPlace = _Occurrence(ofItemAt: from, in: displayed)
+            let sectionPlace = _Occurrence(ofSection: to.section, in: displayed)
             let item = state.displayed[from.section].items.remove(at: from.item)
             state.displayed[to.section].items.insert(item, at: to.item)
-            return (item, displayed[to.section].id)
+            return (item, itemPlace, sectionPlace)
         }
         writableSource.update { sections in
-            _move(moved.id, toSection: sectionID, at: to.item, in: &sections, replacement: moved)
+            _move(moved, from: itemPlace, toSection: sectionPlace, at: to.item, in: &sections)
         }
     }
 
     /// The user deleted the item at `index` (the view already removed it): applies it to the
     /// shown list, removes the item (found by id) from the source and from the selection.
+    /// Repeated ids are matched in order (see ``userDidMove(from:to:)``); the id stays selected
+    /// while another shown item has it.
     ///
     /// - Precondition: ``allowsDeletion`` is set, the source is writable, and `index` is valid.
     public func userDidDelete(at index: ListIndex) {
@@ -44,44 +52,89 @@ extension ListDataSource {
                 "ListDataSource.userDidDelete(at: \(index)): deletion is not allowed; set allowsDeletion on a data source made with a writable source (a Stored or a ValueBinding)."
             )
         }
-        let (deleted, selection) = _state.modify { state -> (Item, _ListSelection<Item.ID>?) in
+        let (place, stillShown, selection) = _state.modify {
+            state -> (_Occurrence<Item.ID>, Bool, _ListSelection<Item.ID>?) in
             guard state.displayed.indices.contains(index.section),
                 state.displayed[index.section].items.indices.contains(index.item)
             else {
                 _bindingsFailure("ListDataSource.userDidDelete(at: \(index)): no item at \(index).")
             }
-            return (state.displayed[index.section].items.remove(at: index.item), state.selection)
+            let place = _Occurrence(ofItemAt: index, in: state.displayed)
+            let id = state.displayed[index.section].items.remove(at: index.item).id
+            let stillShown = state.displayed.contains { $0.items.contains { $0.id == id } }
+            return (place, stillShown, state.selection)
         }
-        let id = deleted.id
         writableSource.update { sections in
-            for s in sections.indices {
-                if let i = sections[s].items.firstIndex(where: { $0.id == id }) {
-                    sections[s].items.remove(at: i)
-                    return
-                }
-            }
+            guard let (s, i) = place.item(in: sections) else { return }
+            sections[s].items.remove(at: i)
         }
-        selection?.remove([id])
+        if !stillShown { selection?.remove([place.id]) }
     }
 }
 
-/// Moves the item with `id` to `position` in the section `sectionID` of `sections` (clamped to
-/// the section), or inserts `replacement` there if the item is gone.
+/// Which of the items (or sections) with one id a position is: the `rank`-th with `id`, in the
+/// list's order. Repeated ids are matched in order between the shown list and the source, as
+/// the list's updates match them.
+private struct _Occurrence<ID: Hashable> {
+    let id: ID
+    let rank: Int
+}
+
+extension _Occurrence {
+    /// The item shown at `index` of `sections`.
+    init<SectionID, Item: Identifiable>(ofItemAt index: ListIndex, in sections: [ListSection<SectionID, Item>])
+    where Item.ID == ID {
+        let id = sections[index.section].items[index.item].id
+        var rank = 0
+        for s in 0...index.section {
+            let end = s == index.section ? index.item : sections[s].items.count
+            for item in sections[s].items[..<end] where item.id == id { rank += 1 }
+        }
+        self.init(id: id, rank: rank)
+    }
+
+    /// The section shown at `index` of `sections`.
+    init<Item: Identifiable>(ofSection index: Int, in sections: [ListSection<ID, Item>]) {
+        let id = sections[index].id
+        self.init(id: id, rank: sections[..<index].filter { $0.id == id }.count)
+    }
+
+    /// Where this item is in `sections`: the `rank`-th item with `id`, else the last one with it
+    /// (the source lost some since they were shown); `nil` when none has it.
+    func item<SectionID, Item: Identifiable>(in sections: [ListSection<SectionID, Item>]) -> (Int, Int)?
+    where Item.ID == ID {
+        var seen = 0
+        var last: (Int, Int)?
+        for s in sections.indices {
+            for i in sections[s].items.indices where sections[s].items[i].id == id {
+                if seen == rank { return (s, i) }
+                seen += 1
+                last = (s, i)
+            }
+        }
+        return last
+    }
+
+    /// Where this section is in `sections`: the `rank`-th with `id`, else the last one with it;
+    /// `nil` when none has it.
+    func section<Item: Identifiable>(in sections: [ListSection<ID, Item>]) -> Int? {
+        let matching = sections.indices.filter { sections[$0].id == id }
+        return matching.indices.contains(rank) ? matching[rank] : matching.last
+    }
+}
+
+/// Moves the item `from` names to `position` in the section `section` names (clamped to the
+/// section), or inserts `replacement` there if the item is gone.
 private func _move<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>(
-    _ id: Item.ID,
-    toSection sectionID: SectionID,
+    _ replacement: Item,
+    from: _Occurrence<Item.ID>,
+    toSection section: _Occurrence<SectionID>,
     at position: Int,
-    in sections: inout [ListSection<SectionID, Item>],
-    replacement: Item
+    in sections: inout [ListSection<SectionID, Item>]
 ) where Item.ID: Sendable {
     var item = replacement
-    for s in sections.indices {
-        if let i = sections[s].items.firstIndex(where: { $0.id == id }) {
-            item = sections[s].items.remove(at: i)
-            break
-        }
-    }
-    guard let target = sections.firstIndex(where: { $0.id == sectionID }) else { return }
+    if let (s, i) = from.item(in: sections) { item = sections[s].items.remove(at: i) }
+    guard let target = section.section(in: sections) else { return }
     let clamped = min(max(position, 0), sections[target].items.count)
     sections[target].items.insert(item, at: clamped)
 }

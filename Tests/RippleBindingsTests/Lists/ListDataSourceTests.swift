@@ -209,6 +209,37 @@ final class FakeTableView: @unchecked Sendable {
         #expect(table.updates.value.count == 1)
     }
 
+    @Test("with repeated ids, the user's move and deletion reach the item the view showed there")
+    func userEditsWithRepeatedIDs() {
+        let source = Stored([Row(id: 1, title: "x"), Row(id: 2, title: "b"), Row(id: 1, title: "y")])
+        let dataSource = ListDataSource(items: source)
+        dataSource.allowsMoving = true
+        dataSource.allowsDeletion = true
+        let table = FakeTableView()
+        table.connect(dataSource)
+        dataSource.userDidMove(from: ListIndex(item: 2), to: ListIndex(item: 0))  // "y" first
+        #expect(source.value.map(\.title) == ["y", "x", "b"], "the source holds the move the view shows")
+        dataSource.userDidDelete(at: ListIndex(item: 1))  // "x", the second item with id 1
+        #expect(source.value.map(\.title) == ["y", "b"], "the source lost the item the user deleted")
+        #expect(table.updates.value.isEmpty, "the view is sent nothing it did itself")
+        #expect((0..<2).map { dataSource.item(at: ListIndex(item: $0)).title } == ["y", "b"])
+    }
+
+    @Test("a deleted item's id stays selected while another shown item has it")
+    func deletionKeepsSelectionOfRepeatedID() {
+        let source = Stored([Row(id: 1, title: "x"), Row(id: 1, title: "y")])
+        let selection = Stored<Set<Int>>([1])
+        let dataSource = ListDataSource(items: source)
+        dataSource.allowsDeletion = true
+        dataSource.bindSelection(selection)
+        let table = FakeTableView()
+        table.connect(dataSource)
+        dataSource.userDidDelete(at: ListIndex(item: 0))
+        #expect(selection.value == [1])
+        dataSource.userDidDelete(at: ListIndex(item: 0))
+        #expect(selection.value.isEmpty)
+    }
+
     @Test("moving on a data source that does not allow it stops with a message saying how to allow it")
     func moveNotAllowed() async throws {
         let result = try #require(
