@@ -66,8 +66,8 @@ extension TwoWayBindableProperty {
         let forward = handler.forward
         let target = _MainActorBindingBox(binding)
         return slot.replace(onEnd: onUnbind) { [slot, scheduler, set] generation in
-            let ownWrites = _OwnWrites<Data>()
             let isEqual = _equality(for: Data.self)
+            let ownWrites = _OwnWrites<Data>(isComparable: isEqual != nil)
             // The model's writes, on the main actor, in the order the edits were taken.
             let writes = _InOrder<(data: Data, isOwn: Bool)>(scheduler: .mainActor) { write in
                 MainActor.assumeIsolated {
@@ -85,6 +85,7 @@ extension TwoWayBindableProperty {
             let seen = _ReactionState<UInt64>(0)
             let subscription = withoutOwner {
                 observeOnMainActor {
+                    ownWrites.track()
                     let value = target.binding.value
                     let own = ownWrites.last
                     defer { seen.value = own.serial }

@@ -178,8 +178,8 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
         }
         let forward = handler.forward
         return slot.replace(onEnd: onUnbind) { [slot, scheduler, set] generation in
-            let ownWrites = _OwnWrites<Data>()
             let isEqual = _equality(for: Data.self)
+            let ownWrites = _OwnWrites<Data>(isComparable: isEqual != nil)
             let push = makePush { [weak slot] data in
                 // The write is the echo of an edit only while the control still shows that
                 // edit: a value applied since it was taken (a change from elsewhere) makes it
@@ -195,6 +195,7 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
             let seen = _ReactionState<UInt64>(0)
             let subscription = withoutOwner {
                 observe {
+                    ownWrites.track()
                     let value = binding.value
                     let own = ownWrites.last
                     defer { seen.value = own.serial }
@@ -255,17 +256,38 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
 /// wherever the edit was reported from (a batch or a handler delays the reaction past the
 /// write), while a write from elsewhere in the same round (a batch) is shown. Not a `Stored`:
 /// the reaction reads it without depending on it, and the value need not be `Sendable`.
+///
+/// Values that are not `Equatable` are always taken for the echo once the serial moved, so
+/// the reaction must see every own write, also one that changed nothing (a model's setter
+/// that refused the edit, or a `Stored` that found it equal): else the next change from
+/// elsewhere would be taken for its echo, and never shown. For those values the serial is
+/// also a `Stored` that the reaction reads (`track()`), written with the model.
 final class _OwnWrites<Value>: @unchecked Sendable {
     private let lock = _Lock()
     private var serial: UInt64 = 0
     private var value: Value?
+    /// The serial as a value the reaction depends on; `nil` for `Equatable` values.
+    private let trackedSerial: Stored<UInt64>?
 
-    /// Records a write of `value`.
+    /// Creates the record of a binding whose values `isComparable` (`Equatable`) or not.
+    init(isComparable: Bool) {
+        trackedSerial = isComparable ? nil : Stored(0)
+    }
+
+    /// Records a write of `value` (made next, in the same batch or queued step).
     func record(_ value: Value) {
-        lock.withLock {
+        let recorded = lock.withLock { () -> UInt64 in
             serial &+= 1
             self.value = value
+            return serial
         }
+        trackedSerial?.value = recorded
+    }
+
+    /// Makes the running reaction depend on the own writes, for values that are not
+    /// `Equatable`: it then runs after each of them.
+    func track() {
+        _ = trackedSerial?.value
     }
 
     /// The last write recorded.

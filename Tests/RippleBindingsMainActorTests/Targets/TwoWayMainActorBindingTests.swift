@@ -63,6 +63,35 @@ struct TwoWayMainActorBindingTests {
         withExtendedLifetime(text) {}
     }
 
+    @Test("a value that is not Equatable: after an edit the model refused, a change from elsewhere is shown")
+    func refusedEditThenChangeFromElsewhere() {
+        struct Note { var text: String }
+        let note = Box(Note(text: "a"))
+        let version = Stored(0)  // what the getter reads, so that the binding sees changes
+        // The model refuses an empty text.
+        let binding = MainActorValueBinding<Note>(
+            get: {
+                _ = version.value
+                return note.value
+            },
+            set: {
+                guard !$0.text.isEmpty else { return }
+                note.value = $0
+                version.value += 1
+            })
+        let field = TextField()
+        let text = field.textProperty()
+        text.bind(binding, .transform({ $0.text }, reverse: { Note(text: $0) }))
+        #expect(field.text == "a")
+        field.type("")
+        #expect(note.value.text == "a")
+        #expect(field.text == "")
+        note.value = Note(text: "b")
+        version.value += 1
+        #expect(field.text == "b", "the change from elsewhere was taken for the echo of the user's edit")
+        withExtendedLifetime(text) {}
+    }
+
     @Test("$model.name through @ObservedModel binds the same way")
     func projectedBinding() {
         let screen = ProfileScreen()

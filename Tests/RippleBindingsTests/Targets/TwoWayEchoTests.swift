@@ -65,4 +65,29 @@ import Testing
         #expect(field.text == model.value, "the control shows \(field.text) while the model holds \(model.value)")
         withExtendedLifetime(property) {}
     }
+
+    /// A value that is not `Equatable`: the binding cannot compare it with what it wrote.
+    struct Note: Sendable { var text: String }
+
+    @Test("a value that is not Equatable: after an edit the model refused, a change from elsewhere is shown")
+    func refusedEditThenChangeFromElsewhere() {
+        let note = Stored(Note(text: "a"))
+        // The model refuses an empty text.
+        let binding = ValueBinding<Note>(get: { note.value }, set: { if !$0.text.isEmpty { note.value = $0 } })
+        let field = FakeField()
+        let property = editableProperty(of: field)
+        property.bind(binding, .transform({ $0.text }, reverse: { Note(text: $0) }))
+        #expect(field.text == "a")
+        field.type("")
+        #expect(note.value.text == "a")
+        #expect(field.text == "", "the user's text stays, as for any edit")
+        note.value = Note(text: "b")
+        #expect(field.text == "b", "the change from elsewhere was taken for the echo of the user's edit")
+        field.type("c")
+        #expect(note.value.text == "c")
+        #expect(field.text == "c")
+        note.value = Note(text: "d")
+        #expect(field.text == "d")
+        withExtendedLifetime(property) {}
+    }
 }
