@@ -164,7 +164,9 @@ extension ArrayEdit where Element: Equatable {
     /// Replaces every element with `elements`, keeping the identity of the elements the
     /// shortest edit script (`difference(from:)`) leaves in place: `array.value.append(4)` is
     /// one insertion, `array.value.remove(at: 0)` one removal, as the same call through
-    /// ``ObservableArray/edit(_:)`` reports. Equal elements are matched in order.
+    /// ``ObservableArray/edit(_:)`` reports. Equal elements are matched in order. An element
+    /// inserted where the script removed one keeps that one's identity, as an update:
+    /// `array.value[1] = 9` is one update, as through `edit(_:)`.
     ///
     /// - Complexity: O((*n* + *m*) · *d*), *d* the number of elements removed and inserted.
     mutating func _replaceAll(matchingEqual elements: [Element]) {
@@ -183,9 +185,16 @@ extension ArrayEdit where Element: Equatable {
         var old = 0
         for new in elements.indices {
             if inserted[new] {
-                let key = storage.makeKey()
-                keys.append(key)
-                revisions.append(key)
+                if old < removed.count, removed[old] {
+                    // In the place of a removed element: that element, updated.
+                    keys.append(storage.keys[old])
+                    revisions.append(storage.makeKey())
+                    old += 1
+                } else {
+                    let key = storage.makeKey()
+                    keys.append(key)
+                    revisions.append(key)
+                }
                 continue
             }
             while removed[old] { old += 1 }

@@ -51,10 +51,12 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// assigning replaces every element as `ArrayEdit.replaceAll(with:)` does for the
     /// elements' type: `Identifiable` elements are matched by `id` (and `Equatable` ones
     /// reported updated only when they differ); other `Equatable` elements are matched in
-    /// order by the shortest edit script, so a mutating call on the value
-    /// (`numbers.value.append(4)`) reports only what it changed, as the same call through
-    /// ``edit(_:)`` does; elements that are neither are all removed and inserted (use the
-    /// methods or ``edit(_:)`` for exact changes).
+    /// order by the shortest edit script, so a mutating call on the value that inserts,
+    /// removes or replaces elements (`numbers.value.append(4)`, `numbers.value[1] = 9`)
+    /// reports only what it changed, as the same call through ``edit(_:)`` does (an element
+    /// replaced in its place is an update), but a move (`swapAt`) is reported as the elements
+    /// replaced; elements that are neither are all removed and inserted (use the methods or
+    /// ``edit(_:)`` for exact changes).
     ///
     /// - Complexity: Reading is O(1). Assigning `Equatable` elements costs
     ///   O((*n* + *m*) · *d*), *d* the elements removed and inserted.

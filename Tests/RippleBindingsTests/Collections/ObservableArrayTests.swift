@@ -122,6 +122,38 @@ import Testing
         withExtendedLifetime((subscription, late)) {}
     }
 
+    @Test("a mutating call on the value reports what the same call through edit(_:) reports")
+    func valueMutationMatchesEdit() {
+        let calls: [(edit: @Sendable (inout ArrayEdit<Int>) -> Void, value: @Sendable (inout [Int]) -> Void)] = [
+            ({ $0[1] = 9 }, { $0[1] = 9 }),
+            ({ $0.append(4) }, { $0.append(4) }),
+            ({ _ = $0.remove(at: 0) }, { _ = $0.remove(at: 0) }),
+            ({ $0.insert(0, at: 1) }, { $0.insert(0, at: 1) }),
+            (
+                {
+                    $0[0] = 7; $0[2] = 8
+                },
+                {
+                    $0[0] = 7; $0[2] = 8
+                }
+            ),
+            ({ $0.removeAll() }, { $0.removeAll() }),
+        ]
+        for call in calls {
+            let viaEdit = ObservableArray([1, 2, 3])
+            let viaValue = ObservableArray([1, 2, 3])
+            let fromEdit = Locked<[ListChanges]>([])
+            let fromValue = Locked<[ListChanges]>([])
+            let s1 = viaEdit.didChangeElements { changes, _ in fromEdit.mutate { $0.append(changes) } }
+            let s2 = viaValue.didChangeElements { changes, _ in fromValue.mutate { $0.append(changes) } }
+            viaEdit.edit { call.edit(&$0) }
+            call.value(&viaValue.value)
+            #expect(viaValue.value == viaEdit.value)
+            #expect(fromValue.value == fromEdit.value, "after \(viaEdit.value)")
+            withExtendedLifetime((s1, s2)) {}
+        }
+    }
+
     @Test("reads are tracked like a Stored's")
     func tracked() {
         let items = ObservableArray([1, 2])
