@@ -55,7 +55,7 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
         lock.withLock {
             guard subscriber != nil else { return }
             switch buffering {
-            case .newest where !waiting.isEmpty && demand <= .max(waiting.count):
+            case .newest where !waiting.isEmpty && demand < .max(waiting.count):
                 waiting[waiting.count - 1] = value
             case .newest, .all:
                 waiting.append(value)

@@ -108,4 +108,24 @@ final class Tracked: Sendable {}
         subscriber.request(1)
         #expect(received.value == [0, 1, 2, 3, 4, 5, 7])
     }
+
+    @Test("a change within the demand left while the subscriber receives is kept, not replaced")
+    func changeWithinRemainingDemandIsKept() {
+        let count = Stored(0)
+        let received = Box<[Int]>([])
+        let subscriber = ManualSubscriber<Int> { _, value in
+            received.mutate { $0.append(value) }
+            if value == 1 {
+                count.value = 2  // within the demand left (1): sent next
+                count.value = 3  // beyond it: kept as the newest
+            }
+        }
+        count.publisher.subscribe(subscriber)
+        subscriber.request(1)
+        count.value = 1
+        subscriber.request(2)  // 1 is sent from here; 1 demand is left while it is received
+        #expect(received.value == [0, 1, 2])
+        subscriber.request(1)
+        #expect(received.value == [0, 1, 2, 3])
+    }
 }
