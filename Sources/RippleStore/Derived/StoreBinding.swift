@@ -98,8 +98,12 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
     let file: StaticString
     let line: UInt
 
+    /// The value as a read made now on this thread sees it (as `Store.currentState` does): a
+    /// subscriber that commits through the binding reads its own commits back at once, so that
+    /// `binding.value = binding.value + 1`, twice, adds two.
     func read() -> Value {
-        core.slice(path.keyPath).value
+        if let ahead = core.untrackedAhead() { return ahead.state[keyPath: path.keyPath] }
+        return core.slice(path.keyPath).value
     }
 
     /// The commits this binding makes.

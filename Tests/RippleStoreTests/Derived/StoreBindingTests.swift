@@ -22,6 +22,24 @@ struct StoreBindingTests {
         subscription.cancel()
     }
 
+    @Test("inside a subscriber, a binding reads back its own commits: no write is lost")
+    func readsBackInsideSubscriber() {
+        let store = TDStore(initialState: TDState())
+        let count = store.binding(\.count)
+        let reads = TDLog<Int>()
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            guard changes.current.name == "go", changes.previous?.name != "go" else { return }
+            count.value = count.value + 1
+            reads.append(count.value)
+            count.value = count.value + 1
+            reads.append(count.value)
+        }
+        store.rename("go")
+        #expect(reads.all == [1, 2])
+        #expect(store.currentState.count == 2, "a write through the binding was lost")
+        subscription.cancel()
+    }
+
     @Test("writing a binding commits: subscribers see it, the version moves")
     func writingCommits() {
         let store = TDStore(initialState: TDState())
