@@ -34,7 +34,10 @@
 /// for the current one's delivery. A commit made inside a subscriber is applied at once (it
 /// returns its result, and ``currentState`` shows it on that thread at once) but delivered after
 /// the current delivery, to everyone, in order.
-/// Every subscriber receives every commit once, in version order.
+/// Every subscriber receives every commit once, in version order, except inside a
+/// `batch { }`: the commits made in one batch are applied together when it ends and
+/// reach each subscriber as one change, from the state before the batch to the state after it
+/// (`Changes.version` then moves by the number of commits).
 /// Do not block a subscriber on another thread that commits to the same store.
 ///
 /// **Stores that commit to each other do not hang.** When a commit would wait for a store whose

@@ -21,6 +21,22 @@ private func coreUnnested(_ events: [(isEnter: Bool, label: String)]) -> (ok: Bo
 
 @Suite("Store delivery order")
 struct StoreOrderingTests {
+    @Test("the commits of one batch reach a subscriber as one change, as documented")
+    func commitsInOneBatchAreOneChange() {
+        let store = TDStore(initialState: TDState())
+        let seen = TDLog<String>()
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            seen.append("\(changes.previous?.count ?? -1)->\(changes.current.count)@\(changes.version)")
+        }
+        batch {
+            store.commit { $0.count = 1 }
+            store.commit { $0.count = 2 }
+        }
+        store.commit { $0.count = 3 }
+        #expect(seen.all == ["0->2@2", "2->3@3"])
+        subscription.cancel()
+    }
+
     @Test("1000 concurrent commits from 4 threads reach every subscriber once each, in version order")
     func orderedConcurrentDelivery() {
         let store = AppStore(initialState: AppState())
