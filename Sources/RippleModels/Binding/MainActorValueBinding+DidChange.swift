@@ -18,8 +18,10 @@ extension MainActorValueBinding where Value: Equatable {
     /// - Parameters:
     ///   - withCurrent: Also call `handler` at once with the current value.
     ///   - handler: Called on the main actor, untracked and owning nothing it creates.
-    /// - Returns: A `Subscription` that stops the handler when cancelled or released. It does
-    ///   not keep the model alive.
+    /// - Returns: A `Subscription` that stops the handler when cancelled or released. It keeps
+    ///   the binding, and so the model (a binding holds its model strongly), alive until then:
+    ///   a model that stores the subscription of a handler on its own binding keeps itself
+    ///   alive; observe its `@Observed` values with `observeOnMainActor(owner:)` instead.
     public func didChange(withCurrent: Bool = false, _ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         didChange(withCurrent: withCurrent) { (_: Value, new: Value) in handler(new) }
     }
