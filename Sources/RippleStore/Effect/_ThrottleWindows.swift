@@ -6,10 +6,11 @@ struct _ThrottleWindows<Action> {
     /// One id's window.
     struct Window {
         var windowEnd: Duration
-        var held: Effect<Action>?
-        var ids: [_TaskKey]
-        /// The window's number, which its timer names: a timer that fires after its window was
-        /// replaced does nothing.
+        /// The effect held until the window closes, with the cancellation ids it arrived with:
+        /// it starts under those, and a cancel of any of them drops it.
+        var held: (effect: Effect<Action>, ids: [_TaskKey])?
+        /// The number of the window's current timer: a timer that fires after its window was
+        /// replaced, or after the effect it was started for was replaced, does nothing.
         var number: UInt64
     }
 
@@ -17,7 +18,8 @@ struct _ThrottleWindows<Action> {
     struct Decision {
         /// The effects to start now, in order, each with the cancellation ids to start it under.
         var due: [(Effect<Action>, [_TaskKey])] = []
-        /// The timer to start: sleep until `waitUntil`, then ``closeWindow(_:number:duration:now:)``.
+        /// The timer to start, under the held effect's ids: sleep until `waitUntil`, then
+        /// ``closeWindow(_:number:duration:now:)``.
         var timer: (waitUntil: Duration, number: UInt64)?
     }
 
@@ -37,22 +39,26 @@ struct _ThrottleWindows<Action> {
         var decision = Decision()
         if var window = windows[id], now >= window.windowEnd, let held = window.held {
             // Its timer is late: the held effect starts first, in a new window.
-            decision.due.append((held, window.ids + [id]))
+            decision.due.append((held.effect, held.ids + [id]))
             lastNumber += 1
-            window = Window(windowEnd: now + duration, held: nil, ids: window.ids, number: lastNumber)
+            window = Window(windowEnd: now + duration, held: nil, number: lastNumber)
             windows[id] = window
         }
         if var window = windows[id], now < window.windowEnd {
             // Leading only: what arrives inside the window is dropped.
             guard let latest else { return decision }
-            let wasHolding = window.held != nil
-            if latest || !wasHolding { window.held = effect }
+            guard latest || window.held == nil else { return decision }
+            // Held, with a timer of its own under its ids (a replaced effect's timer, if it
+            // fires, finds another number and does nothing).
+            window.held = (effect, ids)
+            lastNumber += 1
+            window.number = lastNumber
             windows[id] = window
-            if !wasHolding { decision.timer = (window.windowEnd, window.number) }
+            decision.timer = (window.windowEnd, window.number)
             return decision
         }
         lastNumber += 1
-        windows[id] = Window(windowEnd: now + duration, held: nil, ids: ids, number: lastNumber)
+        windows[id] = Window(windowEnd: now + duration, held: nil, number: lastNumber)
         decision.due.append((effect, ids + [id]))
         return decision
     }
@@ -64,16 +70,20 @@ struct _ThrottleWindows<Action> {
     mutating func closeWindow(_ id: _TaskKey, number: UInt64, duration: Duration, now: Duration) -> (
         Effect<Action>, [_TaskKey]
     )? {
-        guard var window = windows[id], window.number == number, let effect = window.held else { return nil }
+        guard var window = windows[id], window.number == number, let held = window.held else { return nil }
         window.held = nil
         window.windowEnd = now + duration
         windows[id] = window
-        return (effect, window.ids + [id])
+        return (held.effect, held.ids + [id])
     }
 
-    /// Forgets `id`'s window and its held effect (a cancel of the id).
+    /// A cancel of `id`: forgets `id`'s window and its held effect, and drops every held effect
+    /// that arrived under `id` (its window stays open).
     mutating func forget(_ id: _TaskKey) {
         windows[id] = nil
+        for (key, window) in windows where window.held?.ids.contains(id) == true {
+            windows[key]?.held = nil
+        }
     }
 
     /// Forgets every window (a store's reset or end).
