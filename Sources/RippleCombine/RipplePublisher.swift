@@ -40,6 +40,8 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
 
     let buffering: Buffering
     let start: Start
+    /// `nil` for a publisher that finishes only through `start`'s function, or never.
+    let watch: _PublisherWatch?
 
     /// Creates a publisher of what `start` sends: it is called at a subscriber's first demand
     /// with the function that sends a value, and returns the subscription to cancel when the
@@ -55,18 +57,27 @@ public struct RipplePublisher<Output: Sendable>: Publisher, Sendable {
     ) {
         buffering = keepsEveryValue ? .all : .newest
         self.start = { send, _ in start(send) }
+        watch = nil
     }
 
     /// Creates a publisher that may finish: `start` is given the function that sends a value
-    /// and the one that finishes (after the values kept for the subscriber).
-    init(keepsEveryValue: Bool = false, finishing start: @escaping Start) {
+    /// and the one that finishes (after the values kept for the subscriber); `watch`, called
+    /// when a subscriber attaches, finishes it before its first demand too.
+    init(keepsEveryValue: Bool = false, finishing start: @escaping Start, watch: _PublisherWatch? = nil) {
         buffering = keepsEveryValue ? .all : .newest
         self.start = start
+        self.watch = watch
     }
 
     /// Attaches `subscriber`.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(
-            subscription: _PublisherSubscription(AnySubscriber(subscriber), buffering: buffering, start: start))
+        let subscription = _PublisherSubscription(AnySubscriber(subscriber), buffering: buffering, start: start)
+        subscriber.receive(subscription: subscription)
+        if let watch { subscription.watch(watch) }
     }
 }
+
+/// Watches a publisher's source for its end from the moment a subscriber attaches, before any
+/// demand: called then with the function that finishes the subscriber, returns the
+/// subscription to cancel when the subscriber cancels or completes.
+typealias _PublisherWatch = @Sendable (_ finish: @escaping @Sendable () -> Void) -> Ripple.Subscription

@@ -13,7 +13,8 @@ extension Store {
     /// let cancellable = store.statePublisher.map(\.count).removeDuplicates().sink { print($0) }
     /// ```
     public var statePublisher: RipplePublisher<State> {
-        RipplePublisher(finishing: untilReleased { store, send in store.sinkState { send($0.current) } })
+        RipplePublisher(
+            finishing: untilReleased { store, send in store.sinkState { send($0.current) } }, watch: releaseWatch())
     }
 
     /// A publisher of each commit's `Changes` (the first one holds the current state): ask
@@ -26,7 +27,9 @@ extension Store {
     /// }
     /// ```
     public var changesPublisher: RipplePublisher<Changes<State>> {
-        RipplePublisher(keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkState { send($0) } })
+        RipplePublisher(
+            keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkState { send($0) } },
+            watch: releaseWatch())
     }
 }
 
@@ -35,7 +38,9 @@ extension Store where Activity: Sendable {
     /// left gets every one later, in order. It does not keep the store alive, and finishes
     /// when the store is released.
     public var activityPublisher: RipplePublisher<Activity> {
-        RipplePublisher(keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkActivity(send) })
+        RipplePublisher(
+            keepsEveryValue: true, finishing: untilReleased { store, send in store.sinkActivity(send) },
+            watch: releaseWatch())
     }
 }
 
@@ -53,6 +58,19 @@ extension Store {
                 return Ripple.Subscription {}
             }
             return self._ownUntilReleased(subscribe(self, send), finishing: finish)
+        }
+    }
+
+    /// A publisher's watch of the store's release, from the moment a subscriber attaches: it
+    /// finishes the subscriber when the store is released (at once if it is gone already),
+    /// whether or not the subscriber has asked for a value yet.
+    func releaseWatch() -> _PublisherWatch {
+        { [weak self] finish in
+            guard let self else {
+                finish()
+                return Ripple.Subscription {}
+            }
+            return self._ownUntilReleased(Ripple.Subscription {}, finishing: finish)
         }
     }
 }

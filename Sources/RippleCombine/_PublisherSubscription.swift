@@ -13,6 +13,8 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
     /// Set when the source finished: the completion follows the values waiting.
     private var isFinished = false
     private var source: Ripple.Subscription?
+    /// What watches the source's end before the first demand (see `_PublisherWatch`).
+    private var watcher: Ripple.Subscription?
     private var start: RipplePublisher<Input>.Start?
     private let buffering: RipplePublisher<Input>.Buffering
 
@@ -48,6 +50,18 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
         drain()
     }
 
+    /// Starts watching the source's end, so that the subscriber is finished when it ends even
+    /// before its first demand (at once if it has ended already).
+    func watch(_ watch: _PublisherWatch) {
+        let watching = watch({ [weak self] in self?.finish() })
+        let ended = lock.withLock { () -> Bool in
+            if subscriber == nil { return true }
+            watcher = watching
+            return false
+        }
+        if ended { watching.cancel() }
+    }
+
     /// A value from the source: waits for demand, then is sent. For `.newest`, the values the
     /// subscriber has demand for all wait (they arrive while it receives one); only the one
     /// beyond its demand is replaced by a newer one.
@@ -76,7 +90,7 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
     /// What `drain` sends next.
     private enum Next {
         case value(AnySubscriber<Input, Never>, Input)
-        case completion(AnySubscriber<Input, Never>, Ripple.Subscription?)
+        case completion(AnySubscriber<Input, Never>, [Ripple.Subscription])
     }
 
     /// Sends what waits, as far as demand allows, one value at a time with the lock released
@@ -95,8 +109,8 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
                 guard isFinished else { return nil }
                 self.subscriber = nil
                 start = nil
-                defer { source = nil }
-                return .completion(subscriber, source)
+                defer { (source, watcher) = (nil, nil) }
+                return .completion(subscriber, [source, watcher].compactMap { $0 })
             }
             switch next {
             case nil:
@@ -107,8 +121,8 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
                     isSending = false
                     demand += more
                 }
-            case .completion(let subscriber, let source):
-                source?.cancel()
+            case .completion(let subscriber, let sources):
+                for source in sources { source.cancel() }
                 subscriber.receive(completion: .finished)
                 return
             }
@@ -116,13 +130,13 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
     }
 
     func cancel() {
-        let source = lock.withLock { () -> Ripple.Subscription? in
+        let sources = lock.withLock { () -> [Ripple.Subscription] in
             subscriber = nil
             waiting = []
             start = nil
-            defer { self.source = nil }
-            return self.source
+            defer { (source, watcher) = (nil, nil) }
+            return [source, watcher].compactMap { $0 }
         }
-        source?.cancel()
+        for source in sources { source.cancel() }
     }
 }

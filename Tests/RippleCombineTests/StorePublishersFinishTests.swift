@@ -94,4 +94,40 @@ import Testing
         store = nil
         #expect(finished.value == 0)
     }
+
+    @Test("subscribed after the release, a store publisher finishes at once, before any demand")
+    func finishesAtOnceWithoutDemand() {
+        let publisher: RipplePublisher<Counter>
+        do {
+            let store = Store<Counter, String>(initialState: Counter())
+            publisher = store.statePublisher
+        }
+        let finished = Box<Int>(0)
+        let subscriber = ManualSubscriber<Counter>({ _, _ in }, onCompletion: { finished.mutate { $0 += 1 } })
+        publisher.subscribe(subscriber)
+        #expect(finished.value == 1)
+    }
+
+    @Test("a store publisher whose subscriber made no demand finishes when the store is released")
+    func finishesOnReleaseWithoutDemand() {
+        var store: Store<Counter, String>? = Store(initialState: Counter())
+        let finished = Box<Int>(0)
+        let subscriber = ManualSubscriber<String>({ _, _ in }, onCompletion: { finished.mutate { $0 += 1 } })
+        store!.activityPublisher.subscribe(subscriber)
+        store = nil
+        #expect(finished.value == 1)
+        subscriber.request(1)
+        #expect(finished.value == 1, "finished once")
+    }
+
+    @Test("a subscriber that cancels before any demand is not finished when the store is released")
+    func cancelledBeforeDemandIsNotFinished() {
+        var store: Store<Counter, String>? = Store(initialState: Counter())
+        let finished = Box<Int>(0)
+        let subscriber = ManualSubscriber<Counter>({ _, _ in }, onCompletion: { finished.mutate { $0 += 1 } })
+        store!.statePublisher.subscribe(subscriber)
+        subscriber.cancel()
+        store = nil
+        #expect(finished.value == 0)
+    }
 }
