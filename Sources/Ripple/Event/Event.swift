@@ -57,10 +57,7 @@ public final class Event<Value>: @unchecked Sendable {
         let entry = _EventHandler(handler: handler)
         let subscription = Subscription { [weak self] in self?.remove(entry) }
         // An owner already cancelled: the handler is never added.
-        guard _adoptByCurrentOwner(subscription) else {
-            subscription.cancel()
-            return subscription
-        }
+        guard _adoptByCurrentOwner(subscription) else { return subscription }
         _graph.withLock {
             entry.slot = handlers.count
             handlers.append(entry)

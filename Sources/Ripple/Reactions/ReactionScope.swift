@@ -138,11 +138,12 @@ package func _untrackedWithoutOwner(_ body: () -> Void) {
 
 /// Hands `subscription` to the owner of the reactions created now on this thread (a running
 /// reaction or a ``ReactionScope`` in `run`), as a reaction created here would be: it is
-/// cancelled with that owner. Returns false if the owner is cancelled already (the caller
-/// cancels it then); true when there is no owner.
+/// cancelled with that owner. Returns false, having cancelled `subscription`, if the owner is
+/// cancelled already (the caller then starts nothing); true when there is no owner.
 package func _adoptByCurrentOwner(_ subscription: Subscription) -> Bool {
-    guard let owner = _ThreadContext.current.owner else { return true }
-    return owner._adopt(subscription)
+    guard let owner = _ThreadContext.current.owner, !owner._adopt(subscription) else { return true }
+    subscription.cancel()
+    return false
 }
 
 /// Runs `body` with `owner` as the owner of the reactions it creates.

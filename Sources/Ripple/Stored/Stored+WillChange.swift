@@ -91,10 +91,7 @@ extension Stored {
         let entry = _WillChangeHandler(handler, owner: self)
         let subscription = Subscription { entry.cancel() }
         // An owner already cancelled: the handler is never added.
-        guard _adoptByCurrentOwner(subscription) else {
-            subscription.cancel()
-            return subscription
-        }
+        guard _adoptByCurrentOwner(subscription) else { return subscription }
         graphRef.with { graph in
             graph.withLock {
                 extras.willChangeHandlers.append(entry)

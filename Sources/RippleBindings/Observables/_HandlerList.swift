@@ -18,10 +18,7 @@ final class _HandlerList<Argument>: @unchecked Sendable {
         let subscription = Subscription { [weak self] in
             self?.lock.withLock { self?.handlers.removeAll { $0.id == id } }
         }
-        guard _adoptByCurrentOwner(subscription) else {
-            subscription.cancel()
-            return subscription
-        }
+        guard _adoptByCurrentOwner(subscription) else { return subscription }
         lock.withLock { handlers.append((id, handler)) }
         return subscription
     }

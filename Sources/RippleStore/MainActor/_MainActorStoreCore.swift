@@ -128,10 +128,7 @@ final class _MainActorStoreCore<State: Equatable> {
     /// ``ReactionScope``), it is cancelled with it, as a reaction made there would be.
     func subscribe(_ sink: _Sink, dropsFirst: Bool) -> Subscription {
         let subscription = endings.own(Subscription { [sinks] in sinks.remove(sink) })
-        guard _adoptByCurrentOwner(subscription) else {
-            subscription.cancel()
-            return subscription
-        }
+        guard _adoptByCurrentOwner(subscription) else { return subscription }
         let node = node
         // Ended with the store (`MainActorStore.deinit` ends `sinks`).
         sinks.ensureDispatcher {

@@ -186,10 +186,7 @@ extension _StoreCore {
     ) -> Subscription {
         let sink = _Sink(file: file, line: line, deliver: deliver)
         let subscription = own(Subscription { [sinks] in sinks.remove(sink) })
-        guard _adoptByCurrentOwner(subscription) else {
-            subscription.cancel()
-            return subscription
-        }
+        guard _adoptByCurrentOwner(subscription) else { return subscription }
         ensureDispatcher()
         sinks.subscribe(
             sink, current: { untracked { node.stored.value } }, dropsFirst: dropsFirst,
