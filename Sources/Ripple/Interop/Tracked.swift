@@ -53,7 +53,8 @@ import Observation
 /// Observation merges nested tracking: a computed value evaluated inside the `tracked { }` of a
 /// reaction (or of a SwiftUI body) passes the model properties it read to that reaction too,
 /// so a change of one of them may run the reaction even when the computed value turns out
-/// equal. For the same reason, an ``untracked(_:)`` block inside `tracked { }` still hides its
+/// equal. Its re-evaluations for Ripple's reasons tell that reaction or body nothing: an
+/// equal value is cut off as everywhere. For the same reason, an ``untracked(_:)`` block inside `tracked { }` still hides its
 /// Ripple reads but not its model reads: keep untracked model reads outside `tracked { }`.
 ///
 /// - Parameter body: The code whose Observation reads become dependencies.
@@ -63,7 +64,10 @@ import Observation
 ///   costs for each model property read.
 public func tracked<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
     let context = _ThreadContext.current
-    guard let scope = _graph.openObservationScope(context) else { return try body() }
+    // Asked before the scope opens: whether Observation merges this scope's registrations into
+    // an enclosing one (see `_Graph.retire`).
+    let isEnclosed = _observationScopeIsOpen(context)
+    guard let scope = _graph.openObservationScope(context, isEnclosed: isEnclosed) else { return try body() }
     let source = scope.source
     let registration = scope.registration
     let outer = context.observationScopeRef
@@ -76,7 +80,10 @@ public func tracked<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(F
         } catch {
             return .failure(error)
         }
-    } onChange: { [weak source] in
+    } onChange: { [weak source, weak registration] in
+        // A registration replaced since (`registration` released) reports nothing, as one
+        // cancelled by `_Graph.retire` does not.
+        guard registration != nil else { return }
         source?.observationWillChange()
     }
     return try outcome.get()

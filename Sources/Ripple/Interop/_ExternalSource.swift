@@ -13,7 +13,9 @@ import _RippleRef
 /// Observation cancels a registration only when it fires, and a node is re-evaluated for
 /// Ripple's reasons too, so each evaluation's registrations also register with a fresh
 /// `registration` subject; the next evaluation retires it (`_Graph.retire`): telling it of a
-/// change cancels them all, so registrations do not pile up in the models' registrars.
+/// change cancels them all, so registrations do not pile up in the models' registrars. When an
+/// enclosing Observation scope recorded them too (`isSharedWithEnclosingScope`), they are left
+/// to fire on their own instead, and report nothing then.
 final class _ExternalSource: _Node, @unchecked Sendable {
     /// Every registration made by the current evaluation's tracked scopes also registered with
     /// this subject; `nil` before the first scope (lock held to touch).
@@ -151,7 +153,7 @@ extension _Graph {
     /// thread. Returns its external source and the subject its registrations must also register
     /// with, or `nil` when nothing here is tracked (top level, `untracked { }`, a batch's private
     /// evaluation) or a scope of the same node is already open (it collects the reads).
-    func openObservationScope(_ context: _ThreadContext) -> (
+    func openObservationScope(_ context: _ThreadContext, isEnclosed: Bool) -> (
         source: _ExternalSource, registration: _ObservationSubject
     )? {
         lock.lock()
@@ -183,11 +185,13 @@ extension _Graph {
             evaluationID = context.runTracking.id
         }
         if source.registrationEvaluation == evaluationID, let current = source.registration {
+            if isEnclosed { current.isSharedWithEnclosingScope = true }
             return (source, current)
         }
         // The first scope of a new evaluation: the previous evaluation's registrations go.
         if let previous = source.registration { retire(previous, of: source) }
         let fresh = _ObservationSubject()
+        fresh.isSharedWithEnclosingScope = isEnclosed
         source.registration = fresh
         source.registrationEvaluation = evaluationID
         return (source, fresh)
@@ -225,7 +229,8 @@ extension _Graph {
             guard let source = externalSources.removeValue(forKey: ObjectIdentifier(node)) else { return nil }
             let registration = source.registration
             source.registration = nil
-            return (source, registration)
+            // Left to fire on its own when an enclosing scope shares it (see `retire`).
+            return (source, registration?.isSharedWithEnclosingScope == true ? nil : registration)
         }
         guard let (source, registration) = dropped, let registration else { return }
         _RetiredRegistration(sourceRef: .init(source), registration: registration).cancel(.current)
@@ -234,9 +239,19 @@ extension _Graph {
     /// Cancels, once the lock is released, every Observation registration made by an earlier
     /// evaluation of `source`'s node (lock held): telling `registration` of a change makes each
     /// of them fire (doing nothing: `context.cancellingObservationRef`) and cancel itself.
-    /// Deferred because registrations of other code (a SwiftUI view, another node) that were open
-    /// around that evaluation hear it too, and they must not run under the lock.
+    /// Deferred because it must not run under the lock.
+    ///
+    /// Not when an enclosing Observation scope recorded the registrations (a SwiftUI body, a
+    /// `withObservationTracking`, the `tracked { }` of another node that evaluated this one):
+    /// Observation merges a nested scope's accesses into the enclosing one, so that scope is
+    /// registered with `registration` too, and telling it would tell that scope of a change
+    /// nothing made. Only public API is at hand, and it cancels a registration only by firing
+    /// it, so those registrations stay until a model property they read changes (then they fire
+    /// once, and report nothing: `registration` is released, see ``tracked(_:)``), or until
+    /// the model goes. One set per evaluation made inside another scope: a node read in a
+    /// SwiftUI body is evaluated there once, and afterwards by its watcher, outside any scope.
     private func retire(_ registration: _ObservationSubject, of source: _ExternalSource) {
+        if registration.isSharedWithEnclosingScope { return }
         afterUnlock(.cancel(_RetiredRegistration(sourceRef: .init(source), registration: registration)))
     }
 

@@ -106,6 +106,16 @@ func _observationRecordsThisRead() -> Bool {
     }
 }
 
+/// Whether an Observation tracking scope records what this thread reads now (lock released):
+/// the probe's answer, and `false` when the probe cannot tell (see `_observationProbeWorks`).
+/// Used by ``tracked(_:)``, whose own scope's registrations Observation merges into an
+/// enclosing one.
+func _observationScopeIsOpen(_ context: _ThreadContext) -> Bool {
+    _probeRef.with { probe in
+        probe.works && _ProbeState.isRecorded(probe.subject, probe.keyPath, context)
+    }
+}
+
 /// Runs the tests' hook after a read the probe found recorded, before it is armed (see
 /// `_ThreadContext.afterTrackedReadProbe`): not when the read is armed only because the probe
 /// cannot tell, or because the thread asked to arm every read.

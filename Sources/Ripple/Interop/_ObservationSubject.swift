@@ -12,6 +12,10 @@ let _subjectValueKeyPath: any KeyPath<_ObservationSubject, Int> & Sendable = \.v
 
 final class _ObservationSubject: Observable, @unchecked Sendable {
     private let registrar = ObservationRegistrar()
+    /// For a `tracked { }` evaluation's registration subject (see `_ExternalSource`): whether
+    /// an enclosing Observation scope recorded the accesses to it, so that telling it of a
+    /// change would tell that scope too (graph lock held to touch; unused for a node's subject).
+    var isSharedWithEnclosingScope = false
 
     /// Never read: the key path's target.
     var value: Int { 0 }

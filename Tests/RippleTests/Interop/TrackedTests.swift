@@ -317,6 +317,68 @@ struct TrackedTests {
         reaction.cancel()
     }
 
+    @Test("re-evaluating to an equal value tells an enclosing withObservationTracking nothing")
+    func equalValueIsSilentToEnclosingScope() throws {
+        let thermostat = Thermostat()
+        let offset = Stored(0)
+        // Depends on `offset` without changing with it: each write re-evaluates it, equal.
+        let isWarm = Computed { tracked { thermostat.target } + offset.value * 0 > 25 }
+        let fired = Counter()
+        // First evaluated inside the enclosing scope, which Observation merges its reads into.
+        _ = withObservationTracking {
+            isWarm.value
+        } onChange: {
+            fired.increment()
+        }
+        offset.value = 1
+        offset.value = 2
+        #expect(fired.value == 0, "the computed value did not change, and no model property did")
+        #expect(isWarm.value == false)
+        thermostat.target = 30
+        #expect(fired.value == 1, "a property it read changed")
+        #expect(isWarm.value == true)
+        let source = try #require(_graph.withLock { _graph.externalSource(of: isWarm.node) })
+        #expect(_graph.withLock { source.changesReported } == 1, "the replaced registrations report nothing")
+    }
+
+    @Test("releasing a computed value first evaluated inside an enclosing scope tells that scope nothing")
+    func releaseIsSilentToEnclosingScope() {
+        let thermostat = Thermostat()
+        let fired = Counter()
+        weak var released: Computed<Int>?
+        do {
+            let doubled = Computed { tracked { thermostat.target } * 2 }
+            released = doubled
+            _ = withObservationTracking {
+                doubled.value
+            } onChange: {
+                fired.increment()
+            }
+        }
+        #expect(released == nil)
+        #expect(fired.value == 0)
+        thermostat.target = 30
+        #expect(fired.value == 1, "Observation merged the model property it read into the scope")
+    }
+
+    @Test("a computed value re-evaluated to an equal value inside a reaction's tracked { } does not run the reaction")
+    func equalValueIsSilentToEnclosingReaction() {
+        let thermostat = Thermostat()
+        let offset = Stored(0)
+        let isWarm = Computed { tracked { thermostat.target } + offset.value * 0 > 25 }
+        let runs = Counter()
+        let reaction = observe {
+            _ = tracked { isWarm.value }
+            runs.increment()
+        }
+        offset.value = 1
+        offset.value = 2
+        #expect(runs.value == 1)
+        batch { thermostat.target = 30 }
+        #expect(runs.value == 2)
+        reaction.cancel()
+    }
+
     @Test("inside untracked { }, tracked { } only runs its body")
     func untrackedWins() {
         let thermostat = Thermostat()
