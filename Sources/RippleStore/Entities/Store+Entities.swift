@@ -31,7 +31,12 @@ extension Store {
             hook: { registry in { old, new, version in registry.publish(old, new, version: version) } }
         )
         let node = registry.node(for: id) { [_core] in
-            let snapshot = _core.latestSnapshot
+            // On the thread that owns the gate (a reader that committed), the published state,
+            // which the reader sees: its own commits are published after the round, with this
+            // registry's hook. On another thread, the latest commit: one being published now
+            // may have read the hooks before this registry existed.
+            let snapshot =
+                _core.isGateOwner(_Lock.currentThread) ? untracked { _core.node.value } : _core.latestSnapshot
             return (snapshot.state[keyPath: table], snapshot.version)
         }
         return Derived(
@@ -59,19 +64,19 @@ where Entity.ID: Sendable {
         self.path = path
     }
 
-    /// The node for `id`, made with the entity in the latest committed table if needed.
+    /// The node for `id`, made if needed with the entity in the table `start` returns.
     ///
     /// - Parameters:
     ///   - id: The observed entity's id.
-    ///   - latest: The latest committed table, and the version of the state it belongs to.
-    func node(for id: Entity.ID, latest: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<
+    ///   - start: The table to start from, and the version of the state it belongs to: read
+    ///     with the lock held, so that a commit's publish hook that runs after this sees the
+    ///     node, and one that ran before left its state in that table.
+    func node(for id: Entity.ID, start: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<
         _VersionedEntity<Entity>
     > {
         lock.withLock {
             if let node = nodes[id]?.node { return node }
-            // Read with the lock held: a commit's publish hook that runs after this sees the
-            // node, and one that ran before left its state in the latest table.
-            let (table, version) = latest()
+            let (table, version) = start()
             let node = Stored(
                 _VersionedEntity(entity: table[id], version: version),
                 equals: { old, new in new.version <= old.version })

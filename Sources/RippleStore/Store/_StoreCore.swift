@@ -337,7 +337,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             leaveGate(me, mutated: false)
             return
         }
-        writeInOrder { [self, isRouted] in publish(snapshot, hooks: hooks, isRouted: isRouted) }
+        // The hooks as they are when it is published: a registry made meanwhile (by a reader of
+        // this round, see `Store.entity(_:in:)`) hears of it.
+        writeInOrder { [self, isRouted] in publish(snapshot, hooks: currentPublishHooks, isRouted: isRouted) }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
     }
@@ -560,11 +562,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             handedDelivery = .published
             drainTicks &+= 1
             let tick = drainTicks
-            let hooks = publishHooks
             lock.unlock()
             // A round of its own: this runs after the previous round's reactions.
             writeInOrder { [self, drainTick] in
-                publish(snapshot, hooks: hooks, isRouted: hasFields)
+                publish(snapshot, hooks: currentPublishHooks, isRouted: hasFields)
                 drainTick.value = tick
             }
         }
@@ -673,6 +674,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     func addMiddleware(_ step: StoreMiddleware<State>) {
         lock.withLock { middlewareSteps.append(step) }
         _ = _ripple_once_word_publish(hasMiddleware, 1)
+    }
+
+    /// The publish hooks added so far (lock not held).
+    private var currentPublishHooks: _PublishHooks<State>? {
+        lock.withLock { publishHooks }
     }
 
     /// Adds a hook run in the batch that publishes each commit, with the previous and the new

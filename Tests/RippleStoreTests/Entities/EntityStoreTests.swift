@@ -88,6 +88,27 @@ import Foundation
         #expect(mismatches.value == 0)
     }
 
+    /// A reader that commits, then observes an entity for the first time, reads the entity as
+    /// of the state it reads: the published one, not its own commit, which is delivered after
+    /// the current round.
+    @Test func anEntityFirstObservedByAReaderThatCommittedAgreesWithTheState() throws {
+        let store = try makeStore(todos: 10)
+        let trigger = Stored(0)
+        let seen = ENBox<[[String?]]>([])
+        let kept = ENBox<[Derived<ENTodo?>]>([])
+        let subscription = observe {
+            guard trigger.value == 1 else { return }
+            try? store.commit { try $0.database.todos.update(2) { $0.title = "changed" } }
+            let todo = store.entity(2, in: \.database.todos)
+            kept.update { $0.append(todo) }
+            let pair = [todo.value?.title, store.state.database.todos[2]?.title]
+            seen.update { $0.append(pair) }
+        }
+        withExtendedLifetime(subscription) { trigger.value = 1 }
+        #expect(seen.value == [["todo 2", "todo 2"], ["changed", "changed"]])
+        #expect(kept.value.last?.value?.title == "changed")
+    }
+
     @Test func changesCarryWhatEachCommitDidToATable() throws {
         let store = try makeStore(todos: 3)
         let recorded = ENBox<[EntityChanges<Int>]>([])
