@@ -27,6 +27,11 @@ import Ripple
 /// form. To keep such a date exactly there, persist it in another form, such as a `Double`
 /// of seconds (`timeIntervalSinceReferenceDate`).
 ///
+/// A saved value its store could not write to disk (``Kind-swift.enum/notSaved``: on Linux,
+/// `UserDefaults` failed to write its file) is reported the same way, once per key saved since
+/// the store's last successful write, each time a write fails: the value in memory is current,
+/// and the next process may read an older one.
+///
 /// ```swift
 /// PersistenceError.handler = { error in
 ///     crashReporter.record(error.description)
@@ -41,6 +46,10 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         /// A value the `Persisted` saved reads back from the store as a different value: the
         /// store keeps the closest form it can, which the next process reads.
         case notKeptExactly
+        /// A value the `Persisted` saved could not be written to disk by its store: the next
+        /// process may read an older value. ``PersistenceError/storedType`` and
+        /// ``PersistenceError/expectedType`` are empty.
+        case notSaved
     }
 
     /// Which way the value failed.
@@ -95,6 +104,9 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         case .notKeptExactly:
             "Persisted '\(key)' was saved, but its store cannot keep the \(expectedType) exactly (\(reason)): "
                 + "the store keeps \(storedType), which the next process reads. The value in memory is exact."
+        case .notSaved:
+            "Persisted '\(key)' was saved, but its store could not write it to disk (\(reason)): "
+                + "the next process may read an older value. The value in memory is current."
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Ripple
 
 /// A ``KeyValueStore`` backed by `UserDefaults`, on every platform (swift-corelibs-foundation
 /// provides `UserDefaults` on Linux).
@@ -6,7 +7,10 @@ import Foundation
 /// Saves run on a background queue, coalesced (``KeyValueStore/scheduleSave(_:)``). On
 /// Linux, where `UserDefaults` only writes to disk when asked, the store calls
 /// `synchronize()` after each round of saves and on ``Persisted/flush()``, so a saved value
-/// survives the process without the app calling it.
+/// survives the process without the app calling it. When that write fails (the file cannot be
+/// written), each key saved since the last successful write is reported
+/// (``PersistenceError/Kind-swift.enum/notSaved``, through ``KeyValueStore/reportWriteFailure(_:)``),
+/// after a log line, and reported again at each failed write until one succeeds.
 ///
 /// Two stores are the same storage, and share ``Persisted`` values, when they wrap the same
 /// `UserDefaults` object: create one `UserDefaults(suiteName:)` per suite and keep it.
@@ -37,6 +41,9 @@ public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// Stores a property-list object for `key`; `nil` removes it.
     public func set(_ value: Any?, forKey key: String) {
         defaults.set(value, forKey: key)
+        #if !canImport(Darwin)
+        _UnwrittenKeys.shared.note(key, of: defaults)
+        #endif
     }
 
     /// The `UserDefaults` object.
@@ -65,9 +72,18 @@ public struct UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     /// Writes the defaults to disk where `UserDefaults` does not do it by itself (Linux); does
     /// nothing on Apple platforms, where it does.
+    /// Reports each key saved since the last successful write when this one fails (see
+    /// ``UserDefaultsStore``).
     public func synchronize() {
         #if !canImport(Darwin)
-        defaults.synchronize()
+        let written = defaults.synchronize()
+        for key in _UnwrittenKeys.shared.take(of: defaults, written: written) {
+            let failure = PersistenceError(
+                key: key, storedType: "", expectedType: "", reason: "UserDefaults could not write its file",
+                kind: .notSaved)
+            _PersistenceErrorHandler.log(failure)
+            reportWriteFailure(failure)
+        }
         #endif
     }
 
@@ -85,3 +101,32 @@ extension KeyValueStore where Self == UserDefaultsStore {
     /// The standard user defaults.
     public static var userDefaults: UserDefaultsStore { UserDefaultsStore(.standard) }
 }
+
+#if !canImport(Darwin)
+/// The keys saved to each `UserDefaults` since its last successful write to disk (Linux, where
+/// `UserDefaultsStore.synchronize()` writes): shared by every store that wraps the same object.
+final class _UnwrittenKeys: @unchecked Sendable {
+    // @unchecked: `keys` is only touched under `lock`.
+    static let shared = _UnwrittenKeys()
+    private let lock = _Lock()
+    private var keys: [ObjectIdentifier: Set<String>] = [:]
+
+    /// Notes a save of `key` to `defaults`.
+    func note(_ key: String, of defaults: UserDefaults) {
+        lock.withLock { _ = keys[ObjectIdentifier(defaults), default: []].insert(key) }
+    }
+
+    /// After a write of `defaults` to disk: forgets its keys when it `written`, else returns them,
+    /// sorted (they stay noted until a write succeeds).
+    func take(of defaults: UserDefaults, written: Bool) -> [String] {
+        lock.withLock {
+            let id = ObjectIdentifier(defaults)
+            if written {
+                keys[id] = nil
+                return []
+            }
+            return (keys[id] ?? []).sorted()
+        }
+    }
+}
+#endif

@@ -23,12 +23,13 @@ final class _BackgroundSaves: @unchecked Sendable {
         let store: any KeyValueStore
     }
 
-    /// Guards `jobs`, `isDraining` and `isRegisteredAtExit`; held only for bookkeeping.
+    /// Guards `jobs`, `isDraining`, `roundsRunning` and `isRegisteredAtExit`; held only for
+    /// bookkeeping, never while a save, a store or a report handler runs.
     private let lock = _Lock()
-    /// Held while saves run, so that the exit handler waits for a round in progress.
-    private let drainLock = _Lock()
     private var jobs: [Job] = []
     private var isDraining = false
+    /// Rounds taken from `jobs` and still running: the exit handler waits for them.
+    private var roundsRunning = 0
     private var isRegisteredAtExit = false
 
     /// Queues `save`, and starts a round on the background queue unless one is pending.
@@ -46,22 +47,32 @@ final class _BackgroundSaves: @unchecked Sendable {
     }
 
     /// Runs every queued save, then synchronizes each store once; repeats until none is left.
+    /// Returns once no round runs on any thread either: the exit handler (and a test) waits
+    /// for a round the background queue has in progress, its writes to disk and its reports.
+    ///
+    /// No lock is held while a round runs: a save, a store's `synchronize()` and the report of
+    /// a failure may call the app's code.
     func drain() {
-        drainLock.withLock {
-            while true {
-                let round = lock.withLock { () -> [Job] in
-                    let round = jobs
-                    jobs = []
-                    if round.isEmpty { isDraining = false }
-                    return round
-                }
-                if round.isEmpty { return }
-                for job in round { job.save() }
-                var synchronized: Set<ObjectIdentifier> = []
-                for job in round where synchronized.insert(job.store.identity).inserted {
-                    job.store.synchronize()
-                }
+        while true {
+            let round = lock.withLock { () -> [Job] in
+                let round = jobs
+                jobs = []
+                if round.isEmpty { isDraining = false } else { roundsRunning += 1 }
+                return round
             }
+            if round.isEmpty { break }
+            for job in round { job.save() }
+            var synchronized: Set<ObjectIdentifier> = []
+            for job in round where synchronized.insert(job.store.identity).inserted {
+                job.store.synchronize()
+            }
+            lock.withLock {
+                roundsRunning -= 1
+                if roundsRunning == 0 { lock.broadcast() }
+            }
+        }
+        lock.withLock {
+            while roundsRunning > 0 { lock.wait() }
         }
     }
 }
