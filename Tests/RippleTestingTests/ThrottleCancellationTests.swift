@@ -37,6 +37,66 @@ import Testing
         await store.finish()
     }
 
+    @Test("a held effect that is replaced leaves no timer behind: one sleeps per window")
+    func replacedHeldEffectsLeaveNoTimers() async {
+        let store = TestStore(reducer: Scroller(), initialState: Scroller.State())
+        await store.send(.scrolled(1))
+        await store.receive(.load(1)) { $0.loaded = [1] }
+        for n in 2...6 { await store.send(.scrolled(n)) }
+        #expect(store.clock.sleeperCount == 1, "the timer of the held .scrolled(6) only")
+        await store.advance(by: .seconds(1))
+        await store.receive(.load(6)) { $0.loaded = [1, 6] }
+        await store.finish()
+    }
+
+    @Test("on the main actor too, a replaced held effect leaves no timer behind")
+    @MainActor
+    func replacedHeldEffectsLeaveNoTimersOnTheMainActor() async {
+        let store = MainActorTestStore(reducer: Scroller(), initialState: Scroller.State())
+        await store.send(.scrolled(1))
+        await store.receive(.load(1)) { $0.loaded = [1] }
+        for n in 2...6 { await store.send(.scrolled(n)) }
+        #expect(store.clock.sleeperCount == 1, "the timer of the held .scrolled(6) only")
+        await store.clock.advance(by: .seconds(1))
+        await store.receive(.load(6)) { $0.loaded = [1, 6] }
+        await store.finish()
+    }
+
+    @Test("a held effect its timer started keeps running when the next window holds another")
+    func firedTimerIsNotCancelledByTheNextWindow() async {
+        struct Slow: Reducer {
+            let clock: TestClock
+            struct State: Equatable { var loaded: [Int] = [] }
+            enum Action: Equatable, Sendable { case scrolled(Int), load(Int) }
+            func reduce(into state: inout State, action: Action) -> Effect<Action> {
+                switch action {
+                case .scrolled(let n):
+                    // Runs for 5 s: longer than the window.
+                    return Effect.run { [clock] send in
+                        try await clock.sleep(for: .seconds(5))
+                        await send(.load(n))
+                    }
+                    .throttle(id: "scroll", for: .seconds(1), latest: true)
+                case .load(let n):
+                    state.loaded.append(n)
+                    return .none
+                }
+            }
+        }
+        let clock = TestClock()
+        let store = TestStore(reducer: Slow(clock: clock), initialState: Slow.State(), clock: clock)
+        await store.send(.scrolled(1))  // starts, opens the window
+        await store.send(.scrolled(2))  // held
+        await store.advance(by: .seconds(1))  // the window closes: 2 starts, in its timer's task
+        await store.send(.scrolled(3))  // held in the next window, with a timer of its own
+        await store.advance(by: .seconds(1))  // 3 starts
+        await store.advance(by: .seconds(5))
+        await store.receive(.load(1)) { $0.loaded = [1] }
+        await store.receive(.load(2)) { $0.loaded = [1, 2] }
+        await store.receive(.load(3)) { $0.loaded = [1, 2, 3] }
+        await store.finish()
+    }
+
     @Test("cancelling the id of the replaced effect keeps the held one")
     func cancellingTheReplacedIDKeepsTheHeldEffect() async {
         let store = TestStore(reducer: Scroller(), initialState: Scroller.State())

@@ -208,6 +208,7 @@ extension _ReducerEngine {
     func cancel(_ id: _TaskKey) {
         let cancels = lock.withLock { () -> [@Sendable () -> Void] in
             throttles.forget(id)
+            throttleTimers.forget(id)
             guard let numbers = runningByID.removeValue(forKey: id) else { return [] }
             var cancels: [@Sendable () -> Void] = []
             for number in numbers {
@@ -235,9 +236,13 @@ extension _ReducerEngine {
         }
         if let (waitUntil, number) = decision.timer {
             let inner = ids + [id]
-            spawn(ids: inner, priority: nil) { engine, token in
+            let timer = spawn(ids: inner, priority: nil) { engine, token in
                 do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
                 await engine.closeWindow(id, number, duration, in: token)
+            }
+            if let timer {
+                let obsolete = lock.withLock { throttleTimers.record(timer, number: number, for: id) }
+                obsolete?.cancel()
             }
         }
         return decision.due
@@ -247,7 +252,11 @@ extension _ReducerEngine {
     /// window (see `_ThrottleWindows.closeWindow`).
     private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
         let now = clock.now()
-        let held = lock.withLock { throttles.closeWindow(id, number: number, duration: duration, now: now) }
+        let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
+            guard let held = throttles.closeWindow(id, number: number, duration: duration, now: now) else { return nil }
+            throttleTimers.fired(number, for: id)
+            return held
+        }
         if let (effect, ids) = held {
             await run(effect, ids: ids, in: token)
         }
