@@ -20,7 +20,10 @@ extension Computed {
         switch context.view(graph) {
         case .committed:
             let current = node.current
-            if node._trackAndUnlock() { return current }
+            if node._trackRead() {
+                node._endGeneralRead()
+                return current
+            }
             untrackedRead()
             return current
         case .privateEvaluation:

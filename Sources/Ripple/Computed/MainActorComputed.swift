@@ -124,7 +124,10 @@ public final class MainActorComputed<Value>: Observable {
             return computed._readStaged { untrackedRead(node) }
         }
         let current = node.current
-        if node._trackAndUnlock() { return current }
+        if node._trackRead() {
+            node._endGeneralRead()
+            return current
+        }
         untrackedRead(node)
         return current
     }
@@ -223,7 +226,8 @@ final class _MainActorObservation: Sendable {
         func run() {
             node._lockAndRefresh()
             let version = node.version
-            if !node._trackAndUnlock() { _graph.unlock() }
+            _ = node._trackRead()
+            node._endGeneralRead()
             guard version != reportedVersion else { return }
             reportedVersion = version
             subject.notifyChange()

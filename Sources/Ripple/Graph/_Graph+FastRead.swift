@@ -4,7 +4,7 @@ import _RippleRef
 // caller to release (every other hand-over of the lock is a `_HeldLock`, see `_HeldLock.swift`):
 // a read's start (`_beginStoredRead`, `_beginComputedRead`, `_lockAndRefresh`,
 // `_refreshAndTrack`) takes the lock, and its end (`_endTrackedRead`, `_endGeneralRead`,
-// `_trackAndUnlock`, `_endUntrackedComputedRead`) releases it, both called from the inlined
+// `_endUntrackedComputedRead`) releases it, both called from the inlined
 // accessors of the values (`Stored.value`, `Computed.value` and their `_generalRead` and
 // `_readStaged`), so that a read costs one call into the graph and, inside a derivation, no
 // acquisition at all. Both halves are in this file; the accessors only join them.
@@ -330,11 +330,12 @@ extension _Node {
         }
     }
 
-    /// Records the read for the running derivation or reaction and releases the lock.
-    /// Returns false, with the lock still held, when nothing tracked the read.
+    /// Records the read for the running derivation or reaction (lock held; still held on
+    /// return, whatever the result). Returns false when nothing tracked the read: then the
+    /// caller ends it as an untracked read, else with `_endGeneralRead()`.
     @inlinable
-    final func _trackAndUnlock() -> Bool {
-        graphRef.with { $0._trackAndUnlock(self) }
+    final func _trackRead() -> Bool {
+        graphRef.with { $0._trackRead(self) }
     }
 
     /// A computed value's general read in one call, the lock already held: brings the value
@@ -444,13 +445,10 @@ extension _Graph {
         unlock()
     }
 
-    /// Records a read for the running derivation or reaction and releases the lock. Returns
-    /// false, with the lock still held, when nothing tracked the read.
+    /// `_Node._trackRead`'s work (lock held; still held on return).
     @usableFromInline
-    final func _trackAndUnlock(_ node: _Node) -> Bool {
-        guard trackRead(node) else { return false }
-        unlock()
-        return true
+    final func _trackRead(_ node: _Node) -> Bool {
+        trackRead(node)
     }
 }
 

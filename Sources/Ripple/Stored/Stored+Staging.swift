@@ -218,7 +218,8 @@ extension Stored {
                 return true
             }
             if tracked { return current }
-        } else if _trackAndUnlock() {
+        } else if _trackRead() {
+            _endGeneralRead()
             return current
         }
         _untrackedRead()

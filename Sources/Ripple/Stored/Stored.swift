@@ -161,7 +161,10 @@ public final class Stored<Value>: _Node, Readable {
         if graphRef.with({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
         if _stagedCount != 0 { return _readStaged() }
         let current = _value
-        if _trackAndUnlock() { return current }
+        if _trackRead() {
+            _endGeneralRead()
+            return current
+        }
         _untrackedRead()
         return current
     }
