@@ -229,7 +229,11 @@ package final class _MainActorReducerEngine<R: Reducer> {
         case .none:
             return
         case .send(let action):
-            if !Task.isCancelled { deliverFromEffect(action, from: token) }
+            guard !Task.isCancelled else { return }
+            // What effects sent before, still in the inbox (a `create` continuation's actions,
+            // which need no suspension to be sent), comes first.
+            takeEffectActions()
+            deliverFromEffect(action, from: token)
         case .merge(let effects):
             let tasks = effects.map { effect in
                 spawn(ids: ids, priority: nil) { engine, token in await engine.run(effect, ids: ids, in: token) }
