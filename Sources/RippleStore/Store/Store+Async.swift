@@ -39,7 +39,9 @@ extension Store {
     /// released, or by ``cancelTask(_:)``.
     ///
     /// With ``StoreTaskPolicy/replace`` (the default), a task still running under `key` is
-    /// cancelled first; with ``StoreTaskPolicy/enqueue``, the new one starts when it ended.
+    /// cancelled first; with ``StoreTaskPolicy/enqueue``, the new one starts when it ended, and
+    /// when every task started under `key` before it ended, a cancelled one that has not
+    /// reached its end yet included (two saves never overlap).
     ///
     /// ```swift
     /// final class SearchStore: Store<SearchState, Never>, @unchecked Sendable {
@@ -76,7 +78,10 @@ extension Store {
         _tasks.cancel(_TaskKey(key))
     }
 
-    /// Whether a task started under `key` has not ended yet.
+    /// Whether a task started under `key` is running: it has not ended, and was not cancelled
+    /// (by ``cancelTask(_:)`` or a ``StoreTaskPolicy/replace``). A cancelled task that has not
+    /// reached its end yet does not count, though an ``StoreTaskPolicy/enqueue`` task still
+    /// waits for it.
     public func isTaskRunning(_ key: some Hashable & Sendable) -> Bool {
         _tasks.isRunning(_TaskKey(key))
     }

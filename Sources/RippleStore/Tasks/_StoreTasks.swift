@@ -5,10 +5,14 @@ final class _StoreTasks: @unchecked Sendable {
     private struct Entry {
         let id: UInt64
         let task: Task<Void, Never>
+        /// Cancelled (by `.replace`, `cancel(_:)`), and still running until it reaches its end:
+        /// an `.enqueue` task waits for it, `isRunning(_:)` does not count it.
+        var isCancelled = false
     }
 
     private let lock = _Lock()
-    /// The tasks started under each key that have not ended, oldest first.
+    /// The tasks started under each key that have not ended, cancelled ones included, oldest
+    /// first.
     private var entries: [_TaskKey: [Entry]] = [:]
     /// How to cancel each task started without a key that has not ended, by id.
     private var unkeyed: [UInt64: @Sendable () -> Void] = [:]
@@ -20,7 +24,7 @@ final class _StoreTasks: @unchecked Sendable {
     }
 
     /// Starts `operation` under `key`. `.replace` cancels the tasks running under the key;
-    /// `.enqueue` runs after the last of them.
+    /// `.enqueue` runs once every one of them ended, cancelled ones included.
     func start(
         key: _TaskKey,
         policy: StoreTaskPolicy,
@@ -44,11 +48,12 @@ final class _StoreTasks: @unchecked Sendable {
                 await operation()
                 finish(key, id)
             }
-            entries[key] = [Entry(id: id, task: task)]
+            entries[key] =
+                running.map { Entry(id: $0.id, task: $0.task, isCancelled: true) } + [Entry(id: id, task: task)]
         case .enqueue:
-            let previous = running.last?.task
+            let previous = running.map(\.task)
             task = Task(priority: priority) { [self] in
-                await previous?.value
+                for earlier in previous { await earlier.value }
                 if !Task.isCancelled { await operation() }
                 finish(key, id)
             }
@@ -56,7 +61,7 @@ final class _StoreTasks: @unchecked Sendable {
         }
         lock.unlock()
         if case .replace = policy {
-            for entry in running { entry.task.cancel() }
+            for entry in running where !entry.isCancelled { entry.task.cancel() }
         }
         return task
     }
@@ -116,13 +121,19 @@ final class _StoreTasks: @unchecked Sendable {
         }
     }
 
+    /// Cancels the tasks under `key`; each stays listed until it ends (see `Entry.isCancelled`).
     func cancel(_ key: _TaskKey) {
-        let list = lock.withLock { entries.removeValue(forKey: key) ?? [] }
-        for entry in list { entry.task.cancel() }
+        let cancelled = lock.withLock { () -> [Task<Void, Never>] in
+            guard let list = entries[key] else { return [] }
+            entries[key] = list.map { Entry(id: $0.id, task: $0.task, isCancelled: true) }
+            return list.filter { !$0.isCancelled }.map(\.task)
+        }
+        for task in cancelled { task.cancel() }
     }
 
+    /// Whether a task under `key` has neither ended nor been cancelled.
     func isRunning(_ key: _TaskKey) -> Bool {
-        lock.withLock { entries[key] != nil }
+        lock.withLock { entries[key]?.contains { !$0.isCancelled } == true }
     }
 
     func cancelAll() {

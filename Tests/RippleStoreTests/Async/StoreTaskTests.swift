@@ -160,4 +160,58 @@ struct StoreTaskTests {
         #expect(store.currentState.name == "loaded")
         #expect(!store.isTaskRunning("load"))
     }
+
+    /// Waits on the gate even when cancelled: a save that does not check cancellation.
+    private static func passIgnoringCancellation(_ gate: TDGate) async {
+        await Task { await gate.pass() }.value
+    }
+
+    @Test(".enqueue after .replace waits for the replaced task, still running though cancelled")
+    func enqueueAfterReplaceDoesNotOverlap() async {
+        let store = TDStore(initialState: TDState())
+        let started = TDSignal()
+        let gate = TDGate()
+        let log = TDLog<String>()
+        let first = store.task("save") {
+            started.signal()
+            await Self.passIgnoringCancellation(gate)
+            log.append("first end")
+        }
+        await started.wait()
+        let second = store.task("save") { log.append("second") }
+        await second.value
+        let third = store.task("save", policy: .enqueue) { log.append("third") }
+        // Chances for it to start (it must not: `first` has not ended).
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(log.all == ["second"])
+        #expect(store.isTaskRunning("save"), "the enqueued task waits")
+        gate.open()
+        await first.value
+        await third.value
+        #expect(log.all == ["second", "first end", "third"])
+    }
+
+    @Test(".enqueue after cancelTask waits for the cancelled task to end; isTaskRunning does not count it")
+    func enqueueAfterCancelTaskDoesNotOverlap() async {
+        let store = TDStore(initialState: TDState())
+        let started = TDSignal()
+        let gate = TDGate()
+        let log = TDLog<String>()
+        let first = store.task("save", policy: .enqueue) {
+            started.signal()
+            await Self.passIgnoringCancellation(gate)
+            log.append("first end")
+        }
+        await started.wait()
+        store.cancelTask("save")
+        #expect(!store.isTaskRunning("save"), "cancelled, though it has not reached its end")
+        let second = store.task("save", policy: .enqueue) { log.append("second") }
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(log.all == [])
+        gate.open()
+        await first.value
+        await second.value
+        #expect(log.all == ["first end", "second"])
+        #expect(!store.isTaskRunning("save"))
+    }
 }
