@@ -5,7 +5,9 @@ import Ripple
 ///
 /// Give it to the code under test (a ``TestStore``, a `ReducerStore`, a `Tentative`), then
 /// move time with ``advance(by:)`` or ``run(limit:)``: every sleeper whose deadline is reached is
-/// woken, in deadline order, and given the chance to run before time moves on.
+/// woken, in deadline order, and given the chance to run before time moves on. A test store on
+/// the clock waits, at each deadline, until its effects are idle or asleep again; any other
+/// woken task gets a few yields (see ``advance(by:)``).
 ///
 /// ```swift
 /// let clock = TestClock()
@@ -109,6 +111,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Moves the clock forward by `duration`, waking each sleeper whose deadline is reached, in
     /// deadline order: the clock stops at each deadline and lets the woken tasks run (and sleep
     /// again, which may wake them again within `duration`) before going on.
+    ///
+    /// How long it lets them run: a ``TestStore`` or ``MainActorTestStore`` on this clock waits
+    /// until its effects are idle or asleep on the clock; then the clock yields ten times. A
+    /// woken task outside a test store that goes back to sleep within those yields (a timer
+    /// loop) is woken again at each later deadline; one that does more asynchronous work first
+    /// may not be asleep again when the clock moves on, and misses those deadlines. Advance
+    /// such a task one deadline at a time, waiting for it in between.
     ///
     /// - Precondition: `duration` is not negative.
     public func advance(by duration: Duration) async {
