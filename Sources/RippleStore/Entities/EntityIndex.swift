@@ -47,6 +47,10 @@ public struct EntityIndex<Entity: Identifiable & Equatable & Sendable>: Sendable
     /// An index grouping the entities by the value at `keyPath` (todos by list id), for
     /// ``EntityTable/entities(where:equals:)`` and relationships' delete rules.
     ///
+    /// Keys that are not equal to themselves (a floating-point NaN) form one group, as the
+    /// ordered index counts them equal: `entities(where: \.weight, equals: .nan)` lists every
+    /// entity whose weight is NaN, and such entities are updated and deleted like any other.
+    ///
     /// - Complexity: Each insert, update of the key, or delete costs O(log₃₂ n).
     public static func grouped<Key: Hashable & Sendable>(by keyPath: any KeyPath<Entity, Key> & Sendable) -> EntityIndex
     {
@@ -113,11 +117,23 @@ where Entity.ID: Sendable {
     }
 }
 
+/// A grouping index's key: the key itself, or one group for every key that is not equal to
+/// itself (a floating-point NaN), which a hash trie, finding keys with `==`, could otherwise
+/// never find again: each such entity got a group of its own that no update or delete removed.
+enum _GroupKey<Key: Hashable & Sendable>: Hashable, Sendable {
+    case value(Key)
+    case notEqualToItself
+
+    init(_ key: Key) {
+        self = key == key ? .value(key) : .notEqualToItself
+    }
+}
+
 /// A grouping index: key → (id → insertion), in hash tries.
 struct _GroupedIndexStorage<Entity: Identifiable & Equatable & Sendable, Key: Hashable & Sendable>: _EntityIndexStorage
 where Entity.ID: Sendable {
     let path: _KeyPath<Entity, Key>
-    var groups = _HashTrie<Key, _HashTrie<Entity.ID, UInt64>>()
+    var groups = _HashTrie<_GroupKey<Key>, _HashTrie<Entity.ID, UInt64>>()
     private(set) var count = 0
 
     var keyPath: AnyKeyPath { path.keyPath }
@@ -134,18 +150,20 @@ where Entity.ID: Sendable {
     mutating func replace(_ old: Entity, with new: Entity, sequence: UInt64) {
         let oldKey = old[keyPath: path.keyPath]
         let newKey = new[keyPath: path.keyPath]
-        guard oldKey != newKey else { return }
+        guard _GroupKey(oldKey) != _GroupKey(newKey) else { return }
         drop(old.id, from: oldKey)
         add(new.id, sequence, to: newKey)
     }
 
     private mutating func add(_ id: Entity.ID, _ sequence: UInt64, to key: Key) {
+        let key = _GroupKey(key)
         var members = groups.removeValue(forKey: key) ?? _HashTrie()
         if members.updateValue(sequence, forKey: id) == nil { count += 1 }
         groups.updateValue(members, forKey: key)
     }
 
     private mutating func drop(_ id: Entity.ID, from key: Key) {
+        let key = _GroupKey(key)
         guard var members = groups.removeValue(forKey: key) else { return }
         if members.removeValue(forKey: id) != nil { count -= 1 }
         if members.count > 0 { groups.updateValue(members, forKey: key) }
@@ -153,7 +171,7 @@ where Entity.ID: Sendable {
 
     /// The ids in the group, in insertion order.
     func ids(for key: Key) -> [Entity.ID] {
-        guard let members = groups[key] else { return [] }
+        guard let members = groups[_GroupKey(key)] else { return [] }
         var list: [(UInt64, Entity.ID)] = []
         list.reserveCapacity(members.count)
         members.forEach { id, sequence in list.append((sequence, id)) }
@@ -162,7 +180,7 @@ where Entity.ID: Sendable {
     }
 
     func count(for key: Key) -> Int {
-        groups[key]?.count ?? 0
+        groups[_GroupKey(key)]?.count ?? 0
     }
 }
 
