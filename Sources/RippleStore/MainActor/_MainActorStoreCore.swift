@@ -170,13 +170,20 @@ final class _MainActorStoreCore<State: Equatable> {
     }
 
     /// ``publish(_:)`` when readers read through fields (apart from it, as
-    /// ``applyMiddleware(to:_:)``).
+    /// ``applyMiddleware(to:_:)``): the node and the changed fields' routes in one batch, so
+    /// that a reader of the whole state and of a field sees one state and runs once. A commit
+    /// that changes no field a reader reads through writes the node alone.
     @inline(never)
     private func publishRouted(_ snapshot: _MainActorSnapshot<State>) {
         let previous = untracked { node.value }
-        node.value = snapshot
-        for route in routes where !route.field.isEqual(previous.state, snapshot.state) {
-            route.tick.value = snapshot
+        let changed = routes.filter { !$0.field.isEqual(previous.state, snapshot.state) }
+        guard !changed.isEmpty else {
+            node.value = snapshot
+            return
+        }
+        batch {
+            node.value = snapshot
+            for route in changed { route.tick.value = snapshot }
         }
     }
 

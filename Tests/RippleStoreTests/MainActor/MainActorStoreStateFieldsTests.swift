@@ -80,4 +80,66 @@ struct MainActorStoreStateFieldsTests {
             #expect(total.value == expected.total, "step \(step)")
         }
     }
+
+    // A commit's state and its fields are published in one batch: a reader of both sees one
+    // state and runs once (before, the whole state was written first, and the fields after).
+
+    @Test("a subscriber reads, through store.state, the state it is delivered")
+    func subscriberReadsTheDeliveredState() {
+        let store = MainActorStore<SFState, Never>(initialState: SFState())
+        var mismatches: [String] = []
+        let subscription = store.sinkState { changes in
+            let read = store.state.count
+            if read != changes.current.count { mismatches.append("delivered \(changes.current.count), read \(read)") }
+        }
+        store.commit { $0.count = 1 }
+        store.commit { $0.count = 2 }
+        #expect(mismatches == [])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test("a reader of a field and of the version runs once per commit and sees one state")
+    func fieldAndVersionReaderRunsOnce() {
+        let store = MainActorStore<SFState, Never>(initialState: SFState())
+        var seen: [String] = []
+        let reader = observeOnMainActor { seen.append("count \(store.state.count) at version \(store.version)") }
+        store.commit { $0.count = 1 }
+        #expect(seen == ["count 0 at version 0", "count 1 at version 1"])
+        withExtendedLifetime(reader) {}
+    }
+
+    @Test("a derived value of a field and currentState, read together, never disagree")
+    func derivedFieldAndCurrentStateAgree() {
+        let store = MainActorStore<SFState, Never>(initialState: SFState())
+        let count = store.derived(\.count)
+        var mixes: [String] = []
+        var runs = 0
+        let reader = observeOnMainActor {
+            runs += 1
+            let derived = count.value
+            let whole = store.currentState.count
+            if derived != whole { mixes.append("derived \(derived), currentState \(whole)") }
+        }
+        for i in 1...3 { store.commit { $0.count = i } }
+        #expect(mixes == [])
+        #expect(runs == 4)
+        withExtendedLifetime(reader) {}
+    }
+
+    @Test("a commit made inside a subscriber is published as one state too")
+    func commitInsideASubscriber() {
+        let store = MainActorStore<SFState, Never>(initialState: SFState())
+        var mixes: [String] = []
+        let trigger = store.sinkState(dropsFirst: true) { changes in
+            if changes.current.count == 1 { store.commit { $0.count = 2 } }
+        }
+        let reader = observeOnMainActor {
+            let field = store.state.count
+            let whole = store.currentState.count
+            if field != whole { mixes.append("state.count \(field), currentState.count \(whole)") }
+        }
+        store.commit { $0.count = 1 }
+        #expect(mixes == [])
+        withExtendedLifetime((trigger, reader)) {}
+    }
 }
