@@ -38,15 +38,23 @@ final class _SourceStores: Sendable {
         self.stores = stores
     }
 
-    /// The distinct stores of `lists`, in order.
+    /// The distinct stores of `lists`, in order, and one store already released if any was:
+    /// a subscription stored while its sources are active then ends at once, whether a store
+    /// went before or after the union was made.
     ///
     /// - Complexity: O(n) in the number of stores.
     static func union(_ lists: [_SourceStores]) -> _SourceStores {
         if let first = lists.first, lists.allSatisfy({ $0 === first }) { return first }
         var seen: Set<ObjectIdentifier> = []
         var result: [_DerivedSource] = []
+        var keptReleased = false
         for source in lists.lazy.map(\.stores).joined() {
-            guard let lifetime = source.lifetime, seen.insert(ObjectIdentifier(lifetime)).inserted else { continue }
+            guard let lifetime = source.lifetime else {
+                if !keptReleased { result.append(source) }
+                keptReleased = true
+                continue
+            }
+            guard seen.insert(ObjectIdentifier(lifetime)).inserted else { continue }
             result.append(source)
         }
         return _SourceStores(result)

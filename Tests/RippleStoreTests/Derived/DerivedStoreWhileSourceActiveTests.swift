@@ -109,4 +109,18 @@ struct DerivedStoreWhileSourceActiveTests {
         store.increment()
         #expect(counts.all == [0])
     }
+
+    @Test("a combined value of a store released before combining: the subscription ends at once")
+    func combinedAfterOneStoreWasReleased() {
+        var first: TDStore? = TDStore(initialState: TDState())
+        let second = TDStore(initialState: TDState())
+        let firstCount = first!.derived(\.count)
+        weak let weakFirst = first
+        first = nil
+        #expect(weakFirst == nil)
+        let log = TDLog<Int>()
+        combined(firstCount, second.derived(\.count)).sinkValue { log.append($0.current.1) }.storeWhileSourceActive()
+        second.increment()
+        #expect(log.all == [0], "the first of its stores to be released ends it, released before or after")
+    }
 }
