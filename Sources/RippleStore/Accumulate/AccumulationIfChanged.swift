@@ -42,7 +42,10 @@ public struct AccumulationIfChanged<State, Value: Equatable> {
         _AccumulationPart(path: []) { [selector, handler, dropCount] state, memory in
             let value = selector(state)
             var handled = memory?.handled ?? 0
-            if let handler, (memory?.value as? Value) != value {
+            // No memory: the first delivery, a change. (Not `memory?.value as? Value`: for an
+            // optional `Value`, a missing memory casts to `.some(nil)`, equal to a `nil` value.)
+            let changed = memory.map { ($0.value as? Value) != value } ?? true
+            if let handler, changed {
                 if handled >= dropCount { handler(value) }
                 handled += 1
             }

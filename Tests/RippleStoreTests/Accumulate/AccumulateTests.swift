@@ -123,4 +123,36 @@ struct AccumulateTests {
         #expect(seen == [0, 1])
         _ = subscription
     }
+
+    @Test("a part over an optional value that starts nil runs in the first delivery")
+    func optionalPartStartingNilRunsFirst() {
+        let store = TDStore(initialState: TDState())
+        let log = TDLog<String>()
+        let subscription = store.accumulate {
+            $0.ifChanged(\.nickname).do { log.append("nickname \($0 ?? "nil")") }
+        }
+        #expect(log.all == ["nickname nil"])
+        store.rename("Ada")
+        store.rename("")
+        #expect(log.all == ["nickname nil", "nickname Ada", "nickname nil"])
+        subscription.cancel()
+    }
+
+    @Test("dropFirst() counts that first delivery of a nil value")
+    func optionalPartDropFirstCountsTheFirstDelivery() {
+        let store = TDStore(initialState: TDState())
+        let log = TDLog<String>()
+        let subscription = store.accumulate {
+            $0.ifChanged(\.nickname).dropFirst().do { log.append("nickname \($0 ?? "nil")") }
+        }
+        #expect(log.all == [])
+        store.rename("Ada")
+        #expect(log.all == ["nickname Ada"])
+        subscription.cancel()
+    }
+}
+
+extension TDState {
+    /// The name, or `nil` when it is empty: an optional for the accumulation tests.
+    var nickname: String? { name.isEmpty ? nil : name }
 }
