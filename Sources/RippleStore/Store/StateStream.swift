@@ -186,7 +186,10 @@ struct _WholeStateSource<State: Equatable & Sendable>: _StateStreamSource {
 
     func subscribe(receive: @escaping @Sendable (State) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription
     {
-        core.own(core.sink(dropsFirst: false, file: #fileID, line: #line) { receive($0.current) }, also: finish)
+        // Without an owner: a stream made inside a reaction outlives the reaction's run.
+        core.own(
+            withoutOwner { core.sink(dropsFirst: false, file: #fileID, line: #line) { receive($0.current) } },
+            also: finish)
     }
 
     func scoped<Member: Equatable & Sendable>(_ keyPath: _KeyPath<State, Member>) -> any _StateStreamSource<Member> {
@@ -203,7 +206,7 @@ struct _KeyPathStateSource<State: Equatable & Sendable, Value: Equatable & Senda
     func subscribe(receive: @escaping @Sendable (Value) -> Void, finish: @escaping @Sendable () -> Void) -> Subscription
     {
         let slice = core.slice(path.keyPath)
-        return core.own(observe { receive(slice.value) }, also: finish)
+        return core.own(withoutOwner { observe { receive(slice.value) } }, also: finish)
     }
 
     func scoped<Member: Equatable & Sendable>(_ keyPath: _KeyPath<Value, Member>) -> any _StateStreamSource<Member> {

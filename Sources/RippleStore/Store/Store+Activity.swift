@@ -43,7 +43,11 @@ extension Store {
     /// ```
     public var activities: AsyncStream<Activity> {
         let (stream, continuation) = AsyncStream.makeStream(of: Activity.self)
-        let subscription = _core.own(_activities.subscribe { continuation.yield($0) }) { continuation.finish() }
+        // Without an owner: made inside a reaction, the sequence outlives the reaction's run
+        // (it ends when the store is released, or when its iteration stops).
+        let subscription = _core.own(withoutOwner { _activities.subscribe { continuation.yield($0) } }) {
+            continuation.finish()
+        }
         continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }

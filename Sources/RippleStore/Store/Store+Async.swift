@@ -26,8 +26,9 @@ extension Store {
     /// ```
     public var changes: AsyncStream<Changes<State>> {
         let (stream, continuation) = AsyncStream.makeStream(of: Changes<State>.self)
+        // Without an owner, as `activities`.
         let subscription = _core.own(
-            _core.sink(dropsFirst: false, file: #fileID, line: #line) { continuation.yield($0) }
+            withoutOwner { _core.sink(dropsFirst: false, file: #fileID, line: #line) { continuation.yield($0) } }
         ) {
             continuation.finish()
         }
