@@ -113,7 +113,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     private var woken: [UInt64: [StoreLog.Wake]] = [:]
     /// The commits published or about to be, not logged yet, in version order (only kept when
     /// there is a logger): each is logged once the round that published it has been delivered.
-    private var unlogged: [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?)] = []
+    /// A commit that changed nothing is listed too, after those of its version, while any
+    /// commit waits here: it is logged in version order, after them.
+    private var unlogged:
+        [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, changed: Bool)] =
+            []
     deinit {
         hasMiddleware.deallocate()
     }
@@ -176,12 +180,17 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         deliverHanded()
         guard let logger else { return }
         let done = lock.withLock {
-            () -> [(version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, woken: [StoreLog.Wake])]
-            in
+            () -> [(
+                version: UInt64, transaction: Transaction, start: ContinuousClock.Instant?, changed: Bool,
+                woken: [StoreLog.Wake]
+            )] in
             guard let first = unlogged.first, first.version <= version else { return [] }
             let count = unlogged.prefix { $0.version <= version }.count
             let done = unlogged.prefix(count).map {
-                ($0.version, $0.transaction, $0.start, woken.removeValue(forKey: $0.version) ?? [])
+                (
+                    $0.version, $0.transaction, $0.start, $0.changed,
+                    $0.changed ? woken.removeValue(forKey: $0.version) ?? [] : []
+                )
             }
             unlogged.removeFirst(count)
             return done
@@ -189,7 +198,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         for commit in done {
             logger.didCommit(
                 StoreLog.Commit(
-                    store: name, transaction: commit.transaction, version: commit.version, changed: true,
+                    store: name, transaction: commit.transaction, version: commit.version, changed: commit.changed,
                     duration: commit.start.map { ContinuousClock.now - $0 } ?? .zero, woken: commit.woken))
         }
     }
@@ -349,13 +358,22 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     @inline(never)
     private func noteUnlogged(_ snapshot: _Snapshot<State>, start: _CommitStart?) {
         woken[snapshot.version] = []
-        unlogged.append((snapshot.version, snapshot.transaction, start?.instant))
+        unlogged.append((snapshot.version, snapshot.transaction, start?.instant, true))
     }
 
     /// Tells the logger of a commit that changed nothing (apart from `close`, which would
-    /// otherwise copy the logger's existential on every commit).
+    /// otherwise copy the logger's existential on every commit): at once, unless commits wait
+    /// for their round to be logged (made inside a subscriber or a batch); then after those of
+    /// its version (`version`, the state it left), in version order.
     @inline(never)
     private func logUnchanged(_ transaction: Transaction, version: UInt64, start: _CommitStart?) {
+        let joined = lock.withLock { () -> Bool in
+            guard !unlogged.isEmpty else { return false }
+            let index = unlogged.lastIndex { $0.version <= version }.map { $0 + 1 } ?? 0
+            unlogged.insert((version, transaction, start?.instant, false), at: index)
+            return true
+        }
+        if joined { return }
         logger?.didCommit(
             StoreLog.Commit(
                 store: name, transaction: transaction, version: version, changed: false,

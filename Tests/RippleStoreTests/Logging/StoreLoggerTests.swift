@@ -69,6 +69,45 @@ struct StoreLoggerTests {
         withExtendedLifetime(subscription) {}
     }
 
+    @Test("a commit that changed nothing, made inside a subscriber, is logged in version order")
+    func unchangedCommitInSubscriberLoggedInOrder() {
+        let events = TDLog<String>()
+        let logger = TDChangeLogger(events)
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            events.append("subscriber \(changes.version)")
+            if changes.version == 1 {
+                store.commit("inner") { $0.count = 2 }
+                store.commit("noop") { _ in }
+            }
+        }
+        store.commit("outer") { $0.count = 1 }
+        #expect(
+            events.all == [
+                "subscriber 1", "log 1 changed outer", "subscriber 2", "log 2 changed inner", "log 2 unchanged noop",
+            ])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test("a commit that changed nothing inside batch { } is logged once the batch is delivered")
+    func unchangedCommitInBatchLoggedAfterDelivery() {
+        let events = TDLog<String>()
+        let logger = TDChangeLogger(events)
+        let store = TDStore(initialState: TDState(), name: "td", logger: logger)
+        let subscription = store.sinkState(dropsFirst: true) { events.append("subscriber \($0.version)") }
+        batch {
+            store.commit("a") { $0.count = 1 }
+            store.commit("b") { $0.count = 2 }
+            store.commit("noop") { _ in }
+        }
+        #expect(
+            events.all == ["subscriber 2", "log 1 changed a", "log 2 changed b", "log 2 unchanged noop"])
+        // With nothing waiting, at once.
+        store.commit("alone") { _ in }
+        #expect(events.all.last == "log 2 unchanged alone")
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("a commit inside batch { } inside a subscriber is logged after its delivery")
     func commitInBatchInSubscriberLoggedAfterDelivery() {
         let events = TDLog<String>()
@@ -166,4 +205,14 @@ final class TDEventLogger: StoreLogger {
     let events: TDLog<String>
     init(_ events: TDLog<String>) { self.events = events }
     func didCommit(_ commit: StoreLog.Commit) { events.append("log \(commit.version) woke \(commit.woken.count)") }
+}
+
+/// A logger that appends "log <version> changed|unchanged <name>" to a shared log of events.
+final class TDChangeLogger: StoreLogger {
+    let events: TDLog<String>
+    init(_ events: TDLog<String>) { self.events = events }
+    func didCommit(_ commit: StoreLog.Commit) {
+        events.append(
+            "log \(commit.version) \(commit.changed ? "changed" : "unchanged") \(commit.transaction.name ?? "-")")
+    }
 }
