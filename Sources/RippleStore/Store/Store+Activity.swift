@@ -28,6 +28,9 @@ extension Store {
     /// }
     /// ```
     ///
+    /// Made inside a reaction's body, the subscription also ends when that reaction runs again
+    /// or ends, as a reaction made there would (make it inside `withoutOwner { }` to keep it).
+    ///
     /// - Returns: A subscription that stops it when cancelled or released, or when the store is
     ///   released.
     public func sinkActivity(_ receive: @escaping @Sendable (Activity) -> Void) -> Subscription {

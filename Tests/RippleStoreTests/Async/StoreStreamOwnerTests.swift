@@ -67,4 +67,19 @@ struct StoreStreamOwnerTests {
         #expect(seenWhole == [0, 1, 2])
         #expect(seenCounts == [0, 1, 2])
     }
+
+    @Test("unlike them, sinkActivity made inside a reaction ends when the reaction runs again")
+    func sinkActivityBelongsToTheReaction() {
+        let store = TDStore(initialState: TDState())
+        let got = TDLog<TDActivity>()
+        let kept = TDLog<Subscription>()
+        let reaction = observe {
+            if store.state.count == 0, kept.count == 0 { kept.append(store.sinkActivity { got.append($0) }) }
+        }
+        store.send(.ping(1))
+        store.increment()
+        store.send(.ping(2))
+        #expect(got.all == [.ping(1)])
+        reaction.cancel()
+    }
 }
