@@ -1,7 +1,8 @@
 /// The throttle windows of a reducer engine, keyed by throttle id: a pure state machine (no
-/// lock, no clock, no task). Each transition returns what to do; the engine does it: the
-/// any-thread engine (`_ReducerEngine`) under its lock, the main-actor one
-/// (`_MainActorReducerEngine`) on the main actor, both starting the effects and the timers after.
+/// lock, no clock; the timers' tasks it only keeps and hands back). Each transition returns what
+/// to do; the engine does it: the any-thread engine (`_ReducerEngine`) under its lock, the
+/// main-actor one (`_MainActorReducerEngine`) on the main actor, both starting the effects and
+/// the timers, and cancelling the obsolete timers, after.
 struct _ThrottleWindows<Action> {
     /// One id's window.
     struct Window {
@@ -12,6 +13,8 @@ struct _ThrottleWindows<Action> {
         /// The number of the window's current timer: a timer that fires after its window was
         /// replaced, or after the effect it was started for was replaced, does nothing.
         var number: UInt64
+        /// The task of the held effect's timer (`attach(_:number:for:)`), until it fires.
+        var timer: Task<Void, Never>? = nil
     }
 
     /// What a throttled effect's arrival asks the engine to do.
@@ -72,6 +75,8 @@ struct _ThrottleWindows<Action> {
     )? {
         guard var window = windows[id], window.number == number, let held = window.held else { return nil }
         window.held = nil
+        // It runs the held effect now: no later timer may cancel it as obsolete.
+        window.timer = nil
         window.windowEnd = now + duration
         windows[id] = window
         return (held.effect, held.ids + [id])
@@ -83,7 +88,21 @@ struct _ThrottleWindows<Action> {
         windows[id] = nil
         for (key, window) in windows where window.held?.ids.contains(id) == true {
             windows[key]?.held = nil
+            windows[key]?.timer = nil
         }
+    }
+
+    /// The engine started `task` as the timer of window `number` of `id` (the decision's
+    /// `timer`). Returns the timer it makes obsolete, for the engine to cancel once its lock is
+    /// released: the held effect's previous timer, which would find another number when it
+    /// fires and do nothing, but sleep until the window's end (n replacements in a window left
+    /// n sleeping tasks); or `task` itself, when the window moved on meanwhile (a newer effect
+    /// arrived on another thread, or the window closed).
+    mutating func attach(_ task: Task<Void, Never>, number: UInt64, for id: _TaskKey) -> Task<Void, Never>? {
+        guard windows[id]?.number == number else { return task }
+        let obsolete = windows[id]?.timer
+        windows[id]?.timer = task
+        return obsolete
     }
 
     /// Forgets every window (a store's reset or end).

@@ -46,7 +46,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
     private var running: [UInt64: Running] = [:]
     private var runningByID: [_TaskKey: Set<UInt64>] = [:]
     private var throttles = _ThrottleWindows<Action>()
-    private var throttleTimers = _ThrottleTimers()
     private var nextEffect: UInt64 = 0
     /// Set by a test store around its own `send`: the cancellation ids the effects of the
     /// actions reduced meanwhile start under (see ``markingEffects(_:_:)``). Empty otherwise.
@@ -153,7 +152,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
         queue.removeAll()
         head = 0
         throttles.removeAll()
-        throttleTimers.removeAll()
         runningByID = [:]
         for effect in running.values { effect.token.isCancelled = true }
         running = [:]
@@ -368,7 +366,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
     /// Cancels every effect running under `id` (and forgets a throttle's held effect).
     private func cancel(_ id: _TaskKey) {
         throttles.forget(id)
-        throttleTimers.forget(id)
         guard let numbers = runningByID.removeValue(forKey: id) else { return }
         var cancels: [@Sendable () -> Void] = []
         for number in numbers {
@@ -395,7 +392,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
                 do { try await engine.clock.sleepUntil(waitUntil) } catch { return }
                 await engine.closeWindow(id, number, duration, in: token)
             }
-            if let timer { throttleTimers.record(timer, number: number, for: id)?.cancel() }
+            if let timer { throttles.attach(timer, number: number, for: id)?.cancel() }
         }
         return decision.due
     }
@@ -404,7 +401,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
         guard let (effect, ids) = throttles.closeWindow(id, number: number, duration: duration, now: clock.now()) else {
             return
         }
-        throttleTimers.fired(number, for: id)
         await run(effect, ids: ids, in: token)
     }
 }

@@ -208,7 +208,6 @@ extension _ReducerEngine {
     func cancel(_ id: _TaskKey) {
         let cancels = lock.withLock { () -> [@Sendable () -> Void] in
             throttles.forget(id)
-            throttleTimers.forget(id)
             guard let numbers = runningByID.removeValue(forKey: id) else { return [] }
             var cancels: [@Sendable () -> Void] = []
             for number in numbers {
@@ -241,7 +240,7 @@ extension _ReducerEngine {
                 await engine.closeWindow(id, number, duration, in: token)
             }
             if let timer {
-                let obsolete = lock.withLock { throttleTimers.record(timer, number: number, for: id) }
+                let obsolete = lock.withLock { throttles.attach(timer, number: number, for: id) }
                 obsolete?.cancel()
             }
         }
@@ -252,11 +251,7 @@ extension _ReducerEngine {
     /// window (see `_ThrottleWindows.closeWindow`).
     private func closeWindow(_ id: _TaskKey, _ number: UInt64, _ duration: Duration, in token: _EffectToken) async {
         let now = clock.now()
-        let held = lock.withLock { () -> (Effect<Action>, [_TaskKey])? in
-            guard let held = throttles.closeWindow(id, number: number, duration: duration, now: now) else { return nil }
-            throttleTimers.fired(number, for: id)
-            return held
-        }
+        let held = lock.withLock { throttles.closeWindow(id, number: number, duration: duration, now: now) }
         if let (effect, ids) = held {
             await run(effect, ids: ids, in: token)
         }

@@ -94,7 +94,6 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     var running: [UInt64: Running] = [:]
     var runningByID: [_TaskKey: Set<UInt64>] = [:]
     var throttles = _ThrottleWindows<Action>()
-    var throttleTimers = _ThrottleTimers()
     var nextEffect: UInt64 = 0
     /// Set by a test store around its own `send`: the cancellation ids the effects of the
     /// actions reduced meanwhile start under (see ``markingEffects(_:_:)``). Empty otherwise.
@@ -525,7 +524,6 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             if waiters > 0 { lock.broadcast() }
             let resume = takeParked()
             throttles.removeAll()
-            throttleTimers.removeAll()
             runningByID = [:]
             for effect in running.values { effect.token.isCancelled = true }
             defer { running = [:] }
