@@ -73,6 +73,19 @@ public struct _Ref<Object: AnyObject> {
     }
     #endif
 
+    /// ``with(_:)`` for a body that consumes `token`, a non-copyable value the caller owns (the
+    /// graph's `_HeldLock`): a closure cannot consume what it captures, so the token is handed to
+    /// `body` as an argument.
+    @inlinable @inline(__always)
+    public func with<Token: ~Copyable, Result>(
+        handing token: consuming Token,
+        _ body: (Object, consuming Token) throws -> Result
+    ) rethrows -> Result {
+        // Through an optional: the closure below takes the token out of it, once.
+        var slot = Optional(token)
+        return try unmanaged._withUnsafeGuaranteedRef { try body($0, slot.take()!) }
+    }
+
     /// The object, as a strong reference (the caller retains it if it keeps it).
     @_transparent
     public var object: Object { unmanaged.takeUnretainedValue() }

@@ -3,33 +3,35 @@ import _RippleRef
 /// Reads of a computed value while a thread is inside a batch with staged writes (see
 /// `_Staging`).
 extension Computed {
-    /// A read made while some thread has staged writes (lock held, node brought up to date in
-    /// the shared graph; the lock is released on return). On the batching thread, the value
-    /// in its batch's view; anywhere else, the shared value. `untrackedRead` (called with the
-    /// lock held, it releases it) registers a read nothing in Ripple tracked with Observation.
-    func _readStaged(untrackedRead: () -> Void) -> Value {
-        Self._readStaged(node, untrackedRead: untrackedRead)
+    /// A read made while some thread has staged writes, under `held` (node brought up to date
+    /// in the shared graph), which it releases. On the batching thread, the value in its
+    /// batch's view; anywhere else, the shared value. `untrackedRead` (handed the acquisition,
+    /// it releases it) registers a read nothing in Ripple tracked with Observation.
+    func _readStaged(_ held: consuming _HeldLock, untrackedRead: (consuming _HeldLock) -> Void) -> Value {
+        Self._readStaged(node, held, untrackedRead: untrackedRead)
     }
 
-    /// ``_readStaged(untrackedRead:)`` given the node, for a caller that holds no reference to
-    /// the handle (see `_generalRead(of:)`).
+    /// ``_readStaged(_:untrackedRead:)`` given the node, for a caller that holds no reference
+    /// to the handle (see `_generalRead(of:_:)`).
     @usableFromInline
-    static func _readStaged(_ node: _ComputedNode<Value>, untrackedRead: () -> Void) -> Value {
+    static func _readStaged(
+        _ node: _ComputedNode<Value>, _ held: consuming _HeldLock, untrackedRead: (consuming _HeldLock) -> Void
+    ) -> Value {
         let context = _ThreadContext.current
         let graph = node.graphRef.object
         switch context.view(graph) {
         case .committed:
             let current = node.current
-            if node._trackRead() {
-                node._endGeneralRead()
+            if node._trackRead(held) {
+                node._endGeneralRead(held)
                 return current
             }
-            untrackedRead()
+            untrackedRead(held)
             return current
         case .privateEvaluation:
             // Inside another private derivation: nothing is tracked.
             let current = context.staging.privateValue(of: node, graph, context)
-            graph.unlock()
+            held.release(graph)
             return current
         case .batch:
             // A top-level read: tracked (a reaction started inside the batch re-runs once the
@@ -54,9 +56,9 @@ extension Computed {
                         }
                     }
                 }
-                graph.unlock()
+                held.release(graph)
             } else {
-                untrackedRead()
+                untrackedRead(held)
             }
             staging.emptyTrash()
             return current

@@ -130,10 +130,11 @@ public final class Computed<Value>: Readable {
     public var value: Value {
         // The common case first, through functions that release nothing (see
         // `_Graph+FastRead.swift`): code that reads handles out of an array retains none.
+        // The cases that hold the lock hand its acquisition (`_HeldLock()`) to the read's end.
         switch nodeRef.with({ $0._beginComputedRead() }) {
         case .tracked:
             let current = nodeRef.with { $0.current }
-            nodeRef.with { $0._endTrackedRead(copying: Value.self) }
+            nodeRef.with { $0._endTrackedRead(copying: Value.self, _HeldLock()) }
             return current
         case .untracked:
             let current = nodeRef.with { $0.current }
@@ -141,34 +142,34 @@ public final class Computed<Value>: Readable {
             // the copy's retain before it (see the top of `_Graph+FastRead.swift`). Decided
             // when `Value` is known.
             guard _isPOD(Value.self) else {
-                _untrackedRead()
+                _untrackedRead(_HeldLock())
                 return current
             }
             switch nodeRef.with({ $0._endUntrackedComputedRead() }) {
             case .done: break
             case .arm: nodeRef.with { $0._armRecordedComputedRead() }
-            case .general: _untrackedRead()
+            case .general: _untrackedRead(_HeldLock())
             }
             return current
         case .general:
-            return _generalRead(of: nodeRef)
+            return _generalRead(of: nodeRef, _HeldLock())
         }
     }
 
-    /// A read that no derivation or reaction tracked (lock held; released on return). If an
+    /// A read that no derivation or reaction tracked, under `held`, which it releases. If an
     /// Observation tracking scope records it, the Observation watcher is armed and the access
     /// registered (see `_Graph.finishUntrackedRead`). Read anywhere else, the value stays lazy:
     /// later writes do not evaluate it. Nothing here depends on `Value`: one call into the graph.
     @inlinable
-    func _untrackedRead() {
-        nodeRef.with { $0._finishUntrackedComputedRead() }
+    func _untrackedRead(_ held: consuming _HeldLock) {
+        nodeRef.with(handing: held) { $0._finishUntrackedComputedRead($1) }
     }
 }
 
-/// A computed value's read that the fast path (`_beginComputedRead`) left to the graph, with
-/// the lock held: a value to bring up to date, a batch staging on some thread, a read that adds
-/// or replaces an edge, or the first read on a thread. Not inlined, so that code reading in a
-/// loop stays small; inlinable, so that it is compiled for `Value`.
+/// A computed value's read that the fast path (`_beginComputedRead`) left to the graph, under
+/// `held`, which it releases: a value to bring up to date, a batch staging on some thread, a
+/// read that adds or replaces an edge, or the first read on a thread. Not inlined, so that code
+/// reading in a loop stays small; inlinable, so that it is compiled for `Value`.
 ///
 /// A function given the node's unretained reference (`_Ref`), not a method of the handle nor one called
 /// on a reference the getter obtains: either way the caller would keep the handle alive
@@ -177,30 +178,30 @@ public final class Computed<Value>: Readable {
 /// operations per stale value. The graph keeps the node alive instead, before any derivation
 /// runs (`_Graph.refreshAndTrackUnheld`).
 @inlinable @inline(never)
-func _generalRead<Value>(of nodeRef: _Ref<_ComputedNode<Value>>) -> Value {
+func _generalRead<Value>(of nodeRef: _Ref<_ComputedNode<Value>>, _ held: consuming _HeldLock) -> Value {
     // Guaranteed references: the read does no reference counting of its own.
     // False when some thread is inside a batch with staged writes (this thread may be it),
     // or when nothing tracks the read.
-    if nodeRef.with({ $0._refreshAndTrack() }) {
+    if nodeRef.with({ $0._refreshAndTrack(held) }) {
         let current = nodeRef.with { $0.current }
-        nodeRef.with { $0._endGeneralRead() }
+        held.releaseAfterRead(nodeRef.with { $0.graphRef })
         return current
     }
     // The lock is still held, and so is the node (until the lock is released).
-    if nodeRef.with({ $0._isAnyThreadStaging }) { return _readStaged(of: nodeRef) }
+    if nodeRef.with({ $0._isAnyThreadStaging }) { return _readStaged(of: nodeRef, held) }
     let untrackedCurrent = nodeRef.with { $0.current }
-    nodeRef.with { $0._finishUntrackedComputedRead() }
+    nodeRef.with(handing: held) { $0._finishUntrackedComputedRead($1) }
     return untrackedCurrent
 }
 
-/// `_generalRead(of:)` while some thread is staging a batch (lock held; released on return).
-/// A call of its own: the closure it passes would otherwise take stack space in the general
-/// read's frame, once per level of a nested first evaluation (a chain of a million computed
-/// values peaked 30 MiB higher).
+/// `_generalRead(of:_:)` while some thread is staging a batch, under `held`, which it
+/// releases. A call of its own: the closure it passes would otherwise take stack space in the
+/// general read's frame, once per level of a nested first evaluation (a chain of a million
+/// computed values peaked 30 MiB higher).
 @inlinable @inline(never)
-func _readStaged<Value>(of nodeRef: _Ref<_ComputedNode<Value>>) -> Value {
-    Computed<Value>._readStaged(nodeRef.object) {
-        nodeRef.with { $0._finishUntrackedComputedRead() }
+func _readStaged<Value>(of nodeRef: _Ref<_ComputedNode<Value>>, _ held: consuming _HeldLock) -> Value {
+    Computed<Value>._readStaged(nodeRef.object, held) { held in
+        nodeRef.with(handing: held) { $0._finishUntrackedComputedRead($1) }
     }
 }
 

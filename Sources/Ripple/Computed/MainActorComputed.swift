@@ -119,25 +119,25 @@ public final class MainActorComputed<Value>: Observable {
     public var value: Value {
         let computed = computed
         let node = computed.node
-        node._lockAndRefresh()
+        let held = node._lockAndRefresh()
         if node._isAnyThreadStaging {
-            return computed._readStaged { untrackedRead(node) }
+            return computed._readStaged(held) { untrackedRead(node, $0) }
         }
         let current = node.current
-        if node._trackRead() {
-            node._endGeneralRead()
+        if node._trackRead(held) {
+            node._endGeneralRead(held)
             return current
         }
-        untrackedRead(node)
+        untrackedRead(node, held)
         return current
     }
 
-    /// A read that no derivation or reaction tracked (lock held; released on return): if an
+    /// A read that no derivation or reaction tracked, under `held`, which it releases: if an
     /// Observation scope records it, arms the Observation watcher and registers the access (see
     /// `_Graph.finishUntrackedRead`); read anywhere else, nothing is armed. The subject is kept
     /// alive by `observation`, which this value keeps.
-    private func untrackedRead(_ node: _ComputedNode<Value>) {
-        _graph.finishUntrackedRead(armed: observation.map { .init($0.subject) }) {
+    private func untrackedRead(_ node: _ComputedNode<Value>, _ held: consuming _HeldLock) {
+        _graph.finishUntrackedRead(held, armed: observation.map { .init($0.subject) }) {
             .init((observation ?? armObservation(node)).subject)
         }
     }
@@ -224,10 +224,10 @@ final class _MainActorObservation: Sendable {
         }
 
         func run() {
-            node._lockAndRefresh()
+            let held = node._lockAndRefresh()
             let version = node.version
-            _ = node._trackRead()
-            node._endGeneralRead()
+            _ = node._trackRead(held)
+            node._endGeneralRead(held)
             guard version != reportedVersion else { return }
             reportedVersion = version
             subject.notifyChange()

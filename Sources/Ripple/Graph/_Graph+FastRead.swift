@@ -1,13 +1,17 @@
 import _RippleRef
 
-// The read protocol, the one place where a function returns with the graph's lock held for its
-// caller to release (every other hand-over of the lock is a `_HeldLock`, see `_HeldLock.swift`):
-// a read's start (`_beginStoredRead`, `_beginComputedRead`, `_lockAndRefresh`,
-// `_refreshAndTrack`) takes the lock, and its end (`_endTrackedRead`, `_endGeneralRead`,
-// `_endUntrackedComputedRead`) releases it, both called from the inlined
-// accessors of the values (`Stored.value`, `Computed.value` and their `_generalRead` and
-// `_readStaged`), so that a read costs one call into the graph and, inside a derivation, no
-// acquisition at all. Both halves are in this file; the accessors only join them.
+// The read protocol, the one place where a function returns with the graph's lock held and
+// says so in a plain result rather than in a `_HeldLock` (see `_HeldLock.swift`): a read's first
+// step (`_beginStoredRead`, `_beginComputedRead`) takes the lock and tells in its `_ReadStart`
+// whether it holds it, and the end of a top-level read of a computed value
+// (`_endUntrackedComputedRead`) tells in its `_UntrackedReadEnd` whether it released it. Both
+// are marked as releasing nothing (below), which a function handing out a non-copyable token
+// could not promise the optimizer as cheaply. The inlined accessors of the values
+// (`Stored.value`, `Computed.value`) turn a result that holds the lock into the acquisition's
+// token (`_HeldLock()`), and every end of a read consumes one (`_endTrackedRead`,
+// `_endGeneralRead`, and the general path's `_generalRead`, `_readStaged`, `_untrackedRead`),
+// so that a read costs one call into the graph and, inside a derivation, no acquisition at all.
+// Both halves are in this file; the accessors only join them.
 //
 // The first step of every read of a stored or computed value: the common case (a value that is
 // up to date, read again by the derivation or reaction that read it last time) is done here,
@@ -57,12 +61,13 @@ enum _ReadStart: UInt8 {
     /// lock): copy the value, and release nothing.
     case trackedInDerivation
     /// The read was recorded by the running derivation or reaction; the lock is held: copy the
-    /// value, then call `_endTrackedRead()`.
+    /// value, then call `_endTrackedRead(copying:_:)` with the acquisition (`_HeldLock()`).
     case tracked
     /// Nothing tracks the read (a top-level read, or inside `untracked { }`); the lock is
-    /// held: copy the value, then finish as an untracked read (which releases the lock).
+    /// held: copy the value, then finish as an untracked read, handing it the acquisition.
     case untracked
-    /// Nothing was done; the lock is held: go on along the general path.
+    /// Nothing was done; the lock is held: go on along the general path, handing it the
+    /// acquisition.
     case general
 }
 
@@ -97,7 +102,8 @@ enum _UntrackedReadEnd: UInt8 {
     /// The lock is released, and an Observation scope recorded the read: call
     /// `_armRecordedComputedRead()`.
     case arm
-    /// Nothing was done; the lock is held: finish with `_finishUntrackedComputedRead()`.
+    /// Nothing was done; the lock is held: finish with `_finishUntrackedComputedRead(_:)`,
+    /// handing it the acquisition (`_HeldLock()`).
     case general
 }
 
@@ -132,34 +138,33 @@ extension _Node {
         graphRef.with { $0._beginStoredRead(self) }
     }
 
-    /// Releases the lock after a read that `_beginComputedRead` or `_beginStoredRead`
-    /// tracked, once the caller has copied the value, of type `Value`. Releases nothing else.
-    /// Inside a derivation, which holds the lock already, this makes no call.
+    /// Releases `held`, the lock taken for a read that `_beginComputedRead` or
+    /// `_beginStoredRead` tracked, once the caller has copied the value, of type `Value`.
+    /// Releases nothing else. Inside a derivation, which holds the lock already, this makes no
+    /// call.
     ///
-    /// A value that holds references ends through `_endGeneralRead()` instead, which is not
+    /// A value that holds references ends through `_endGeneralRead(_:)` instead, which is not
     /// marked as releasing nothing: see "Values that hold references" at the top of this file.
     /// The choice is made when `Value` is known, so it costs nothing at run time.
     @inlinable @inline(__always)
-    final func _endTrackedRead<Value>(copying _: Value.Type) {
+    final func _endTrackedRead<Value>(copying _: Value.Type, _ held: consuming _HeldLock) {
         guard _isPOD(Value.self) else {
-            _endTrackedReadOfReferences()
+            _endTrackedReadOfReferences(held)
             return
         }
-        graphRef.with { graph in
-            if !graph.lock.unlockIfNested() { graph._endTrackedRead() }
-        }
+        held.releaseAfterFastRead(graphRef)
     }
 }
 
 extension _Node {
-    /// `_endTrackedRead(copying:)` for a value that holds references: `_endGeneralRead()`, in
-    /// a call of its own. Not inlined, so that the reads of values without references, which
+    /// `_endTrackedRead(copying:_:)` for a value that holds references: `_endGeneralRead(_:)`,
+    /// in a call of its own. Not inlined, so that the reads of values without references, which
     /// never take this branch, stay as small as before for the optimizer's inlining of them
     /// (inlined here, the branch made `Stored<Int>.value` too large to inline into a
     /// derivation: 38 instructions more per write on benchmark "diamond").
     @usableFromInline @inline(never)
-    final func _endTrackedReadOfReferences() {
-        _endGeneralRead()
+    final func _endTrackedReadOfReferences(_ held: consuming _HeldLock) {
+        _endGeneralRead(held)
     }
 }
 
@@ -319,43 +324,41 @@ extension _Graph {
 // unretained reference (`_Ref`): no global access (a lazy-initialisation check each time), no class
 // metadata, and no reference counting.
 extension _Node {
-    /// Takes the lock for a read of this computed value and brings it up to date. Inlinable,
-    /// like the other read entry points: a read compiled in the client takes the lock inline
-    /// and makes one call into the graph.
+    /// Takes the lock for a read of this computed value and brings it up to date; returns the
+    /// acquisition. Inlinable, like the other read entry points: a read compiled in the client
+    /// takes the lock inline and makes one call into the graph.
     @inlinable
-    final func _lockAndRefresh() {
+    final func _lockAndRefresh() -> _HeldLock {
         graphRef.with { graph in
             graph.lock.lock()
             graph._refreshLocked(self)
         }
+        return _HeldLock()
     }
 
-    /// Records the read for the running derivation or reaction (lock held; still held on
-    /// return, whatever the result). Returns false when nothing tracked the read: then the
-    /// caller ends it as an untracked read, else with `_endGeneralRead()`.
+    /// Records the read for the running derivation or reaction, under `held`, which stays held
+    /// whatever the result. Returns false when nothing tracked the read: then the caller ends
+    /// it as an untracked read, else with `_endGeneralRead(_:)`.
     @inlinable
-    final func _trackRead() -> Bool {
+    final func _trackRead(_ held: borrowing _HeldLock) -> Bool {
         graphRef.with { $0._trackRead(self) }
     }
 
-    /// A computed value's general read in one call, the lock already held: brings the value
-    /// up to date and records the read for the running derivation or reaction. Returns false,
-    /// having recorded nothing, when some thread is staging a batch or nothing tracks the
-    /// read. The lock stays held either way: after a true, copy the value and call
-    /// `_endGeneralRead()`.
+    /// A computed value's general read in one call, under `held`: brings the value up to date
+    /// and records the read for the running derivation or reaction. Returns false, having
+    /// recorded nothing, when some thread is staging a batch or nothing tracks the read. The
+    /// lock stays held either way: after a true, copy the value and call `_endGeneralRead(_:)`.
     @inlinable
-    final func _refreshAndTrack() -> Bool {
+    final func _refreshAndTrack(_ held: borrowing _HeldLock) -> Bool {
         graphRef.with { $0._refreshAndTrack(self) }
     }
 
-    /// Releases the lock after a read `_refreshAndTrack` recorded. Inside a derivation, which
-    /// holds the lock already, this makes no call; the outermost release also releases what
-    /// the refresh let go of (see `_Graph.unlock()`).
+    /// Releases `held` after a read `_trackRead` or `_refreshAndTrack` recorded. Inside a
+    /// derivation, which holds the lock already, this makes no call; the outermost release
+    /// also releases what the refresh let go of (see `_Graph.unlock()`).
     @inlinable
-    final func _endGeneralRead() {
-        graphRef.with { graph in
-            if !graph.lock.unlockIfNested() { graph._unlockAfterGeneralRead() }
-        }
+    final func _endGeneralRead(_ held: consuming _HeldLock) {
+        held.releaseAfterRead(graphRef)
     }
 }
 
@@ -369,7 +372,7 @@ extension _Graph {
     /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
     /// anywhere, `trackRead` (lock held; still held on return).
     ///
-    /// The caller need not hold a reference to `node` (see `_generalRead(of:)`): before
+    /// The caller need not hold a reference to `node` (see `_generalRead(of:_:)`): before
     /// anything runs that could let go of it, it is held by an edge of the evaluation or
     /// retained (`refreshAndTrackUnheld`).
     @usableFromInline
@@ -439,7 +442,7 @@ extension _Graph {
         refresh(_downcast(node, to: _DerivedNode.self))
     }
 
-    /// `_Node._endGeneralRead`'s outermost release.
+    /// `_Node._endGeneralRead`'s outermost release (`_HeldLock.releaseAfterRead`).
     @usableFromInline
     final func _unlockAfterGeneralRead() {
         unlock()

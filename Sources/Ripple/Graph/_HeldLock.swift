@@ -4,20 +4,25 @@ import _RippleRef
 /// returns with the lock held returns one, and the function that releases that acquisition
 /// consumes it. So which function holds the lock is in the types, not in the comments: the
 /// write path (`Stored._lockForWrite` → `_commitWrite`, `_unlockAfterWrite` or
-/// `_markReadersOfReplacedStagedValue`) and the job loop (`_Graph.unlockRunningQueuedJobs`,
-/// `runQueuedJobsAndUnlock`) hand it on; a step that needs the lock held (`_stampVersion`,
-/// `_recordWrite`) borrows it.
+/// `_markReadersOfReplacedStagedValue`), the job loop (`_Graph.unlockRunningQueuedJobs`,
+/// `runQueuedJobsAndUnlock`) and the reads' general path (`Stored._generalRead`,
+/// `_readStaged`, `_untrackedRead`, `_Graph.finishUntrackedRead`, `_generalRead(of:_:)`, the
+/// computed reads' ends) hand it on; a step that needs the lock held (`_stampVersion`,
+/// `_recordWrite`, `_trackRead`) borrows it.
 ///
 /// Non-copyable and empty: passing it costs nothing. Dropping one without releasing it is a
 /// bug in Ripple, which stops the program (`deinit`) instead of leaving the graph locked.
 ///
 /// Functions that take and release the lock in the same body use `_Graph.lock` and
-/// `_Graph.unlock()` directly; so do the fast reads (`_Graph+FastRead.swift`), whose start and
-/// end the caller's inlined code joins.
-@usableFromInline
+/// `_Graph.unlock()` directly. The fast reads' first steps (`_Graph+FastRead.swift`) take the
+/// lock and report it in their result (`_ReadStart`): marked as releasing nothing, they
+/// return a plain enum, and the value's accessor makes the acquisition's token from it
+/// (`init()`), which the read's end consumes.
+@frozen @usableFromInline
 struct _HeldLock: ~Copyable {
-    /// A token for an acquisition just made (only `_Graph.takeLock()` and the write path's
-    /// `_lockForWrite` make one).
+    /// A token for an acquisition just made: by `_Graph.takeLock()`, the write path's
+    /// `_lockForWrite`, `_Node._lockAndRefresh()`, or a fast read's first step whose result
+    /// says it holds the lock (`_ReadStart`, `_UntrackedReadEnd.general`).
     @usableFromInline @inline(__always)
     init() {}
 
@@ -37,12 +42,37 @@ struct _HeldLock: ~Copyable {
         discard self
     }
 
+    /// Releases this acquisition at the end of a read that a derivation or reaction tracked
+    /// (`_Node._endGeneralRead`): inside a derivation, whose thread holds the lock already,
+    /// only the nested count goes down, inline; outermost, `_Graph.unlock()`.
+    @_transparent @usableFromInline
+    consuming func releaseAfterRead(_ graph: _Ref<_Graph>) {
+        graph.with { graph in
+            if !graph.lock.unlockIfNested() { graph._unlockAfterGeneralRead() }
+        }
+        discard self
+    }
+
+    /// `releaseAfterRead(_:)` for the fast read of a value without references
+    /// (`_Node._endTrackedRead(copying:_:)`): the outermost release is `_Graph._endTrackedRead()`,
+    /// marked as releasing nothing (see `_Graph+FastRead.swift`).
+    @_transparent @usableFromInline
+    consuming func releaseAfterFastRead(_ graph: _Ref<_Graph>) {
+        graph.with { graph in
+            if !graph.lock.unlockIfNested() { graph._endTrackedRead() }
+        }
+        discard self
+    }
+
+    // Inlinable: inlined code that hands a token on (`_Ref.with(handing:_:)`) holds it in an
+    // optional, whose destruction the optimizer must be able to see.
+    @inlinable
     deinit {
         Self.dropped()
     }
 
     /// Stops the program: an acquisition was dropped without `release(_:)` (a bug in Ripple).
-    @inline(never)
+    @usableFromInline @inline(never)
     static func dropped() {
         _rippleFailure("internal error: an acquisition of the graph's lock was dropped without being released")
     }

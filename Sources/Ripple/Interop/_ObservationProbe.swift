@@ -128,8 +128,8 @@ func _afterRecordedRead() {
 }
 
 extension _Graph {
-    /// Ends a read of a node that no derivation or reaction tracked (lock held; released on
-    /// return): registers the access with Observation through the node's subject if the node is
+    /// Ends a read of a node that no derivation or reaction tracked, under `held`, which it
+    /// releases: registers the access with Observation through the node's subject if the node is
     /// `armed`; else, only if an Observation scope records the read (see
     /// `_observationRecordsThisRead`), arms it and registers the access (`armRecordedRead`).
     /// Inside an `untracked { }` within `tracked { }`, nothing is registered.
@@ -137,15 +137,14 @@ extension _Graph {
     /// The subject must be kept alive by the node: it is used once the lock is released.
     @inline(__always)
     func finishUntrackedRead(
+        _ held: consuming _HeldLock,
         armed: _Ref<_ObservationSubject>?,
         arm: () -> _Ref<_ObservationSubject>
     ) {
         assertSoleWriteStaged()
-        if hidesReadsFromObservation() {
-            unlock()
-            return
-        }
-        unlock()
+        let hidden = hidesReadsFromObservation()
+        held.release(self)
+        if hidden { return }
         if let armed {
             armed.with { $0.access() }
             return

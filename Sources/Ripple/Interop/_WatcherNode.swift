@@ -49,11 +49,11 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 }
 
 extension _Node {
-    /// Ends a read of this computed value that no derivation or reaction tracked (lock held;
-    /// released on return): see `_Graph._finishUntrackedComputedRead`.
+    /// Ends a read of this computed value that no derivation or reaction tracked, under `held`,
+    /// which it releases: see `_Graph._finishUntrackedComputedRead`.
     @inlinable
-    final func _finishUntrackedComputedRead() {
-        graphRef.with { $0._finishUntrackedComputedRead(self) }
+    final func _finishUntrackedComputedRead(_ held: consuming _HeldLock) {
+        graphRef.with(handing: held) { $0._finishUntrackedComputedRead(self, $1) }
     }
 
     /// Arms this computed value after a read an Observation scope recorded, and registers the
@@ -65,15 +65,15 @@ extension _Node {
 }
 
 extension _Graph {
-    /// Ends a read of the computed value `node` that no derivation or reaction tracked (lock
-    /// held; released on return): registers the access with Observation through the node's
+    /// Ends a read of the computed value `node` that no derivation or reaction tracked, under
+    /// `held`, which it releases: registers the access with Observation through the node's
     /// watcher if it has one; else, only if an Observation scope records the read, arms the
     /// node (`armObservation`) and registers it (see `finishUntrackedRead`).
     @usableFromInline
-    final func _finishUntrackedComputedRead(_ node: _Node) {
+    final func _finishUntrackedComputedRead(_ node: _Node, _ held: consuming _HeldLock) {
         let derived = _downcast(node, to: _DerivedNode.self)
         let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived)) : nil
-        finishUntrackedRead(armed: armed) { Self.subject(of: armObservation(derived)) }
+        finishUntrackedRead(held, armed: armed) { Self.subject(of: armObservation(derived)) }
     }
 
     /// `_Node._armRecordedComputedRead`'s work: `armRecordedRead` for a read the probe found

@@ -187,14 +187,14 @@ extension Stored {
         _recordWrite(old: _value, new: newValue, context)
     }
 
-    /// A read that no derivation or reaction tracked (lock held; released on return). If an
+    /// A read that no derivation or reaction tracked, under `held`, which it releases. If an
     /// Observation tracking scope records it, the value is armed, and the access registered
     /// (see `_Graph.finishUntrackedRead`). Read anywhere else, the value stays unarmed: its
     /// writes tell Observation nothing.
     @usableFromInline
-    func _untrackedRead() {
-        graphRef.with { graph in
-            graph.finishUntrackedRead(armed: _extras?.with { $0.observationRef }) {
+    func _untrackedRead(_ held: consuming _HeldLock) {
+        graphRef.with(handing: held) { graph, held in
+            graph.finishUntrackedRead(held, armed: _extras?.with { $0.observationRef }) {
                 armObservation()
             }
         }

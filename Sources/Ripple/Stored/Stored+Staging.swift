@@ -171,10 +171,10 @@ extension Stored {
         return staged(by: context.staging)
     }
 
-    /// A read of a value some thread has staged (lock held; released on return): the staged
+    /// A read of a value some thread has staged, under `held`, which it releases: the staged
     /// value if this thread staged it and reads in its batch's view, else the committed one.
     @usableFromInline
-    func _readStaged() -> Value {
+    func _readStaged(_ held: consuming _HeldLock) -> Value {
         let context = _ThreadContext.current
         let view = context.view(graphRef.object)
         var current = _value
@@ -195,7 +195,7 @@ extension Stored {
             // Inside a private derivation: nothing is tracked. A later write of the value makes
             // the apply mark its readers even if it commits nothing (see `_StagedRead`).
             if readsStaged { notePrivateReadOfStagedValue(context.staging) }
-            graphRef.with { $0.unlock() }
+            held.release(graphRef)
             return current
         }
         if let keptVersion {
@@ -204,25 +204,29 @@ extension Stored {
             let tracked = graphRef.with { graph in
                 guard graph.trackRead(self) else { return false }
                 _ = graph.recordVersionOfRunRead(of: self, keptVersion)
-                graph.unlock()
                 return true
             }
-            if tracked { return current }
+            if tracked {
+                held.release(graphRef)
+                return current
+            }
         } else if readsStaged {
             // A reaction's run in the batch's view: its edge records the version the staged
             // value will have (see `_StagedRead`).
             let tracked = graphRef.with { graph in
                 guard graph.trackRead(self) else { return false }
                 graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph))
-                graph.unlock()
                 return true
             }
-            if tracked { return current }
-        } else if _trackRead() {
-            _endGeneralRead()
+            if tracked {
+                held.release(graphRef)
+                return current
+            }
+        } else if _trackRead(held) {
+            _endGeneralRead(held)
             return current
         }
-        _untrackedRead()
+        _untrackedRead(held)
         return current
     }
 

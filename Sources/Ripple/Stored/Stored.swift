@@ -109,16 +109,17 @@ public final class Stored<Value>: _Node, Readable {
             switch _beginStoredRead() {
             case .trackedInDerivation:
                 return _value
+            // The cases that hold the lock hand its acquisition to the read's end.
             case .tracked:
                 let current = _value
-                _endTrackedRead(copying: Value.self)
+                _endTrackedRead(copying: Value.self, _HeldLock())
                 return current
             case .untracked:
                 let current = _value
-                _untrackedRead()
+                _untrackedRead(_HeldLock())
                 return current
             case .general:
-                return _generalRead()
+                return _generalRead(_HeldLock())
             }
         }
         // Inlinable, so that the parts of a write that handle `Value` (the equality check and
@@ -148,24 +149,24 @@ public final class Stored<Value>: _Node, Readable {
         }
     }
 
-    /// A read the fast path (`_beginStoredRead`) left to the graph, with the lock held: a value
-    /// some batch staged, a read inside a read-modify-write region, a read that adds or replaces
-    /// an edge, or the first read on a thread. Not inlined, so that code reading in a loop stays
-    /// small; inlinable, so that it is compiled for `Value`.
+    /// A read the fast path (`_beginStoredRead`) left to the graph, under `held`, which it
+    /// releases: a value some batch staged, a read inside a read-modify-write region, a read
+    /// that adds or replaces an edge, or the first read on a thread. Not inlined, so that code
+    /// reading in a loop stays small; inlinable, so that it is compiled for `Value`.
     @inlinable @inline(never)
-    func _generalRead() -> Value {
+    func _generalRead(_ held: consuming _HeldLock) -> Value {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         graphRef.with { $0._stageSoleWriteOfCallingThread() }
         // Inside a read-modify-write region, the region's first read of a stored value also
         // records it (see `Stored+ReadModifyWrite.swift`).
         if graphRef.with({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
-        if _stagedCount != 0 { return _readStaged() }
+        if _stagedCount != 0 { return _readStaged(held) }
         let current = _value
-        if _trackRead() {
-            _endGeneralRead()
+        if _trackRead(held) {
+            _endGeneralRead(held)
             return current
         }
-        _untrackedRead()
+        _untrackedRead(held)
         return current
     }
 

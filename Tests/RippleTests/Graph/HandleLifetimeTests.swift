@@ -2,7 +2,7 @@ import Testing
 @testable import Ripple
 
 /// A computed value's general read is given the node, not the handle, so that code reading
-/// handles out of an array retains none of them (see `_generalRead(of:)`): once the inlined
+/// handles out of an array retains none of them (see `_generalRead(of:_:)`): once the inlined
 /// getter has the node's reference, optimized code may let go of the handle. The graph keeps
 /// the node alive instead, by an edge of the evaluation or a retain of its own
 /// (`_Graph.refreshAndTrackUnheld`). These tests read as the inlined getter does, from the
@@ -37,7 +37,7 @@ struct HandleLifetimeTests {
         let nodeRef = holder.handle.unsafelyUnwrapped.nodeRef
         let start = nodeRef.with { $0._beginComputedRead() }
         #expect(start == .general, "the value is not up to date: the read goes on along the general path")
-        return _generalRead(of: nodeRef)
+        return _generalRead(of: nodeRef, _HeldLock())
     }
 
     @Test("a top-level read whose derivation drops the handle's last reference")
