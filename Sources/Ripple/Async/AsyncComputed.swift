@@ -21,8 +21,11 @@
 ///
 /// - **Tracking**: the reactive values the operation reads *before its first suspension* are
 ///   its dependencies, as for a ``Computed``'s derivation (it starts synchronously, on the
-///   thread that starts it, up to its first `await`). Reads after an `await` are not tracked:
-///   read what it depends on first.
+///   thread that starts it, up to its first `await` that suspends). Reads after that are not
+///   tracked: read what it depends on first. (An `await` of a function that returns without
+///   suspending does not end the tracked part.) The operation's reads of its own ``value`` or
+///   ``latest`` (the page loaded so far, to load the next) are never tracked: its own
+///   `loading` would restart it.
 /// - **Restart**: a change of a dependency cancels the running task (cooperative cancellation:
 ///   `Task.isCancelled`, `CancellationError`) and starts a new run. A run's result is published
 ///   only if no newer run started after it: a slow answer to an old query never overwrites the
@@ -38,8 +41,8 @@
 ///   `await`s resume it. An operation isolated to the main actor (one that reads main-actor
 ///   state) is a ``MainActorAsyncComputed``.
 ///
-/// - Complexity: A read costs one read of a ``Stored`` plus, until it has started, one
-///   acquisition of the graph's lock.
+/// - Complexity: A read costs one read of a ``Stored`` plus one acquisition of the graph's
+///   lock (which starts the operation the first time).
 public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendable {
     /// The phase and the run it belongs to, written by the driver (a new run) and by the runs
     /// (their results) through `update`, whose read-modify-write is atomic: a result is
@@ -57,6 +60,9 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     private let runs = _Locked(_AsyncRuns())
     /// Whether the driver was asked to start (graph's lock held to touch).
     private var isStarted = false
+    /// The thread starting a run of the operation, up to its first suspension (0: none; graph's
+    /// lock held to touch): its reads of ``value`` are the operation's own, never tracked.
+    private var startingThread: UInt = 0
 
     /// Creates a value derived by `operation`, which starts when the value is first read.
     ///
@@ -127,7 +133,10 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// failure. Reading it inside a derivation or reaction tracks it; the first read starts the
     /// operation.
     public var value: AsyncPhase<Success> {
-        startIfNeeded()
+        if startIfNeeded() {
+            // Read by the operation's own start: tracked, its `loading` would restart it.
+            return untracked { state.value.phase }
+        }
         return state.value.phase
     }
 
@@ -145,8 +154,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         task?.cancel()
     }
 
-    /// The latest run started (0 before the first, or once cancelled).
-    private var latestRun: Int { runs.withLock { $0.isCancelled ? 0 : $0.started } }
+    /// Whether run `run` of start `generation` is the latest run started, and no stop nor
+    /// ``cancel()`` came after it.
+    private func isLatest(_ run: Int, of generation: Int) -> Bool {
+        runs.withLock { $0.started == run && $0.isCurrent(generation) }
+    }
 
     /// Runs that ended so far, their result published or dropped (for tests).
     var _endedRuns: Int { runs.withLock { $0.ended } }
@@ -183,34 +195,45 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         }
     }
 
-    /// Shows an optimistic value (`optimistic`'s first half): returns the revision it made and
-    /// the phase it replaced.
-    func showOptimistic(_ value: Success) -> (revision: Int, replaced: AsyncPhase<Success>) {
-        startIfNeeded()
-        var shown = 0
-        var replaced: AsyncPhase<Success> = .idle
-        state.update { current in
-            replaced = current.phase
-            current.phase = .value(value)
-            shown = current.revision
+    /// Shows an optimistic value (`optimistic`'s first half): returns its number, which
+    /// ``rollBack(_:)`` takes.
+    ///
+    /// The phase it replaces is kept in the state, by the write that replaces it: inside a
+    /// reaction that write is queued until the round ends, and the rollback, queued after it,
+    /// finds it there.
+    func showOptimistic(_ value: Success) -> Int {
+        _ = startIfNeeded()
+        let number = runs.withLock { runs in
+            runs.optimisticValues &+= 1
+            return runs.optimisticValues
         }
-        return (shown, replaced)
+        state.update { current in
+            let replaced = current.phase
+            current.phase = .value(value)
+            current.optimistic = _OptimisticValue(number: number, revision: current.revision, replaced: replaced)
+        }
+        return number
     }
 
-    /// Puts back the phase an optimistic value replaced, unless something replaced it since.
-    func rollBack(_ shown: (revision: Int, replaced: AsyncPhase<Success>)) {
+    /// Puts back the phase optimistic value `number` replaced, unless something replaced it
+    /// since.
+    func rollBack(_ number: Int) {
         state.update { current in
-            guard current.revision == shown.revision else { return }
+            guard let shown = current.optimistic, shown.number == number, shown.revision == current.revision else {
+                return
+            }
             current.phase = shown.replaced
+            current.optimistic = nil
         }
     }
 
     /// Starts the driver the first time the value is read: at once, or, inside a derivation
-    /// (the thread holds the graph), once the thread releases it.
-    private func startIfNeeded() {
+    /// (the thread holds the graph), once the thread releases it. Returns whether the calling
+    /// thread is starting a run of the operation (the read is the operation's own).
+    private func startIfNeeded() -> Bool {
         let graph = _graph
-        graph.withLock {
-            guard !isStarted else { return }
+        return graph.withLock {
+            if isStarted { return startingThread != 0 && startingThread == _Lock.currentThread }
             isStarted = true
             if !keepsRunningWhenUnobserved {
                 graph.onUnobserved(state) { [weak self] in self?.stopIfUnobserved() }
@@ -219,6 +242,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             let generation = runs.withLock { $0.start() }
             // Released after the outermost unlock, on this thread: its deinit starts the driver.
             graph.keepUntilUnlock(_RunOnRelease { [weak self] in self?.startDriver(generation) })
+            return false
         }
     }
 
@@ -281,14 +305,21 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             guard state.run < thisRun else { return }
             state.run = thisRun
             state.phase = .loading(latest: state.phase.latest)
+            state.optimistic = nil
         }
         let state = state
+        let me = _Lock.currentThread
+        _graph.withLock { startingThread = me }
+        defer { _graph.withLock { if startingThread == me { startingThread = 0 } } }
         let started = startRun { [weak self] result in
             state.update { current in
                 // A newer run started: this result is never published. (Checked against the
                 // runs started, not the phase: this run's own start may not be applied yet.)
-                guard current.run <= thisRun, self?.latestRun == thisRun else { return }
+                // Nor is the result of a run that a stop or `cancel()` outdated (its
+                // `CancellationError`, or an answer the stopped run gave anyway).
+                guard current.run <= thisRun, self?.isLatest(thisRun, of: generation) == true else { return }
                 current.run = thisRun
+                current.optimistic = nil
                 switch result {
                 case .success(let value): current.phase = .value(value)
                 case .failure(let error): current.phase = .failure(error, latest: current.phase.latest)
@@ -315,7 +346,19 @@ struct _AsyncState<Success> {
     var phase: AsyncPhase<Success> = .idle {
         didSet { revision &+= 1 }
     }
+    /// The optimistic value shown last, while it is the phase (see `AsyncComputed.showOptimistic`).
+    var optimistic: _OptimisticValue<Success>?
 }
+
+/// An optimistic value shown by `AsyncComputed.optimistic`: its number, the phase's revision
+/// it made, and the phase it replaced, which its rollback puts back.
+struct _OptimisticValue<Success> {
+    let number: Int
+    let revision: Int
+    let replaced: AsyncPhase<Success>
+}
+
+extension _OptimisticValue: Sendable where Success: Sendable {}
 
 extension _AsyncState: Sendable where Success: Sendable {}
 
@@ -330,6 +373,8 @@ struct _AsyncRuns: Sendable {
     /// Runs that ended, their result published or dropped (for tests).
     var ended = 0
     var isCancelled = false
+    /// The optimistic values shown so far (each is numbered, see `AsyncComputed.showOptimistic`).
+    var optimisticValues = 0
     /// Bumped by every start and every stop: a driver, and a run, belong to the start that
     /// made them, and do nothing once another start or a stop came after it.
     var generation = 0

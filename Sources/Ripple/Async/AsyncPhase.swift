@@ -3,7 +3,8 @@
 /// While loading, and after a failure, the last settled value stays available as ``latest``,
 /// so a view can keep showing the previous results while new ones load (Solid's `latest`).
 public enum AsyncPhase<Success> {
-    /// Nothing started yet: the value was never read or observed.
+    /// Nothing started yet: the value was never read or observed, or ``AsyncComputed/cancel()``
+    /// stopped it before its first read.
     case idle
     /// The operation is running; `latest` is the last value it settled on, if any.
     case loading(latest: Success?)

@@ -21,7 +21,10 @@
 /// - **Tracking**: the reactive values the operation reads before its first suspension are
 ///   its dependencies. Each run starts inside a reaction that runs on the main actor, and the
 ///   operation starts synchronously in that run (`Task.immediate`, whose task is isolated to
-///   the main actor like the code that starts it), so those reads are the reaction's.
+///   the main actor like the code that starts it), so those reads are the reaction's. A call
+///   of a `nonisolated` async function leaves the main actor first (in a target without
+///   `NonisolatedNonsendingByDefault`): that switch is the first suspension, before the
+///   callee's body runs; reads in the call's arguments are still tracked.
 /// - **Restart**: a change of a dependency cancels the running task and starts a new run, on
 ///   the main actor: at once, before the write returns, for a write made on the main thread;
 ///   for a write made on another thread, as soon as the main actor gets to it (runs sent there
@@ -33,8 +36,8 @@
 ///   Apple's systems (and runs on Linux); before them the operation starts in a plain
 ///   main-actor task and its reads are not tracked.
 ///
-/// - Complexity: A read costs one read of a ``Stored`` plus, until it has started, one
-///   acquisition of the graph's lock.
+/// - Complexity: A read costs one read of a ``Stored`` plus one acquisition of the graph's
+///   lock (which starts the operation the first time).
 @MainActor
 public final class MainActorAsyncComputed<Success: Sendable> {
     /// The machinery, shared with ``AsyncComputed``, whose driver runs on the main actor.

@@ -260,7 +260,9 @@ extension _Graph {
         node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
     }
 
-    /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks from its sources.
+    /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks
+    /// from its sources. A stored value left unobserved, directly or through the computed values
+    /// unlinked, runs its handler (`notifiesWhenUnobserved`).
     func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot)
@@ -283,7 +285,13 @@ extension _Graph {
                     edge.ref.with { dep in
                         removeObserver(node, of: dep, slot: edge.slot)
                         node.sources[index].slot = -1
-                        if dep.kind == .computed, !dep.hasObservers { scratch.append(.init(dep)) }
+                        guard !dep.hasObservers else { return }
+                        if dep.kind == .computed {
+                            scratch.append(.init(dep))
+                        } else if dep.notifiesWhenUnobserved {
+                            // Read only through computed values, all unobserved now.
+                            noteUnobserved(dep)
+                        }
                     }
                 }
             }
