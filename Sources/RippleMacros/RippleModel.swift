@@ -39,16 +39,23 @@
 ///   model.
 /// - **`ObservableModel`.** `model.bindings.items` is a two-way `ValueBinding`, and
 ///   `@ObservedModel` holds the model.
-/// - **Isolation.** The conformances are declared in an extension that takes the module's
-///   default isolation: in a module that is main-actor isolated by default (Xcode 26's app
-///   targets) the model is a main-actor model, as an `@Observable` class is there.
+/// - **Isolation.** Write `@MainActor` on the class to make it a main-actor model: its methods
+///   then call main-actor code, and `model.bindings` are main-actor bindings. Without it the
+///   class is nonisolated, also in a module that is main-actor isolated by default (Xcode 26's
+///   app targets), unlike an `@Observable` class there: the macro may conform it to
+///   `Sendable`, and Swift infers no main actor for such a class. Its properties are
+///   thread-safe either way.
 /// - **`Sendable`.** A `final` class that holds no other mutable state than its generated
 ///   storage gets a `Sendable` conformance that the compiler checks: it verifies that every
 ///   other stored property is a `let` of a `Sendable` type. A `@MainActor` class is `Sendable`
-///   by its isolation either way. A class with mutable state the macro leaves alone (an ignored
-///   `var`, a `lazy var`, a property wrapper) or that is not `final` gets no `Sendable`
-///   conformance: keep it on one actor, or declare the conformance yourself once that state is
-///   protected.
+///   by its isolation either way, and gets no `SendableModel` conformance, so that its
+///   bindings stay on the main actor. A class with mutable state the macro leaves alone (an
+///   ignored `var`, a `lazy var`, a property wrapper, also inside `#if`) or that is not
+///   `final` gets no `Sendable` conformance: keep it on one actor, or declare the conformance
+///   yourself once that state is protected.
+/// - **Subclasses.** With Swift 6.3, a class that inherits from a non-`final` `@RippleModel`
+///   class stops the compiler with an internal error (it counts the conformances the macro
+///   may add as inherited). Make model classes `final` and compose them.
 ///
 /// `willSet` and `didSet` are refused on the properties the macro manages (the macro replaces
 /// their accessors, which would silently drop the observers): react with

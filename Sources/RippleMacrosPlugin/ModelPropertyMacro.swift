@@ -45,13 +45,14 @@ public struct ModelPropertyMacro: AccessorMacro, PeerMacro {
         return ["private nonisolated(unsafe) var _\(raw: name): RippleMacros._ModelPropertyStorage"]
     }
 
-    /// The name of the property, when it is one the macro can manage.
+    /// The name of the property, when it is one the macro can manage: without backticks
+    /// (`` `default` `` is stored in `_default`).
     static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             case .managed = ModelMember(variable.removingPropertyAttribute),
             let pattern = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
         else { return nil }
-        return pattern.identifier.trimmed.text
+        return pattern.identifier.identifier?.name ?? pattern.identifier.trimmed.text
     }
 
     /// The name of the class the property belongs to, for diagnostics (`TodoList.items`).

@@ -68,25 +68,42 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         ]
     }
 
-    /// No modifier: the extension, like the class, takes the module's default isolation. In
-    /// a module that is main-actor isolated by default (Xcode 26's app targets) the model is
-    /// then a main-actor model, as an `@Observable` class is there: its methods, `lazy`
-    /// properties and derived values (`MainActorComputed(owner: self)`) reach its properties
-    /// synchronously. A `nonisolated` extension made the whole class nonisolated there. The
-    /// conformances stay usable from any isolation: `Observable` and `ObservableModel` have no
-    /// requirement that an isolated member would witness.
+    /// No modifier: the extension, like the class, takes the class's isolation (a `nonisolated`
+    /// extension made a `@MainActor` class's conformances nonisolated). In a module that is
+    /// main-actor isolated by default the class itself is not inferred main-actor: the macro
+    /// declares that it may add `Sendable`, and Swift infers no main actor for such a type, so
+    /// a model there is marked `@MainActor` by hand (documented). The conformances stay usable
+    /// from any isolation: `Observable` and `ObservableModel` have no requirement that an
+    /// isolated member would witness.
     static var extensionModifier: String { "" }
 
     /// Whether a checked `Sendable` conformance can hold, as far as syntax tells: the class is
-    /// `final` and every mutable stored property is one the macro manages (its storage is
-    /// `Sendable`). The compiler checks the rest: that every `let` holds a `Sendable` type and
-    /// that the superclass, if any, is `Sendable`.
+    /// `final`, not isolated to a global actor (a `@MainActor` class is `Sendable` by its
+    /// isolation, and its bindings must stay on its actor), and every mutable stored property
+    /// is one the macro manages (its storage is `Sendable`), in every `#if` branch. The compiler
+    /// checks the rest: that every `let` holds a `Sendable` type and that the superclass, if
+    /// any, is `Sendable`.
     static func canBeCheckedSendable(_ classDecl: ClassDeclSyntax) -> Bool {
         guard classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else { return false }
-        return classDecl.memberBlock.members.allSatisfy { item in
+        let isGlobalActorIsolated = classDecl.attributes.contains { element in
+            element.as(AttributeSyntax.self)?.name == "MainActor"
+        }
+        return !isGlobalActorIsolated && holdsOnlyManagedState(classDecl.memberBlock.members)
+    }
+
+    /// Whether every mutable stored property among `members`, and in the branches of their
+    /// `#if` blocks, is one the macro manages.
+    private static func holdsOnlyManagedState(_ members: MemberBlockItemListSyntax) -> Bool {
+        members.allSatisfy { item in
+            if let block = item.decl.as(IfConfigDeclSyntax.self) {
+                return block.clauses.allSatisfy { clause in
+                    guard case .decls(let members)? = clause.elements else { return true }
+                    return holdsOnlyManagedState(members)
+                }
+            }
             switch ModelMember(item.decl) {
-            case .managed, .other: true
-            case .unmanagedMutable, .refused: false
+            case .managed, .other: return true
+            case .unmanagedMutable, .refused: return false
             }
         }
     }

@@ -25,7 +25,7 @@ public struct StateFieldsMacro: ExtensionMacro {
         let type = type.trimmed
         let fields = structDecl.memberBlock.members.flatMap { StateFieldsMember.fields(in: $0.decl) }
         let list = fields.map { "RippleStore.StateField(\\.\($0))" }.joined(separator: ", ")
-        let declaration = "\(accessModifier(structDecl))nonisolated static"
+        let declaration = "\(accessModifier(structDecl, in: context))nonisolated static"
         let listType = "[RippleStore.StateField<\(type)>]"
         // A generic type cannot have a static stored property: its list is computed on each read.
         let member =
@@ -50,20 +50,44 @@ public struct StateFieldsMacro: ExtensionMacro {
             if let decl = node.as(StructDeclSyntax.self) { return decl.genericParameterClause != nil }
             if let decl = node.as(ClassDeclSyntax.self) { return decl.genericParameterClause != nil }
             if let decl = node.as(EnumDeclSyntax.self) { return decl.genericParameterClause != nil }
+            if let decl = node.as(ActorDeclSyntax.self) { return decl.genericParameterClause != nil }
             return false
         }
     }
 
     /// The modifier that makes `stateFields` as visible as the struct, which the conformance
-    /// needs: `public ` or `package `, or nothing (internal, or less when the struct is).
-    static func accessModifier(_ structDecl: StructDeclSyntax) -> String {
-        for modifier in structDecl.modifiers {
+    /// needs: `public ` or `package `, or nothing (internal, or less when the struct is). A
+    /// struct without a modifier declared in a `public extension` (or a `package` one) is as
+    /// visible as the extension says.
+    static func accessModifier(_ structDecl: StructDeclSyntax, in context: some MacroExpansionContext) -> String {
+        if let modifier = accessModifier(structDecl.modifiers) { return modifier }
+        if structDecl.modifiers.contains(where: { isAccessKeyword($0.name.tokenKind) }) { return "" }
+        // The innermost declaration around the struct (the struct itself, if the context lists
+        // it, is skipped): only an extension lends its access level.
+        let enclosing = context.lexicalContext.first { node in
+            node.as(StructDeclSyntax.self)?.name.text != structDecl.name.text
+        }
+        guard let enclosing = enclosing?.as(ExtensionDeclSyntax.self) else { return "" }
+        return accessModifier(enclosing.modifiers) ?? ""
+    }
+
+    /// `public `, `package `, or `nil` for any other access level (or none) in `modifiers`.
+    private static func accessModifier(_ modifiers: DeclModifierListSyntax) -> String? {
+        for modifier in modifiers {
             switch modifier.name.tokenKind {
             case .keyword(.public), .keyword(.open): return "public "
             case .keyword(.package): return "package "
             default: continue
             }
         }
-        return ""
+        return nil
+    }
+
+    /// Whether `kind` is an access level keyword.
+    private static func isAccessKeyword(_ kind: TokenKind) -> Bool {
+        [
+            .keyword(.public), .keyword(.open), .keyword(.package), .keyword(.internal), .keyword(.fileprivate),
+            .keyword(.private),
+        ].contains(kind)
     }
 }

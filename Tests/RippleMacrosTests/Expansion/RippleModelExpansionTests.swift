@@ -151,7 +151,7 @@ struct RippleModelExpansionTests {
                     private nonisolated(unsafe) var _shared: RippleMacros._ModelPropertyStorage
                 }
 
-                extension Counter: nonisolated Observation.Observable, nonisolated RippleModels.ObservableModel, RippleModels.SendableModel, Swift.Sendable {
+                extension Counter: Observation.Observable, RippleModels.ObservableModel {
                 }
                 """
         )
@@ -305,6 +305,90 @@ struct RippleModelExpansionTests {
                     column: 1
                 )
             ]
+        )
+    }
+
+    @Test("a property whose name needs backticks gets storage named without them")
+    func backtickedName() {
+        expectExpansion(
+            """
+            @RippleModel
+            final class Settings {
+                var `default` = false
+            }
+            """,
+            expandsTo: """
+                final class Settings {
+                    var `default` {
+                        @storageRestrictions(initializes: _default)
+                        init(initialValue) {
+                            _default = RippleMacros._ModelPropertyStorage(initialValue, name: "Settings.default")
+                        }
+                        get {
+                            _default[]
+                        }
+                        set {
+                            _default[] = newValue
+                        }
+                        _modify {
+                            yield &_default[]
+                        }
+                    }
+
+                    private nonisolated(unsafe) var _default: RippleMacros._ModelPropertyStorage
+                }
+
+                extension Settings: nonisolated Observation.Observable, nonisolated RippleModels.ObservableModel, RippleModels.SendableModel, Swift.Sendable {
+                }
+                """
+        )
+    }
+
+    @Test("mutable state the macro leaves alone inside #if costs the generated Sendable conformance")
+    func unmanagedStateInIfConfig() {
+        expectExpansion(
+            """
+            @RippleModel
+            final class Model {
+                #if DEBUG
+                @RippleIgnored var scratch = 0
+                #else
+                let scratch = 0
+                #endif
+            }
+            """,
+            expandsTo: """
+                final class Model {
+                    #if DEBUG
+                    var scratch = 0
+                    #else
+                    let scratch = 0
+                    #endif
+                }
+
+                extension Model: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """
+        )
+    }
+
+    @Test("a @MainActor class gets no SendableModel: its bindings stay on the main actor")
+    func mainActorClassIsNoSendableModel() {
+        expectExpansion(
+            """
+            @MainActor
+            @RippleModel
+            final class Tally {
+            }
+            """,
+            expandsTo: """
+                @MainActor
+                final class Tally {
+                }
+
+                extension Tally: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """
         )
     }
 }

@@ -208,4 +208,81 @@ struct StateFieldsExpansionTests {
             )
         }
     }
+
+    @Test("a struct nested in a generic actor gets a computed list")
+    func nestedInGenericActor() {
+        expectStateFieldsExpansion(
+            """
+            actor Cache<Key> {
+                @StateFields
+                struct Entry: Equatable, Sendable {
+                    var count = 0
+                }
+            }
+            """,
+            expandsTo: """
+                actor Cache<Key> {
+                    struct Entry: Equatable, Sendable {
+                        var count = 0
+                    }
+                }
+
+                extension Cache.Entry: nonisolated RippleStore.StateFields {
+                    nonisolated static var stateFields: [RippleStore.StateField<Cache.Entry>] {
+                        [RippleStore.StateField(\\.count)]
+                    }
+                }
+                """
+        )
+    }
+
+    @Test("a struct in a public extension, with no access modifier of its own, gets a public list")
+    func inPublicExtension() {
+        expectStateFieldsExpansion(
+            """
+            public extension Screens {
+                @StateFields
+                struct Feed: Equatable, Sendable {
+                    public var count = 0
+                }
+            }
+            """,
+            expandsTo: """
+                public extension Screens {
+                    struct Feed: Equatable, Sendable {
+                        public var count = 0
+                    }
+                }
+
+                extension Screens.Feed: nonisolated RippleStore.StateFields {
+                    public nonisolated static let stateFields: [RippleStore.StateField<Screens.Feed>] = [RippleStore.StateField(\\.count)]
+                }
+                """
+        )
+    }
+
+    @Test("a struct with its own access modifier in a public extension keeps it")
+    func ownModifierInPublicExtension() {
+        expectStateFieldsExpansion(
+            """
+            public extension Screens {
+                @StateFields
+                internal struct Draft: Equatable, Sendable {
+                    var text = ""
+                }
+            }
+            """,
+            expandsTo: """
+                public extension Screens {
+                    internal struct Draft: Equatable, Sendable {
+                        var text = ""
+                    }
+                }
+
+                extension Screens.Draft: nonisolated RippleStore.StateFields {
+                    nonisolated static let stateFields: [RippleStore.StateField<Screens.Draft>] = [RippleStore.StateField(\\.text)]
+                }
+                """
+        )
+    }
 }

@@ -153,6 +153,15 @@ struct RippleModelTests {
         }
         #expect(weakList == nil)
     }
+    @Test("a property whose name needs backticks is tracked")
+    func backtickedName() {
+        let preferences = Preferences()
+        let seen = Log<Bool>()
+        let reaction = observe { seen.append(preferences.default) }
+        preferences.default = true
+        #expect(seen.all == [false, true])
+        reaction.cancel()
+    }
 }
 
 @Suite("@RippleModel on the main actor")
@@ -175,6 +184,15 @@ struct MainActorModelTests {
         // The model crosses to another task and back.
         let count = await Task.detached { await counter.count }.value
         #expect(count == 1)
+    }
+
+    @Test("the bindings of a @MainActor model whose state the macro all manages are main-actor bindings")
+    func mainActorBindings() {
+        let tally = MainActorTally()
+        let binding = tally.bindings.count
+        #expect(type(of: binding) as Any.Type == MainActorValueBinding<Int>.self)
+        binding.value = 2
+        #expect(tally.count == 2)
     }
 
     @Test("a nonisolated property of a @MainActor model is tracked and bound from any thread")

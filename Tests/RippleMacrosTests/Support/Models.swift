@@ -56,6 +56,20 @@ final class MainActorCounter {
     @RippleIgnored var renders = 0
 }
 
+/// A main-actor model whose state the macro all manages: still no `SendableModel`, so its
+/// bindings are main-actor bindings.
+@MainActor
+@RippleModel
+final class MainActorTally {
+    var count = 0
+}
+
+/// A model with a property whose name needs backticks.
+@RippleModel
+final class Preferences {
+    var `default` = false
+}
+
 /// A model with state the macro does not manage: no generated `Sendable`.
 @RippleModel
 final class Scratchpad {
