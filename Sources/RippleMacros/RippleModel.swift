@@ -53,6 +53,9 @@
 ///   ignored `var`, a `lazy var`, a property wrapper, also inside `#if`) or that is not
 ///   `final` gets no `Sendable` conformance: keep it on one actor, or declare the conformance
 ///   yourself once that state is protected.
+/// - **`Codable`.** The compiler does not synthesize `Codable` for a model (its properties
+///   are accessors over generated storage): write `init(from:)` and `encode(to:)`, or encode a
+///   value type the model is made from.
 /// - **Subclasses.** With Swift 6.3, a class that inherits from a non-`final` `@RippleModel`
 ///   class stops the compiler with an internal error (it counts the conformances the macro
 ///   may add as inherited). Make model classes `final` and compose them.

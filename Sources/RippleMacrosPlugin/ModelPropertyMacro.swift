@@ -48,8 +48,13 @@ public struct ModelPropertyMacro: AccessorMacro, PeerMacro {
     /// The name of the property, when it is one the macro can manage: without backticks
     /// (`` `default` `` is stored in `_default`).
     static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {
-        guard let variable = declaration.as(VariableDeclSyntax.self),
-            case .managed = ModelMember(variable.removingPropertyAttribute),
+        guard let variable = declaration.as(VariableDeclSyntax.self) else { return nil }
+        return propertyName(variable, judgedAs: ModelMember(variable.removingPropertyAttribute))
+    }
+
+    /// ``propertyName(_:)`` of a declaration already judged `member`.
+    static func propertyName(_ declaration: some DeclSyntaxProtocol, judgedAs member: ModelMember) -> String? {
+        guard case .managed = member, let variable = declaration.as(VariableDeclSyntax.self),
             let pattern = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
         else { return nil }
         return pattern.identifier.identifier?.name ?? pattern.identifier.trimmed.text

@@ -15,15 +15,46 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
         // A non-class is reported once, by the extension role.
-        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
         switch ModelMember(member) {
         case .managed:
+            if storageNameIsTaken(member, in: classDecl) {
+                context.diagnose(Diagnostic(node: member, message: RippleModelDiagnostic.storageNameTaken))
+                return []
+            }
             return ["@\(raw: ModelMember.propertyAttribute)"]
         case .refused(let message):
             context.diagnose(Diagnostic(node: member, message: message))
             return []
         case .unmanagedMutable, .other:
             return []
+        }
+    }
+
+    /// Whether the class declares the name of the storage that `member`, a property the macro
+    /// would manage, needs (`_count` for `count`).
+    private static func storageNameIsTaken(_ member: some DeclSyntaxProtocol, in classDecl: ClassDeclSyntax) -> Bool {
+        guard let name = ModelPropertyMacro.propertyName(member, judgedAs: .managed) else { return false }
+        return declaresMember(named: "_\(name)", in: classDecl.memberBlock.members)
+    }
+
+    /// Whether `members` (or their `#if` branches) declare a property or a method named `name`
+    /// (the storage a managed property needs).
+    private static func declaresMember(named name: String, in members: MemberBlockItemListSyntax) -> Bool {
+        members.contains { item in
+            if let block = item.decl.as(IfConfigDeclSyntax.self) {
+                return block.clauses.contains { clause in
+                    guard case .decls(let members)? = clause.elements else { return false }
+                    return declaresMember(named: name, in: members)
+                }
+            }
+            if let variable = item.decl.as(VariableDeclSyntax.self) {
+                return variable.bindings.contains { $0.pattern.identifiers.contains(name) }
+            }
+            if let function = item.decl.as(FunctionDeclSyntax.self) {
+                return function.name.identifier?.name == name
+            }
+            return false
         }
     }
 
@@ -39,7 +70,8 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
-            context.diagnose(Diagnostic(node: node, message: RippleModelDiagnostic.notAClass))
+            let message: RippleModelDiagnostic = declaration.is(ActorDeclSyntax.self) ? .actor : .notAClass
+            context.diagnose(Diagnostic(node: node, message: message))
             return []
         }
         // `protocols` lists the conformances the class does not already declare.
@@ -89,6 +121,7 @@ public struct RippleModelMacro: MemberAttributeMacro, ExtensionMacro {
             element.as(AttributeSyntax.self)?.name == "MainActor"
         }
         return !isGlobalActorIsolated && holdsOnlyManagedState(classDecl.memberBlock.members)
+            && !classDecl.memberBlock.members.contains { storageNameIsTaken($0.decl, in: classDecl) }
     }
 
     /// Whether every mutable stored property among `members`, and in the branches of their

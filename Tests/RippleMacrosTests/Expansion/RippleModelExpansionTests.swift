@@ -391,4 +391,59 @@ struct RippleModelExpansionTests {
                 """
         )
     }
+
+    @Test("an actor is refused with a diagnostic that names actors")
+    func actorIsRefused() {
+        expectExpansion(
+            """
+            @RippleModel
+            actor Model {
+                var count = 0
+            }
+            """,
+            expandsTo: """
+                actor Model {
+                    var count = 0
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@RippleModel can only be applied to a class; an actor already protects its state, which its readers reach only through it: use a final class, with @MainActor if its state belongs to the main actor",
+                    line: 1,
+                    column: 1
+                )
+            ]
+        )
+    }
+
+    @Test("a property whose storage name the class declares is refused by name")
+    func storageNameTaken() {
+        expectExpansion(
+            """
+            @RippleModel
+            final class Model {
+                var count = 0
+                let _count = 1
+            }
+            """,
+            expandsTo: """
+                final class Model {
+                    var count = 0
+                    let _count = 1
+                }
+
+                extension Model: Observation.Observable, RippleModels.ObservableModel {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@RippleModel stores this property in a private property named like it with a leading underscore, which the class declares already: rename one of them",
+                    line: 3,
+                    column: 5
+                )
+            ]
+        )
+    }
 }
