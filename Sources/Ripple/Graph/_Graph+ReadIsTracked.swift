@@ -15,6 +15,14 @@ package func _readIsTracked() -> Bool {
     return context.reactionRef != nil || context.observationScopeRef != nil
 }
 
+/// Whether a tracer is installed: a store's commit then goes through ``traceCommit(of:transaction:_:)``;
+/// without one it commits directly, without the closure that function takes.
+///
+/// - Complexity: O(1): no lock.
+package func _commitsAreTraced() -> Bool {
+    _graph.hasTracersInstalled
+}
+
 /// Whether a write made now on this thread is applied, and delivered, before it returns, as
 /// `writeInOrder` would apply it: false inside a reaction or a change handler (a write is
 /// queued after the current round there) and while a tracer is installed (`writeInOrder`'s

@@ -64,42 +64,54 @@ final class _MainActorStoreCore<State: Equatable> {
     }
 
     func commit<Result, Failure: Error>(
-        _ transaction: Transaction,
+        _ transaction: consuming Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try traceCommit(of: name, transaction: transaction.description) { () throws(Failure) -> Result in
-            if isMutating {
-                // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
-                fatalError(
-                    "RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store. A mutation changes the state it is given; commit again after it returns."
-                )
-            }
-            isMutating = true
-            var transaction = transaction
-            var state = latest.state
-            let result: Result
-            do throws(Failure) {
-                result = try mutation(&state, &transaction)
-            } catch {
-                isMutating = false
-                throw error
-            }
-            // Still `isMutating`: a middleware step must not commit either.
-            if hasMiddleware { applyMiddleware(to: &state, &transaction) }
-            isMutating = false
-            guard state != latest.state else { return result }
-            let snapshot = snapshotType.init(state: state, version: latest.version &+ 1, transaction: transaction)
-            latest = snapshot
-            // At once outside reactions; queued after the current round inside one (a commit from
-            // a subscriber), so every subscriber sees every commit, in order.
-            if _writesApplyInPlace() {
-                // `writeInOrder` would run it at once: skip its closure and its batch.
-                publish(snapshot)
-            } else {
-                publishInOrder(snapshot)
-            }
-            return result
+        // Without a tracer, directly: the closure `traceCommit` takes cost its context and a
+        // generic call (as in `_StoreCore.commit`).
+        guard _commitsAreTraced() else { return try commitUntraced(transaction, mutation) }
+        let traced = copy transaction
+        return try traceCommit(of: name, transaction: traced.description) { () throws(Failure) -> Result in
+            try commitUntraced(traced, mutation)
         }
+    }
+
+    /// ``commit(_:_:)``'s work, apart from its tracing.
+    private func commitUntraced<Result, Failure: Error>(
+        _ transaction: consuming Transaction,
+        _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        if isMutating {
+            // `fatalError`, not `preconditionFailure`: optimized builds drop a precondition's message.
+            fatalError(
+                "RippleStore: \(transaction) on \(name) was made inside the mutation of another commit to the same store. A mutation changes the state it is given; commit again after it returns."
+            )
+        }
+        isMutating = true
+        var transaction = transaction
+        var state = latest.state
+        let result: Result
+        do throws(Failure) {
+            result = try mutation(&state, &transaction)
+        } catch {
+            isMutating = false
+            throw error
+        }
+        // Still `isMutating`: a middleware step must not commit either.
+        if hasMiddleware { applyMiddleware(to: &state, &transaction) }
+        isMutating = false
+        guard state != latest.state else { return result }
+        let snapshot = snapshotType.init(state: state, version: latest.version &+ 1, transaction: transaction)
+        latest = snapshot
+        // At once outside reactions; queued after the current round inside one (a commit from
+        // a subscriber), so every subscriber sees every commit, in order.
+        if _writesApplyInPlace() {
+            // `writeInOrder` would run it at once: skip its closure and its batch.
+            publish(snapshot)
+        } else {
+            publishInOrder(snapshot)
+        }
+        return result
     }
 
     /// `deliver`, as a ``_Sink`` calls it: without a check of the main actor per subscriber

@@ -233,23 +233,34 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     // MARK: Commit
 
     func commit<Result, Failure: Error>(
-        _ transaction: Transaction,
+        _ transaction: consuming Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // Tracers hear of the commit, with the reactions it woke (nothing to do without one).
-        try traceCommit(of: name, transaction: transaction.description) { () throws(Failure) -> Result in
-            var open = openCommit(transaction)
-            var state = base(of: open).state
-            let result: Result
-            do throws(Failure) {
-                result = try mutation(&state, &open.transaction)
-            } catch {
-                abandon(open)
-                throw error
-            }
-            close(consume open, with: consume state)
-            return result
+        // Tracers hear of the commit, with the reactions it woke. Without one, the commit runs
+        // directly: the closure `traceCommit` takes cost its context and a generic call.
+        guard _commitsAreTraced() else { return try commitUntraced(transaction, mutation) }
+        let traced = copy transaction
+        return try traceCommit(of: name, transaction: traced.description) { () throws(Failure) -> Result in
+            try commitUntraced(traced, mutation)
         }
+    }
+
+    /// ``commit(_:_:)``'s work, apart from its tracing.
+    private func commitUntraced<Result, Failure: Error>(
+        _ transaction: consuming Transaction,
+        _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var open = openCommit(transaction)
+        var state = base(of: open).state
+        let result: Result
+        do throws(Failure) {
+            result = try mutation(&state, &open.transaction)
+        } catch {
+            abandon(open)
+            throw error
+        }
+        close(consume open, with: consume state)
+        return result
     }
 
     /// A commit between the moment it took the gate and its mutation's end (``_OpenCommit``).
@@ -261,7 +272,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     }
 
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
-    func openCommit(_ transaction: Transaction) -> OpenCommit {
+    func openCommit(_ transaction: consuming Transaction) -> OpenCommit {
         let me = _Lock.currentThread
         guard let (base, isHandedOver) = enterGate(me, transaction) else {
             return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
