@@ -34,10 +34,15 @@ extension ListChanges {
     /// }
     /// ```
     ///
+    /// Changes whose indices do not fit a list of `oldCount` elements (a deletion, move or
+    /// update at or past `oldCount`, an insertion or a move's destination past the new count)
+    /// stop the program with a message naming the index.
+    ///
     /// - Parameter oldCount: The number of elements in the old list.
     /// - Complexity: O(*n* + *m*·*d*) for *m* moves at distance up to *d* (the distance
     ///   between a move step's `from` and `to`).
     public func steps(oldCount: Int) -> [Step] {
+        checkFits(oldCount: oldCount)
         var steps: [Step] = []
         steps.reserveCapacity(deletions.count + moves.count + insertions.count + updates.count)
         for i in deletions.reversed() { steps.append(.delete(i)) }
@@ -95,6 +100,29 @@ extension ListChanges {
     ///
     /// - Parameter oldCount: The number of elements in the old list.
     /// - Complexity: O(*n* + *m*).
+    /// Stops the program, naming the index, when these changes do not fit a list of
+    /// `oldCount` elements (see ``steps(oldCount:)``).
+    private func checkFits(oldCount: Int) {
+        let newCount = oldCount - deletions.count + insertions.count
+        func fail(_ what: String, _ index: Int, _ count: Int, _ list: String) -> Never {
+            _bindingsFailure(
+                "ListChanges.steps(oldCount: \(oldCount)): \(what) \(index) is out of range 0..<\(count) of the \(list) list; the changes were made for lists of other lengths."
+            )
+        }
+        guard oldCount >= 0, newCount >= 0 else {
+            _bindingsFailure(
+                "ListChanges.steps(oldCount: \(oldCount)): \(deletions.count) deletions do not fit \(oldCount) elements."
+            )
+        }
+        for i in deletions where !(0..<oldCount).contains(i) { fail("deletion", i, oldCount, "old") }
+        for i in updates where !(0..<oldCount).contains(i) { fail("update", i, oldCount, "old") }
+        for i in insertions where !(0..<newCount).contains(i) { fail("insertion", i, newCount, "new") }
+        for move in moves {
+            if !(0..<oldCount).contains(move.from) { fail("move from", move.from, oldCount, "old") }
+            if !(0..<newCount).contains(move.to) { fail("move to", move.to, newCount, "new") }
+        }
+    }
+
     func _newToOld(oldCount: Int) -> [Int] {
         let newCount = oldCount - deletions.count + insertions.count
         var newToOld = [Int](repeating: -2, count: max(newCount, 0))

@@ -59,6 +59,7 @@ public struct ListChanges: Hashable, Sendable, CustomStringConvertible {
 
     /// A summary such as `-[1] +[2] ↕[2→0] ~[]`.
     public var description: String {
-        "-\(deletions) +\(insertions) ↕\(moves.map { "\($0.from)→\($0.to)" }) ~\(updates)"
+        let moves = self.moves.map { "\($0.from)→\($0.to)" }.joined(separator: ", ")
+        return "-\(deletions) +\(insertions) ↕[\(moves)] ~\(updates)"
     }
 }

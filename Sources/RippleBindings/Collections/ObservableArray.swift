@@ -18,8 +18,10 @@ import RippleModels
 ///
 /// The elements need not be `Identifiable` or `Equatable`: the array gives each element a
 /// hidden identity when it is inserted and keeps it through moves and updates, so changes are
-/// exact even for equal elements. Edits made in one ``edit(_:)``, in one `batch`, or inside
-/// a reaction's round reach a handler as one ``ListChanges``.
+/// exact even for equal elements. Edits made in one ``edit(_:)`` or in one `batch` reach a
+/// handler as one ``ListChanges``. Inside a reaction each edit is queued on its own, as every
+/// write made there is, and reaches it as a change of its own: make several in one ``edit(_:)``
+/// or `batch` to report them together.
 ///
 /// Every index is checked: one out of range stops the program with a message that names the
 /// call, the index and the valid range.
@@ -54,9 +56,10 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     /// order by the shortest edit script, so a mutating call on the value that inserts,
     /// removes or replaces elements (`numbers.value.append(4)`, `numbers.value[1] = 9`)
     /// reports only what it changed, as the same call through ``edit(_:)`` does (an element
-    /// replaced in its place is an update), but a move (`swapAt`) is reported as the elements
-    /// replaced; elements that are neither are all removed and inserted (use the methods or
-    /// ``edit(_:)`` for exact changes).
+    /// replaced in its place is an update), but a move (`swapAt`) is reported as removals and
+    /// insertions of a shortest edit script, which may take in elements between the two;
+    /// elements that are neither are all removed and inserted (use the methods or ``edit(_:)``
+    /// for exact changes).
     ///
     /// - Complexity: Reading is O(1). Assigning `Equatable` elements costs
     ///   O((*n* + *m*) · *d*), *d* the elements removed and inserted.
@@ -143,7 +146,8 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     public func move(from source: Int, to destination: Int) { edit { $0.move(from: source, to: destination) } }
 
     /// Calls `handler` with what changed and the new elements after every change: once per
-    /// ``edit(_:)``, `batch` or round of reactions, whatever the number of edits in it.
+    /// ``edit(_:)`` or `batch`, whatever the number of edits in it (inside a reaction, once per
+    /// edit made outside both).
     ///
     /// ```swift
     /// let subscription = rows.didChangeElements { changes, rows in

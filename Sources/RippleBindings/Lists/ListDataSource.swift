@@ -87,6 +87,21 @@ where Item.ID: Sendable {
         _state = _Box(_ListState(displayed: untracked { sections.value }))
     }
 
+    /// Creates a data source over stored sections, which the user's moves and deletions are
+    /// written to: the initializer that takes a `ValueBinding`, given `ValueBinding(sections)`.
+    ///
+    /// - Parameters:
+    ///   - sections: The sections to show and edit.
+    ///   - scheduler: Where the view is told of changes.
+    ///   - isUpdated: Whether an item's content changed; `nil` for never.
+    public convenience init(
+        sections: Stored<[Section]>,
+        on scheduler: BindingScheduler = .immediate,
+        isUpdated: (@Sendable (Item, Item) -> Bool)? = nil
+    ) {
+        self.init(sections: ValueBinding(sections), on: scheduler, isUpdated: isUpdated)
+    }
+
     // MARK: Configuration
 
     /// Whether the user may move items (``userDidMove(from:to:)``). Requires a writable

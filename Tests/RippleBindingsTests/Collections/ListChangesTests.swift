@@ -85,6 +85,29 @@ import Testing
         let changes = ListChanges(from: old, to: new)
         #expect(try #require(applyAsTableView(changes, to: old, reading: new)) == new)
     }
+
+    @Test("the description lists the moves as the documentation shows them")
+    func description() {
+        let changes = ListChanges(from: ["a", "b", "c"], to: ["c", "a", "d"], id: \.self)
+        #expect(changes.description == "-[1] +[2] ↕[2→0] ~[]")
+        let two = ListChanges(moves: [.init(from: 0, to: 2), .init(from: 3, to: 1)])
+        #expect(two.description == "-[] +[] ↕[0→2, 3→1] ~[]")
+    }
+
+    @Test("steps for changes that do not fit the old count stop with a message naming the index")
+    func stepsOutOfRange() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = ListChanges(deletions: [5]).steps(oldCount: 2)
+            })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("RippleBindings: ListChanges.steps(oldCount: 2): deletion 5 is out of range 0..<2"))
+        let moved = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = ListChanges(moves: [.init(from: 0, to: 3)]).steps(oldCount: 2)
+            })
+        #expect(String(decoding: moved.standardErrorContent, as: UTF8.self).contains("move to 3 is out of range 0..<2"))
+    }
 }
 
 /// Applies steps one after the other, as `NSTableView` does between `beginUpdates` and

@@ -225,4 +225,31 @@ import Testing
         #expect(shown.value == items.value)
         withExtendedLifetime(subscription) {}
     }
+
+    @Test("inside a reaction, edits in one batch are one change; edits made one by one are one each")
+    func editsInsideAReaction() {
+        let array = ObservableArray([1, 2, 3])
+        let (seen, subscription) = recording(array)
+        let step = Stored(0)
+        let reaction = observe {
+            switch step.value {
+            case 1:
+                batch {
+                    array.append(10)
+                    array.remove(at: 0)
+                }
+            case 2:
+                array.append(20)
+                array.remove(at: 0)
+            default: break
+            }
+        }
+        step.value = 1
+        #expect(seen.value.count == 1)
+        #expect(array.value == [2, 3, 10])
+        step.value = 2
+        #expect(seen.value.count == 3)
+        #expect(array.value == [3, 10, 20])
+        withExtendedLifetime((subscription, reaction)) {}
+    }
 }

@@ -251,6 +251,18 @@ final class FakeTableView: @unchecked Sendable {
         #expect(message.contains("set allowsMoving"))
     }
 
+    @Test("a data source made with stored sections writes the user's moves back to them")
+    func storedSectionsAreEditable() {
+        let sections = Stored([ListSection(id: 0, items: rows([1, 2, 3]))])
+        let dataSource = ListDataSource(sections: sections)
+        #expect(dataSource.isEditable)
+        dataSource.allowsMoving = true
+        let table = FakeTableView()
+        table.connect(dataSource)
+        dataSource.userDidMove(from: ListIndex(item: 0), to: ListIndex(item: 2))
+        #expect(sections.value[0].items.map(\.id) == [2, 3, 1])
+    }
+
     @Test("releasing the data source ends its connection")
     func release() {
         let source = Stored(rows([1]))
