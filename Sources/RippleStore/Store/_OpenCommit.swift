@@ -17,6 +17,14 @@ struct _OpenCommit {
     let isDropped: Bool
     /// Made by a thread that does not own the gate (see `_StoreCore.handed`).
     var isHandedOver = false
+
+    /// The transaction, moved out for the commit's snapshot; an empty one is left in its
+    /// place (nothing reads it after).
+    mutating func takeTransaction() -> Transaction {
+        var taken = Transaction._moved
+        swap(&taken, &transaction)
+        return taken
+    }
 }
 
 /// When a commit began (`_OpenCommit.start`), kept only for a store with a logger.

@@ -315,7 +315,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return
         }
         let start = open.start
-        let snapshot = snapshotType.init(state: state, version: base.version &+ 1, transaction: open.transaction)
+        // The state and the transaction move into the snapshot: copied, each cost a copy and a
+        // destruction through value witnesses in this unspecialized code (about 200
+        // instructions of a commit with no subscriber).
+        let snapshot = snapshotType.init(
+            state: consume state, version: base.version &+ 1, transaction: open.takeTransaction())
         // The owner delivers handed commits through the follower: it must exist before the
         // first one is handed.
         if isHandedOver { ensureFollower() }

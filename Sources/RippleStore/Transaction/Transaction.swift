@@ -45,6 +45,10 @@ public struct Transaction: Sendable, CustomStringConvertible {
         self.line = line
     }
 
+    /// What is left in a commit's place once its transaction moved into its snapshot: nothing
+    /// to copy or release.
+    static var _moved: Transaction { Transaction(name: nil, file: "", line: 0) }
+
     /// The value stored for `key`, or the key's default value.
     ///
     /// - Complexity: O(1) on average.
