@@ -89,3 +89,32 @@ extension MainActorStore {
         return MainActorComputed(file: file, line: line) { transform(state) }
     }
 }
+
+extension MainActorStore {
+    /// A two-way main-actor binding to the value at `keyPath`: reading tracks that value only
+    /// (it is ``derived(_:)``'s node), writing commits it. ``Store/binding(_:file:line:)`` for
+    /// main-actor code.
+    ///
+    /// ```swift
+    /// let draft = store.binding(\.draft)
+    /// draft.value = "Buy milk"               // commits "binding \.draft"
+    /// let echo = draft.didChange { old, new in print(old, "→", new) }
+    /// ```
+    ///
+    /// The binding holds the store's state, not the store: once the store is released, a
+    /// write is dropped, as a commit to a released store is.
+    ///
+    /// - Complexity: O(1) to create (one dictionary lookup); a write is one commit.
+    public func binding<Value: Equatable>(
+        _ keyPath: WritableKeyPath<State, Value>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> MainActorValueBinding<Value> {
+        let value = derived(keyPath)
+        return MainActorValueBinding(
+            get: { value.value },
+            set: { [weak self] newValue in
+                self?.commit("binding \(keyPath)", file: file, line: line) { $0[keyPath: keyPath] = newValue }
+            })
+    }
+}

@@ -15,6 +15,33 @@ private final class MainCounterStore: MainActorStore<MainCounter, String> {
 @MainActor
 @Suite("MainActorStore")
 struct MainActorStoreTests {
+    @Test("a binding reads one field, tracks only it, and commits what is written")
+    func binding() {
+        var store: MainCounterStore? = MainCounterStore(initialState: MainCounter())
+        let name = store!.binding(\.name)
+        var runs = 0
+        let reaction = observeOnMainActor {
+            _ = name.value
+            runs += 1
+        }
+        var transactions: [String?] = []
+        let sink = store!.sinkState { changes in transactions.append(changes.transaction.name) }
+        store!.increment()
+        #expect(runs == 1, "a commit to another field ran the binding's reader")
+        name.value = "Ada"
+        #expect(store!.currentState.name == "Ada")
+        #expect(runs == 2)
+        #expect(transactions.last == "binding \\MainCounter.name")
+        var seen: [String] = []
+        let echo = name.didChange { old, new in seen.append("\(old)→\(new)") }
+        store!.commit { $0.name = "Grace" }
+        #expect(seen == ["Ada→Grace"])
+        withExtendedLifetime((reaction, sink, echo)) {}
+        store = nil
+        name.value = "dropped"
+        #expect(name.value == "Grace")
+    }
+
     @Test("a commit inside a sink is applied at once and delivered after, to everyone, in order")
     func commitInsideSinkIsDeliveredAfter() {
         let store = MainCounterStore(initialState: MainCounter())
