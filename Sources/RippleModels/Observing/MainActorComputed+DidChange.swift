@@ -23,6 +23,25 @@ extension MainActorComputed {
         didChange(withCurrent: withCurrent) { _, new, _ in handler(new) }
     }
 
+    /// Calls `handler` on the main actor with the value before and after each change (with
+    /// `withCurrent`, at once, with the current value as both): the two-value `didChange` of
+    /// bindings and observable values, for a main-actor value.
+    ///
+    /// ```swift
+    /// let log = model.remaining.didChange { old, new in print("\(old) → \(new)") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - withCurrent: Also call `handler` at once, with the current value as old and new.
+    ///   - handler: Called on the main actor with the old and the new value.
+    /// - Returns: A `Subscription` that stops the handler when cancelled or released.
+    public func didChange(
+        withCurrent: Bool = false,
+        _ handler: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
+    ) -> Subscription {
+        didChange(withCurrent: withCurrent) { old, new, _ in handler(old, new) }
+    }
+
     /// Calls `handler` on the main actor with the value before and after each change, and
     /// whether this is the call for the current value (with `withCurrent`, at once, with the
     /// current value as both old and new).
