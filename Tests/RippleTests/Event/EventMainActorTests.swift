@@ -1,0 +1,68 @@
+import Testing
+
+@testable import Ripple
+
+/// `subscribeOnMainActor`: a main-actor handler gets every value, in the order sent, whatever
+/// thread sends it.
+@MainActor
+@Suite("Event on the main actor")
+struct EventMainActorTests {
+    @Test("a value sent on the main actor is handled before send returns")
+    func sentOnMainActor() {
+        let event = Event<Int>()
+        var seen: [Int] = []
+        let subscription = event.subscribeOnMainActor { value in
+            MainActor.assertIsolated()
+            seen.append(value)
+        }
+        event.send(1)
+        event.send(2)
+        #expect(seen == [1, 2])
+        subscription.cancel()
+        event.send(3)
+        #expect(seen == [1, 2])
+    }
+
+    @Test("values sent from another thread come first when the main actor sends the next one")
+    func otherThreadFirst() {
+        let event = Event<Int>()
+        var seen: [Int] = []
+        let subscription = event.subscribeOnMainActor { seen.append($0) }
+        // The main actor is blocked here: the values wait for it.
+        Thread.runUntilExited {
+            for value in 1...3 { event.send(value) }
+        }
+        #expect(seen.isEmpty)
+        event.send(4)
+        #expect(seen == [1, 2, 3, 4])
+        subscription.cancel()
+    }
+
+    @Test("values sent from another thread are handled on the main actor, in order")
+    func otherThreadInOrder() async {
+        let event = Event<Int>()
+        var seen: [Int] = []
+        let subscription = event.subscribeOnMainActor { value in
+            MainActor.assertIsolated()
+            seen.append(value)
+        }
+        Thread.runUntilExited {
+            for value in 1...100 { event.send(value) }
+        }
+        for _ in 0..<1_000 where seen.count < 100 { await Task.yield() }
+        #expect(seen == Array(1...100))
+        subscription.cancel()
+    }
+
+    @Test("values still on their way when the subscription ends are dropped")
+    func droppedAfterCancel() async {
+        let event = Event<Int>()
+        var seen: [Int] = []
+        var subscription: Subscription? = event.subscribeOnMainActor { seen.append($0) }
+        Thread.runUntilExited { event.send(1) }
+        subscription?.cancel()
+        subscription = nil
+        for _ in 0..<100 { await Task.yield() }
+        #expect(seen.isEmpty)
+    }
+}
