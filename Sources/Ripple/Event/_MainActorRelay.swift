@@ -15,6 +15,10 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     private var queued: [Value] = []
     /// Whether a drain is scheduled or running: a value sent meanwhile joins the queue.
     private var isDraining = false
+    /// Whether `drain` runs now (read and written only on the main actor): a value a handler
+    /// sends joins the queue, and the running loop handles it after the current one, rather
+    /// than inside it.
+    private var isInDrain = false
 
     init(_ handler: @escaping @MainActor (Value) -> Void) {
         self.handler = handler
@@ -41,7 +45,7 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
         MainActor.assumeIsolated {
             if handlesNow {
                 handler(value)
-            } else {
+            } else if !isInDrain {
                 // On the main actor already: handle what waits, in order, then this one.
                 drain()
             }
@@ -51,6 +55,8 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     /// Handles the queued values in order, and those queued while it runs.
     @MainActor
     private func drain() {
+        isInDrain = true
+        defer { isInDrain = false }
         while let next = lock.withLock({ () -> Value? in
             if queued.isEmpty {
                 isDraining = false

@@ -54,6 +54,22 @@ struct EventMainActorTests {
         subscription.cancel()
     }
 
+    @Test("a value a handler sends is handled after the current one, not inside it")
+    func sentFromHandler() async {
+        let event = Event<Int>()
+        var log: [String] = []
+        let subscription = event.subscribeOnMainActor { value in
+            log.append("start \(value)")
+            if value == 1 { event.send(2) }
+            log.append("end \(value)")
+        }
+        // Sent from a thread: handled by the main actor's drain.
+        Thread.runUntilExited { event.send(1) }
+        for _ in 0..<1_000 where log.count < 4 { await Task.yield() }
+        #expect(log == ["start 1", "end 1", "start 2", "end 2"])
+        subscription.cancel()
+    }
+
     @Test("values still on their way when the subscription ends are dropped")
     func droppedAfterCancel() async {
         let event = Event<Int>()
