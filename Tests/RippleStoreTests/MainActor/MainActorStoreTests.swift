@@ -15,6 +15,24 @@ private final class MainCounterStore: MainActorStore<MainCounter, String> {
 @MainActor
 @Suite("MainActorStore")
 struct MainActorStoreTests {
+    @Test("a derived value's sinkValue gets the current value, then each change, with the previous one")
+    func derivedSinkValue() {
+        let store = MainCounterStore(initialState: MainCounter())
+        var seen: [String] = []
+        let subscription = store.derived(\.count).sinkValue { changes in
+            seen.append("\(changes.previous.map { "\($0)" } ?? "-")→\(changes.current) v\(changes.version)")
+        }
+        store.increment()
+        store.commit { $0.name = "Ada" }  // another field: no delivery
+        store.increment()
+        #expect(seen == ["-→0 v0", "0→1 v1", "1→2 v2"])
+        var later: [Int] = []
+        let dropping = store.derived(\.count).sinkValue(dropsFirst: true) { later.append($0.current) }
+        store.increment()
+        #expect(later == [3])
+        withExtendedLifetime((subscription, dropping)) {}
+    }
+
     @Test("a binding reads one field, tracks only it, and commits what is written")
     func binding() {
         var store: MainCounterStore? = MainCounterStore(initialState: MainCounter())
