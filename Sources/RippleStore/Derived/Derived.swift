@@ -67,21 +67,12 @@ public final class Derived<Value: Sendable>: Readable, ObservableValue, @uncheck
         // Inlinable: each delivery's `Changes` is made in code compiled for the concrete value
         // type, where this module's generic code looked up the metadata of `Changes<Value>`,
         // of its snapshots and of `Value?` on every delivery (a third of a delivery's cost).
-        // One snapshot per delivery: the previous one is kept.
-        let previous = _ReactionBox<_Snapshot<Value>?>(nil)
-        let deliveries = _ReactionBox<UInt64>(0)
+        let deliveries = _SinkValueDeliveries<Value>()
         // The reaction holds this derived value (not only its node), so that the value and
         // what hangs on it live while the subscription does.
         return _sinkValue(file: file, line: line) { [self] in
-            let current = computed.value
-            let old = previous.value
-            let snapshot = _Snapshot(
-                state: current, version: deliveries.value,
-                transaction: Transaction(name: "derived", file: file, line: line))
-            previous.value = snapshot
-            if old == nil, dropsFirst { return }
-            deliveries.value += 1
-            let changes = Changes(_previous: old, current: snapshot)
+            guard let changes = deliveries.changes(to: computed.value, dropsFirst: dropsFirst, file: file, line: line)
+            else { return }
             withoutOwner { untracked { receive(changes) } }
         }
     }

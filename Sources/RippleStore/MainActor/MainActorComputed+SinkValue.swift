@@ -28,26 +28,12 @@ extension MainActorComputed {
         line: UInt = #line,
         _ receive: @escaping @MainActor (Changes<Value>) -> Void
     ) -> Subscription {
-        let deliveries = _MainActorDeliveries<Value>()
+        let deliveries = _SinkValueDeliveries<Value>()
         return observeOnMainActor(file: file, line: line) { [self] in
-            let current = value
-            let old = deliveries.previous
-            let snapshot = _Snapshot(
-                state: current, version: deliveries.count,
-                transaction: Transaction(name: "derived", file: file, line: line))
-            deliveries.previous = snapshot
-            if old == nil, dropsFirst { return }
-            deliveries.count += 1
-            let changes = Changes(_previous: old, current: snapshot)
+            guard let changes = deliveries.changes(to: value, dropsFirst: dropsFirst, file: file, line: line) else {
+                return
+            }
             withoutOwner { untracked { receive(changes) } }
         }
     }
-}
-
-/// What a main-actor `sinkValue` subscriber was handed last, and how many deliveries it had:
-/// read and written only by its reaction, on the main actor.
-@MainActor
-final class _MainActorDeliveries<Value> {
-    var previous: _Snapshot<Value>?
-    var count: UInt64 = 0
 }

@@ -77,6 +77,29 @@ final class _ReactionBox<Value>: @unchecked Sendable {
     @usableFromInline init(_ value: Value) { self.value = value }
 }
 
+/// What a `sinkValue` subscriber (of a `Derived` or a `MainActorComputed`) was handed last,
+/// and how many deliveries it had: touched only by its reaction's runs (which never overlap).
+@usableFromInline
+final class _SinkValueDeliveries<Value>: @unchecked Sendable {
+    @usableFromInline var previous: _Snapshot<Value>?
+    @usableFromInline var count: UInt64 = 0
+    @usableFromInline init() {}
+
+    /// The change to hand the subscriber for `current`: from the value it was handed last,
+    /// numbered by the deliveries so far; `nil` for the first value when `dropsFirst`. One
+    /// snapshot per delivery (the previous one is kept).
+    @inlinable
+    func changes(to current: Value, dropsFirst: Bool, file: StaticString, line: UInt) -> Changes<Value>? {
+        let old = previous
+        let snapshot = _Snapshot(
+            state: current, version: count, transaction: Transaction(name: "derived", file: file, line: line))
+        previous = snapshot
+        if old == nil, dropsFirst { return nil }
+        count += 1
+        return Changes(_previous: old, current: snapshot)
+    }
+}
+
 /// A snapshot as traces show it: its state.
 extension _Snapshot: CustomStringConvertible {
     @usableFromInline var description: String { String(describing: state) }
