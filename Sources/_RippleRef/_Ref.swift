@@ -143,3 +143,31 @@ public func _downcast<T: AnyObject>(_ object: AnyObject, to type: T.Type) -> T {
     #endif
     return unsafeDowncast(object, to: type)
 }
+
+/// `body` with its main-actor isolation dropped, so that nonisolated code can call it: the
+/// caller checks, before every call, that it runs on the main thread (as
+/// `MainActor.assumeIsolated` does, for a result that need not be `Sendable`).
+///
+/// The one place Ripple converts a main-actor function type: `MainActorComputed`'s derivations
+/// and equalities, which the graph calls under its lock on the reading thread, after checking
+/// the thread (`_Derivation`).
+@_transparent
+public func _assumingMainActor<Value>(_ body: @escaping @MainActor () -> Value) -> () -> Value {
+    unsafeBitCast(body, to: (() -> Value).self)
+}
+
+/// `body` with its main-actor isolation dropped (see the first `_assumingMainActor(_:)`).
+@_transparent
+public func _assumingMainActor<Argument, Value>(
+    _ body: @escaping @MainActor (Argument) -> Value
+) -> (Argument) -> Value {
+    unsafeBitCast(body, to: ((Argument) -> Value).self)
+}
+
+/// `body` with its main-actor isolation dropped (see the first `_assumingMainActor(_:)`).
+@_transparent
+public func _assumingMainActor<First, Second, Value>(
+    _ body: @escaping @MainActor (First, Second) -> Value
+) -> (First, Second) -> Value {
+    unsafeBitCast(body, to: ((First, Second) -> Value).self)
+}

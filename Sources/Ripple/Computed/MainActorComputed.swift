@@ -49,9 +49,9 @@ import Observation
 public final class MainActorComputed<Value>: Observable {
     /// Owns the node. Its own `value` is never read: the Observation watcher that reading it
     /// arms would bring the value up to date on the writing thread.
-    /// `nonisolated(unsafe)` only so that the nonisolated `init(node:)` may set it: it is set
-    /// once, there, and read afterwards only by main-actor members.
-    nonisolated(unsafe) let computed: Computed<Value>
+    var computed: Computed<Value> { ownedComputed.value }
+    /// `computed`, set by the nonisolated `init(node:)`.
+    private nonisolated let ownedComputed: _MainActorOwned<Computed<Value>>
     /// Where the value was created, for diagnostics.
     private nonisolated let origin: _Origin
     /// Reports changes to Observation, once a read that no Ripple reader tracked, and that an
@@ -67,7 +67,7 @@ public final class MainActorComputed<Value>: Observable {
     @usableFromInline
     nonisolated init(node: _ComputedNode<Value>) {
         node.derivesOnMainActor = true
-        computed = Computed(node: node)
+        ownedComputed = _MainActorOwned(Computed(node: node))
         origin = node.origin
     }
 

@@ -10,9 +10,8 @@ enum _Derivation {
     /// with a message naming the computed value, instead of racing with the main actor.
     @usableFromInline
     static func onMainActor<Value>(_ derive: @escaping @MainActor () -> Value, origin: _Origin) -> () -> Value {
-        // The check below stands for the isolation the conversion drops: this is what
-        // `MainActor.assumeIsolated` does, for a result that need not be `Sendable`.
-        let run = unsafeBitCast(derive, to: (() -> Value).self)
+        // The check below stands for the isolation the conversion drops.
+        let run = _assumingMainActor(derive)
         return {
             if !_graph.isOnMainThread() { failOffMainActor(origin) }
             return run()
@@ -22,7 +21,7 @@ enum _Derivation {
     /// An equality of main-actor values, callable by the graph: it only runs inside a
     /// derivation built by ``onMainActor(_:origin:)``, so on the main thread.
     static func onMainActor<Value>(_ isEqual: (@MainActor (Value, Value) -> Bool)?) -> ((Value, Value) -> Bool)? {
-        isEqual.map { unsafeBitCast($0, to: ((Value, Value) -> Bool).self) }
+        isEqual.map { _assumingMainActor($0) }
     }
 
     /// Stops the program: a main-actor derivation was about to run on another thread.
@@ -78,7 +77,8 @@ final class _OwnedDerivation<Owner: AnyObject, Value> {
         origin: _Origin,
         _ derive: @escaping @MainActor (Owner) -> Value
     ) -> _ComputedNode<Value> {
-        let run = unsafeBitCast(derive, to: ((Owner) -> Value).self)
+        // `liveOwner()` checks the thread before every call.
+        let run = _assumingMainActor(derive)
         return _OwnedDerivation(
             owner: owner, derive: run, isEqual: _Derivation.onMainActor(isEqual), origin: origin, isOnMainActor: true
         ).makeNode()

@@ -29,16 +29,16 @@ public func dependencies(
     of body: @escaping () -> Void
 ) -> DependencySnapshot {
     // Run once, at once, on this thread (checked below), before this function returns: the
-    // closure never crosses a thread, though the reaction's body type asks for a `Sendable` one.
-    nonisolated(unsafe) let body = body
-    let first = _FirstRun()
+    // closure never crosses a thread, though the reaction's body type asks for a `Sendable`
+    // one. `_FirstRun` keeps it, and calls it from the claiming run only.
+    let first = _FirstRun(body)
     let subscription = withoutOwner {
         _startReaction(
             _ReactionNode(origin: _Origin(name: nil, fileID: file, line: line)) {
                 // Only the first run calls `body`: a later one (a write of `body`'s, delivered
                 // before the subscription is cancelled, or another thread's) does nothing.
                 guard first.claim() else { return }
-                body()
+                first.runBody()
                 // What this run read, taken before its own writes are delivered.
                 first.snapshot = _ThreadContext.current.reaction.map { _graph.dependencySnapshot(of: $0) }
             }
@@ -56,11 +56,20 @@ public func dependencies(
 /// The first run of `dependencies(of:)`'s reaction: claimed once, by the run that calls the
 /// body on the calling thread, which then records what it read.
 private final class _FirstRun: @unchecked Sendable {
-    // @unchecked: `snapshot` is written by the claiming run, on the calling thread, and read
-    // there after it.
+    // @unchecked: `body` is called, and `snapshot` written, by the claiming run only, on the
+    // calling thread (when the first run does not start at once, `dependencies(of:)` stops the
+    // program); `snapshot` is read there after it.
     private let claimed = _OnceFlag()
+    private let body: () -> Void
     var snapshot: DependencySnapshot?
+
+    init(_ body: @escaping () -> Void) {
+        self.body = body
+    }
 
     /// Whether this run is the first (true once).
     func claim() -> Bool { claimed.setIfUnset() }
+
+    /// Calls `dependencies(of:)`'s body: the claiming run's work.
+    func runBody() { body() }
 }
