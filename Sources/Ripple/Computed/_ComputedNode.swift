@@ -37,15 +37,7 @@ class _ComputedNodeBase: _DerivedNode {
 /// Not `final` for one subclass, `_ComparingComputedNode`, which keeps an equality of its own
 /// and overrides nothing: every member here is `final`, so calls stay direct.
 @usableFromInline
-class _ComputedNode<Value>: _ComputedNodeBase {
-    @usableFromInline @exclusivity(unchecked) final var cached: Value?
-
-    /// The cached value of a node that has been evaluated (read when the graph has just brought
-    /// it up to date): unchecked, as the hot read paths need.
-    @inlinable
-    final var current: Value {
-        @inline(__always) get { cached.unsafelyUnwrapped }
-    }
+class _ComputedNode<Value>: _CachingNode<Value> {
     @usableFromInline final let derive: () -> Value
 
     /// Creates the node of a computed value. Its evaluation is `specializedEvaluate` when given

@@ -1,10 +1,13 @@
 import _RippleRef
 
-// The node classes every kind shares, declared together: `_Node` (every node, as a source),
-// `_DerivedNode` (a node that reads others) and `_SubscriberNode` (a reaction or a watcher).
-// Their hot fields skip Swift's exclusivity checks (`@exclusivity(unchecked)`, about 80
-// instructions an access otherwise), which keeps that unsafe code in this one file; what the
-// nodes do lives with the features (`Graph/`, `Reactions/`).
+// The node classes' fields, declared together: `_Node` (every node, as a source),
+// `_DerivedNode` (a node that reads others), `_SubscriberNode` (a reaction or a watcher),
+// `_CachingNode` (a computed value's cache), `_StoredNode` (a stored value's value and write
+// count) and `_StoredExtras` (what few stored values need). Their hot fields skip Swift's
+// exclusivity checks (`@exclusivity(unchecked)`: the lock already keeps accesses apart, and
+// the run-time check costs about 80 instructions an access), which keeps that unsafe code in
+// this one file; what the nodes do lives with the features (`Graph/`, `Computed/`, `Stored/`,
+// `Reactions/`).
 
 /// Internal: a node of the reactive graph: a stored value, a computed value or a reaction.
 ///
@@ -277,5 +280,90 @@ struct _Edge {
     @inline(__always)
     func release() {
         ref.release()
+    }
+}
+
+/// The cache of a computed node: its value, once evaluated. Apart from `_ComputedNode`, which
+/// adds the derivation, so that the field, read by every read of a computed value, is declared
+/// with the nodes' other hot fields.
+@usableFromInline
+class _CachingNode<Value>: _ComputedNodeBase {
+    /// The value of the last evaluation; `nil` before the first (lock held).
+    @usableFromInline @exclusivity(unchecked) final var cached: Value?
+
+    /// The cached value of a node that has been evaluated (read when the graph has just brought
+    /// it up to date): unchecked, as the hot read paths need.
+    @inlinable
+    final var current: Value {
+        @inline(__always) get { cached.unsafelyUnwrapped }
+    }
+
+    override init(origin: _Origin, specializedEvaluate: @escaping (_Node) -> Bool) {
+        super.init(origin: origin, specializedEvaluate: specializedEvaluate)
+    }
+}
+
+/// The fields of a ``Stored`` that most code reaches: its value, its write count and its
+/// extras. `Stored` adds its equality and origin after them.
+///
+/// The fields of fixed size come before the value: code not specialized for `Value` (the
+/// graph's bookkeeping) then reaches them at constant offsets, not through the offsets in the
+/// class's metadata.
+public class _StoredNode<Value>: _Node {
+    /// What most values never need (the staged value of a batch, the Observation subject, the
+    /// write counter, nested compound assignments), created by its first use (lock held).
+    /// Retained by hand (released in `Stored`'s `deinit`), so that reaching it costs no
+    /// reference counting.
+    @usableFromInline @exclusivity(unchecked) final var _extras: _Ref<_StoredExtras<Value>>?
+    /// Writes so far, equal ones included.
+    @exclusivity(unchecked) final var writes = 0
+    /// The committed value (lock held to write; see `Stored.value` for the reads).
+    @usableFromInline @exclusivity(unchecked) final var _value: Value
+
+    init(_ value: Value) {
+        _value = value
+        super.init(kind: .stored)
+    }
+}
+
+/// The parts of a ``Stored`` that most values never use, kept apart so that a plain stored
+/// value stays small: created by the first batch write, read in an Observation scope, ``Stored/writeCount``
+/// read, compound assignment or before-change handler that needs them (lock held), and freed
+/// with the value.
+///
+/// Every field is guarded by the graph's lock.
+@usableFromInline
+final class _StoredExtras<Value> {
+    /// The batch whose staged value this node holds (others keep theirs apart).
+    @exclusivity(unchecked) var stagedOwner: _Ref<_Staging>?
+    /// The writes the staged value stands for.
+    @exclusivity(unchecked) var stagedWrites = 0
+    /// Reactions' reads of the staged value, in the batch's view (see `_StagedRead`).
+    @exclusivity(unchecked) var stagedRead = _StagedRead()
+    /// Publishes the value's write count to readers of ``Stored/writeCount``.
+    @exclusivity(unchecked) var writeCounter: Stored<Int>?
+    /// The thread (its context) inside a compound assignment to the value, which other writers
+    /// wait for; `nil` when none.
+    @exclusivity(unchecked) var exclusiveOwner: _Ref<_ThreadContext>?
+    /// Nested compound assignments to the value by the thread that owns it.
+    @exclusivity(unchecked) var exclusiveDepth = 0
+    /// Observation interop: created by the first read no Ripple reader tracked and an
+    /// Observation scope recorded; from then on every change is told to Observation (see
+    /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
+    /// reference counting.
+    @exclusivity(unchecked) var observationRef: _Ref<_ObservationSubject>?
+    /// Before-change handlers (``Stored/willChange(_:)``), in the order they were added.
+    @exclusivity(unchecked) var willChangeHandlers: [_WillChangeHandler<Value>] = []
+    /// The thread (its context) calling the before-change handlers, which must not write the
+    /// value; `nil` when none.
+    @exclusivity(unchecked) var willChangeCaller: _Ref<_ThreadContext>?
+    /// The value staged by the batch that holds this node's slot (see `_Staging`). Last: the
+    /// fields before it are at constant offsets in code not specialized for `Value`.
+    @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
+
+    init() {}
+
+    deinit {
+        observationRef?.release()
     }
 }

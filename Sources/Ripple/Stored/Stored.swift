@@ -28,18 +28,10 @@ import _RippleRef
 ///
 /// - Complexity: Reading is O(1). A write is O(*n*) in the number of live nodes downstream
 ///   that are not already marked.
-public final class Stored<Value>: _Node, Readable {
-    // The fields of fixed size come before the value: code not specialized for `Value` (the
-    // graph's bookkeeping) then reaches them at constant offsets, not through the offsets in
-    // the class's metadata.
+public final class Stored<Value>: _StoredNode<Value>, Readable {
+    // The value, its write count and its extras are `_StoredNode`'s (`Graph/_Node.swift`, with
+    // the other nodes' hot fields); the fields here come after them.
 
-    /// What most values never need (the staged value of a batch, the Observation subject, the
-    /// write counter, nested compound assignments), created by its first use (lock held).
-    /// Retained by hand (released in `deinit`), so that reaching it costs no reference counting.
-    @usableFromInline @exclusivity(unchecked) var _extras: _Ref<_StoredExtras<Value>>?
-    /// Writes so far, equal ones included.
-    @exclusivity(unchecked) var writes = 0
-    @usableFromInline @exclusivity(unchecked) var _value: Value
     @usableFromInline let _isEqual: ((Value, Value) -> Bool)?
     /// Where the value was created, or its name (last: see `_Node.origin`).
     let storedOrigin: _OriginStorage
@@ -70,10 +62,9 @@ public final class Stored<Value>: _Node, Readable {
     init(
         _ value: Value, name: String?, comparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt
     ) {
-        _value = value
         _isEqual = isEqual
         storedOrigin = _OriginStorage(_Origin(name: name, fileID: file, line: line))
-        super.init(kind: .stored)
+        super.init(value)
         version = _graph.withLock { _graph.makeID() }
     }
 
@@ -81,10 +72,9 @@ public final class Stored<Value>: _Node, Readable {
     init(
         _ value: Value, nameableLaterComparingWith isEqual: ((Value, Value) -> Bool)?, file: StaticString, line: UInt
     ) {
-        _value = value
         _isEqual = isEqual
         storedOrigin = _OriginStorage(nameableLater: _Origin(name: nil, fileID: file, line: line))
-        super.init(kind: .stored)
+        super.init(value)
         version = _graph.withLock { _graph.makeID() }
     }
 
