@@ -40,7 +40,7 @@ struct _SoleWrite {
     /// stage it, or apply it, both with the lock held; or, with the lock released, destroy the
     /// value the write replaced.
     @usableFromInline
-    typealias Perform = (_Node, UnsafeMutableRawPointer, Int, _Ref<_ThreadContext>, _SoleWriteStep) -> Void
+    typealias Perform = (_Node, _ValueStorage, Int, _Ref<_ThreadContext>, _SoleWriteStep) -> Void
 
     /// The largest value kept here, in bytes; larger ones are staged.
     @usableFromInline static var capacity: Int { 64 }
@@ -49,7 +49,7 @@ struct _SoleWrite {
 
     /// The value: written by the batch, then, once applied, the value it replaced (until it is
     /// destroyed, with the lock released).
-    @usableFromInline let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
+    @usableFromInline let storage = _ValueStorage(byteCount: capacity, alignment: alignment)
     /// The written node, retained from the write until the write is staged or, once applied,
     /// released: kept alive until the batch is applied, like a staged node.
     @usableFromInline var node: _Ref<_Node>?
@@ -110,9 +110,9 @@ enum _SoleWriteStep {
 @usableFromInline
 enum _SoleWriteSlot {
     /// The first write of the batch, kept in the context: initialize the storage.
-    case kept(UnsafeMutableRawPointer)
+    case kept(_ValueStorage)
     /// Another write of the kept node: replace the value in the storage.
-    case replacing(UnsafeMutableRawPointer)
+    case replacing(_ValueStorage)
     /// Not kept: stage it.
     case staged
 }
@@ -125,7 +125,7 @@ extension _ThreadContext {
     @usableFromInline @inline(never)
     func _soleWriteSlot(for node: _Node, perform: @escaping _SoleWrite.Perform) -> _SoleWriteSlot {
         if soleWrite.isPending {
-            guard soleWrite.node.unsafelyUnwrapped.refers(to: node) else {
+            guard soleWrite.node!.refers(to: node) else {
                 return .staged
             }
             soleWrite.writes &+= 1
@@ -164,8 +164,8 @@ extension _Graph {
     @inline(__always)
     func stageSoleWriteOfCallingThread() {
         if evaluatingRef != nil || suspendedEvaluatingRef != nil { return }
-        guard let pointer = _ThreadContext.existingPointer else { return }
-        _Ref<_ThreadContext>(unsafeAddress: pointer).with { context in
+        guard let context = _ThreadContext.existingRef else { return }
+        context.with { context in
             if context.soleWrite.isPending { stageSoleWrite(context) }
         }
     }
@@ -186,7 +186,7 @@ extension _Graph {
     @inline(never)
     func stageSoleWrite(_ context: _ThreadContext) {
         assertLockHeld()
-        let node = context.soleWrite.node.unsafelyUnwrapped
+        let node = context.soleWrite.node!
         let perform = context.soleWrite.perform
         let writes = context.soleWrite.writes
         context.soleWrite.node = nil
@@ -203,7 +203,7 @@ extension _Graph {
     func applySoleWrite(_ context: _ThreadContext) {
         assertLockHeld()
         context.soleWrite.phase = .applying
-        context.soleWrite.node.unsafelyUnwrapped.with { node in
+        context.soleWrite.node!.with { node in
             context.soleWrite.perform(
                 node, context.soleWrite.storage, context.soleWrite.writes, .init(context), .apply)
         }
@@ -237,7 +237,7 @@ extension _ThreadContext {
     @inline(__always)
     func commitSoleWriteAsWrite() -> Bool {
         guard soleWrite.isPending, soleWrite.writes == 1, !staging.isActive, reservations.isEmpty else { return false }
-        let node = soleWrite.node.unsafelyUnwrapped
+        let node = soleWrite.node!
         let traced = node.with {
             $0.graphRef.with { $0.hasTracersInstalled }
         }
@@ -276,18 +276,17 @@ extension Stored {
     /// lock released, committed as an unbatched write.
     @inlinable
     func _performSoleWrite(
-        _ step: _SoleWriteStep, _ storage: UnsafeMutableRawPointer, _ writes: Int, _ context: _Ref<_ThreadContext>
+        _ step: _SoleWriteStep, _ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>
     ) {
-        let pointer = storage.assumingMemoryBound(to: Value.self)
         switch step {
         case .stage:
-            _stageSoleWrite(pointer, writes, context)
+            _stageSoleWrite(storage, writes, context)
         case .apply:
-            _applySoleWrite(pointer, writes, context)
+            _applySoleWrite(storage, writes, context)
         case .destroyReplaced:
-            pointer.deinitialize(count: 1)
+            storage.destroy(as: Value.self)
         case .commit:
-            _writeAndDeliver(pointer.move(), context)
+            _writeAndDeliver(storage.move(as: Value.self), context)
         }
     }
 
@@ -296,24 +295,24 @@ extension Stored {
     /// and the closure that dispatches the steps stays small (inlined, this step cost every
     /// batch of one write 9 instructions in the closure's prologue and epilogue).
     @inlinable @inline(never)
-    func _applySoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
-        var value = pointer.move()
+    func _applySoleWrite(_ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>) {
+        var value = storage.move(as: Value.self)
         _applyStaged(&value, writes: writes, context)
         // What the write replaced (or the value itself, if equal), destroyed once the lock
         // is released.
-        pointer.initialize(to: value)
+        storage.initialize(to: value)
     }
 
     /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
     @usableFromInline
-    func _stageSoleWrite(_ pointer: UnsafeMutablePointer<Value>, _ writes: Int, _ context: _Ref<_ThreadContext>) {
+    func _stageSoleWrite(_ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>) {
         let contextRef = context
         context.with { context in
             let graph = graphRef.object
             let slot = _stageLocked(graph, context) { node, staging, context in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
-            var value = Optional(pointer.move())
+            var value = Optional(storage.move(as: Value.self))
             if graph.tracingCount != 0 { _recordStagedWrite(value!, contextRef) }
             // The batch staged nothing before: the value takes a free slot, replacing nothing.
             switch slot {

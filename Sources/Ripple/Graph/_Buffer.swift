@@ -127,3 +127,54 @@ struct _ElementsInPlace<Element> {
         @_transparent get { base.unsafelyUnwrapped[index] }
     }
 }
+
+// MARK: - One value's raw storage
+
+/// Room for one value of a type known only to the code that stores it: a batch's sole write
+/// (`_SoleWrite`), kept in its thread's context without allocating per write.
+///
+/// Which type it holds, and whether it holds one, is the caller's to know (not checked): the
+/// code that initializes it is compiled for the value's type, and so is the code that moves or
+/// destroys it (`Stored._performSoleWrite`).
+@usableFromInline @frozen
+struct _ValueStorage {
+    /// The room itself, allocated once, freed by ``deallocate()`` (with its thread's context).
+    @usableFromInline let base: UnsafeMutableRawPointer
+
+    /// Allocates room for one value of at most `byteCount` bytes aligned to at most `alignment`.
+    init(byteCount: Int, alignment: Int) {
+        base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: alignment)
+    }
+
+    /// Stores `value` in the empty storage.
+    @inlinable @inline(__always)
+    func initialize<Value>(to value: consuming Value) {
+        base.initializeMemory(as: Value.self, to: value)
+    }
+
+    /// Takes the stored value out, leaving the storage empty.
+    @inlinable @inline(__always)
+    func move<Value>(as type: Value.Type = Value.self) -> Value {
+        base.assumingMemoryBound(to: Value.self).move()
+    }
+
+    /// Replaces the stored value with `value`; returns the one it held.
+    @inlinable @inline(__always)
+    func replace<Value>(with value: consuming Value) -> Value {
+        let pointer = base.assumingMemoryBound(to: Value.self)
+        let old = pointer.move()
+        pointer.initialize(to: value)
+        return old
+    }
+
+    /// Frees the room, which holds no value.
+    func deallocate() {
+        base.deallocate()
+    }
+
+    /// Destroys the stored value, leaving the storage empty.
+    @inlinable @inline(__always)
+    func destroy<Value>(as type: Value.Type) {
+        base.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+}

@@ -20,13 +20,11 @@ extension Stored {
             }
             switch slot {
             case .kept(let storage):
-                storage.initializeMemory(as: Value.self, to: newValue)
+                storage.initialize(to: newValue)
                 return
             case .replacing(let storage):
-                let value = storage.assumingMemoryBound(to: Value.self)
                 // The value this write replaces, released here, unlocked.
-                let replaced = value.move()
-                value.initialize(to: newValue)
+                let replaced = storage.replace(with: newValue)
                 withExtendedLifetime(replaced) {}
                 return
             case .staged:
