@@ -171,3 +171,23 @@ public func _assumingMainActor<First, Second, Value>(
 ) -> (First, Second) -> Value {
     unsafeBitCast(body, to: ((First, Second) -> Value).self)
 }
+
+// MARK: - A reference as a word
+
+extension _Ref {
+    /// The reference whose ``bitPattern`` is `bitPattern`: unchecked, like
+    /// ``init(unsafeAddress:)``, the word must be one that ``bitPattern`` gave for an object
+    /// still alive.
+    ///
+    /// For a reference kept in a word with other things: a node's packed origin
+    /// (`_OriginStorage`) tags it in its low bits, which an object's address leaves clear, and a
+    /// late name (`_OnceReferenceBuffer`) publishes it through a C atomic word.
+    @_transparent
+    public init(bitPattern: UInt) {
+        self.init(unsafeAddress: UnsafeRawPointer(bitPattern: bitPattern).unsafelyUnwrapped)
+    }
+
+    /// The object's ``address`` as a word (never 0), given back by ``init(bitPattern:)``.
+    @_transparent
+    public var bitPattern: UInt { UInt(bitPattern: address) }
+}

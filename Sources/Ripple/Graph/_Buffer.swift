@@ -178,3 +178,46 @@ struct _ValueStorage {
         base.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
 }
+
+// MARK: - Static text
+
+/// The UTF-8 text of a `StaticString` literal, kept as the address of its first byte: one word
+/// (an optional one too), no reference counting.
+///
+/// A literal's text lives in the binary, never changes and is never freed, and it ends with a
+/// null byte (`StaticString.utf8Start`): its address alone is enough to read it back, at any
+/// time, from any thread. What a node's origin keeps of its `#fileID` (`_Origin`, and packed in
+/// a word, `_OriginStorage`).
+struct _StaticText: @unchecked Sendable {
+    // @unchecked: the text it points to is immutable and immortal.
+
+    /// The text's first byte.
+    private let start: UnsafePointer<UInt8>
+
+    /// The text of `literal`; `nil` when the literal has none in memory (a `StaticString` made
+    /// from one Unicode scalar holds the scalar).
+    @_transparent
+    init?(_ literal: StaticString) {
+        guard literal.hasPointerRepresentation else { return nil }
+        start = literal.utf8Start
+    }
+
+    /// The text whose ``address`` is `address`: unchecked, it must be one that ``address`` gave.
+    /// For text packed in a word with other things.
+    @_transparent
+    init(address: UInt) {
+        start = UnsafePointer(bitPattern: address).unsafelyUnwrapped
+    }
+
+    /// The address of the text's first byte (never 0), for packing the text in a word.
+    @_transparent
+    var address: UInt { UInt(bitPattern: start) }
+
+    /// The text as a `String`: its first `utf8Count` bytes, or, when the length is not known
+    /// (`nil`), every byte before the null byte that ends it (counted with `strlen`). Invalid
+    /// UTF-8 is repaired, as `String(decoding:as:)` does.
+    func string(utf8Count: Int?) -> String {
+        guard let utf8Count else { return String(cString: start) }
+        return String(decoding: UnsafeBufferPointer(start: start, count: utf8Count), as: UTF8.self)
+    }
+}

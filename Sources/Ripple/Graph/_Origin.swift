@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import _RippleThread
 import _RippleRef
 
 /// Where a node came from: a user-given name, or the file and line that created it.
@@ -13,32 +5,29 @@ import _RippleRef
 /// Every node holds one, so it is kept small: three words (it was six), the file as a pointer to
 /// its static text, its length and the line packed in one word, and a name (rare) in a box.
 @usableFromInline
-struct _Origin: CustomStringConvertible, @unchecked Sendable {
-    // @unchecked: `file` points to the static text of a `#fileID` literal, which never changes
-    // and is never freed; the name box is immutable.
-
-    /// The `#fileID` text's start; `nil` when the literal had no pointer representation (then
+struct _Origin: CustomStringConvertible, Sendable {
+    /// The `#fileID` literal's text; `nil` when the literal had no pointer representation (then
     /// the box holds it as text).
-    private let file: UnsafePointer<UInt8>?
-    /// The line (low 32 bits) and the file's length in bytes (high 32 bits).
+    private let file: _StaticText?
+    /// The line (low 32 bits) and the file's length in bytes (high 32 bits; 0 when not known,
+    /// for an origin rebuilt by `_OriginStorage`: then the text's null byte ends it).
     private let lineAndLength: UInt64
     /// The name, or a file that had to be copied; `nil` for most nodes.
     private let box: _OriginBox?
 
     @usableFromInline
     init(name: String?, fileID: StaticString, line: UInt) {
-        let length = fileID.hasPointerRepresentation ? UInt64(UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)) : 0
+        file = _StaticText(fileID)
+        let length = file != nil ? UInt64(UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)) : 0
         lineAndLength = UInt64(UInt32(truncatingIfNeeded: line)) | length << 32
-        if fileID.hasPointerRepresentation {
-            file = fileID.utf8Start
+        if file != nil {
             box = name.map { _OriginBox(name: $0, file: nil) }
         } else {
-            file = nil
             box = _OriginBox(name: name, file: "\(fileID)")
         }
     }
 
-    private init(file: UnsafePointer<UInt8>?, lineAndLength: UInt64, box: _OriginBox?) {
+    private init(file: _StaticText?, lineAndLength: UInt64, box: _OriginBox?) {
         self.file = file
         self.lineAndLength = lineAndLength
         self.box = box
@@ -55,18 +44,19 @@ struct _Origin: CustomStringConvertible, @unchecked Sendable {
         _Origin(file: file, lineAndLength: lineAndLength, box: box)
     }
 
-    /// A file-and-line origin rebuilt from what `_OriginStorage` packed.
-    init(file: UnsafePointer<UInt8>?, length: Int, line: UInt) {
+    /// A file-and-line origin rebuilt from what `_OriginStorage` packed: the file's length is
+    /// not known (counted when read).
+    init(file: _StaticText, line: UInt) {
         self.file = file
-        lineAndLength = UInt64(UInt32(truncatingIfNeeded: line)) | UInt64(length) << 32
+        lineAndLength = UInt64(UInt32(truncatingIfNeeded: line))
         box = nil
     }
 
     /// The address of the file's text, if the origin has no name and its file is a literal's
     /// text at an address below 2^48: what `_OriginStorage` can pack.
     var packableFileAddress: UInt? {
-        guard box == nil, let file, UInt(bitPattern: file) < 1 << 48 else { return nil }
-        return UInt(bitPattern: file)
+        guard box == nil, let file, file.address < 1 << 48 else { return nil }
+        return file.address
     }
 
     /// The name given when the node was created, if any.
@@ -75,7 +65,8 @@ struct _Origin: CustomStringConvertible, @unchecked Sendable {
     /// The file that created the node (`Module/File.swift`).
     var fileID: String {
         if let file {
-            return String(decoding: UnsafeBufferPointer(start: file, count: Int(lineAndLength >> 32)), as: UTF8.self)
+            let length = Int(lineAndLength >> 32)
+            return file.string(utf8Count: length != 0 ? length : nil)
         }
         return box?.file ?? "?"
     }
@@ -120,18 +111,18 @@ struct _OriginStorage: ~Copyable {
         if let address = origin.packableFileAddress, origin.line < 1 << 15 {
             word = address << 16 | origin.line << 1 | 1
         } else {
-            word = UInt(bitPattern: _Ref(retaining: _OriginStorageBox(origin)).address)
+            word = _Ref(retaining: _OriginStorageBox(origin)).bitPattern
         }
     }
 
     /// An origin without a name that may be given one later, once (see `_NameableOrigin`).
     init(nameableLater origin: _Origin) {
-        word = UInt(bitPattern: _Ref(retaining: _NameableOrigin.make(origin)).address) | 2
+        word = _Ref(retaining: _NameableOrigin.make(header: origin)).bitPattern | 2
     }
 
     deinit {
         if word & 3 == 0 {
-            _Ref<_OriginStorageBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release()
+            _Ref<_OriginStorageBox>(bitPattern: word).release()
         } else if word & 3 == 2 {
             nameable.release()
         }
@@ -139,7 +130,7 @@ struct _OriginStorage: ~Copyable {
 
     /// The origin that may be named later (`word & 3 == 2`).
     private var nameable: _Ref<_NameableOrigin> {
-        _Ref(unsafeAddress: UnsafeRawPointer(bitPattern: word & ~2).unsafelyUnwrapped)
+        _Ref(bitPattern: word & ~2)
     }
 
     /// Whether the origin may still be given a name (`giveName(_:)`); false for every origin
@@ -153,20 +144,16 @@ struct _OriginStorage: ~Copyable {
     /// the graph's lock, from any number of threads.
     func giveName(_ name: String?) {
         guard word & 3 == 2 else { return }
-        nameable.with { $0.publish(name) }
+        nameable.with { $0.giveName(name) }
     }
 
     /// The origin it keeps.
     var origin: _Origin {
         guard word & 1 == 1 else {
             if word & 2 != 0 { return nameable.with { $0.origin } }
-            return _Ref<_OriginStorageBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-                .object.origin
+            return _Ref<_OriginStorageBox>(bitPattern: word).object.origin
         }
-        let file = UnsafePointer<UInt8>(bitPattern: word >> 16).unsafelyUnwrapped
-        return _Origin(
-            file: file, length: strlen(UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)),
-            line: (word & 0xFFFF) >> 1)
+        return _Origin(file: _StaticText(address: word >> 16), line: (word & 0xFFFF) >> 1)
     }
 }
 
@@ -183,39 +170,15 @@ final class _OriginStorageBox: Sendable {
 /// property's `Stored`, which learns its model and property only when the model first reaches
 /// it (see `Stored._giveName(_:)`).
 ///
-/// The header is the origin it was created with (file and line), never changed. The one element
-/// is the published name: 0, or the address of a retained `_OriginBox` (made by
-/// `_Origin.nameBox(_:)`), set once from 0 with a C atomic and read with one. So it is read
-/// without the graph's lock, by diagnostics and by the accessor that asks whether the name is
-/// still awaited, and a box once published stays until this object goes (with its node): a
-/// reader that loaded it may use it unretained.
-final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
-    /// An unnamed origin that keeps `origin`'s file and line.
-    static func make(_ origin: _Origin) -> _NameableOrigin {
-        let made = _downcast(create(minimumCapacity: 1) { _ in origin }, to: _NameableOrigin.self)
-        made.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
-        return made
-    }
-
-    deinit {
-        let published = withUnsafeMutablePointerToElements { $0.pointee }
-        if published != 0 {
-            _Ref<_OriginBox>(unsafeAddress: UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped).release()
-        }
-    }
-
-    /// The published name's box, if any.
-    private var published: _OriginBox? {
-        let word = withUnsafeMutablePointerToElements { _ripple_once_word_load($0) }
-        guard word != 0 else { return nil }
-        return _Ref<_OriginBox>(unsafeAddress: UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-            .object
-    }
-
+/// The header is the origin it was created with (file and line), never changed. The published
+/// reference (see `_OnceReferenceBuffer`) is the name: none, or an `_OriginBox` made by
+/// `_Origin.nameBox(_:)`, published once. So it is read without the graph's lock, by
+/// diagnostics and by the accessor that asks whether the name is still awaited, and a box once
+/// published stays until this object goes (with its node).
+final class _NameableOrigin: _OnceReferenceBuffer<_Origin, _OriginBox> {
     /// Whether a name (or `nil`, "keep the file and line") was published.
-    var isNamed: Bool {
-        withUnsafeMutablePointerToElements { _ripple_once_word_load($0) } != 0
-    }
+    @inline(__always)
+    var isNamed: Bool { isPublished }
 
     /// The origin: the header with the published name, if any.
     var origin: _Origin {
@@ -223,13 +186,9 @@ final class _NameableOrigin: ManagedBuffer<_Origin, UInt> {
         return header.with(published)
     }
 
-    /// Publishes `name`, unless a name was published already.
-    func publish(_ name: String?) {
+    /// Publishes `name`, unless a name was published already: the first wins.
+    func giveName(_ name: String?) {
         guard !isNamed else { return }
-        let box = _Ref(retaining: header.nameBox(name))
-        let won = withUnsafeMutablePointerToElements {
-            _ripple_once_word_publish($0, UInt(bitPattern: box.address))
-        }
-        if !won { box.release() }
+        publish(header.nameBox(name))
     }
 }

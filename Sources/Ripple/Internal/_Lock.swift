@@ -7,6 +7,7 @@ import Darwin
 #endif
 
 public import _RippleThread
+import _RippleRef
 
 /// The one lock type Ripple uses: a recursive lock on a word, the same on every platform.
 ///
@@ -303,5 +304,59 @@ struct _OnceFlag: ~Copyable, @unchecked Sendable {
     /// Sets the flag if it is not set yet; returns whether this call set it.
     func setIfUnset() -> Bool {
         _ripple_once_word_publish(word, 1)
+    }
+}
+
+// MARK: - A reference published once
+
+/// A header and one reference published once, from none, and read without a lock: what an
+/// origin that learns its name late is (`_NameableOrigin`, an `@Observed` property's).
+///
+/// The reference is the object's one element, a word: 0, or the address of the object it
+/// retains, set once with a C atomic (`_ripple_once_word_publish`) and read with one, an
+/// acquire load (`_ripple_once_word_load`), so a reader sees the published object as the thread
+/// that published it left it. In the object rather than allocated apart (as ``_OnceFlag``'s
+/// word is), so it costs no allocation of its own. A reference once published stays until this
+/// object goes: a reader that keeps this object alive may use it without retaining it.
+///
+/// Subclass it (`final class Named: _OnceReferenceBuffer<Header, Object>`) and create one with
+/// ``make(header:)``.
+class _OnceReferenceBuffer<Header, Object: AnyObject>: ManagedBuffer<Header, UInt> {
+    /// A new object of this class with `header`, no reference published.
+    static func make(header: Header) -> Self {
+        let made = _downcast(create(minimumCapacity: 1) { _ in header }, to: self)
+        made.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+        return made
+    }
+
+    deinit {
+        // A plain read: a deinitializer runs once no other thread can reach the object.
+        let word = withUnsafeMutablePointerToElements { $0.pointee }
+        if word != 0 { _Ref<Object>(bitPattern: word).release() }
+    }
+
+    /// Whether a reference was published (an acquire load).
+    @inline(__always)
+    final var isPublished: Bool {
+        withUnsafeMutablePointerToElements { _ripple_once_word_load($0) } != 0
+    }
+
+    /// The published reference, if any (an acquire load): kept alive by this object.
+    @inline(__always)
+    final var published: Object? {
+        let word = withUnsafeMutablePointerToElements { _ripple_once_word_load($0) }
+        guard word != 0 else { return nil }
+        return _Ref<Object>(bitPattern: word).object
+    }
+
+    /// Publishes `object`, retaining it until this object goes, unless a reference was published
+    /// already (then `object` is not kept). Returns whether this call published it. Safe from
+    /// any number of threads: the first to publish wins.
+    @discardableResult
+    final func publish(_ object: Object) -> Bool {
+        let retained = _Ref(retaining: object)
+        let won = withUnsafeMutablePointerToElements { _ripple_once_word_publish($0, retained.bitPattern) }
+        if !won { retained.release() }
+        return won
     }
 }
