@@ -101,7 +101,7 @@ final class _Staging {
     func commitAll(_ context: _Ref<_ThreadContext>) {
         // Reaction runs in progress on other threads read the batch's values as they were
         // before it (see `_RunSnapshots`).
-        let graph = _createdGraphRef.unsafelyUnwrapped
+        let graph = _existingGraphRef
         graph.with { $0.beginBatchApply() }
         for index in 0..<count {
             let entry = slots[index]
@@ -332,7 +332,7 @@ extension _ThreadContext {
         // on this thread, whose commit must not end them again.
         var ended: [any _ReadModifyWriteSubject] = []
         // Something was staged or reserved: a node exists, and with it the graph.
-        _createdGraphRef.unsafelyUnwrapped.with { graph in
+        _existingGraphRef.with { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
             let held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             if soleWrite.isPending {
@@ -398,11 +398,11 @@ extension _Staging {
         }
         if let known = memo[ObjectIdentifier(node)] {
             if let value = known.value { return value as! Value }
-            return node.cached.unsafelyUnwrapped
+            return node.current
         }
         visit(node, graph, context)
         if let value = memo[ObjectIdentifier(node)]?.value { return value as! Value }
-        return node.cached.unsafelyUnwrapped
+        return node.current
     }
 
     /// Walks the recorded sources of `root` (depth first, explicit stack), marks each computed

@@ -379,6 +379,13 @@ var _createdGraphRef: _Ref<_Graph>? {
     _graphPointer.map { _Ref(unsafeAddress: $0) }
 }
 
+/// The graph, through `_graphPointer`, for code that runs only once a node exists, and knows it
+/// (a batch that staged something): not even the check for `nil`.
+@inline(__always)
+var _existingGraphRef: _Ref<_Graph> {
+    _Ref(unsafeAddress: _graphPointer.unsafelyUnwrapped)
+}
+
 /// The Observation probe's address (`_probeRef`), set once with the graph's: a global with a
 /// constant initial value, read with a plain load where `_probeRef` costs a call to check its
 /// lazy initialisation.
