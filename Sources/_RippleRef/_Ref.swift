@@ -145,12 +145,13 @@ public func _downcast<T: AnyObject>(_ object: AnyObject, to type: T.Type) -> T {
 }
 
 /// `body` with its main-actor isolation dropped, so that nonisolated code can call it: the
-/// caller checks, before every call, that it runs on the main thread (as
+/// caller runs it only where the thread was checked to be the main one (as
 /// `MainActor.assumeIsolated` does, for a result that need not be `Sendable`).
 ///
-/// The one place Ripple converts a main-actor function type: `MainActorComputed`'s derivations
-/// and equalities, which the graph calls under its lock on the reading thread, after checking
-/// the thread (`_Derivation`).
+/// Where the core (`Ripple`) converts a main-actor function type: `MainActorComputed`'s
+/// derivations, which `_Derivation` runs after checking the thread, and their equalities,
+/// which run only inside those derivations. (RippleStore, which cannot import this module,
+/// makes the same cast for a main-actor store's deliveries.)
 @_transparent
 public func _assumingMainActor<Value>(_ body: @escaping @MainActor () -> Value) -> () -> Value {
     unsafeBitCast(body, to: (() -> Value).self)

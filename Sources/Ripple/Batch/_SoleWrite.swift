@@ -300,7 +300,7 @@ extension Stored {
         _applyStaged(&value, writes: writes, context)
         // What the write replaced (or the value itself, if equal), destroyed once the lock
         // is released.
-        storage.initialize(to: value)
+        storage.initialize(as: Value.self, to: value)
     }
 
     /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.

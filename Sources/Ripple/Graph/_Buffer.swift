@@ -135,7 +135,8 @@ struct _ElementsInPlace<Element> {
 ///
 /// Which type it holds, and whether it holds one, is the caller's to know (not checked): the
 /// code that initializes it is compiled for the value's type, and so is the code that moves or
-/// destroys it (`Stored._performSoleWrite`).
+/// destroys it (`Stored._performSoleWrite`). Every member names the type (`as:`), so that a
+/// call cannot infer another one from its argument or its result.
 @usableFromInline @frozen
 struct _ValueStorage {
     /// The room itself, allocated once, freed by ``deallocate()`` (with its thread's context).
@@ -148,19 +149,19 @@ struct _ValueStorage {
 
     /// Stores `value` in the empty storage.
     @inlinable @inline(__always)
-    func initialize<Value>(to value: consuming Value) {
+    func initialize<Value>(as type: Value.Type, to value: consuming Value) {
         base.initializeMemory(as: Value.self, to: value)
     }
 
     /// Takes the stored value out, leaving the storage empty.
     @inlinable @inline(__always)
-    func move<Value>(as type: Value.Type = Value.self) -> Value {
+    func move<Value>(as type: Value.Type) -> Value {
         base.assumingMemoryBound(to: Value.self).move()
     }
 
     /// Replaces the stored value with `value`; returns the one it held.
     @inlinable @inline(__always)
-    func replace<Value>(with value: consuming Value) -> Value {
+    func replace<Value>(as type: Value.Type, with value: consuming Value) -> Value {
         let pointer = base.assumingMemoryBound(to: Value.self)
         let old = pointer.move()
         pointer.initialize(to: value)

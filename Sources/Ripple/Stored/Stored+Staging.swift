@@ -20,11 +20,11 @@ extension Stored {
             }
             switch slot {
             case .kept(let storage):
-                storage.initialize(to: newValue)
+                storage.initialize(as: Value.self, to: newValue)
                 return
             case .replacing(let storage):
                 // The value this write replaces, released here, unlocked.
-                let replaced = storage.replace(with: newValue)
+                let replaced = storage.replace(as: Value.self, with: newValue)
                 withExtendedLifetime(replaced) {}
                 return
             case .staged:
