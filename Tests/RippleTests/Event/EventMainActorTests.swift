@@ -49,7 +49,7 @@ struct EventMainActorTests {
         Thread.runUntilExited {
             for value in 1...100 { event.send(value) }
         }
-        for _ in 0..<1_000 where seen.count < 100 { await Task.yield() }
+        _ = await eventually(1_000) { seen.count >= 100 }
         #expect(seen == Array(1...100))
         subscription.cancel()
     }
@@ -65,7 +65,7 @@ struct EventMainActorTests {
         }
         // Sent from a thread: handled by the main actor's drain.
         Thread.runUntilExited { event.send(1) }
-        for _ in 0..<1_000 where log.count < 4 { await Task.yield() }
+        _ = await eventually(1_000) { log.count >= 4 }
         #expect(log == ["start 1", "end 1", "start 2", "end 2"])
         subscription.cancel()
     }
