@@ -57,7 +57,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10", "batch10",
+    "event10", "batch10", "binding", "bindingElement", "createDerived",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -134,6 +134,31 @@ case "send", "sendEffect":
     store.send(action)
     for _ in 0..<commits { store.send(action) }
     print(store.currentState.count)
+case "binding", "bindingElement":
+    // A two-way binding's write (a text field's keystroke): one commit through the key path.
+    let store = Store<State, Never>(initialState: State(values: [0]))
+    if scenario == "binding" {
+        let count = store.binding(\.count)
+        count.value += 1
+        for _ in 0..<commits { count.value &+= 1 }
+    } else {
+        let first = store.binding(\.values[0])
+        first.value += 1
+        for _ in 0..<commits { first.value &+= 1 }
+    }
+    print(store.currentState.count, store.currentState.values[0])
+case "createDerived":
+    // Making a store's derived value at a key path, with one subscriber (a list's row model):
+    // each "commit" makes one, at an element of its own.
+    let store = Store<State, Never>(initialState: State(values: Array(repeating: 0, count: 10_001)))
+    let derived = store.derived(from: \State.values[10_000]) { $0 &* 2 }
+    keepAlive.append(derived.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+    for k in 0..<min(commits, 10_000) {
+        let derived = store.derived(from: \State.values[k]) { $0 &* 2 }
+        keepAlive.append(derived)
+        keepAlive.append(derived.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+    }
+    print(keepAlive.count)
 case "selectors1000", "readers1000":
     let store = Store<State, Never>(initialState: State(values: Array(repeating: 0, count: width)))
     for i in 0..<width {
