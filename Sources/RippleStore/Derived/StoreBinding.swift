@@ -108,7 +108,7 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
 
     /// The commits this binding makes.
     private var transaction: Transaction {
-        Transaction(name: "binding \(path.keyPath)", file: file, line: line)
+        Transaction("binding", describing: path.keyPath, file: file, line: line)
     }
 
     func modify(_ transform: (inout Value) -> Void) {

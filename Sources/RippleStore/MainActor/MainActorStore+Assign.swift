@@ -22,7 +22,10 @@ extension MainActorStore {
     ) -> @MainActor (Changes<Value>) -> Void {
         { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            commit("assign \(keyPath)", file: file, line: line) { $0[keyPath: keyPath] = changes.current }
+            // Named on first read: a key path's description costs many times the commit.
+            _core.commit(Transaction("assign", describing: keyPath, file: file, line: line)) { state, _ in
+                state[keyPath: keyPath] = changes.current
+            }
         }
     }
 

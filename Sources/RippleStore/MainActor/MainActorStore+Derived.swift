@@ -114,7 +114,10 @@ extension MainActorStore {
         return MainActorValueBinding(
             get: { value.value },
             set: { [weak self] newValue in
-                self?.commit("binding \(keyPath)", file: file, line: line) { $0[keyPath: keyPath] = newValue }
+                // Named on first read: a key path's description costs many times the commit.
+                self?._core.commit(Transaction("binding", describing: keyPath, file: file, line: line)) {
+                    state, _ in state[keyPath: keyPath] = newValue
+                }
             })
     }
 }

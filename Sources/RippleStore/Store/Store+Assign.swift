@@ -27,7 +27,9 @@ extension Store {
         let path = _WritableKeyPath(keyPath: keyPath)
         return { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            commit("assign \(path.keyPath)", file: file, line: line) { $0[keyPath: path.keyPath] = changes.current }
+            _core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) { state, _ in
+                state[keyPath: path.keyPath] = changes.current
+            }
         }
     }
 
@@ -51,7 +53,9 @@ extension Store {
         let path = _WritableKeyPath(keyPath: keyPath)
         return { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            commit("assign \(path.keyPath)", file: file, line: line) { $0[keyPath: path.keyPath] = changes.current }
+            _core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) { state, _ in
+                state[keyPath: path.keyPath] = changes.current
+            }
         }
     }
 
@@ -79,7 +83,9 @@ extension Store {
     ) -> @Sendable (Value) -> Void {
         let path = _WritableKeyPath(keyPath: keyPath)
         return { [weak self] value in
-            self?.commit("assign \(path.keyPath)", file: file, line: line) { $0[keyPath: path.keyPath] = value }
+            self?._core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) {
+                state, _ in state[keyPath: path.keyPath] = value
+            }
         }
     }
 

@@ -11,7 +11,22 @@
 /// ```
 public struct Transaction: Sendable, CustomStringConvertible {
     /// The name given to `commit`, or `nil`.
-    public var name: String?
+    ///
+    /// The commits a store makes for you (a binding's write, an assignee's) name the key path
+    /// they write, described only when this property is first read: describing a key path costs
+    /// microseconds (tens of them for a subscript, on Linux), many times the commit itself.
+    public var name: String? {
+        get {
+            if let givenName { return givenName }
+            return extras?.describedName?.text
+        }
+        set {
+            givenName = newValue
+            if let extras, extras.describedName != nil { self.extras = extras.droppingDescribedName() }
+        }
+    }
+    /// The name given to the initializer or set since.
+    private var givenName: String?
     /// The file that made the commit.
     public let file: StaticString
     /// The line that made the commit.
@@ -40,9 +55,25 @@ public struct Transaction: Sendable, CustomStringConvertible {
     ///   - file: The file that made it.
     ///   - line: The line that made it.
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        self.name = name
+        givenName = name
         self.file = file
         self.line = line
+    }
+
+    /// A transaction named `describe()`, called the first time ``name`` is read (once, on
+    /// whichever thread reads it first): for a name whose text is costly to make and rarely
+    /// read, such as a key path's description.
+    init(describedBy describe: @escaping @Sendable () -> String, file: StaticString, line: UInt) {
+        self.file = file
+        self.line = line
+        extras = _TransactionExtras(values: [:], describedName: _DescribedName(describe))
+    }
+
+    /// A transaction named `"\(prefix) \(keyPath)"`, described when ``name`` is first read (see
+    /// ``init(describedBy:file:line:)``): a binding's or an assignee's commit.
+    init(_ prefix: String, describing keyPath: AnyKeyPath, file: StaticString, line: UInt) {
+        let path = _AnyKeyPath(keyPath: keyPath)
+        self.init(describedBy: { "\(prefix) \(path.keyPath)" }, file: file, line: line)
     }
 
     /// What is left in a commit's place once its transaction moved into its snapshot: nothing
@@ -57,7 +88,7 @@ public struct Transaction: Sendable, CustomStringConvertible {
         set {
             var values = extras?.values ?? [:]
             values[ObjectIdentifier(key)] = newValue
-            extras = _TransactionExtras(values: values)
+            extras = _TransactionExtras(values: values, describedName: extras?.describedName)
         }
     }
 
@@ -69,12 +100,20 @@ public struct Transaction: Sendable, CustomStringConvertible {
     }
 }
 
-/// A transaction's keyed values, replaced, never changed, when one is set (the transaction
-/// stays a value, one word wide for them).
+/// A transaction's keyed values and its name to describe, replaced, never changed, when one is
+/// set (the transaction stays a value, one word wide for them).
 final class _TransactionExtras: Sendable {
     let values: [ObjectIdentifier: any Sendable]
+    /// The name, when it is described on first read (see `Transaction.init(describedBy:file:line:)`).
+    let describedName: _DescribedName?
 
-    init(values: [ObjectIdentifier: any Sendable]) {
+    init(values: [ObjectIdentifier: any Sendable], describedName: _DescribedName? = nil) {
         self.values = values
+        self.describedName = describedName
+    }
+
+    /// These extras without the name to describe (a name was set): `nil` when nothing is left.
+    func droppingDescribedName() -> _TransactionExtras? {
+        values.isEmpty ? nil : _TransactionExtras(values: values)
     }
 }
