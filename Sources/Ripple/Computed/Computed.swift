@@ -227,14 +227,44 @@ extension Computed where Value: Equatable {
         self.init(node: Self._equatableNode(name: name, file: file, line: line, derive))
     }
 
+    /// Creates a computed value cut off by `==`, named `describe()` the first time a trace or a
+    /// diagnostic reads its name: for a name that costs more to make than the value (a store
+    /// names its key-path slices after the key path, whose description takes microseconds).
+    ///
+    /// ```swift
+    /// let count = Computed(describedBy: { "store\(path)" }) { store.state.count }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - describe: Makes the name, once, on the first thread that reads it. It must not read
+    ///     reactive values.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - derive: The derivation. Reads inside it are tracked.
+    @inlinable
+    package convenience init(
+        describedBy describe: @escaping @Sendable () -> String,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @Sendable () -> Value
+    ) {
+        self.init(node: Self._equatableNode(origin: _Origin(describedBy: describe, fileID: file, line: line), derive))
+    }
+
     /// A node cut off by `==` whose evaluation is compiled for the concrete type at the call
     /// site, so evaluating it does no generic dispatch.
     @inlinable
     static func _equatableNode(name: String?, file: StaticString, line: UInt, _ derive: @escaping () -> Value)
         -> _ComputedNode<Value>
     {
+        _equatableNode(origin: _Origin(name: name, fileID: file, line: line), derive)
+    }
+
+    /// ``_equatableNode(name:file:line:_:)`` with its origin made.
+    @inlinable
+    static func _equatableNode(origin: _Origin, _ derive: @escaping () -> Value) -> _ComputedNode<Value> {
         let node = _ComputedNode<Value>(
-            origin: _Origin(name: name, fileID: file, line: line),
+            origin: origin,
             isEqual: { $0 == $1 },
             derive: derive,
             // Captures nothing (the derivation is read from the node), so it needs no allocation.

@@ -182,6 +182,25 @@ extension MainActorComputed where Value: Equatable {
             node: Computed<Value>._equatableNode(
                 name: name, file: file, line: line, _Derivation.onMainActor(derive, origin: origin)))
     }
+
+    /// Creates a computed value cut off by `==`, named `describe()` the first time a trace or a
+    /// diagnostic reads its name (see `Computed.init(describedBy:file:line:_:)`).
+    ///
+    /// - Parameters:
+    ///   - describe: Makes the name, once, on the first thread that reads it.
+    ///   - file: The file that creates it, named in diagnostics.
+    ///   - line: The line that creates it, named in diagnostics.
+    ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
+    @inlinable
+    package convenience init(
+        describedBy describe: @escaping @Sendable () -> String,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ derive: @escaping @MainActor () -> Value
+    ) {
+        let origin = _Origin(describedBy: describe, fileID: file, line: line)
+        self.init(node: Computed<Value>._equatableNode(origin: origin, _Derivation.onMainActor(derive, origin: origin)))
+    }
 }
 
 extension MainActorComputed: CustomStringConvertible {

@@ -27,6 +27,18 @@ struct _Origin: CustomStringConvertible, Sendable {
         }
     }
 
+    /// An origin named `describe()`, made the first time the name is read and kept: for a name
+    /// that costs far more to make than the node, and that only traces and diagnostics read (a
+    /// store's key-path slice, named after a key path whose description takes microseconds).
+    /// The node that keeps it holds the function (`_OriginStorage`), not the name.
+    @usableFromInline
+    init(describedBy describe: @escaping @Sendable () -> String, fileID: StaticString, line: UInt) {
+        let plain = _Origin(name: nil, fileID: fileID, line: line)
+        self.init(
+            file: plain.file, lineAndLength: plain.lineAndLength,
+            box: _OriginBox(name: nil, file: plain.box?.file, pending: .describe(describe)))
+    }
+
     private init(file: _StaticText?, lineAndLength: UInt64, box: _OriginBox?) {
         self.file = file
         self.lineAndLength = lineAndLength
@@ -39,7 +51,14 @@ struct _Origin: CustomStringConvertible, Sendable {
         _OriginBox(name: name, file: box?.file)
     }
 
-    /// This origin with the name (and file) of `box`, one made by `nameBox(_:)`.
+    /// A box whose name `origin` describes, keeping this origin's file: what a node's origin
+    /// still to describe gives out (see `_NameableOrigin.origin`).
+    func describedBox(by origin: _NameableOrigin) -> _OriginBox {
+        _OriginBox(name: nil, file: box?.file, pending: .describedBy(origin))
+    }
+
+    /// This origin with the name (and file) of `box`, one made by `nameBox(_:)` or
+    /// `describedBox(by:)`.
     func with(_ box: _OriginBox) -> _Origin {
         _Origin(file: file, lineAndLength: lineAndLength, box: box)
     }
@@ -59,8 +78,25 @@ struct _Origin: CustomStringConvertible, Sendable {
         return file.address
     }
 
-    /// The name given when the node was created, if any.
+    /// The name given when the node was created, if any (described now, for an origin
+    /// `describedBy` a function that has not run yet).
     var name: String? { box?.name }
+
+    /// Whether the origin has a name, without describing one that is still to be described.
+    var hasName: Bool { box?.hasName ?? false }
+
+    /// The function that describes the name, while it has not run (see
+    /// `init(describedBy:fileID:line:)`).
+    var describer: (@Sendable () -> String)? {
+        if case .describe(let describe)? = box?.pending { return describe }
+        return nil
+    }
+
+    /// This origin without its name or the function that describes it.
+    var withoutName: _Origin {
+        guard let box, box.hasName else { return self }
+        return _Origin(file: file, lineAndLength: lineAndLength, box: box.file.map { _OriginBox(name: nil, file: $0) })
+    }
 
     /// The file that created the node (`Module/File.swift`).
     var fileID: String {
@@ -82,14 +118,44 @@ struct _Origin: CustomStringConvertible, Sendable {
 }
 
 /// The rare parts of an `_Origin`.
-final class _OriginBox: Sendable {
-    let name: String?
-    let file: String?
-
-    init(name: String?, file: String?) {
-        self.name = name
-        self.file = file
+///
+/// Unchecked `Sendable` for one member, `pending`'s `_NameableOrigin`: a `ManagedBuffer`, which
+/// Swift marks as never `Sendable`, but whose header never changes and whose one element is only
+/// ever read and published through the C atomics (see `_OnceReferenceBuffer`). Every stored
+/// property is a `let`.
+final class _OriginBox: @unchecked Sendable {
+    /// A name that is still to be described.
+    enum Pending {
+        /// The function that describes it (`_Origin.init(describedBy:fileID:line:)`).
+        case describe(@Sendable () -> String)
+        /// The node's origin, which describes it once and keeps it (`_NameableOrigin`).
+        case describedBy(_NameableOrigin)
     }
+
+    /// The name given, if any.
+    private let givenName: String?
+    let file: String?
+    /// The name to describe on first read, if any.
+    let pending: Pending?
+
+    init(name: String?, file: String?, pending: Pending? = nil) {
+        givenName = name
+        self.file = file
+        self.pending = pending
+    }
+
+    /// The name: the given one, or the one described now (kept by the node's origin).
+    var name: String? {
+        if let givenName { return givenName }
+        switch pending {
+        case .describe(let describe)?: return describe()
+        case .describedBy(let origin)?: return origin.describedName
+        case nil: return nil
+        }
+    }
+
+    /// Whether there is a name, given or to describe.
+    var hasName: Bool { givenName != nil || pending != nil }
 }
 
 /// What a node keeps of its `_Origin`: one word instead of three.
@@ -108,7 +174,13 @@ struct _OriginStorage: ~Copyable {
     private let word: UInt
 
     init(_ origin: _Origin) {
-        if let address = origin.packableFileAddress, origin.line < 1 << 15 {
+        if let describe = origin.describer {
+            // Named on first read: the node keeps the function, in the origin that keeps the
+            // name once described.
+            word =
+                _Ref(retaining: _NameableOrigin.make(header: .init(origin: origin.withoutName, describe: describe)))
+                .bitPattern | 2
+        } else if let address = origin.packableFileAddress, origin.line < 1 << 15 {
             word = address << 16 | origin.line << 1 | 1
         } else {
             word = _Ref(retaining: _OriginStorageBox(origin)).bitPattern
@@ -117,7 +189,7 @@ struct _OriginStorage: ~Copyable {
 
     /// An origin without a name that may be given one later, once (see `_NameableOrigin`).
     init(nameableLater origin: _Origin) {
-        word = _Ref(retaining: _NameableOrigin.make(header: origin)).bitPattern | 2
+        word = _Ref(retaining: _NameableOrigin.make(header: .init(origin: origin, describe: nil))).bitPattern | 2
     }
 
     deinit {
@@ -175,20 +247,44 @@ final class _OriginStorageBox: Sendable {
 /// `_Origin.nameBox(_:)`, published once. So it is read without the graph's lock, by
 /// diagnostics and by the accessor that asks whether the name is still awaited, and a box once
 /// published stays until this object goes (with its node).
-final class _NameableOrigin: _OnceReferenceBuffer<_Origin, _OriginBox> {
+///
+/// An origin `describedBy` a function (`_Origin.init(describedBy:fileID:line:)`) is kept here
+/// too, with the function in the header: the first read of the name describes it and publishes
+/// it, and origins copied from the node before that (a watcher's, a reaction's) name it through
+/// this object, so it is described once.
+final class _NameableOrigin: _OnceReferenceBuffer<_NameableOrigin.Header, _OriginBox> {
+    /// What never changes: the origin created (file and line, no name) and the function that
+    /// describes its name, if it has one to describe.
+    struct Header {
+        let origin: _Origin
+        let describe: (@Sendable () -> String)?
+    }
+
     /// Whether a name (or `nil`, "keep the file and line") was published.
     @inline(__always)
     var isNamed: Bool { isPublished }
 
-    /// The origin: the header with the published name, if any.
+    /// The origin: the header with the published name, if any; with a name still to describe,
+    /// one that describes it when read.
     var origin: _Origin {
-        guard let published else { return header }
-        return header.with(published)
+        if let published { return header.origin.with(published) }
+        if header.describe != nil {
+            return header.origin.with(header.origin.describedBox(by: self))
+        }
+        return header.origin
+    }
+
+    /// The name to describe, described now unless it was: the first description published wins.
+    var describedName: String? {
+        if let published { return published.name }
+        guard let describe = header.describe else { return nil }
+        publish(header.origin.nameBox(describe()))
+        return published?.name
     }
 
     /// Publishes `name`, unless a name was published already: the first wins.
     func giveName(_ name: String?) {
         guard !isNamed else { return }
-        publish(header.nameBox(name))
+        publish(header.origin.nameBox(name))
     }
 }

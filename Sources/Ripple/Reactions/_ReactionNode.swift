@@ -41,7 +41,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         extras = schedule.map { _ReactionExtras(schedule: $0) }
         isBoundToExecutor = schedule != nil
         self.runsOnMainActor = runsOnMainActor
-        super.init(kind: .reaction, origin: origin, recordsWhy: origin.name != nil)
+        super.init(kind: .reaction, origin: origin, recordsWhy: origin.hasName)
     }
 
     /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock

@@ -16,7 +16,7 @@ extension MainActorStore {
     @inlinable
     public func derived<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> MainActorComputed<Value> {
         // Inlinable: the node is made for the concrete value type (see `_StoreCore.slice`).
-        _core.slice(keyPath) { MainActorComputed(name: $0, $1) }
+        _core.slice(keyPath) { MainActorComputed(describedBy: $0, $1) }
     }
 
     /// A main-actor value computed by `transform` from the value at `keyPath`, its one declared
@@ -40,7 +40,7 @@ extension MainActorStore {
     ) -> MainActorComputed<Output> {
         // Apart from the variadic form, whose generic code the optimizer does not specialize:
         // the nodes are made for the concrete types (see `_StoreCore.slice`).
-        let slice = _core.slice(keyPath) { MainActorComputed(name: $0, $1) }
+        let slice = _core.slice(keyPath) { MainActorComputed(describedBy: $0, $1) }
         return MainActorComputed(file: file, line: line) { transform(slice.value) }
     }
 

@@ -25,7 +25,7 @@ public struct MainActorTrackedState<State: Equatable> {
     public subscript<Member: Equatable>(dynamicMember keyPath: KeyPath<State, Member>) -> Member {
         // Inlinable: the node behind a key path read the first time is made for the concrete
         // type (see `_StoreCore.slice`).
-        core.slice(keyPath) { MainActorComputed(name: $0, $1) }.value
+        core.slice(keyPath) { MainActorComputed(describedBy: $0, $1) }.value
     }
 
     /// The value at `keyPath`, read from the whole state (tracked on every commit: the value is

@@ -202,27 +202,31 @@ final class _MainActorStoreCore<State: Equatable> {
     /// The main-actor node holding the value at `keyPath`, cut off by equality: a reader of it
     /// runs again only when that value changed. One per key path, kept for the store's life.
     func slice<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> MainActorComputed<Value> {
-        slice(keyPath) { MainActorComputed(name: $0, $1) }
+        slice(keyPath) { MainActorComputed(describedBy: $0, $1) }
     }
 
     /// ``slice(_:)``, with its node made by `make` (from its name and derivation): called from
-    /// inlinable code with `{ MainActorComputed(name: $0, $1) }`, the node's evaluation is
+    /// inlinable code with `{ MainActorComputed(describedBy: $0, $1) }`, the node's evaluation is
     /// compiled for the concrete value type (see `_StoreCore.slice(_:make:)`).
     @usableFromInline
     func slice<Value: Equatable>(
-        _ keyPath: KeyPath<State, Value>, make: (String, @escaping @MainActor () -> Value) -> MainActorComputed<Value>
+        _ keyPath: KeyPath<State, Value>,
+        make: (@escaping @Sendable () -> String, @escaping @MainActor () -> Value) -> MainActorComputed<Value>
     ) -> MainActorComputed<Value> {
         if let existing = slices[keyPath] {
             return unsafeDowncast(existing, to: MainActorComputed<Value>.self)
         }
         let created: MainActorComputed<Value>
+        // Named after the key path when first read (see `_StoreCore.slice(_:make:)`).
+        let path = _AnyKeyPath(keyPath: keyPath)
+        let describe: @Sendable () -> String = { [name] in "\(name)\(path.keyPath)" }
         if let tick = route(of: keyPath) {
             // The snapshot of the field's last change: the value at `keyPath` is the same in the
             // published one.
-            created = make("\(name)\(keyPath)") { tick.value.state[keyPath: keyPath] }
+            created = make(describe) { tick.value.state[keyPath: keyPath] }
         } else {
             let node = node
-            created = make("\(name)\(keyPath)") { node.value.state[keyPath: keyPath] }
+            created = make(describe) { node.value.state[keyPath: keyPath] }
         }
         slices[keyPath] = created
         return created

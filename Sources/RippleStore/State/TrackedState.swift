@@ -27,7 +27,7 @@ public struct TrackedState<Value: Sendable>: Sendable {
     public subscript<Member: Equatable & Sendable>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member {
         // Inlinable: the node behind a key path read the first time is made for the concrete
         // type (see `_StoreCore.slice`).
-        source.read(keyPath) { Computed(name: $0, $1) }
+        source.read(keyPath) { Computed(describedBy: $0, $1) }
     }
 
     /// The value at `keyPath`, read from the whole state (tracked on every commit: the value is
@@ -49,7 +49,8 @@ protocol _TrackedSource<Root>: Sendable {
     /// The value at `keyPath`, tracked on its own; its node, made the first time, is made by
     /// `make` (from its name and derivation).
     func read<Member: Equatable & Sendable>(
-        _ keyPath: KeyPath<Root, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+        _ keyPath: KeyPath<Root, Member>,
+        make: (@escaping @Sendable () -> String, @escaping @Sendable () -> Member) -> Computed<Member>
     ) -> Member
     /// The whole value, tracked on every change.
     func whole() -> Root
@@ -58,7 +59,8 @@ protocol _TrackedSource<Root>: Sendable {
 extension _StoreCore: _TrackedSource {
     @usableFromInline
     func read<Member: Equatable & Sendable>(
-        _ keyPath: KeyPath<State, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+        _ keyPath: KeyPath<State, Member>,
+        make: (@escaping @Sendable () -> String, @escaping @Sendable () -> Member) -> Computed<Member>
     ) -> Member {
         if let ahead = untrackedAhead() { return ahead.state[keyPath: keyPath] }
         return slice(keyPath, make: make).value
@@ -76,7 +78,8 @@ struct _ScopedSource<State: Equatable & Sendable, Scope: Sendable>: _TrackedSour
     let scope: _KeyPath<State, Scope>
 
     func read<Member: Equatable & Sendable>(
-        _ keyPath: KeyPath<Scope, Member>, make: (String, @escaping @Sendable () -> Member) -> Computed<Member>
+        _ keyPath: KeyPath<Scope, Member>,
+        make: (@escaping @Sendable () -> String, @escaping @Sendable () -> Member) -> Computed<Member>
     ) -> Member {
         if let ahead = core.untrackedAhead() { return ahead.state[keyPath: scope.keyPath][keyPath: keyPath] }
         return core.slice(scope.keyPath.appending(path: keyPath), make: make).value

@@ -12,7 +12,7 @@ extension Store {
     public func derived<Value: Equatable & Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Derived<Value>
     {
         // Inlinable: the node is made for the concrete value type (see `_StoreCore.slice`).
-        Derived(_core.slice(keyPath) { Computed(name: $0, $1) }, sources: _sourceStores)
+        Derived(_core.slice(keyPath) { Computed(describedBy: $0, $1) }, sources: _sourceStores)
     }
 
     /// A value computed by `transform` from the value at `keyPath`, its one declared input.
@@ -34,7 +34,7 @@ extension Store {
         // Apart from the variadic form, whose generic code the optimizer does not specialize:
         // the one-input form is the common one, and its nodes are then made for the concrete
         // types (see `_StoreCore.slice`).
-        let slice = _core.slice(keyPath) { Computed(name: $0, $1) }
+        let slice = _core.slice(keyPath) { Computed(describedBy: $0, $1) }
         return Derived(Computed { transform(slice.value) }, sources: _sourceStores)
     }
 
@@ -57,7 +57,7 @@ extension Store {
         transform: @escaping @Sendable (repeat each Input) -> Output
     ) -> Derived<Output> {
         // Inlinable: the nodes are made for the concrete types (see `_StoreCore.slice`).
-        let slices = (repeat _core.slice(each keyPaths) { Computed(name: $0, $1) })
+        let slices = (repeat _core.slice(each keyPaths) { Computed(describedBy: $0, $1) })
         return Derived(
             Computed {
                 transform(repeat (each slices).value)

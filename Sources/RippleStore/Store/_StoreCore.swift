@@ -625,28 +625,39 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// ``StateFields`` state, on that field's route only: a commit that leaves the field alone
     /// does not look at it.
     func slice<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>) -> Computed<Value> {
-        slice(keyPath) { Computed(name: $0, $1) }
+        slice(keyPath) { Computed(describedBy: $0, $1) }
     }
 
     /// ``slice(_:)``, with its node made by `make` (from its name and derivation): called from
-    /// inlinable code with `{ Computed(name: $0, $1) }`, the node's evaluation is compiled for
+    /// inlinable code with `{ Computed(describedBy: $0, $1) }`, the node's evaluation is compiled for
     /// the concrete value type. Made here, in generic code, it looked up the metadata of
     /// `Value?` three times per evaluation, about 300 instructions each. The node is made once
     /// per key path: the first caller's maker makes it (the internal callers, a binding's or a
     /// dispatcher's, pass the generic one), and what it computes is the same either way.
     @usableFromInline
     func slice<Value: Equatable & Sendable>(
-        _ keyPath: KeyPath<State, Value>, make: (String, @escaping @Sendable () -> Value) -> Computed<Value>
+        _ keyPath: KeyPath<State, Value>,
+        make: (@escaping @Sendable () -> String, @escaping @Sendable () -> Value) -> Computed<Value>
     ) -> Computed<Value> {
         if let existing = lock.withLock({ slices[keyPath] }) {
             return unsafeDowncast(existing, to: Computed<Value>.self)
         }
         let read = Self.reader(of: keyPath)
         let created: Computed<Value>
-        let label = logger == nil ? "\(name)\(keyPath)" : "\(keyPath)"
+        // Named after the key path only when a trace or a diagnostic reads the name: describing
+        // a key path costs microseconds (75 for a subscript on Linux), many times the node. A
+        // logger names what each commit woke, so with one the label is made now.
+        let path = _AnyKeyPath(keyPath: keyPath)
+        let label = logger == nil ? "" : "\(keyPath)"
+        let describe: @Sendable () -> String
+        if logger == nil {
+            describe = { [name] in "\(name)\(path.keyPath)" }
+        } else {
+            describe = { label }
+        }
         if let route = route(of: keyPath) {
             let logs = logger != nil
-            created = make(label) { [tick = route.tick, weak self] in
+            created = make(describe) { [tick = route.tick, weak self] in
                 // The snapshot of the field's last change: the field, and so the value at
                 // `keyPath`, is the same in the published one.
                 let snapshot = unsafeDowncast(tick.value, to: _Snapshot<State>.self)
@@ -654,13 +665,13 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 return read(snapshot)
             }
         } else if logger != nil {
-            created = make(label) { [node, weak self] in
+            created = make(describe) { [node, weak self] in
                 let snapshot = node.value
                 self?.noteWake(.derived(label), snapshot.version)
                 return read(snapshot)
             }
         } else {
-            created = make(label) { [node] in read(node.value) }
+            created = make(describe) { [node] in read(node.value) }
         }
         let slice = lock.withLock { () -> AnyObject in
             if let existing = slices[keyPath] { return existing }

@@ -58,4 +58,67 @@ import Testing
         #expect(named.debugLabel == "Stored 'count'")
         #expect(derived.description == "Computed'double'")
     }
+
+    /// Counts calls to a name's description.
+    final class Descriptions: @unchecked Sendable {
+        private let count = _Locked(0)
+        func describe(_ name: String) -> String {
+            count.withLock { $0 += 1 }
+            return name
+        }
+        var calls: Int { count.withLock { $0 } }
+    }
+
+    @Test("a computed value described by a function is not described until its name is read, then once")
+    func describedOnFirstRead() {
+        let descriptions = Descriptions()
+        let source = Stored(1)
+        let line = #line + 1
+        let double = Computed(describedBy: { descriptions.describe("store.values[1]") }) { source.value * 2 }
+        let runs = _Locked(0)
+        let reaction = observe { runs.withLock { [value = double.value] in $0 += value } }
+        source.value = 2
+        #expect(double.value == 4)
+        #expect(runs.withLock { $0 } == 6)
+        #expect(descriptions.calls == 0)
+        #expect(double.description == "Computed'store.values[1]'")
+        #expect(double.description == "Computed'store.values[1]'")
+        #expect(double.node.origin.fileID == "RippleTests/OriginTests.swift")
+        #expect(double.node.origin.line == UInt(line))
+        #expect(descriptions.calls == 1)
+        _ = reaction
+    }
+
+    @Test("origins copied from a described node before its description share it")
+    func copiedOriginsShareTheDescription() {
+        let descriptions = Descriptions()
+        let origin = _Origin(describedBy: { descriptions.describe("slice") }, fileID: #fileID, line: 7)
+        #expect(origin.hasName)
+        let stored = _OriginStorage(origin)
+        let early = (0..<3).map { _ in stored.origin }
+        #expect(descriptions.calls == 0)
+        #expect(early.allSatisfy { $0.hasName && $0.line == 7 })
+        #expect(early.map(\.description) == ["'slice'", "'slice'", "'slice'"])
+        #expect(stored.origin.name == "slice")
+        #expect(descriptions.calls == 1)
+        #expect(!_Origin(name: nil, fileID: #fileID, line: 1).hasName)
+    }
+
+    @Test("a name described from many threads at once is one name")
+    func describedFromManyThreads() async {
+        for round in 0..<50 {
+            let descriptions = Descriptions()
+            let value = Computed(describedBy: { descriptions.describe("slice \(round)") }) { round }
+            let early = value.node.origin
+            let names = await withTaskGroup(of: String.self) { group in
+                for index in 0..<4 {
+                    group.addTask { index.isMultiple(of: 2) ? early.description : value.node.origin.description }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(names == Array(repeating: "'slice \(round)'", count: 4))
+            #expect(descriptions.calls >= 1 && descriptions.calls <= 4)
+            #expect(value.description == "Computed'slice \(round)'")
+        }
+    }
 }
