@@ -57,7 +57,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10", "batch10", "binding", "bindingElement", "createDerived",
+    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -128,6 +128,14 @@ case "stored0":
     let stored = Stored(0)
     for i in 0..<commits { stored.value = i }
     print(stored.value)
+case "mainSend":
+    // A trivial `send` to a `MainActorReducerStore` (an app target's default reducer store).
+    MainActor.assumeIsolated {
+        let store = MainActorReducerStore(reducer: CountReducer(), initialState: State())
+        store.send(.increment)
+        for _ in 0..<commits { store.send(.increment) }
+        print(store.currentState.count)
+    }
 case "send", "sendEffect":
     let store = ReducerStore(reducer: CountReducer(), initialState: State())
     let action: Action = scenario == "send" ? .increment : .ping

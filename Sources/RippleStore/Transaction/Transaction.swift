@@ -69,6 +69,17 @@ public struct Transaction: Sendable, CustomStringConvertible {
         extras = _TransactionExtras(values: [:], describedName: _DescribedName(describe))
     }
 
+    /// A transaction named `"send(\(action))"`, described when ``name`` is first read on the main
+    /// actor: a main-actor reducer's action, which may not be `Sendable` (so it is not kept in
+    /// ``action``). Describing an action reflects on it: about 7 400 instructions, where the
+    /// rest of a `send` costs 8 600.
+    init<Action>(sending action: Action, file: StaticString, line: UInt) {
+        self.file = file
+        self.line = line
+        extras = _TransactionExtras(
+            values: [:], describedName: _DescribedName(onMainActor: action) { "send(\($0))" })
+    }
+
     /// A transaction named `"\(prefix) \(keyPath)"`, described when ``name`` is first read (see
     /// ``init(describedBy:file:line:)``): a binding's or an assignee's commit.
     init(_ prefix: String, describing keyPath: AnyKeyPath, file: StaticString, line: UInt) {
