@@ -35,10 +35,10 @@ public final class StoreBinding<Value: Equatable & Sendable>: Readable, Observab
             let open = source.open()
             var copy = open.value
             var isFinished = false
-            defer { if !isFinished { open.abandon() } }
+            defer { if !isFinished { source.abandon(open) } }
             yield &copy
             isFinished = true
-            open.close(copy)
+            source.close(open, with: copy)
         }
     }
 
@@ -74,16 +74,21 @@ protocol _WritableSource<Value>: Sendable {
     associatedtype Value: Equatable & Sendable
     func read() -> Value
     func modify(_ transform: (inout Value) -> Void)
-    /// Opens a commit for a compound assignment: the value to change, and how to end it.
+    /// Opens a commit for a compound assignment: the value to change, and the commit, which
+    /// `close(_:with:)` or `abandon(_:)` ends.
     func open() -> _OpenModify<Value>
+    /// Ends a compound assignment's commit with the value it left.
+    func close(_ open: _OpenModify<Value>, with value: Value)
+    /// Ends a compound assignment's commit without a change (its expression threw).
+    func abandon(_ open: _OpenModify<Value>)
     func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member>
 }
 
-/// A compound assignment's open commit: the value it started from, and its two endings.
+/// A compound assignment's open commit: the value it started from, and the commit. Ended by
+/// its source, without closures (a binding's `+=` allocated two per write).
 struct _OpenModify<Value> {
     let value: Value
-    let close: (Value) -> Void
-    let abandon: () -> Void
+    let commit: _OpenCommit
 }
 
 /// A writable key path the store keeps in `@Sendable` closures (see ``_KeyPath``).
@@ -106,9 +111,16 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
         return core.slice(path.keyPath).value
     }
 
-    /// The commits this binding makes.
-    private var transaction: Transaction {
-        Transaction("binding", describing: path.keyPath, file: file, line: line)
+    /// The commits this binding makes: made once, with the binding, and copied into each
+    /// commit (its name is described once, when first read, for all of them).
+    private let transaction: Transaction
+
+    init(core: _StoreCore<State>, path: _WritableKeyPath<State, Value>, file: StaticString, line: UInt) {
+        self.core = core
+        self.path = path
+        self.file = file
+        self.line = line
+        transaction = Transaction("binding", describing: path.keyPath, file: file, line: line)
     }
 
     func modify(_ transform: (inout Value) -> Void) {
@@ -119,16 +131,17 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
 
     func open() -> _OpenModify<Value> {
         let open = core.openCommit(transaction)
-        let path = path
-        return _OpenModify(
-            value: core.base(of: open).state[keyPath: path.keyPath],
-            close: { [core] value in
-                var state = core.base(of: open).state
-                state[keyPath: path.keyPath] = value
-                core.close(open, with: state)
-            },
-            abandon: { [core] in core.abandon(open) }
-        )
+        return _OpenModify(value: core.base(of: open).state[keyPath: path.keyPath], commit: open)
+    }
+
+    func close(_ open: _OpenModify<Value>, with value: Value) {
+        var state = core.base(of: open.commit).state
+        state[keyPath: path.keyPath] = value
+        core.close(open.commit, with: state)
+    }
+
+    func abandon(_ open: _OpenModify<Value>) {
+        core.abandon(open.commit)
     }
 
     func child<Member: Equatable & Sendable>(_ keyPath: WritableKeyPath<Value, Member>) -> any _WritableSource<Member> {
