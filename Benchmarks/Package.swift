@@ -40,6 +40,7 @@ let package = Package(
             name: "CommitLoop",
             dependencies: [
                 .product(name: "Ripple", package: "Ripple"), .product(name: "RippleStore", package: "Ripple"),
+                .product(name: "RippleModels", package: "Ripple"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Ripple
+import RippleModels
 import RippleStore
 
 // `CommitLoop SCENARIO N`: sets up one store scenario of the benchmark's store and reducer
@@ -48,6 +49,18 @@ struct SendableKeyPath<Root, Value>: @unchecked Sendable {
     let keyPath: KeyPath<Root, Value>
 }
 
+/// A list's row model, as an app writes one without macros.
+final class Row: @unchecked Sendable {
+    @Observed var title: String
+    @Observed var count: Int
+    @Observed var isDone = false
+
+    init(title: String, count: Int) {
+        self.title = title
+        self.count = count
+    }
+}
+
 /// Counts closure runs, so that no body is empty.
 final class Counter: @unchecked Sendable {
     var n = 0
@@ -57,7 +70,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend",
+    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -128,6 +141,16 @@ case "stored0":
     let stored = Stored(0)
     for i in 0..<commits { stored.value = i }
     print(stored.value)
+case "modelFirstRead":
+    // A model made and read once (a list's row): each "commit" makes one and reads its three
+    // `@Observed` properties, which are named `Row.title` etc. on that first access.
+    var total = 0
+    for k in 0..<commits {
+        let row = Row(title: "row \(k)", count: k)
+        total &+= row.count &+ row.title.utf8.count &+ (row.isDone ? 1 : 0)
+        keepAlive.append(row)
+    }
+    print(total)
 case "mainSend":
     // A trivial `send` to a `MainActorReducerStore` (an app target's default reducer store).
     MainActor.assumeIsolated {

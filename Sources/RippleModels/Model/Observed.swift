@@ -122,10 +122,13 @@ public struct Observed<Value: Sendable>: Sendable {
     /// storage key path's last component, `\TodoList._items`, without its underscore. Where
     /// the key path does not spell it (no reflection metadata), the value keeps its declaration's
     /// file and line. Costs a few loads once named; naming twice (two threads' first accesses)
-    /// keeps the first name.
+    /// keeps the first name. The name is made once per property of a model type
+    /// (`_PropertyNames`), not once per model.
     @inline(__always)
     private func named<Model>(_ model: Model.Type, _ storagePath: AnyKeyPath) -> Self {
-        if storage._awaitsName { storage._giveName(Self.traceName(of: model, storagePath)) }
+        if storage._awaitsName {
+            storage._giveName(_PropertyNames.shared.name(for: storagePath) { Self.traceName(of: model, storagePath) })
+        }
         return self
     }
 
