@@ -122,12 +122,13 @@ final class LockedReducer: @unchecked Sendable {
 
 enum ReducerBench {
     enum Column: CaseIterable {
-        case reducerStore, viewStore, locked, commit
+        case reducerStore, viewStore, mainActorStore, locked, commit
 
         var title: String {
             switch self {
             case .reducerStore: "ReducerStore"
             case .viewStore: "ViewStore (main actor)"
+            case .mainActorStore: "MainActorReducerStore"
             case .locked: "locked reducer"
             case .commit: "Store commit"
             }
@@ -138,13 +139,14 @@ enum ReducerBench {
             switch self {
             case .reducerStore: ["ripple", "reducerstore"]
             case .viewStore: ["ripple", "viewstore"]
+            case .mainActorStore: ["ripple", "mainactorreducerstore", "mainactor"]
             case .locked: ["locked", "floor"]
             case .commit: ["commit", "store"]
             }
         }
 
         /// A column of the library under test (the others are baselines).
-        var isRipple: Bool { self == .reducerStore || self == .viewStore }
+        var isRipple: Bool { self == .reducerStore || self == .viewStore || self == .mainActorStore }
     }
 
     typealias Cell = StoreBench.Cell
@@ -173,7 +175,7 @@ enum ReducerBench {
                 name: "reducer send, trivial reducer",
                 columns: [
                     .reducerStore: sendReducerStore, .viewStore: sendViewStore,
-                    .locked: sendLocked, .commit: sendCommit,
+                    .mainActorStore: sendMainActorStore, .locked: sendLocked, .commit: sendCommit,
                 ]),
             Benchmark(
                 name: "reducer \(threadActions) actions from 2 threads",
@@ -258,6 +260,24 @@ enum ReducerBench {
         let actions = sendCount()
         return try onMainActor {
             let store = ViewStore(reducer: BenchReducer(), initialState: ReducerBenchState())
+            let stats = try StoreBench.sampleCommits(
+                actions,
+                { _ in
+                    store.send(.increment)
+                },
+                check: { made in
+                    let count = store.currentState.count
+                    try expect(count == made, name, "count == \(count) after \(made) sends")
+                })
+            return (stats, "1 commit per action")
+        }
+    }
+
+    static func sendMainActorStore() throws -> (Stats, String) {
+        let name = "reducer send, trivial reducer (MainActorReducerStore)"
+        let actions = sendCount()
+        return try onMainActor {
+            let store = MainActorReducerStore(reducer: BenchReducer(), initialState: ReducerBenchState())
             let stats = try StoreBench.sampleCommits(
                 actions,
                 { _ in
@@ -566,7 +586,7 @@ func reducerCell(_ reducerCell: ReducerBench.Cell, bases: [(String, Double)]) ->
 func printReducer(_ rows: [ReducerBench.Row]) {
     let columns = ReducerBench.Column.allCases.filter { column in rows.contains { $0.cells[column] != nil } }
     print(
-        "Reducer (issue 11): median (min) ns per action (per round trip in the effect rows); in a baseline column, \"RS Nx\" / \"VS Nx\" = the ReducerStore's / ViewStore's median ÷ this column's (above 1: Ripple is slower)."
+        "Reducer (issue 11): median (min) ns per action (per round trip in the effect rows); in a baseline column, \"RS Nx\" / \"VS Nx\" / \"MA Nx\" = the ReducerStore's / ViewStore's / MainActorReducerStore's median ÷ this column's (above 1: Ripple is slower)."
     )
     print("per action: what one action (one round trip) does.")
     let headers = ["benchmark"] + columns.map(\.title)
@@ -574,7 +594,7 @@ func printReducer(_ rows: [ReducerBench.Row]) {
     var ranLines: [[String]] = []
     for row in rows {
         var bases: [(String, Double)] = []
-        for (column, short) in [(ReducerBench.Column.reducerStore, "RS"), (.viewStore, "VS")] {
+        for (column, short) in [(ReducerBench.Column.reducerStore, "RS"), (.viewStore, "VS"), (.mainActorStore, "MA")] {
             if case .measured(let stats)? = row.cells[column]?.outcome { bases.append((short, stats.median)) }
         }
         lines.append(
