@@ -70,7 +70,7 @@ let width = 1000
 let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead",
+    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead", "createEntityObserver",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -141,6 +141,27 @@ case "stored0":
     let stored = Stored(0)
     for i in 0..<commits { stored.value = i }
     print(stored.value)
+case "createEntityObserver":
+    // A list's row observing its entity: each "commit" makes one `store.entity(id, in:)` with
+    // one sink, for an id of its own.
+    struct Todo: Identifiable, Equatable, Sendable {
+        var id: Int
+        var title = ""
+    }
+    struct Tables: Equatable, Sendable {
+        var todos = EntityTable<Todo>()
+    }
+    var tables = Tables()
+    try! tables.todos.insert(contentsOf: (0...10_000).map { Todo(id: $0) })
+    let store = Store<Tables, Never>(initialState: tables)
+    let first = store.entity(10_000, in: \Tables.todos)
+    keepAlive.append(first.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+    for k in 0..<min(commits, 10_000) {
+        let todo = store.entity(k, in: \Tables.todos)
+        keepAlive.append(todo)
+        keepAlive.append(todo.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
+    }
+    print(keepAlive.count)
 case "modelFirstRead":
     // A model made and read once (a list's row): each "commit" makes one and reads its three
     // `@Observed` properties, which are named `Row.title` etc. on that first access.
