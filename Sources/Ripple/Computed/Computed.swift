@@ -236,8 +236,9 @@ extension Computed where Value: Equatable {
     /// ```
     ///
     /// - Parameters:
-    ///   - describe: Makes the name, once, on the first thread that reads it. It must not read
-    ///     reactive values.
+    ///   - describe: Makes the name when it is first read (threads reading it first at the
+    ///     same time may each make it; the first one kept wins). It may run under the graph's
+    ///     lock, so it must not read reactive values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     ///   - derive: The derivation. Reads inside it are tracked.

@@ -187,7 +187,9 @@ extension MainActorComputed where Value: Equatable {
     /// diagnostic reads its name (see `Computed.init(describedBy:file:line:_:)`).
     ///
     /// - Parameters:
-    ///   - describe: Makes the name, once, on the first thread that reads it.
+    ///   - describe: Makes the name when it is first read, on any thread (threads reading it
+    ///     first at the same time may each make it; the first one kept wins). It may run under
+    ///     the graph's lock, so it must not read reactive values.
     ///   - file: The file that creates it, named in diagnostics.
     ///   - line: The line that creates it, named in diagnostics.
     ///   - derive: The derivation, run on the main actor. Reads inside it are tracked.
@@ -224,7 +226,9 @@ final class _MainActorObservation: Sendable {
     /// linked to `node` now, under the same lock, so no change after this read goes untold.
     init<Value>(watching node: _ComputedNode<Value>) {
         let check = _VersionCheck(node: node, subject: subject)
-        let reaction = _mainActorReaction(origin: node.origin) { check.run() }
+        // Named after the value in traces; it records no reasons (its body never asks why), so
+        // its runs do not describe a name still to describe (a store's slice) under the lock.
+        let reaction = _mainActorReaction(origin: node.origin, recordsWhy: false) { check.run() }
         reaction.adoptFirstRun(readOf: node)
         subscription = Subscription { reaction.cancel() }
     }

@@ -27,10 +27,11 @@ struct _Origin: CustomStringConvertible, Sendable {
         }
     }
 
-    /// An origin named `describe()`, made the first time the name is read and kept: for a name
-    /// that costs far more to make than the node, and that only traces and diagnostics read (a
-    /// store's key-path slice, named after a key path whose description takes microseconds).
-    /// The node that keeps it holds the function (`_OriginStorage`), not the name.
+    /// An origin named `describe()`: for a name that costs far more to make than the node, and
+    /// that only traces and diagnostics read (a store's key-path slice, named after a key path
+    /// whose description takes microseconds). The node that keeps it (`_OriginStorage`) holds
+    /// the function, describes the name on its first read and keeps it; this value itself, until
+    /// a node keeps it, describes it on each read.
     @usableFromInline
     init(describedBy describe: @escaping @Sendable () -> String, fileID: StaticString, line: UInt) {
         let plain = _Origin(name: nil, fileID: fileID, line: line)
@@ -165,7 +166,8 @@ final class _OriginBox: @unchecked Sendable {
 /// file's length is not kept: a literal's text is null-terminated (`StaticString.utf8Start`),
 /// so diagnostics count it. Any other origin is kept whole in a box, whose reference, retained
 /// by hand and released in `deinit`, is the word (an object's address: low bit clear). An
-/// origin that may be named later (`init(nameableLater:)`) is a retained `_NameableOrigin`, its
+/// origin that may be named later (`init(nameableLater:)`), or whose name is described when
+/// first read (`_Origin.init(describedBy:fileID:line:)`), is a retained `_NameableOrigin`, its
 /// address with bit 1 set (an object's address is a multiple of 16).
 /// Non-copyable, so that the reference it owns is released exactly once, with its node.
 struct _OriginStorage: ~Copyable {
@@ -205,10 +207,11 @@ struct _OriginStorage: ~Copyable {
         _Ref(bitPattern: word & ~2)
     }
 
-    /// Whether the origin may still be given a name (`giveName(_:)`); false for every origin
-    /// but one created `nameableLater`, once named. Safe without the graph's lock.
+    /// Whether the origin may still be given a name (`giveName(_:)`): true only for one created
+    /// `nameableLater` and not named yet (an origin `describedBy` a function has its name).
+    /// Safe without the graph's lock.
     var awaitsName: Bool {
-        word & 3 == 2 && nameable.with { !$0.isNamed }
+        word & 3 == 2 && nameable.with { !$0.isNamed && $0.header.describe == nil }
     }
 
     /// Names an origin created `nameableLater` (`nil`: it keeps its file and line, and awaits no
@@ -282,9 +285,10 @@ final class _NameableOrigin: _OnceReferenceBuffer<_NameableOrigin.Header, _Origi
         return published?.name
     }
 
-    /// Publishes `name`, unless a name was published already: the first wins.
+    /// Publishes `name`, unless a name was published already (the first wins) or the origin's
+    /// name is one to describe.
     func giveName(_ name: String?) {
-        guard !isNamed else { return }
+        guard !isNamed, header.describe == nil else { return }
         publish(header.origin.nameBox(name))
     }
 }

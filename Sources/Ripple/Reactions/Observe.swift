@@ -187,13 +187,16 @@ public func observeOnMainActor(
 
 /// A reaction whose body runs on the main actor: at once when it is triggered on the main
 /// thread, else sent to the main actor (see `_ReactionNode.runRequested`).
-func _mainActorReaction(origin: _Origin, body: @escaping @Sendable () -> Void) -> _ReactionNode {
+func _mainActorReaction(origin: _Origin, recordsWhy: Bool? = nil, body: @escaping @Sendable () -> Void)
+    -> _ReactionNode
+{
     _ReactionNode(
         origin: origin,
         schedule: { job in
             Task { @MainActor in job() }
         },
         runsOnMainActor: true,
+        recordsWhy: recordsWhy,
         body: body
     )
 }

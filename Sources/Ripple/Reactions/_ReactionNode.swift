@@ -30,18 +30,20 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
     /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
-    /// actor's.
+    /// actor's. A named reaction records why it runs (``whyDidThisRun()``), unless
+    /// `recordsWhy` says otherwise (Ripple's own reactions, whose bodies never ask).
     init(
         origin: _Origin,
         schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         runsOnMainActor: Bool = false,
+        recordsWhy: Bool? = nil,
         body: @escaping @Sendable () -> Void
     ) {
         self.body = body
         extras = schedule.map { _ReactionExtras(schedule: $0) }
         isBoundToExecutor = schedule != nil
         self.runsOnMainActor = runsOnMainActor
-        super.init(kind: .reaction, origin: origin, recordsWhy: origin.hasName)
+        super.init(kind: .reaction, origin: origin, recordsWhy: recordsWhy ?? origin.hasName)
     }
 
     /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock

@@ -19,6 +19,12 @@ final class _PropertyNames: @unchecked Sendable {
     /// Guarded by `lock`. `nil` values are kept too: a key path that does not spell its property.
     private var names: [AnyKeyPath: String?] = [:]
 
+    /// The name kept for `storagePath`: `nil` if none was made yet, `.some(nil)` for a key path
+    /// that spells no property (for tests).
+    func kept(for storagePath: AnyKeyPath) -> String?? {
+        lock.withLock { names[storagePath] }
+    }
+
     /// The name kept for `storagePath`, else `make()`'s, kept. `make` runs without the lock: two
     /// threads naming the same property first may both make it, and the first kept wins.
     ///

@@ -6,7 +6,8 @@ import Ripple
 /// **The queue.** `send` appends the action and, unless a reduction is under way on the main
 /// actor (a subscriber sending during a commit's delivery), reduces the queue: one action at a
 /// time, in order, what an effect sends at once (`Effect.send`) right after the action that
-/// returned it. No lock is needed: only the main actor reduces.
+/// returned it. No lock is needed: only the main actor reduces. A send with nothing queued and
+/// no reduction under way (most sends) is reduced at once, without entering the queue.
 ///
 /// **Effects** run in main-actor tasks; their asynchronous work (`run` operations, clock
 /// sleeps) runs wherever it is declared to. What they send comes back through `inbox`, in the
@@ -73,7 +74,8 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     // MARK: Sending
 
-    /// Queues `action` and reduces the queue, unless a reduction is under way (then it is
+    /// Reduces `action` now when nothing is queued and no reduction is under way, then what it
+    /// led to; else queues it and reduces the queue, unless a reduction is under way (then it is
     /// reduced after the current one, never re-entrantly).
     package func send(_ action: R.Action, file: StaticString, line: UInt) {
         guard !isEnded else { return }

@@ -12,9 +12,15 @@
 public struct Transaction: Sendable, CustomStringConvertible {
     /// The name given to `commit`, or `nil`.
     ///
-    /// The commits a store makes for you (a binding's write, an assignee's) name the key path
-    /// they write, described only when this property is first read: describing a key path costs
-    /// microseconds (tens of them for a subscript, on Linux), many times the commit itself.
+    /// The commits a store makes for you name what made them: a binding's write
+    /// (`"binding \.draft"`) and an assignee's (`"assign \.count"`) the key path they write, a
+    /// `MainActorReducerStore`'s the action (`"send(increment)"`). That name is made each time
+    /// this property is read, not with the commit: describing a key path costs microseconds
+    /// (tens of them for a subscript, on Linux), many times the commit itself. A
+    /// `MainActorReducerStore`'s action is described on the main actor only (its action may not
+    /// be `Sendable`); read elsewhere, the name says so. Setting a name replaces it.
+    ///
+    /// - Complexity: O(1) for a name given to `commit`; a description for one made when read.
     public var name: String? {
         get {
             if let givenName { return givenName }
@@ -60,31 +66,35 @@ public struct Transaction: Sendable, CustomStringConvertible {
         self.line = line
     }
 
-    /// A transaction named `describe()`, called the first time ``name`` is read (once, on
-    /// whichever thread reads it first): for a name whose text is costly to make and rarely
-    /// read, such as a key path's description.
+    /// A transaction named `describe()`, called each time ``name`` is read (see
+    /// `_DescribedName`): for a name whose text is costly to make and rarely read.
     init(describedBy describe: @escaping @Sendable () -> String, file: StaticString, line: UInt) {
         self.file = file
         self.line = line
-        extras = _TransactionExtras(values: [:], describedName: _DescribedName(describe))
+        extras = _TransactionExtras(values: [:], describedName: .function(describe))
     }
 
-    /// A transaction named `"send(\(action))"`, described when ``name`` is first read on the main
-    /// actor: a main-actor reducer's action, which may not be `Sendable` (so it is not kept in
+    /// A transaction named `"send(\(action))"` when ``name`` is read on the main actor: a
+    /// main-actor reducer's action, which may not be `Sendable` (so it is not kept in
     /// ``action``). Describing an action reflects on it: about 7 400 instructions, where the
-    /// rest of a `send` costs 8 600.
+    /// rest of a `send` costs 8 600. Read elsewhere, the name is `_DescribedName.offMainActor`.
+    /// The transaction holds the action, as a reducer store's transaction holds its `Sendable`
+    /// action in ``action``.
     init<Action>(sending action: Action, file: StaticString, line: UInt) {
         self.file = file
         self.line = line
+        let bound = _MainActorBound(value: action) { "send(\($0))" }
         extras = _TransactionExtras(
-            values: [:], describedName: _DescribedName(onMainActor: action) { "send(\($0))" })
+            values: [:],
+            describedName: .function { _isRunningOnMainActor() ? bound.describe(bound.value) : nil })
     }
 
-    /// A transaction named `"\(prefix) \(keyPath)"`, described when ``name`` is first read (see
-    /// ``init(describedBy:file:line:)``): a binding's or an assignee's commit.
+    /// A transaction named `"\(prefix) \(keyPath)"`, described each time ``name`` is read: a
+    /// binding's or an assignee's commit.
     init(_ prefix: String, describing keyPath: AnyKeyPath, file: StaticString, line: UInt) {
-        let path = _AnyKeyPath(keyPath: keyPath)
-        self.init(describedBy: { "\(prefix) \(path.keyPath)" }, file: file, line: line)
+        self.file = file
+        self.line = line
+        extras = _TransactionExtras(values: [:], describedName: .keyPath(prefix: prefix, _AnyKeyPath(keyPath: keyPath)))
     }
 
     /// What is left in a commit's place once its transaction moved into its snapshot: nothing
@@ -115,7 +125,7 @@ public struct Transaction: Sendable, CustomStringConvertible {
 /// set (the transaction stays a value, one word wide for them).
 final class _TransactionExtras: Sendable {
     let values: [ObjectIdentifier: any Sendable]
-    /// The name, when it is described on first read (see `Transaction.init(describedBy:file:line:)`).
+    /// The name, when it is described on each read (see `_DescribedName`).
     let describedName: _DescribedName?
 
     init(values: [ObjectIdentifier: any Sendable], describedName: _DescribedName? = nil) {

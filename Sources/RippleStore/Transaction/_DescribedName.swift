@@ -1,54 +1,41 @@
 import Ripple
 
-/// A name made the first time it is read, then kept: for a transaction named after a key path
-/// (`Transaction.init(describedBy:file:line:)`), whose description costs far more than the
-/// commit it names and is rarely read (by a logger, a tracer, or a subscriber that asks).
+/// A transaction's name made each time it is read, for a name whose text costs far more than the
+/// commit it names and that is rarely read (by a logger, a tracer, or a subscriber that asks):
+/// a binding's or an assignee's key path, a main-actor reducer's action.
+///
+/// Not kept once made: a key path's description costs microseconds where a commit costs a
+/// fraction of one, and keeping it would cost every commit a lock and two allocations more for
+/// the few whose name is read more than once.
 ///
 /// ```swift
-/// let name = _DescribedName { [path] in "binding \(path.keyPath)" }
-/// name.text  // described now, once
+/// let name = _DescribedName.keyPath(prefix: "binding", _AnyKeyPath(keyPath: \State.count))
+/// name.text  // "binding \State.count", described now
 /// ```
-final class _DescribedName: @unchecked Sendable {
-    /// Makes the name, or `nil` when it cannot be made on the calling thread (see
-    /// ``init(onMainActor:)``).
-    private let describe: @Sendable () -> String?
-    private let lock = _Lock()
-    /// Guarded by `lock`.
-    private var described: String?
+enum _DescribedName: Sendable {
+    /// `"\(prefix) \(keyPath)"`: the transaction's only allocation is its extras.
+    case keyPath(prefix: String, _AnyKeyPath)
+    /// What the function returns; `nil` when the name cannot be made on the calling thread
+    /// (see `Transaction.init(sending:file:line:)`), then it reads as ``offMainActor``.
+    case function(@Sendable () -> String?)
 
-    init(_ describe: @escaping @Sendable () -> String) {
-        self.describe = describe
-    }
-
-    /// A name described from a value that is not `Sendable`, such as a main-actor reducer's
-    /// action: only on the main actor, where the value was made. Read elsewhere before that, the
-    /// name is ``offMainActor``, not kept, so that a later read on the main actor describes it.
-    init<Value>(onMainActor value: Value, _ describe: @escaping (Value) -> String) {
-        let bound = _MainActorBound(value: value, describe: describe)
-        self.describe = { _isRunningOnMainActor() ? bound.describe(bound.value) : nil }
-    }
-
-    /// What a name to describe on the main actor reads as elsewhere, before it was described.
+    /// What a name to describe on the main actor reads as elsewhere.
     static let offMainActor = "send (an action described on the main actor only)"
 
-    /// The name: described by the first read (outside the lock: the description may take
-    /// microseconds); a read racing it may describe it too, and the first one kept wins.
+    /// The name, described now.
     ///
-    /// - Complexity: O(1) after the first read.
+    /// - Complexity: a key path's description: microseconds (75 for a subscript on Linux).
     var text: String {
-        if let text = lock.withLock({ described }) { return text }
-        guard let made = describe() else { return Self.offMainActor }
-        return lock.withLock {
-            if let described { return described }
-            described = made
-            return made
+        switch self {
+        case .keyPath(let prefix, let path): "\(prefix) \(path.keyPath)"
+        case .function(let describe): describe() ?? Self.offMainActor
         }
     }
 }
 
-/// A value and its description, used on the main actor only (`_DescribedName.init(onMainActor:_:)`
-/// checks the thread before touching either).
-private struct _MainActorBound<Value>: @unchecked Sendable {
+/// A value and its description, used on the main actor only: `Transaction.init(sending:file:line:)`
+/// checks the thread before touching either.
+struct _MainActorBound<Value>: @unchecked Sendable {
     let value: Value
     let describe: (Value) -> String
 }

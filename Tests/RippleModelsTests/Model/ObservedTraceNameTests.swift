@@ -12,6 +12,9 @@ struct ObservedTraceNameTests {
         @Observed var filter = "all"
         @Observed var selection: String?
         @Observed var untouched = 0
+
+        /// The storage key path `Observed` names the property by.
+        static var untouchedStorage: AnyKeyPath { \TodoList._untouched }
     }
 
     @Test("a write traces the property as 'Model.property'")
@@ -104,6 +107,12 @@ struct ObservedTraceNameTests {
                 } == nil)
         }
         #expect(calls.count == 2)
+    }
+
+    @Test("a model's first access keeps its property's name for the other models of its type")
+    func firstAccessKeepsTheName() {
+        _ = TodoList().untouched
+        #expect(_PropertyNames.shared.kept(for: TodoList.untouchedStorage) == .some("TodoList.untouched"))
     }
 
     @Test("every model of a type names its properties, not only the first")
