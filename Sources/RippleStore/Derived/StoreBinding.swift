@@ -112,7 +112,7 @@ struct _StoreKeyPathSource<State: Equatable & Sendable, Value: Equatable & Senda
     }
 
     /// The commits this binding makes: made once, with the binding, and copied into each
-    /// commit (its name is described once, when first read, for all of them).
+    /// commit (its name is described when read).
     private let transaction: Transaction
 
     init(core: _StoreCore<State>, path: _WritableKeyPath<State, Value>, file: StaticString, line: UInt) {

@@ -20,12 +20,12 @@ extension MainActorStore {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> @MainActor (Changes<Value>) -> Void {
-        { [weak self] changes in
+        // Made once and copied into each commit; its name is described when read (a key path's
+        // description costs many times the commit).
+        let transaction = Transaction("assign", describing: keyPath, file: file, line: line)
+        return { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            // Named on first read: a key path's description costs many times the commit.
-            _core.commit(Transaction("assign", describing: keyPath, file: file, line: line)) { state, _ in
-                state[keyPath: keyPath] = changes.current
-            }
+            _core.commit(transaction) { state, _ in state[keyPath: keyPath] = changes.current }
         }
     }
 

@@ -111,13 +111,13 @@ extension MainActorStore {
         line: UInt = #line
     ) -> MainActorValueBinding<Value> {
         let value = derived(keyPath)
+        // Made once and copied into each commit; its name is described when read (a key path's
+        // description costs many times the commit).
+        let transaction = Transaction("binding", describing: keyPath, file: file, line: line)
         return MainActorValueBinding(
             get: { value.value },
             set: { [weak self] newValue in
-                // Named on first read: a key path's description costs many times the commit.
-                self?._core.commit(Transaction("binding", describing: keyPath, file: file, line: line)) {
-                    state, _ in state[keyPath: keyPath] = newValue
-                }
+                self?._core.commit(transaction) { state, _ in state[keyPath: keyPath] = newValue }
             })
     }
 }

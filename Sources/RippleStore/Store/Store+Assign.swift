@@ -25,11 +25,11 @@ extension Store {
         line: UInt = #line
     ) -> @Sendable (Changes<Value>) -> Void {
         let path = _WritableKeyPath(keyPath: keyPath)
+        // Made once and copied into each commit (its name is described when read).
+        let transaction = Transaction("assign", describing: keyPath, file: file, line: line)
         return { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            _core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) { state, _ in
-                state[keyPath: path.keyPath] = changes.current
-            }
+            _core.commit(transaction) { state, _ in state[keyPath: path.keyPath] = changes.current }
         }
     }
 
@@ -51,11 +51,11 @@ extension Store {
         line: UInt = #line
     ) -> @Sendable (Changes<Value>) -> Void {
         let path = _WritableKeyPath(keyPath: keyPath)
+        // Made once and copied into each commit (its name is described when read).
+        let transaction = Transaction("assign", describing: keyPath, file: file, line: line)
         return { [weak self] changes in
             guard changes.hasChanges, let self else { return }
-            _core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) { state, _ in
-                state[keyPath: path.keyPath] = changes.current
-            }
+            _core.commit(transaction) { state, _ in state[keyPath: path.keyPath] = changes.current }
         }
     }
 
@@ -82,10 +82,9 @@ extension Store {
         line: UInt = #line
     ) -> @Sendable (Value) -> Void {
         let path = _WritableKeyPath(keyPath: keyPath)
+        let transaction = Transaction("assign", describing: keyPath, file: file, line: line)
         return { [weak self] value in
-            self?._core.commit(Transaction("assign", describing: path.keyPath, file: file, line: line)) {
-                state, _ in state[keyPath: path.keyPath] = value
-            }
+            self?._core.commit(transaction) { state, _ in state[keyPath: path.keyPath] = value }
         }
     }
 
