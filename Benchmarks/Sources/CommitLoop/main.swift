@@ -68,9 +68,11 @@ final class Counter: @unchecked Sendable {
 
 let width = 1000
 let scenarios = [
-    "commit0", "commit10", "commit1000", "derived10", "selectors1000", "readers1000", "send", "sendEffect", "stored0",
+    "commit0", "commit10", "commit1000", "derived10", "selectors1000", "select1000", "readers1000", "send",
+    "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
-    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead", "createEntityObserver",
+    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead",
+    "createEntityObserver",
 ]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let commits = Int(arguments[2]), commits >= 0, scenarios.contains(arguments[1]) else {
@@ -222,6 +224,18 @@ case "selectors1000", "readers1000":
             let path = SendableKeyPath(keyPath: \State.values[i])
             keepAlive.append(observe { runs.n &+= store.state[dynamicMember: path.keyPath] })
         }
+    }
+    store.commit { $0.values[0] += 1 }
+    for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }
+    print(store.currentState.values[0], runs.n)
+case "select1000":
+    // Closure selectors (`Store.select`): each commit runs all 1000 and writes the one whose
+    // result changed.
+    let store = Store<State, Never>(initialState: State(values: Array(repeating: 0, count: width)))
+    for i in 0..<width {
+        let derived = store.select { $0.values[i] &* 2 }
+        keepAlive.append(derived)
+        keepAlive.append(derived.sinkValue(dropsFirst: true) { _ in runs.n += 1 })
     }
     store.commit { $0.values[0] += 1 }
     for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }

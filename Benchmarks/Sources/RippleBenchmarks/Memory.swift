@@ -29,6 +29,8 @@ enum Memory {
         var storeDerivedWithSink = 0.0
         /// A reaction reading one key path of a store's state (`store.state.x` in `observe`).
         var storeKeyPathReader = 0.0
+        /// A store's closure selector (`store.select { }`) with one `sinkValue`.
+        var storeSelectWithSink = 0.0
         /// Milliseconds to release the 100 000 top-level-read computeds of one source.
         var releaseComputedsMs = 0.0
         /// Milliseconds to release (cancel) the 100 000 reactions on one source.
@@ -116,11 +118,21 @@ enum Memory {
             }
         }
 
+        let selectStore = Store<BenchState, Never>(
+            initialState: BenchState(values: Array(repeating: 0, count: nodeCount)))
+        report.storeSelectWithSink = bytes {
+            for i in 0..<nodeCount {
+                let derived = selectStore.select { $0.values[i] &* 2 }
+                storeDerived.append(derived)
+                storeSubscriptions.append(derived.sinkValue(dropsFirst: true) { _ in })
+            }
+        }
+
         // Releasing many readers of one source unlinks each from the source's observer list.
         report.releaseComputedsMs = Double(timed { computeds = [] }) / 1e6
         report.releaseReactionsMs = Double(timed { reactions = [] }) / 1e6
         withExtendedLifetime((storeds, computeds, observedComputeds, tracked, reader, reactions)) {}
-        withExtendedLifetime((store, storeDerived, storeSubscriptions)) {}
+        withExtendedLifetime((store, selectStore, storeDerived, storeSubscriptions)) {}
         return report
     }
 

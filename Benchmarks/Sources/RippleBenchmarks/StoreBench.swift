@@ -264,6 +264,19 @@ enum StoreBench {
                         ]),
                 ]
             }
+            + [
+                Benchmark(
+                    name: "store \(width) closure selectors",
+                    columns: [
+                        .ripple: { try selectRipple(width, unread: false) }, .locked: derivedLocked,
+                        .verge: derivedVerge,
+                    ]),
+                Benchmark(
+                    name: "store commit to an unread field, \(wide) closure selectors",
+                    columns: [
+                        .ripple: { try selectRipple(wide, unread: true) }, .locked: unreadLocked, .verge: unreadVerge,
+                    ]),
+            ]
             + [2, 8].map { threads in
                 Benchmark(
                     name: "store commits from \(threads) threads",
@@ -650,6 +663,53 @@ enum StoreBench {
             })
         withExtendedLifetime((deriveds, subscriptions)) {}
         return (stats, "0 selectors")
+    }
+
+    // MARK: 2c. Closure selectors (`Store.select`)
+
+    // The same two rows with `store.select { $0.values[i] &* 2 }`: as in the Verge-style
+    // column, every selector runs on every commit, and only the changed one is delivered.
+
+    static func selectRipple(_ count: Int, unread: Bool) throws -> (Stats, String) {
+        let name =
+            unread
+            ? "store commit to an unread field, \(count) closure selectors (Ripple)"
+            : "store \(count) closure selectors (Ripple)"
+        let store = Store<BenchState, Never>(initialState: BenchState(width: count))
+        let selectorRuns = Counter()
+        let deliveries = Counter()
+        var deriveds: [Derived<Int>] = []
+        var subscriptions: [Subscription] = []
+        for i in 0..<count {
+            let derived = store.select { state in
+                selectorRuns.n &+= 1
+                return state.values[i] &* 2
+            }
+            subscriptions.append(derived.sinkValue(dropsFirst: true) { _ in deliveries.n += 1 })
+            deriveds.append(derived)
+        }
+        selectorRuns.n = 0
+        let stats = try sampleCommits(
+            perSample(unread ? 200 : 2_000),
+            { k in
+                store.commit { state in unread ? state.bumpCount() : state.bumpValue(k % count) }
+            },
+            check: { made in
+                try expect(
+                    selectorRuns.n == made * count, name,
+                    "\(selectorRuns.n) selector runs in \(made) commits, expected \(count) per commit")
+                let expected = unread ? 0 : made
+                try expect(
+                    deliveries.n == expected, name,
+                    "\(deliveries.n) deliveries in \(made) commits, expected \(expected)")
+                if !unread {
+                    let first = 2 * ((made - 1) / count + 1)
+                    try expect(
+                        deriveds[0].value == first, name, "selector 0 == \(deriveds[0].value), expected \(first)")
+                }
+            })
+        withExtendedLifetime((deriveds, subscriptions)) {}
+        return (stats, "\(count) selectors")
     }
 
     static func unreadLocked() throws -> (Stats, String) {

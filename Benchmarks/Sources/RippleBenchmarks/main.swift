@@ -302,6 +302,9 @@ func runAll() {
         print(
             "  store key-path reader (observe):               \(format(memory.storeKeyPathReader))  (observe { store.state.values[i] }: the reaction and the slice)"
         )
+        print(
+            "  store closure selector + one sinkValue:        \(format(memory.storeSelectWithSink))  (store.select { $0.values[i] * 2 }, its node and selection included)"
+        )
         print("Release time (one source, \(Memory.nodeCount) readers, released first-created first):")
         print("  \(Memory.nodeCount) Computed<Int> read at top level:       \(format(memory.releaseComputedsMs)) ms")
         print("  \(Memory.nodeCount) observe reactions (Subscriptions):     \(format(memory.releaseReactionsMs)) ms")

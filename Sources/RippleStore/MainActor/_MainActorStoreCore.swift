@@ -40,6 +40,12 @@ final class _MainActorStoreCore<State: Equatable> {
     }
     /// `!routes.isEmpty`, tested on every commit without looking up the routes' metadata.
     private var hasRoutes = false
+    /// The closure selectors (``MainActorStore/select(file:line:_:)``), once one was made.
+    var selectionList: _Selections<State>? {
+        didSet { hasSelections = selectionList != nil }
+    }
+    /// `selectionList != nil`, tested on every commit without looking up its metadata.
+    private var hasSelections = false
     /// `_Snapshot<State>`, kept: a commit allocates its snapshot through it, where naming the
     /// type in this unspecialized code would look up its metadata every time.
     private let snapshotType = _Snapshot<State>.self
@@ -174,28 +180,31 @@ final class _MainActorStoreCore<State: Equatable> {
     /// that a route made while the commit waited to be published (inside a delivery) is
     /// compared too.
     private func publish(_ snapshot: _MainActorSnapshot<State>) {
-        guard hasRoutes else {
+        guard hasRoutes || hasSelections else {
             node.value = snapshot
             return
         }
         publishRouted(snapshot)
     }
 
-    /// ``publish(_:)`` when readers read through fields (apart from it, as
-    /// ``applyMiddleware(to:_:)``): the node and the changed fields' routes in one batch, so
-    /// that a reader of the whole state and of a field sees one state and runs once. A commit
-    /// that changes no field a reader reads through writes the node alone.
+    /// ``publish(_:)`` when readers read through fields or selectors select from the state
+    /// (apart from it, as ``applyMiddleware(to:_:)``): the node, the changed fields' routes and
+    /// the selectors' changed values in one batch, so that a reader of the whole state and of
+    /// a field or a selector sees one state and runs once. A commit that changes no field a
+    /// reader reads through, with no selector, writes the node alone.
     @inline(never)
     private func publishRouted(_ snapshot: _MainActorSnapshot<State>) {
         let previous = untracked { node.value }
         let changed = routes.filter { !$0.field.isEqual(previous.state, snapshot.state) }
-        guard !changed.isEmpty else {
+        let selections = selectionList
+        guard !changed.isEmpty || selections != nil else {
             node.value = snapshot
             return
         }
         batch {
             node.value = snapshot
             for route in changed { route.tick.value = snapshot }
+            selections?.publish(snapshot.state, version: snapshot.version)
         }
     }
 

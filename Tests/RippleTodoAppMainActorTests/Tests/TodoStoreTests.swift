@@ -50,4 +50,20 @@ struct TodoStoreTests {
         #expect(changes == ["→bread"])
         log.cancel()
     }
+
+    @Test("closure selectors, one per row, in a main-actor app target")
+    func rowSelectors() {
+        let store = TodoStore(initialState: TodoState())
+        store.add("milk")
+        store.add("eggs")
+        let rows = (0..<2).map { index in store.select { $0.todos[index].title } }
+        var changed: [String] = []
+        let logs = rows.map { row in row.onChange { _, new in changed.append(new) } }
+        store.toggle(1)
+        #expect(changed.isEmpty, "a commit that changed no title delivered a row")
+        store.commit { $0.todos[1].title = "bread" }
+        #expect(changed == ["bread"])
+        #expect(rows.map(\.value) == ["milk", "bread"])
+        for log in logs { log.cancel() }
+    }
 }

@@ -1,0 +1,103 @@
+import Ripple
+
+extension Store {
+    /// The result of `selector` on the state, as a derived value: `selector` runs once on each
+    /// commit that changes the state, and the value's readers run only when its result changed
+    /// (Verge's `derived(.map { … })`).
+    ///
+    /// A closure selector is the cheapest way to derive many small values from one large state,
+    /// such as a row model per visible row: a commit calls each selector once and compares its
+    /// result with the last, with no graph node to mark or check per selector, and writes only
+    /// the values that changed, in the same batch as the state, so readers of both never see
+    /// them disagree.
+    ///
+    /// ```swift
+    /// let rows = (0..<store.state.items.count).map { index in
+    ///     store.select { state in state.items[index].title }
+    /// }
+    /// ```
+    ///
+    /// Unlike `derived(_:)` and `derived(from:transform:)`, whose closures run only when an
+    /// input they declared changed and only while something reads them, `selector`
+    /// runs on every commit that changes the state, as long as the derived value lives. Keep it
+    /// cheap and free of side effects: when a commit is published while the derived value is
+    /// being made, it runs again on the newer state. It runs with no lock held, on the
+    /// committing thread; what it reads is not tracked.
+    ///
+    /// - Parameters:
+    ///   - file: The file that makes the value, named in diagnostics.
+    ///   - line: The line that makes the value, named in diagnostics.
+    ///   - selector: Selects the value from the state.
+    /// - Returns: A derived value that keeps the selector while it lives, and not the store.
+    /// - Complexity: O(1) to create. Each commit that changes the state runs each live
+    ///   selector once and compares its result: O(n) for n selectors, about one closure call
+    ///   and one comparison each.
+    @inlinable
+    public func select<Value: Equatable & Sendable>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ selector: @escaping @Sendable (State) -> Value
+    ) -> Derived<Value> {
+        // Inlinable: the selector's call and comparison are compiled for the concrete types,
+        // and the store's publish calls them through one closure per selector.
+        let (node, lease) = _core.selections.add(startingFrom: _core.selectionStart) { state, version in
+            let first = selector(state)
+            // No equality: it is written only when the result changed, and in version order
+            // (``_Selections`` skips a late publish of an older state).
+            let node = Stored(first, equals: nil, file: file, line: line)
+            let last = _SelectedResult(first)
+            let selection = _Selection<State>(version: version) { state in
+                let value = selector(state)
+                if value == last.value { return }
+                last.value = value
+                node.value = value
+            }
+            return (selection, node)
+        }
+        return Derived(
+            Computed(describedBy: _core.selectionName, file: file, line: line) {
+                withExtendedLifetime(lease) { node.value }
+            },
+            sources: _sourceStores)
+    }
+}
+
+/// A closure selector's last result, compared with each new one (by the store's publishers, one
+/// at a time; see ``_Selections``).
+@usableFromInline
+final class _SelectedResult<Value>: @unchecked Sendable {
+    /// Unchecked exclusivity: read and written by one publisher at a time, never overlapping.
+    @usableFromInline @exclusivity(unchecked) var value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+extension _StoreCore {
+    /// The store's closure selectors, made with their publish hook the first time.
+    @usableFromInline
+    var selections: _Selections<State> {
+        registry(
+            \_Selections<State>.self,
+            make: { _Selections<State>() },
+            hook: { selections in { _, state, version in selections.publish(state, version: version) } })
+    }
+
+    /// The state a selector made now starts from, as for an entity observer
+    /// (``Store/entity(_:in:)``): on the thread that owns the gate (a subscriber that
+    /// committed), the published state, which it reads, its own commits published after the
+    /// round with the selectors' hook; on another thread, the latest commit.
+    @usableFromInline
+    func selectionStart() -> (state: State, version: UInt64) {
+        let snapshot = isGateOwner(_Lock.currentThread) ? untracked { node.value } : latestSnapshot
+        return (snapshot.state, snapshot.version)
+    }
+
+    /// Names a closure selector after its store, when a trace or a diagnostic reads the name.
+    @usableFromInline
+    var selectionName: @Sendable () -> String {
+        { [name] in "\(name).select" }
+    }
+}

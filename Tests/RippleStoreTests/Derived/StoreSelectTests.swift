@@ -1,0 +1,164 @@
+import Foundation
+import RippleStore
+import Testing
+
+/// An object whose deinitializer counts, captured by a selector.
+private final class TDSelectorCapture: Sendable {
+    let released: TDCounter
+    init(_ released: TDCounter) { self.released = released }
+    deinit { released.increment() }
+}
+
+/// Issue 37: closure selectors (`Store.select`) run once per commit that changes the state,
+/// and only those whose result changed are delivered, in the batch that publishes the state.
+@Suite("Store.select: closure selectors")
+struct StoreSelectTests {
+    @Test("1000 closure selectors: each runs once per commit, and only the changed one is delivered")
+    func onlyTheChangedSelectorIsDelivered() {
+        let store = Store<TDManyState, Never>(initialState: TDManyState())
+        let ran = TDCounter()
+        let delivered = TDLog<Int>()
+        let selectors = (0..<1000).map { index in
+            store.select { state in
+                ran.increment()
+                return state.values[index] * 10
+            }
+        }
+        let subscriptions = selectors.enumerated().map { index, selector in
+            selector.sinkValue(dropsFirst: true) { _ in delivered.append(index) }
+        }
+        #expect(ran.value == 1000)
+        ran.reset()
+
+        store.commit { $0.values[500] = 1 }
+        #expect(ran.value == 1000)
+        #expect(delivered.all == [500])
+        #expect(selectors[500].value == 10)
+        #expect(selectors[499].value == 0)
+
+        ran.reset()
+        store.commit { $0.other = 1 }
+        #expect(ran.value == 1000, "a commit that changes the state runs every selector")
+        #expect(delivered.all == [500], "and delivers none whose result did not change")
+
+        ran.reset()
+        store.commit { $0.other = 1 }
+        #expect(ran.value == 0, "a commit that changes nothing runs none")
+        withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test("a reaction reading the state and a selector sees them agree, and runs once per commit")
+    func consistentWithTheState() {
+        let store = TDStore(initialState: TDState())
+        let doubled = store.select { $0.count * 2 }
+        let count = store.derived(\.count)
+        let seen = TDLog<[Int]>()
+        let reaction = observe { seen.append([count.value, doubled.value]) }
+        for _ in 0..<5 { store.increment() }
+        #expect(seen.all == (0...5).map { [$0, $0 * 2] })
+        reaction.cancel()
+    }
+
+    @Test("a commit made by a selector's subscriber is delivered after the one it saw, in order")
+    func nestedCommitsInOrder() {
+        let store = TDStore(initialState: TDState())
+        let count = store.select { $0.count }
+        let received = TDLog<Int>()
+        let subscription = count.sinkValue(dropsFirst: true) { changes in
+            received.append(changes.current)
+            if changes.current < 3 { store.increment() }
+        }
+        let later = count.sinkValue(dropsFirst: true) { changes in received.append(100 + changes.current) }
+        store.increment()
+        #expect(received.all == [1, 101, 2, 102, 3, 103])
+        #expect(count.value == 3)
+        withExtendedLifetime((subscription, later)) {}
+    }
+
+    @Test("a selector made by a subscriber during a delivery starts from the state it reads")
+    func madeDuringADelivery() {
+        let store = TDStore(initialState: TDState())
+        let made = TDLog<Derived<Int>>()
+        let subscription = store.sinkState(dropsFirst: true) { changes in
+            if changes.current.count == 1 {
+                store.increment()
+                made.append(store.select { $0.count })
+            }
+        }
+        store.increment()
+        #expect(made.all.count == 1)
+        #expect(made.all.first?.value == 2)
+        store.increment()
+        #expect(made.all.first?.value == 3)
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test("releasing the derived value releases its selector and what it captured, at once")
+    func releasedWithItsValue() {
+        let store = TDStore(initialState: TDState())
+        let released = TDCounter()
+        let ran = TDCounter()
+        do {
+            let capture = TDSelectorCapture(released)
+            let selector = store.select { state in
+                withExtendedLifetime(capture) { ran.increment() }
+                return state.count
+            }
+            store.increment()
+            #expect(selector.value == 1)
+        }
+        #expect(released.value == 1, "the selector's capture outlived its derived value")
+        ran.reset()
+        store.increment()
+        #expect(ran.value == 0, "a released selector still runs")
+    }
+
+    @Test("releasing selectors in any order keeps the others delivering")
+    func releasedInAnyOrder() {
+        let store = TDStore(initialState: TDState())
+        var selectors = (0..<10).map { offset in store.select { $0.count + offset } }
+        for index in [0, 8, 3] { selectors.remove(at: index) }
+        store.increment()
+        #expect(selectors.map(\.value) == [1, 2, 3, 5, 6, 7, 8].map { $0 + 1 })
+    }
+
+    @Test("a commit published while a selector is being made is not missed: it is made again")
+    func commitPublishedWhileMaking() {
+        let store = TDStore(initialState: TDState())
+        let calls = TDCounter()
+        let derived = store.select { state in
+            calls.increment()
+            if calls.value == 1 {
+                // Another thread commits, and its publish runs, before this first run returns.
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    store.increment()
+                    done.signal()
+                }
+                done.wait()
+            }
+            return state.count
+        }
+        #expect(derived.value == 1, "the selector missed the commit published while it was made")
+        #expect(calls.value == 2, "made once on the first state, once on the newer one")
+        store.increment()
+        #expect(derived.value == 2)
+    }
+
+    @Test("selectors made while another thread commits end at the last state (bounded by counts)")
+    func madeWhileCommitting() async {
+        for _ in 0..<20 {
+            let store = TDStore(initialState: TDState())
+            let made = TDLog<Derived<Int>>()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for _ in 0..<200 { store.increment() }
+                }
+                group.addTask {
+                    for _ in 0..<50 { made.append(store.select { $0.count }) }
+                }
+            }
+            #expect(made.all.allSatisfy { $0.value == 200 })
+        }
+    }
+}
