@@ -19,10 +19,10 @@ final class _Selections<State>: @unchecked Sendable {
     /// The selections. A released one is replaced by the last one (O(1)), so the order is not
     /// the order they were made in; each knows its index.
     private var entries: [_Selection<State>] = []
-    /// The newest version whose publish took the list: a selection made from an older state
-    /// may have been missed by that publish, and is made again from a newer one; a publish of
-    /// an older version (a commit applied late, which the store does not publish) is skipped.
-    private var takenThrough: UInt64 = 0
+    /// The state of the newest publish that took the list, and its version: a selection made
+    /// from an older state may have been missed by that publish, and is made again from this
+    /// one.
+    private var taken: (state: State, version: UInt64)?
     /// The newest version a selection in the list was made from: a publish of a newer one
     /// runs them all without looking at each one's version.
     private var newestStart: UInt64 = 0
@@ -31,8 +31,9 @@ final class _Selections<State>: @unchecked Sendable {
 
     /// Adds the selection `make` returns for the state it is given, with the version of that
     /// state. `make` runs with no lock held, possibly more than once: when a commit was
-    /// published while it ran, it runs again on a newer state, so that no publish misses the
-    /// selection.
+    /// published while it ran (or before, in a batch not applied yet), it runs again on the
+    /// state that publish took, so that no publish misses the selection. Each run after the
+    /// first needs a newer publish than the one before: the loop ends.
     ///
     /// - Parameter snapshot: The state a selection made now starts from, and its version (the
     ///   published state on the thread that owns the store's gate, else the latest commit).
@@ -43,21 +44,22 @@ final class _Selections<State>: @unchecked Sendable {
         startingFrom snapshot: () -> (state: State, version: UInt64),
         _ make: (State, UInt64) -> (selection: _Selection<State>, made: Made)
     ) -> (made: Made, lease: _SelectionLease) {
+        var (state, version) = snapshot()
         while true {
-            let (state, version) = snapshot()
             let (selection, made) = make(state, version)
-            let added = lock.withLock { () -> Bool in
-                guard takenThrough <= version else { return false }
+            let newer = lock.withLock { () -> (state: State, version: UInt64)? in
+                if let taken, taken.version > version { return taken }
                 selection.index = entries.count
                 entries.append(selection)
                 if version > newestStart { newestStart = version }
-                return true
+                return nil
             }
-            if added {
+            guard let newer else {
                 // Strong references: neither holds the lease, and a weak reference would move
                 // the selection's reference counts to a side table, slower on every publish.
                 return (made, _SelectionLease { [self] in release(selection) })
             }
+            (state, version) = newer
         }
     }
 
@@ -80,14 +82,24 @@ final class _Selections<State>: @unchecked Sendable {
 
     /// A commit is being published: runs every selection on `state`, the state of `version`,
     /// and writes the nodes whose result changed. Run in the batch that publishes the commit.
-    func publish(_ state: State, version: UInt64) {
+    ///
+    /// - Parameter previousVersion: The version of the state the publishing thread reads as
+    ///   published. Below `version - 1`, an earlier publish is not applied yet (its batch, on
+    ///   another thread, has not ended): the results it compared with may not be in the nodes,
+    ///   so every selection writes its result, stamped with `version` (a node drops a write of
+    ///   an older version, and so that batch's write when it is applied).
+    func publish(_ state: State, version: UInt64, after previousVersion: UInt64) {
         var checksStarts = false
+        let writesAll = previousVersion &+ 1 != version
+        // Commits are published one at a time, in version order. The state this replaces is
+        // released after the lock: it may hold the last reference to a user object.
+        var replaced = Optional((state: state, version: version))
         let current = lock.withLock { () -> [_Selection<State>] in
-            guard version > takenThrough else { return [] }
-            takenThrough = version
+            swap(&replaced, &taken)
             checksStarts = version <= newestStart
             return entries
         }
+        withExtendedLifetime(replaced) {}
         // `current` holds every selection: each is used without being retained (two atomic
         // reference-count operations per selector per commit, a third of its cost).
         current.withUnsafeBufferPointer { selections in
@@ -95,34 +107,40 @@ final class _Selections<State>: @unchecked Sendable {
                 Unmanaged.passUnretained(selections[index])._withUnsafeGuaranteedRef { selection in
                     // Made from this version or a newer one: it has this state's result.
                     if checksStarts, version <= selection.startVersion { return }
-                    selection.update(state)
+                    if selection.update(state) || writesAll { selection.write(version) }
                 }
             }
         }
     }
 }
 
-/// One closure selector: its update (the selector, compiled for its value type where
-/// ``Store/select(file:line:_:)`` was called, the comparison with its last result, the write of its
-/// node) and the version of the state it was made from.
+/// One closure selector: its update (the selector and the comparison with its last result) and
+/// the write of its node, both compiled for its value type where ``Store/select(file:line:_:)``
+/// was called, and the version of the state it was made from.
 @usableFromInline
 final class _Selection<State>: @unchecked Sendable {
-    @usableFromInline let update: (State) -> Void
+    /// Runs the selector on a state and keeps its result: returns whether it changed.
+    @usableFromInline let update: (State) -> Bool
+    /// Writes the last result to the selection's node, stamped with a state version. Apart
+    /// from `update`, which every commit calls for every selector: a closure called with one
+    /// argument costs less.
+    @usableFromInline let write: (UInt64) -> Void
     /// The version of the state it was made from.
     let startVersion: UInt64
     /// Its index in the list, `-1` once released (guarded by the list's lock).
     var index = -1
 
     @usableFromInline
-    init(version: UInt64, update: @escaping (State) -> Void) {
+    init(version: UInt64, update: @escaping (State) -> Bool, write: @escaping (UInt64) -> Void) {
         startVersion = version
         self.update = update
+        self.write = write
     }
 }
 
 /// Held by a closure selector's derived value (and by nothing the store keeps): when it goes,
-/// the selection is released, and with it the selector and what it captured, at the store's
-/// next publish.
+/// the selection is released, and with it the selector and what it captured (at once, or when
+/// a publish running meanwhile ends).
 @usableFromInline
 final class _SelectionLease: Sendable {
     private let release: @Sendable () -> Void

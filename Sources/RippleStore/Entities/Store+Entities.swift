@@ -28,7 +28,7 @@ extension Store {
         let registry = _core.registry(
             table,
             make: { _EntityObservers<State, Entity>(path: _KeyPath(keyPath: table)) },
-            hook: { registry in { old, new, version in registry.publish(old, new, version: version) } }
+            hook: { registry in { old, new in registry.publish(old.state, new.state, version: new.version) } }
         )
         let node = registry.node(for: id) { [_core] in
             // On the thread that owns the gate (a reader that committed), the published state,

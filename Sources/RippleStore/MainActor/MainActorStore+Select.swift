@@ -37,16 +37,19 @@ extension MainActorStore {
         let select = _MainActorStoreCore<State>.withoutIsolation(selector)
         let (node, lease) = _core.selections.add(startingFrom: _core.selectionStart) { state, version in
             let first = select(state)
-            // No equality: it is written only when the result changed, and in version order
-            // (``_Selections`` skips a late publish of an older state).
+            // No equality: it is written only when the result changed, by the main actor's
+            // publishes, in version order.
             let node = Stored(first, equals: nil, file: file, line: line)
             let last = _SelectedResult(first)
-            let selection = _Selection<State>(version: version) { state in
-                let value = select(state)
-                if value == last.value { return }
-                last.value = value
-                node.value = value
-            }
+            let selection = _Selection<State>(
+                version: version,
+                update: { state in
+                    let value = select(state)
+                    if value == last.value { return false }
+                    last.value = value
+                    return true
+                },
+                write: { _ in node.value = last.value })
             return (selection, node)
         }
         return MainActorComputed(describedBy: _core.selectionName, file: file, line: line) {

@@ -204,7 +204,7 @@ final class _MainActorStoreCore<State: Equatable> {
         batch {
             node.value = snapshot
             for route in changed { route.tick.value = snapshot }
-            selections?.publish(snapshot.state, version: snapshot.version)
+            selections?.publish(snapshot.state, version: snapshot.version, after: previous.version)
         }
     }
 

@@ -8,8 +8,10 @@ extension Store {
     /// A closure selector is the cheapest way to derive many small values from one large state,
     /// such as a row model per visible row: a commit calls each selector once and compares its
     /// result with the last, with no graph node to mark or check per selector, and writes only
-    /// the values that changed, in the same batch as the state, so readers of both never see
-    /// them disagree.
+    /// the values that changed, in the same batch as the state: a reaction that reads both runs
+    /// once per commit and sees them agree. (A derived value made on another thread while a
+    /// commit is being published starts from that commit's state, as an entity observer does,
+    /// before the store's readers see it.)
     ///
     /// ```swift
     /// let rows = (0..<store.state.items.count).map { index in
@@ -21,8 +23,10 @@ extension Store {
     /// input they declared changed and only while something reads them, `selector`
     /// runs on every commit that changes the state, as long as the derived value lives. Keep it
     /// cheap and free of side effects: when a commit is published while the derived value is
-    /// being made, it runs again on the newer state. It runs with no lock held, on the
-    /// committing thread; what it reads is not tracked.
+    /// being made, it runs again on the newer state. It runs with no lock held: first on the
+    /// thread that makes the derived value, then on the thread that publishes each commit
+    /// (the committing one, or the thread that owned the store's gate when the commit was
+    /// made), one commit at a time. What it reads is not tracked.
     ///
     /// - Parameters:
     ///   - file: The file that makes the value, named in diagnostics.
@@ -42,23 +46,42 @@ extension Store {
         // and the store's publish calls them through one closure per selector.
         let (node, lease) = _core.selections.add(startingFrom: _core.selectionStart) { state, version in
             let first = selector(state)
-            // No equality: it is written only when the result changed, and in version order
-            // (``_Selections`` skips a late publish of an older state).
-            let node = Stored(first, equals: nil, file: file, line: line)
+            // Stamped with the state's version, and a write of an older one is dropped: a commit
+            // made inside a `batch` on another thread is published into that batch, whose
+            // writes are applied when it ends, possibly after a newer commit's.
+            let node = Stored(
+                _Selected(value: first, version: version), equals: { old, new in new.version <= old.version },
+                file: file, line: line)
             let last = _SelectedResult(first)
-            let selection = _Selection<State>(version: version) { state in
-                let value = selector(state)
-                if value == last.value { return }
-                last.value = value
-                node.value = value
-            }
+            let selection = _Selection<State>(
+                version: version,
+                update: { state in
+                    let value = selector(state)
+                    if value == last.value { return false }
+                    last.value = value
+                    return true
+                },
+                write: { version in node.value = _Selected(value: last.value, version: version) })
             return (selection, node)
         }
         return Derived(
             Computed(describedBy: _core.selectionName, file: file, line: line) {
-                withExtendedLifetime(lease) { node.value }
+                withExtendedLifetime(lease) { node.value.value }
             },
             sources: _sourceStores)
+    }
+}
+
+/// A closure selector's result, with the version of the state it was selected from.
+@usableFromInline
+struct _Selected<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
+    @usableFromInline let version: UInt64
+
+    @inlinable
+    init(value: Value, version: UInt64) {
+        self.value = value
+        self.version = version
     }
 }
 
@@ -82,7 +105,11 @@ extension _StoreCore {
         registry(
             \_Selections<State>.self,
             make: { _Selections<State>() },
-            hook: { selections in { _, state, version in selections.publish(state, version: version) } })
+            hook: { selections in
+                { previous, current in
+                    selections.publish(current.state, version: current.version, after: previous.version)
+                }
+            })
     }
 
     /// The state a selector made now starts from, as for an entity observer

@@ -1,12 +1,12 @@
-/// The hooks a store runs in the batch that publishes each commit (entity observers), with the
-/// previously published state, the new state and its version.
+/// The hooks a store runs in the batch that publishes each commit (entity observers, closure
+/// selectors), with the snapshot the publishing thread reads as published and the new one.
 ///
 /// An immutable list behind a reference, which the store keeps as an optional (`nil` while
 /// there is none): its unspecialized commit path copies and tests a reference without looking
 /// up the metadata of an array of generic closures, as an array held directly would need on
 /// every commit.
 final class _PublishHooks<State: Sendable>: Sendable {
-    typealias Hook = @Sendable (State, State, UInt64) -> Void
+    typealias Hook = @Sendable (_ previous: _Snapshot<State>, _ current: _Snapshot<State>) -> Void
 
     private let hooks: [Hook]
 
@@ -16,7 +16,7 @@ final class _PublishHooks<State: Sendable>: Sendable {
     }
 
     /// Runs every hook, in the order they were added.
-    func run(_ previous: State, _ current: State, _ version: UInt64) {
-        for hook in hooks { hook(previous, current, version) }
+    func run(_ previous: _Snapshot<State>, _ current: _Snapshot<State>) {
+        for hook in hooks { hook(previous, current) }
     }
 }

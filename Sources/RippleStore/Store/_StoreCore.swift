@@ -467,7 +467,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             node.value = snapshot
             for route in changed { route.tick.value = snapshot }
             if hasFields { touchLateRoutes(after: snapshot, skipping: compared.count) }
-            hooks?.run(previous.state, snapshot.state, snapshot.version)
+            hooks?.run(previous, snapshot)
         }
         if changed.isEmpty, hooks == nil { write() } else { batch(write) }
     }
@@ -725,16 +725,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         lock.withLock { publishHooks }
     }
 
-    /// Adds a hook run in the batch that publishes each commit, with the previous and the new
-    /// state and the new state's version (lock not held).
-    func addPublishHook(_ hook: @escaping @Sendable (State, State, UInt64) -> Void) {
-        lock.withLock { publishHooks = _PublishHooks(appending: hook, to: publishHooks) }
-    }
-
     /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
     func registry<Registry: AnyObject>(
         _ key: AnyKeyPath, make: () -> Registry,
-        hook: @escaping @Sendable (Registry) -> @Sendable (State, State, UInt64) -> Void
+        hook: @escaping @Sendable (Registry) -> _PublishHooks<State>.Hook
     ) -> Registry {
         lock.lock()
         if let existing = entityRegistries[key] {

@@ -145,6 +145,74 @@ struct StoreSelectTests {
         #expect(derived.value == 2)
     }
 
+    @Test("a commit published inside another thread's batch, applied after newer ones, leaves no stale selector")
+    func commitPublishedInsideABatchElsewhere() {
+        let store = TDStore(initialState: TDState())
+        let count = store.select { $0.count }
+        let inBatch = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            batch {
+                store.increment()  // version 1, published into this batch
+                inBatch.signal()
+                proceed.wait()
+            }
+            done.signal()
+        }.start()
+        inBatch.wait()
+        store.rename("x")  // version 2, on top of 1 (count 1), while 1 is not applied
+        #expect(count.value == store.state.count, "the selector disagreed with the state it was published with")
+        store.increment()  // version 3: count 2
+        proceed.signal()
+        done.wait()  // version 1's writes are applied now, after 2's and 3's
+        store.rename("y")
+        #expect(store.state.count == 2)
+        #expect(count.value == 2, "the older commit's write replaced the newer one's")
+    }
+
+    @Test("a selector made by the gate's owner while another thread's batch holds a publish is made twice, not spun")
+    func madeByTheOwnerWhileABatchElsewhereHoldsAPublish() {
+        let store = TDStore(initialState: TDState())
+        let first = store.select { $0.count }
+        let inBatch = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            batch {
+                store.increment()  // version 1, published into this batch
+                inBatch.signal()
+                proceed.wait()
+            }
+            done.signal()
+        }.start()
+        inBatch.wait()
+        let calls = TDCounter()
+        let made = TDLog<Derived<Int>>()
+        let trigger = Stored(0)
+        let reaction = observe {
+            guard trigger.value == 1 else { return }
+            store.increment()  // this thread owns the gate; version 2 is published after the round
+            made.append(
+                store.select { state in
+                    calls.increment()
+                    // Without a way out, the owner would wait here for the other batch.
+                    if calls.value == 100 { proceed.signal() }
+                    return state.count
+                })
+        }
+        trigger.value = 1
+        // Made on the state this thread reads, then on the one the other batch's publish took;
+        // then run once by this thread's own publish of version 2, after the round.
+        #expect(calls.value == 3, "ran \(calls.value) times while the other thread's batch was open")
+        if calls.value < 100 { proceed.signal() }
+        done.wait()
+        #expect(store.state.count == 2)
+        #expect(made.all.first?.value == 2)
+        #expect(first.value == 2)
+        reaction.cancel()
+    }
+
     @Test("selectors made while another thread commits end at the last state (bounded by counts)")
     func madeWhileCommitting() async {
         for _ in 0..<20 {

@@ -35,6 +35,23 @@ import RippleStore
         #expect(actions.value == ["increment 1", "increment 2", "increment 3", "nil 4"])
     }
 
+    @Test("a closure selector on a reducer store sees each action's commit, its effects' too")
+    func closureSelectorsSeeEachAction() {
+        let store = ReducerStore(reducer: RDCounter(), initialState: RDCounter.State())
+        let number = store.select { $0.number }
+        let numbers = RDBox<[Int]>([])
+        let subscription = number.sinkValue(dropsFirst: true) { changes in
+            numbers.update { $0.append(changes.current) }
+        }
+        withExtendedLifetime(subscription) {
+            store.send(.increment)
+            store.send(.setText("no number change"))
+            store.send(.twice)
+        }
+        #expect(numbers.value == [1, 2, 3])
+        #expect(number.value == 3)
+    }
+
     @Test func changesAndDerivedValuesWorkWithNoExtraCode() {
         let store = ReducerStore(reducer: RDCounter(), initialState: RDCounter.State())
         let numbers = RDBox<[Int]>([])
