@@ -148,11 +148,14 @@ extension ChatStore {
 
 let chat = ChatStore(initialState: ChatState())
 let messageCount = chat.derived(from: \.messages) { $0.count }
+// A closure selector, as Verge's `derived(.map { … })`: runs on every commit, delivers on change.
+let lastMessage = chat.select { $0.messages.last ?? "" }
 let chatSubscriptions = SubscriptionBag {
     chat.sinkState(dropsFirst: true) { changes in
         changes.ifChanged(\.messages) { print("  sinkState: \($0.count) message(s), after \(changes.transaction)") }
     }
     chat.sinkActivity { activity in print("  activity: \(activity)") }
+    lastMessage.sinkValue(dropsFirst: true) { print("  select: last message \"\($0.current)\"") }
     // Reads `store.state.unread` only: a commit to the draft or the messages does not re-run it.
     observe { print("  observe: unread = \(chat.state.unread)") }
 }
