@@ -19,48 +19,32 @@ final class _Selections<State>: @unchecked Sendable {
     /// The selections. A released one is replaced by the last one (O(1)), so the order is not
     /// the order they were made in; each knows its index.
     private var entries: [_Selection<State>] = []
-    /// The state of the newest publish that took the list, and its version: a selection made
-    /// from an older state may have been missed by that publish, and is made again from this
-    /// one.
-    private var taken: (state: State, version: UInt64)?
     /// The newest version a selection in the list was made from: a publish of a newer one
     /// runs them all without looking at each one's version.
     private var newestStart: UInt64 = 0
 
     init() {}
 
-    /// Adds the selection `make` returns for the state it is given, with the version of that
-    /// state. `make` runs with no lock held, possibly more than once: when a commit was
-    /// published while it ran (or before, in a batch not applied yet), it runs again on the
-    /// state that publish took, so that no publish misses the selection. Each run after the
-    /// first needs a newer publish than the one before: the loop ends.
+    /// Adds `selection`, made from the state of `version`.
     ///
-    /// - Parameter snapshot: The state a selection made now starts from, and its version (the
-    ///   published state on the thread that owns the store's gate, else the latest commit).
-    /// - Returns: What `make` made, and the lease that keeps the selection: its derived value
-    ///   holds it, and releasing it releases the selection.
+    /// Every publish from now on runs it, except those of `version` or older: its result is
+    /// that state's already. The caller makes it so that no newer publish has taken the list
+    /// without it: a ``Store`` makes it while holding its gate (every commit up to the latest
+    /// has been published by then, and none can be until the gate is released), a
+    /// ``MainActorStore`` on the main actor, where it publishes.
+    ///
+    /// - Returns: The lease that keeps the selection: its derived value holds it, and
+    ///   releasing it releases the selection.
     @usableFromInline
-    func add<Made>(
-        startingFrom snapshot: () -> (state: State, version: UInt64),
-        _ make: (State, UInt64) -> (selection: _Selection<State>, made: Made)
-    ) -> (made: Made, lease: _SelectionLease) {
-        var (state, version) = snapshot()
-        while true {
-            let (selection, made) = make(state, version)
-            let newer = lock.withLock { () -> (state: State, version: UInt64)? in
-                if let taken, taken.version > version { return taken }
-                selection.index = entries.count
-                entries.append(selection)
-                if version > newestStart { newestStart = version }
-                return nil
-            }
-            guard let newer else {
-                // Strong references: neither holds the lease, and a weak reference would move
-                // the selection's reference counts to a side table, slower on every publish.
-                return (made, _SelectionLease { [self] in release(selection) })
-            }
-            (state, version) = newer
+    func add(_ selection: _Selection<State>, madeAt version: UInt64) -> _SelectionLease {
+        lock.withLock {
+            selection.index = entries.count
+            entries.append(selection)
+            if version > newestStart { newestStart = version }
         }
+        // Strong references: neither holds the lease, and a weak reference would move the
+        // selection's reference counts to a side table, slower on every publish.
+        return _SelectionLease { [self] in release(selection) }
     }
 
     /// Removes `selection`, whose derived value was released. The caller lets go of it after
@@ -91,15 +75,10 @@ final class _Selections<State>: @unchecked Sendable {
     func publish(_ state: State, version: UInt64, after previousVersion: UInt64) {
         var checksStarts = false
         let writesAll = previousVersion &+ 1 != version
-        // Commits are published one at a time, in version order. The state this replaces is
-        // released after the lock: it may hold the last reference to a user object.
-        var replaced = Optional((state: state, version: version))
         let current = lock.withLock { () -> [_Selection<State>] in
-            swap(&replaced, &taken)
             checksStarts = version <= newestStart
             return entries
         }
-        withExtendedLifetime(replaced) {}
         // `current` holds every selection: each is used without being retained (two atomic
         // reference-count operations per selector per commit, a third of its cost).
         current.withUnsafeBufferPointer { selections in

@@ -35,23 +35,25 @@ extension MainActorStore {
         // the selector is called as a plain function, without a check per call (as a
         // main-actor store's subscribers are, see `_MainActorStoreCore.onMainActor`).
         let select = _MainActorStoreCore<State>.withoutIsolation(selector)
-        let (node, lease) = _core.selections.add(startingFrom: _core.selectionStart) { state, version in
-            let first = select(state)
-            // No equality: it is written only when the result changed, by the main actor's
-            // publishes, in version order.
-            let node = Stored(first, equals: nil, file: file, line: line)
-            let last = _SelectedResult(first)
-            let selection = _Selection<State>(
-                version: version,
-                update: { state in
-                    let value = select(state)
-                    if value == last.value { return false }
-                    last.value = value
-                    return true
-                },
-                write: { _ in node.value = last.value })
-            return (selection, node)
-        }
+        // Made on the published state: the store publishes on the main actor only, so every
+        // publish from now on runs it (a commit made inside a delivery is published after
+        // the round).
+        let (state, version) = _core.selectionStart()
+        let first = select(state)
+        // No equality: it is written only when the result changed, by the main actor's
+        // publishes, in version order.
+        let node = Stored(first, equals: nil, file: file, line: line)
+        let last = _SelectedResult(first)
+        let selection = _Selection<State>(
+            version: version,
+            update: { state in
+                let value = select(state)
+                if value == last.value { return false }
+                last.value = value
+                return true
+            },
+            write: { _ in node.value = last.value })
+        let lease = _core.selections.add(selection, madeAt: version)
         return MainActorComputed(describedBy: _core.selectionName, file: file, line: line) {
             withExtendedLifetime(lease) { node.value }
         }

@@ -9,9 +9,9 @@ extension Store {
     /// such as a row model per visible row: a commit calls each selector once and compares its
     /// result with the last, with no graph node to mark or check per selector, and writes only
     /// the values that changed, in the same batch as the state: a reaction that reads both runs
-    /// once per commit and sees them agree. (A derived value made on another thread while a
-    /// commit is being published starts from that commit's state, as an entity observer does,
-    /// before the store's readers see it.)
+    /// once per commit and sees them agree. (A derived value made while a commit is being
+    /// published, inside a `batch` or a delivery, starts from that commit's state, before the
+    /// store's readers see it.)
     ///
     /// ```swift
     /// let rows = (0..<store.state.items.count).map { index in
@@ -22,11 +22,13 @@ extension Store {
     /// Unlike `derived(_:)` and `derived(from:transform:)`, whose closures run only when an
     /// input they declared changed and only while something reads them, `selector`
     /// runs on every commit that changes the state, as long as the derived value lives. Keep it
-    /// cheap and free of side effects: when a commit is published while the derived value is
-    /// being made, it runs again on the newer state. It runs with no lock held: first on the
-    /// thread that makes the derived value, then on the thread that publishes each commit
-    /// (the committing one, or the thread that owned the store's gate when the commit was
-    /// made), one commit at a time. What it reads is not tracked.
+    /// cheap and free of side effects. It runs with no lock held, one commit at a time: first
+    /// on the thread that makes the derived value, on the latest state, holding other threads'
+    /// commits back as a commit's mutation does (so it must not wait for another thread that
+    /// commits to this store); then on the thread that publishes each commit (the committing
+    /// one, or the thread that owned the store's gate when the commit was made). What it reads
+    /// is not tracked. With a ``StoreLogger``, each commit's log names the selectors whose
+    /// value it changed, by where they were made.
     ///
     /// - Parameters:
     ///   - file: The file that makes the value, named in diagnostics.
@@ -44,7 +46,10 @@ extension Store {
     ) -> Derived<Value> {
         // Inlinable: the selector's call and comparison are compiled for the concrete types,
         // and the store's publish calls them through one closure per selector.
-        let (node, lease) = _core.selections.add(startingFrom: _core.selectionStart) { state, version in
+        // Made on the latest state while holding the store's gate, as a commit's mutation is:
+        // every commit up to it has been published, and none can be until the selection is in
+        // the list, so no publish misses it.
+        let (node, lease) = _core.withGate { state, version in
             let first = selector(state)
             // Stamped with the state's version, and a write of an older one is dropped: a commit
             // made inside a `batch` on another thread is published into that batch, whose
@@ -62,11 +67,17 @@ extension Store {
                     return true
                 },
                 write: { version in node.value = _Selected(value: last.value, version: version) })
-            return (selection, node)
+            return (node, _core.selections.add(selection, madeAt: version))
         }
+        // With a logger, a commit's log names the selectors it woke, by where they were made.
+        let noteWake = _core.selectionWake(file: file, line: line)
         return Derived(
             Computed(describedBy: _core.selectionName, file: file, line: line) {
-                withExtendedLifetime(lease) { node.value.value }
+                withExtendedLifetime(lease) {
+                    let selected = node.value
+                    noteWake?(selected.version)
+                    return selected.value
+                }
             },
             sources: _sourceStores)
     }
@@ -112,14 +123,27 @@ extension _StoreCore {
             })
     }
 
-    /// The state a selector made now starts from, as for an entity observer
-    /// (``Store/entity(_:in:)``): on the thread that owns the gate (a subscriber that
-    /// committed), the published state, which it reads, its own commits published after the
-    /// round with the selectors' hook; on another thread, the latest commit.
+    /// Runs `body` with the latest state and its version while holding the store's gate, as a
+    /// commit's mutation runs, and commits nothing: no other commit can be made or published
+    /// meanwhile, and every commit up to that state has been published (its publish hooks
+    /// have run, in a batch that may not have ended yet).
     @usableFromInline
-    func selectionStart() -> (state: State, version: UInt64) {
-        let snapshot = isGateOwner(_Lock.currentThread) ? untracked { node.value } : latestSnapshot
-        return (snapshot.state, snapshot.version)
+    func withGate<Result>(_ body: (State, UInt64) -> Result) -> Result {
+        let open = openCommit(Transaction(name: "select"))
+        let base = base(of: open)
+        let result = body(base.state, base.version)
+        abandon(open)
+        return result
+    }
+
+    /// What a closure selector's derived value calls with the version it read, for the
+    /// store's logger: notes the selector, named `file:line`, among what that commit woke.
+    /// `nil` without a logger.
+    @usableFromInline
+    func selectionWake(file: StaticString, line: UInt) -> (@Sendable (UInt64) -> Void)? {
+        guard hasLogger else { return nil }
+        let wake = StoreLog.Wake.derived("\(file):\(line)")
+        return { [weak self] version in self?.noteWake(wake, version) }
     }
 
     /// Names a closure selector after its store, when a trace or a diagnostic reads the name.
