@@ -71,6 +71,7 @@ let scenarios = [
     "commit0", "commit10", "commit1000", "derived10", "selectors1000", "select1000", "readers1000", "send",
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
+    "mainSelect1000",
     "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead",
     "createEntityObserver",
 ]
@@ -125,6 +126,20 @@ case "mainDerived10", "mainDerivedFrom10":
         store.commit { $0.count += 1 }
         for _ in 0..<commits { store.commit { $0.count += 1 } }
         print(store.currentState.count, runs.n)
+    }
+case "mainSelect1000":
+    // `select1000` on a `MainActorStore`: each commit runs all 1000 selectors on the main actor
+    // and writes the one whose result changed.
+    MainActor.assumeIsolated {
+        let store = MainActorStore<State, Never>(initialState: State(values: Array(repeating: 0, count: width)))
+        for i in 0..<width {
+            let selected = store.select { $0.values[i] &* 2 }
+            keepAlive.append(selected)
+            keepAlive.append(selected.onChange { _, _ in runs.n &+= 1 })
+        }
+        store.commit { $0.values[0] += 1 }
+        for k in 0..<commits { store.commit { $0.values[k % width] += 1 } }
+        print(store.currentState.values[0], runs.n)
     }
 case "event10":
     // An `Event` with ten handlers: what a send costs beside the handlers themselves.
