@@ -149,23 +149,12 @@ struct StoreSelectTests {
     func commitPublishedInsideABatchElsewhere() {
         let store = TDStore(initialState: TDState())
         let count = store.select { $0.count }
-        let inBatch = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            batch {
-                store.increment()  // version 1, published into this batch
-                inBatch.signal()
-                proceed.wait()
-            }
-            done.signal()
-        }.start()
-        inBatch.wait()
-        store.rename("x")  // version 2, on top of 1 (count 1), while 1 is not applied
-        #expect(count.value == store.state.count, "the selector disagreed with the state it was published with")
-        store.increment()  // version 3: count 2
-        proceed.signal()
-        done.wait()  // version 1's writes are applied now, after 2's and 3's
+        whileABatchElsewhereHoldsAPublish(to: store) { _ in
+            store.rename("x")  // version 2, on top of 1 (count 1), while 1 is not applied
+            #expect(count.value == store.state.count, "the selector disagreed with the state it was published with")
+            store.increment()  // version 3: count 2
+        }
+        // Version 1's writes are applied now, after 2's and 3's.
         store.rename("y")
         #expect(store.state.count == 2)
         #expect(count.value == 2, "the older commit's write replaced the newer one's")
@@ -175,42 +164,30 @@ struct StoreSelectTests {
     func madeByTheOwnerWhileABatchElsewhereHoldsAPublish() {
         let store = TDStore(initialState: TDState())
         let first = store.select { $0.count }
-        let inBatch = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            batch {
-                store.increment()  // version 1, published into this batch
-                inBatch.signal()
-                proceed.wait()
-            }
-            done.signal()
-        }.start()
-        inBatch.wait()
         let calls = TDCounter()
         let made = TDLog<Derived<Int>>()
-        let trigger = Stored(0)
-        let reaction = observe {
-            guard trigger.value == 1 else { return }
-            store.increment()  // this thread owns the gate; version 2 is published after the round
-            made.append(
-                store.select { state in
-                    calls.increment()
-                    // Without a way out, the owner would wait here for the other batch.
-                    if calls.value == 100 { proceed.signal() }
-                    return state.count
-                })
+        whileABatchElsewhereHoldsAPublish(to: store) { endBatch in
+            let trigger = Stored(0)
+            let reaction = observe {
+                guard trigger.value == 1 else { return }
+                store.increment()  // this thread owns the gate; version 2 is published after the round
+                made.append(
+                    store.select { state in
+                        calls.increment()
+                        // A way out, should the owner wait here for the other batch.
+                        if calls.value == 100 { endBatch() }
+                        return state.count
+                    })
+            }
+            trigger.value = 1
+            // Made once, on the latest state (this thread's own commit, version 2), which its
+            // publish after the round does not run again.
+            #expect(calls.value == 1, "ran \(calls.value) times while the other thread's batch was open")
+            reaction.cancel()
         }
-        trigger.value = 1
-        // Made once, on the latest state (this thread's own commit, version 2), which its
-        // publish after the round does not run again.
-        #expect(calls.value == 1, "ran \(calls.value) times while the other thread's batch was open")
-        if calls.value < 100 { proceed.signal() }
-        done.wait()
         #expect(store.state.count == 2)
         #expect(made.all.first?.value == 2)
         #expect(first.value == 2)
-        reaction.cancel()
     }
 
     @Test("selectors made while another thread commits end at the last state (bounded by counts)")
@@ -245,4 +222,32 @@ struct StoreSelectTests {
         #expect(logger.commits.last?.woken.contains(.derived("Select:8")) == false)
         reader.cancel()
     }
+}
+
+/// Runs `body` while another thread holds a commit to `store` (its first, version 1) published
+/// into its own open `batch`, whose writes are applied only when the batch ends; then ends that
+/// batch and waits for it. `body` may end it earlier with the function it is given.
+private func whileABatchElsewhereHoldsAPublish(
+    to store: TDStore, _ body: (_ endBatch: @escaping @Sendable () -> Void) -> Void
+) {
+    let inBatch = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let ended = TDCounter()
+    let endBatch: @Sendable () -> Void = {
+        ended.increment()
+        if ended.value == 1 { proceed.signal() }
+    }
+    Thread {
+        batch {
+            store.increment()
+            inBatch.signal()
+            proceed.wait()
+        }
+        done.signal()
+    }.start()
+    inBatch.wait()
+    body(endBatch)
+    endBatch()
+    done.wait()
 }
