@@ -41,7 +41,8 @@ struct MainActorStoreSelectTests {
         #expect(delivered == ["B"])
         store.commit { $0.count = 1 }
         #expect(ran == 6, "a commit that changes nothing runs no selector")
-        withExtendedLifetime(subscriptions) {}
+        // `onChange` does not keep its value alive: the values are kept to the end.
+        withExtendedLifetime((rows, subscriptions)) {}
     }
 
     @Test("a reaction reading the state and a selector sees them agree, once per commit")
@@ -67,7 +68,7 @@ struct MainActorStoreSelectTests {
         }
         store.commit { $0.count += 1 }
         #expect(received == [1, 2, 3])
-        withExtendedLifetime(subscription) {}
+        withExtendedLifetime((count, subscription)) {}
     }
 
     @Test("releasing the value releases its selector and what it captured, at once")
