@@ -30,8 +30,9 @@ final class _Selections<State>: @unchecked Sendable {
     /// Every publish from now on runs it, except those of `version` or older: its result is
     /// that state's already. The caller makes it so that no newer publish has taken the list
     /// without it: a ``Store`` makes it while holding its gate (every commit up to the latest
-    /// has been published by then, and none can be until the gate is released), a
-    /// ``MainActorStore`` on the main actor, where it publishes.
+    /// has been published by then, or is queued on the gate's owner, and none can be made
+    /// until the gate is released), a ``MainActorStore`` on the main actor, where it
+    /// publishes.
     ///
     /// - Returns: The lease that keeps the selection: its derived value holds it, and
     ///   releasing it releases the selection.

@@ -47,8 +47,9 @@ extension Store {
         // Inlinable: the selector's call and comparison are compiled for the concrete types,
         // and the store's publish calls them through one closure per selector.
         // Made on the latest state while holding the store's gate, as a commit's mutation is:
-        // every commit up to it has been published, and none can be until the selection is in
-        // the list, so no publish misses it.
+        // every commit up to that state has been published (or is queued, on the thread that
+        // owns the gate, and will skip it), and none can be until the selection is listed, so
+        // no publish misses it.
         let (node, lease) = _core.withGate { state, version in
             let first = selector(state)
             // Stamped with the state's version, and a write of an older one is dropped: a commit
@@ -124,9 +125,11 @@ extension _StoreCore {
     }
 
     /// Runs `body` with the latest state and its version while holding the store's gate, as a
-    /// commit's mutation runs, and commits nothing: no other commit can be made or published
+    /// commit's mutation runs, and commits nothing. No other commit can be made or published
     /// meanwhile, and every commit up to that state has been published (its publish hooks
-    /// have run, in a batch that may not have ended yet).
+    /// have run, in a batch that may not have ended yet), or, on the thread that owns the gate
+    /// (a subscriber that committed), is queued to be published after the round, with the
+    /// hooks there are then.
     @usableFromInline
     func withGate<Result>(_ body: (State, UInt64) -> Result) -> Result {
         let open = openCommit(Transaction(name: "select"))
