@@ -207,6 +207,34 @@ struct StoreSelectTests {
         }
     }
 
+    @Test(
+        "4 threads commit, batch and make selectors at random: every selector ends at its result on the last state"
+    )
+    func randomizedAgainstTheLastState() {
+        for round in 0..<12 {
+            let store = TDStore(initialState: TDState())
+            // Each selector with the function it applies: its end value is checked against
+            // that function of the last state.
+            let made = TDLog<TDSelected>()
+            let threads = DispatchGroup()
+            for thread in 0..<4 {
+                threads.enter()
+                let seed = UInt64(round &* 31 &+ thread &+ 1)
+                Thread {
+                    randomSteps(on: store, seed: seed, keeping: made)
+                    threads.leave()
+                }.start()
+            }
+            threads.wait()
+            let last = store.currentState
+            for selected in made.all {
+                #expect(
+                    selected.derived.value == selected.select(last),
+                    "round \(round): a selector did not end at the last state")
+            }
+        }
+    }
+
     @Test("a commit's log names the closure selectors it woke, by where they were made")
     func namedInTheLog() {
         let logger = TDLogger()
@@ -250,4 +278,42 @@ private func whileABatchElsewhereHoldsAPublish(
     body(endBatch)
     endBatch()
     done.wait()
+}
+
+/// A closure selector's derived value, and the function it selects with.
+private struct TDSelected: Sendable {
+    let select: @Sendable (TDState) -> Int
+    let derived: Derived<Int>
+}
+
+/// 100 random steps on `store`: commits, batches of commits, selectors made (kept in `made`, or
+/// made and released at once), some inside a batch that holds a publish of this thread's commit.
+private func randomSteps(on store: TDStore, seed: UInt64, keeping made: TDLog<TDSelected>) {
+    var random = CoreLCG(seed: seed)
+    let selects: [@Sendable (TDState) -> Int] = [{ $0.count * 10 + $0.a }, { $0.b - $0.a }]
+    for _ in 0..<100 {
+        let step = random.next() % 6
+        let amount = Int(random.next() % 3)
+        let select = selects[Int(random.next() % 2)]
+        switch step {
+        case 0: store.increment()
+        case 1: store.commit { $0.a += amount }
+        case 2:
+            // The first commit's publish is held in this batch while other threads commit: the
+            // yield widens that window (it orders nothing).
+            batch {
+                store.increment()
+                sched_yield()
+                store.commit { $0.b += amount }
+            }
+        case 3: made.append(TDSelected(select: select, derived: store.select(select)))
+        case 4:
+            batch {
+                store.commit { $0.b += 1 }
+                sched_yield()
+                made.append(TDSelected(select: select, derived: store.select(select)))
+            }
+        default: _ = store.select(select).value
+        }
+    }
 }
