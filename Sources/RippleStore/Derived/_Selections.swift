@@ -118,6 +118,44 @@ final class _Selection<State>: @unchecked Sendable {
     }
 }
 
+extension _Selection {
+    /// A selection that runs `select` on each published state and compares its result with
+    /// the last (`first`, its result on the state of `version`, to begin with): when it
+    /// changed, `write` gets the new result and the version of its state. Both stores' closure
+    /// selectors, compiled for the value type where they are made.
+    @inlinable
+    static func comparing<Value: Equatable>(
+        from first: Value,
+        at version: UInt64,
+        _ select: @escaping (State) -> Value,
+        write: @escaping (Value, UInt64) -> Void
+    ) -> _Selection {
+        let last = _SelectedResult(first)
+        return _Selection(
+            version: version,
+            update: { state in
+                let value = select(state)
+                if value == last.value { return false }
+                last.value = value
+                return true
+            },
+            write: { version in write(last.value, version) })
+    }
+}
+
+/// A closure selector's last result, compared with each new one (by the store's publishers, one
+/// at a time; see ``_Selections``).
+@usableFromInline
+final class _SelectedResult<Value>: @unchecked Sendable {
+    /// Unchecked exclusivity: read and written by one publisher at a time, never overlapping.
+    @usableFromInline @exclusivity(unchecked) var value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
 /// Held by a closure selector's derived value (and by nothing the store keeps): when it goes,
 /// the selection is released, and with it the selector and what it captured (at once, or when
 /// a publish running meanwhile ends).

@@ -43,7 +43,7 @@ extension Store {
         // path's and the id's descriptions cost microseconds, more than the node.
         let path = _AnyKeyPath(keyPath: table)
         return Derived(
-            Computed(describedBy: { [name] in "\(name)\(path.keyPath)[\(id)]" }) { node.value.entity },
+            Computed(describedBy: { [name] in "\(name)\(path.keyPath)[\(id)]" }) { node.value.value },
             sources: _sourceStores)
     }
 }
@@ -75,14 +75,13 @@ where Entity.ID: Sendable {
     ///     with the lock held, so that a commit's publish hook that runs after this sees the
     ///     node, and one that ran before left its state in that table.
     func node(for id: Entity.ID, start: () -> (table: EntityTable<Entity>, version: UInt64)) -> Stored<
-        _VersionedEntity<Entity>
+        _Versioned<Entity?>
     > {
         lock.withLock {
             if let node = nodes[id]?.node { return node }
             let (table, version) = start()
             let node = Stored(
-                _VersionedEntity(entity: table[id], version: version),
-                equals: { old, new in new.version <= old.version })
+                _Versioned(table[id], version: version), equals: _Versioned.isNotNewer)
             nodes[id] = _WeakEntityNode(node: node)
             if nodes.count >= sweepAt {
                 nodes = nodes.filter { $0.value.node != nil }
@@ -106,17 +105,11 @@ where Entity.ID: Sendable {
             lastLookups = changed.count
             return changed.compactMap { id, entity in nodes[id]?.node.map { ($0, entity) } }
         }
-        for (node, entity) in writes { node.value = _VersionedEntity(entity: entity, version: version) }
+        for (node, entity) in writes { node.value = _Versioned(entity, version: version) }
     }
 }
 
 /// A per-entity node, held weakly: it lives while a derived value reads it.
 struct _WeakEntityNode<Entity: Sendable> {
-    weak var node: Stored<_VersionedEntity<Entity>>?
-}
-
-/// An observed entity (`nil`: not in the table) as of the store version `version`.
-struct _VersionedEntity<Entity: Sendable>: Sendable {
-    let entity: Entity?
-    let version: UInt64
+    weak var node: Stored<_Versioned<Entity?>>?
 }

@@ -43,16 +43,7 @@ extension MainActorStore {
         // No equality: it is written only when the result changed, by the main actor's
         // publishes, in version order.
         let node = Stored(first, equals: nil, file: file, line: line)
-        let last = _SelectedResult(first)
-        let selection = _Selection<State>(
-            version: version,
-            update: { state in
-                let value = select(state)
-                if value == last.value { return false }
-                last.value = value
-                return true
-            },
-            write: { _ in node.value = last.value })
+        let selection = _Selection.comparing(from: first, at: version, select) { value, _ in node.value = value }
         let lease = _core.selections.add(selection, madeAt: version)
         return MainActorComputed(describedBy: _core.selectionName, file: file, line: line) {
             withExtendedLifetime(lease) { node.value }

@@ -52,22 +52,12 @@ extension Store {
         // no publish misses it.
         let (node, lease) = _core.withGate { state, version in
             let first = selector(state)
-            // Stamped with the state's version, and a write of an older one is dropped: a commit
-            // made inside a `batch` on another thread is published into that batch, whose
-            // writes are applied when it ends, possibly after a newer commit's.
+            // Drops a write of an older version (see `_Versioned`).
             let node = Stored(
-                _Selected(value: first, version: version), equals: { old, new in new.version <= old.version },
-                file: file, line: line)
-            let last = _SelectedResult(first)
-            let selection = _Selection<State>(
-                version: version,
-                update: { state in
-                    let value = selector(state)
-                    if value == last.value { return false }
-                    last.value = value
-                    return true
-                },
-                write: { version in node.value = _Selected(value: last.value, version: version) })
+                _Versioned(first, version: version), equals: _Versioned.isNotNewer, file: file, line: line)
+            let selection = _Selection.comparing(from: first, at: version, selector) { value, version in
+                node.value = _Versioned(value, version: version)
+            }
             return (node, _core.selections.add(selection, madeAt: version))
         }
         // With a logger, a commit's log names the selectors it woke, by where they were made.
@@ -81,32 +71,6 @@ extension Store {
                 }
             },
             sources: _sourceStores)
-    }
-}
-
-/// A closure selector's result, with the version of the state it was selected from.
-@usableFromInline
-struct _Selected<Value: Sendable>: Sendable {
-    @usableFromInline let value: Value
-    @usableFromInline let version: UInt64
-
-    @inlinable
-    init(value: Value, version: UInt64) {
-        self.value = value
-        self.version = version
-    }
-}
-
-/// A closure selector's last result, compared with each new one (by the store's publishers, one
-/// at a time; see ``_Selections``).
-@usableFromInline
-final class _SelectedResult<Value>: @unchecked Sendable {
-    /// Unchecked exclusivity: read and written by one publisher at a time, never overlapping.
-    @usableFromInline @exclusivity(unchecked) var value: Value
-
-    @inlinable
-    init(_ value: Value) {
-        self.value = value
     }
 }
 

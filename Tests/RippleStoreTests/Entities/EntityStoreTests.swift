@@ -79,7 +79,7 @@ import Ripple
         let first = store.entity(3, in: \.database.todos)
         let second = store.entity(3, in: \.database.todos)
         #expect(first.value == second.value)
-        weak var weakNode: Stored<_VersionedEntity<ENTodo>>?
+        weak var weakNode: Stored<_Versioned<ENTodo?>>?
         do {
             let registry = try #require(store._entityObservers(\.database.todos))
             weakNode = registry.node(for: 3) { (EntityTable(), 0) }
