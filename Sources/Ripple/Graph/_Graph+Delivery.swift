@@ -102,7 +102,7 @@ extension _Graph {
                     // change (the common job of a write whose change stopped on the way) is
                     // done without a call to `perform`.
                     if action == .checkSources { action = reaction.checkSources(self) }
-                    if action != .none { perform(action, for: reaction, context) }
+                    if action != .none { perform(action, for: reaction, context, held) }
                 case .watch:
                     let watcher = _downcast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
@@ -134,23 +134,24 @@ extension _Graph {
     /// or sends the run to its executor; `scheduledRunArrived`: this is the run sent there,
     /// arriving. Called with the lock released, outside any delivery round's lock.
     func runReaction(_ reaction: _ReactionNode, _ context: _ThreadContext, scheduledRunArrived: Bool = false) {
-        lock.lock()
+        let held = takeLock()
         let action = scheduledRunArrived ? reaction.scheduledRunArrived() : reaction.runRequested(self)
-        perform(action, for: reaction, context)
-        unlock()
+        perform(action, for: reaction, context, held)
+        held.release(self)
     }
 
     /// Performs what the reaction's lifecycle asked for, and what follows, until it asks for
-    /// nothing more. Called with the lock held, and returns with it held; releases it around
-    /// what calls user code: the body (with the previous run's teardown), the teardown of a
-    /// disposal, the executor hop. Private to this file, like every function that releases a
-    /// lock its caller holds.
+    /// nothing more. Called with the lock held (`held`, the caller's acquisition), and returns
+    /// with it held; releases it around what calls user code: the body (with the previous run's
+    /// teardown), the teardown of a disposal, the executor hop. Private to this file, like every
+    /// function that releases a lock its caller holds.
     ///
     /// Never inlined and synchronous: it takes the lock back with the thread's identity read in
     /// place (see `_Lock`).
     @inline(never)
     private func perform(
-        _ first: _Lifecycle.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext
+        _ first: _Lifecycle.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext,
+        _ held: borrowing _HeldLock
     ) {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         var action = first
@@ -166,7 +167,7 @@ extension _Graph {
                 lock.lock(as: me)
                 return
             case .run:
-                var run = reaction.beginRun(self)
+                var run = reaction.beginRun(self, held)
                 // Which reads the run recorded is this thread's; a run this one interrupts
                 // (a reaction created inside a body) gets its state back when this one ends.
                 let interrupted = beginTracking(reaction, context)
@@ -177,14 +178,14 @@ extension _Graph {
                 lock.lock(as: me)
                 endSnapshot(context)
                 endTracking(reaction, context, resuming: interrupted)
-                switch reaction.endRun(self, context, run) {
+                switch reaction.endRun(self, context, run, held) {
                 case .none:
                     return
                 case .checkSources:
                     action = reaction.checkSources(self)
                 case .dispose(let holdingForQueuedJobs):
                     let disposal = reaction.dispose(
-                        self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true)
+                        self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true, held)
                     unlock()
                     reaction.finish(disposal)
                     lock.lock(as: me)

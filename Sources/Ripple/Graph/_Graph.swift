@@ -9,8 +9,10 @@ import _RippleRef
 /// glitch-free values and at most one evaluation per node per write or batch.
 @usableFromInline
 package final class _Graph: @unchecked Sendable {
-    /// Guards every node and the fields below.
+    /// Guards every node, `guarded` and the fields below.
     @usableFromInline package let lock = _Lock()
+    /// The state the lock guards, reached only through an acquisition (see `state(_:)`).
+    private let guarded = _GraphState()
     /// Bumped by every write that changes a value.
     @exclusivity(unchecked) var epoch = 0
     /// Read-modify-write regions open on any thread: while zero, a stored value's read skips
@@ -144,11 +146,6 @@ package final class _Graph: @unchecked Sendable {
     /// thread's context: the events the helpers record are the reader's, delivered when it
     /// releases the lock. `nil` otherwise.
     @exclusivity(unchecked) var helpedReaderContext: _Ref<_ThreadContext>?
-    /// The values each reaction that records why it runs saw at its last run, by source (see
-    /// `whyDidThisRun()`); and the changes that started its current run.
-    @exclusivity(unchecked) var whySnapshots: [ObjectIdentifier: [ObjectIdentifier: Any]] = [:]
-    @exclusivity(unchecked) var whyBaselines: [ObjectIdentifier: [(source: _Ref<_Node>, version: Int)]] = [:]
-    @exclusivity(unchecked) var whyChanges: [ObjectIdentifier: (name: String?, changes: [_PendingSourceChange])] = [:]
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000  // below UInt16.max: see `_Lifecycle.selfTriggeredRuns`
@@ -299,6 +296,36 @@ package final class _Graph: @unchecked Sendable {
     func makeID() -> Int {
         nextID &+= 1
         return nextID
+    }
+}
+
+// The only way to the guarded state: declared in this file, where `guarded` is visible.
+extension _Graph {
+    /// The state the lock guards, for the holder of the acquisition `held`.
+    ///
+    /// - Complexity: O(1): one load.
+    @inline(__always)
+    func state(_ held: borrowing _HeldLock) -> _GraphState {
+        guarded
+    }
+
+    /// Runs `body` with the lock held, handing it the acquisition (for `state(_:)` and the
+    /// functions that need the lock), then releases it as ``unlock()`` does. `body` must not
+    /// call user code (derivations excepted).
+    @inline(__always)
+    func withLock<R: ~Copyable>(_ body: (borrowing _HeldLock) throws -> R) rethrows -> R {
+        let held = takeLock()
+        // What `body` reads is as the batch sees it, its sole write included (see `_SoleWrite`).
+        _stageSoleWriteOfCallingThread()
+        let result: R
+        do {
+            result = try body(held)
+        } catch {
+            held.release(self)
+            throw error
+        }
+        held.release(self)
+        return result
     }
 }
 

@@ -99,7 +99,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// the previous run's teardown. (The caller then starts tracking reads:
     /// `_Graph.beginTracking`.)
     @inline(__always)
-    func beginRun(_ graph: _Graph) -> _ReactionRun {
+    func beginRun(_ graph: _Graph, _ held: borrowing _HeldLock) -> _ReactionRun {
         // Whether this run keeps its sources' values is decided at its start: a reaction that
         // first asks why during a run starts keeping them at its next run.
         let keepsValues = lifecycle.recordsWhy
@@ -110,17 +110,17 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         )
         // Most runs leave nothing to tear down: then the run carries no arrays to release.
         run.teardown = extras?.takeTeardown()
-        if run.records { recordRunStart(graph) }
+        if run.records { recordRunStart(graph, held) }
         return run
     }
 
     /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
     /// records the run for traces and `whyDidThisRun`, and says what comes next.
     @inline(__always)
-    func endRun(_ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun)
-        -> _Lifecycle.RunFinishedAction
-    {
-        if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues) }
+    func endRun(
+        _ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun, _ held: borrowing _HeldLock
+    ) -> _Lifecycle.RunFinishedAction {
+        if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues, held) }
         return lifecycle.runFinished()
     }
 
@@ -128,10 +128,12 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// from its sources and takes what must be finished with the lock released (`finish`).
     /// `holdingForQueuedJobs`: holds itself for its queued jobs (see `_Lifecycle`).
     /// `releasingRunHold`: `finish` releases the hold `cancel()` took for the run.
-    func dispose(_ graph: _Graph, holdingForQueuedJobs: Bool, releasingRunHold: Bool) -> _ReactionDisposal {
+    func dispose(
+        _ graph: _Graph, holdingForQueuedJobs: Bool, releasingRunHold: Bool, _ held: borrowing _HeldLock
+    ) -> _ReactionDisposal {
         if holdingForQueuedJobs { holdSelf() }
         // Only a reaction that records why it runs keeps anything past the end of its run.
-        if lifecycle.recordsWhy { forgetWhy(graph) }
+        if lifecycle.recordsWhy { forgetWhy(graph, held) }
         return _ReactionDisposal(
             teardown: extras?.takeTeardown(),
             sources: graph.disposeSources(of: self),
@@ -186,18 +188,19 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// that happens when the run ends, on the thread that runs it.
     func cancel() {
         graphRef.with { graph in
-            graph.lock.lock()
+            let held = graph.takeLock()
             switch lifecycle.cancel() {
             case .none:
-                graph.unlock()
+                held.release(graph)
             case .holdUntilRunEnds:
                 // The subscription lets go of the node once this returns, and the run may drop
                 // the node's last source: the node holds itself until the run ends.
                 holdSelf()
-                graph.unlock()
+                held.release(graph)
             case .dispose(let holdingForQueuedJobs):
-                let disposal = dispose(graph, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: false)
-                graph.unlock()
+                let disposal = dispose(
+                    graph, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: false, held)
+                held.release(graph)
                 finish(disposal)
             }
         }

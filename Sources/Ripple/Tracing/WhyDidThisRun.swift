@@ -34,13 +34,13 @@ public func whyDidThisRun() -> [SourceChange] {
             "whyDidThisRun() was called outside a reaction. Call it inside the body of observe { } (or a handler such as onChange)."
         )
     }
-    let pending = _graph.withLock { () -> [_PendingSourceChange] in
+    let pending = _graph.withLock { (held) -> [_PendingSourceChange] in
         guard reaction.lifecycle.recordsWhy else {
             // From the end of this run on, it keeps what it needs.
             reaction.lifecycle.recordsWhy = true
             return []
         }
-        return reaction.changesSinceLastRun(_graph)
+        return reaction.changesSinceLastRun(_graph, held)
     }
     return pending.map(\.formatted)
 }
@@ -57,8 +57,8 @@ public func whyDidThisRun() -> [SourceChange] {
 /// - Returns: The changes, or `nil` when no live reaction has that name.
 /// - Complexity: O(*r*) in the live reactions that record why they run.
 public func whyDidThisRun(named name: String) -> [SourceChange]? {
-    let pending = _graph.withLock { () -> [_PendingSourceChange]? in
-        _graph.whyChanges.values.first { $0.name == name }?.changes
+    let pending = _graph.withLock { (held) -> [_PendingSourceChange]? in
+        _graph.state(held).whyChanges.values.first { $0.name == name }?.changes
     }
     return pending?.map(\.formatted)
 }

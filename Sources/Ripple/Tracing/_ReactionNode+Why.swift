@@ -8,22 +8,22 @@ import _RippleRef
 /// that). So the changes are complete at the end of the run, and at any moment during it for
 /// the sources the run has read so far.
 extension _ReactionNode {
-    /// Notes the versions of the sources of the last run (lock held). Before its first run a
+    /// Notes the versions of the sources of the last run Before its first run a
     /// reaction has no sources: its baseline is empty.
     @inline(never)
-    func recordRunStart(_ graph: _Graph) {
+    func recordRunStart(_ graph: _Graph, _ held: borrowing _HeldLock) {
         var baseline: [(source: _Ref<_Node>, version: Int)] = []
         baseline.reserveCapacity(sources.count)
         for index in 0..<sources.count { baseline.append((sources[index].ref, sources[index].version)) }
-        graph.whyBaselines[ObjectIdentifier(self)] = baseline
+        graph.state(held).whyBaselines[ObjectIdentifier(self)] = baseline
     }
 
-    /// The sources that changed since the last run, as far as known now (lock held, during or
+    /// The sources that changed since the last run, as far as known now (during or
     /// at the end of a run: the baseline's sources are alive until the run's edges are
     /// released).
-    func changesSinceLastRun(_ graph: _Graph) -> [_PendingSourceChange] {
-        guard let baseline = graph.whyBaselines[ObjectIdentifier(self)] else { return [] }
-        let seen = graph.whySnapshots[ObjectIdentifier(self)]
+    func changesSinceLastRun(_ graph: _Graph, _ held: borrowing _HeldLock) -> [_PendingSourceChange] {
+        guard let baseline = graph.state(held).whyBaselines[ObjectIdentifier(self)] else { return [] }
+        let seen = graph.state(held).whySnapshots[ObjectIdentifier(self)]
         var changes: [_PendingSourceChange] = []
         for (ref, version) in baseline {
             let source = ref.object
@@ -35,14 +35,14 @@ extension _ReactionNode {
         return changes
     }
 
-    /// Ends a run's record (lock held, after its tracking ended): tells the tracers; and for a
+    /// Ends a run's record (after its tracking ended): tells the tracers; and for a
     /// reaction that records why it runs, keeps its changes for `whyDidThisRun(named:)` and the
     /// values of the sources it read, as it read them, for the next run. (Other reactions keep no values, even
     /// while a tracer is installed: a value kept would outlive its replacement by a write.)
     @inline(never)
-    func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext, keepingValues: Bool) {
-        let changes = changesSinceLastRun(graph)
-        graph.whyBaselines[ObjectIdentifier(self)] = nil
+    func recordRunEnd(_ graph: _Graph, _ context: _ThreadContext, keepingValues: Bool, _ held: borrowing _HeldLock) {
+        let changes = changesSinceLastRun(graph, held)
+        graph.state(held).whyBaselines[ObjectIdentifier(self)] = nil
         if graph.isTracing {
             graph.recordTrace(.reactionRun(node: traceName, changes: changes), context)
             if !context.wokeReactions.isEmpty {
@@ -50,7 +50,7 @@ extension _ReactionNode {
             }
         }
         guard keepingValues else { return }
-        graph.whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
+        graph.state(held).whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
         var values: [ObjectIdentifier: Any] = [:]
         values.reserveCapacity(sources.count)
         for index in 0..<sources.count {
@@ -61,13 +61,13 @@ extension _ReactionNode {
             guard source.version == sources[index].version else { continue }
             if let value = source._traceValue() { values[ObjectIdentifier(source)] = value }
         }
-        graph.whySnapshots[ObjectIdentifier(self)] = values
+        graph.state(held).whySnapshots[ObjectIdentifier(self)] = values
     }
 
-    /// Drops what this reaction kept (lock held, on disposal).
-    func forgetWhy(_ graph: _Graph) {
-        graph.whySnapshots[ObjectIdentifier(self)] = nil
-        graph.whyChanges[ObjectIdentifier(self)] = nil
-        graph.whyBaselines[ObjectIdentifier(self)] = nil
+    /// Drops what this reaction kept (on disposal).
+    func forgetWhy(_ graph: _Graph, _ held: borrowing _HeldLock) {
+        graph.state(held).whySnapshots[ObjectIdentifier(self)] = nil
+        graph.state(held).whyChanges[ObjectIdentifier(self)] = nil
+        graph.state(held).whyBaselines[ObjectIdentifier(self)] = nil
     }
 }
