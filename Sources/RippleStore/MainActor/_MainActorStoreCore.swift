@@ -196,7 +196,8 @@ final class _MainActorStoreCore<State: Equatable> {
     private func publishRouted(_ snapshot: _MainActorSnapshot<State>) {
         let previous = untracked { node.value }
         let changed = routes.filter { !$0.field.isEqual(previous.state, snapshot.state) }
-        let selections = selectionList
+        // Selectors all released: published as if there had never been one.
+        let selections = selectionList.flatMap { $0.isEmpty ? nil : $0 }
         guard !changed.isEmpty || selections != nil else {
             node.value = snapshot
             return

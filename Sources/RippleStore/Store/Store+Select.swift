@@ -85,7 +85,8 @@ extension _StoreCore {
                 { previous, current in
                     selections.publish(current.state, version: current.version, after: previous.version)
                 }
-            })
+            },
+            idleWhen: { selections in { selections.isEmpty } })
     }
 
     /// Runs `body` with the latest state and its version while holding the store's gate, as a

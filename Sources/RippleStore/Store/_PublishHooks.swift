@@ -7,12 +7,34 @@
 /// every commit.
 final class _PublishHooks<State: Sendable>: Sendable {
     typealias Hook = @Sendable (_ previous: _Snapshot<State>, _ current: _Snapshot<State>) -> Void
+    /// Whether a hook has nothing to do now (its registry is empty).
+    typealias IdleCheck = @Sendable () -> Bool
 
     private let hooks: [Hook]
+    /// Each hook's idle check, `nil` for a hook that always has work (entity observers).
+    private let idleChecks: [IdleCheck?]
 
     /// `list`'s hooks followed by `hook` (a new list: copies already taken keep theirs).
-    init(appending hook: @escaping Hook, to list: _PublishHooks?) {
+    /// `isIdle`: whether `hook` has nothing to do now.
+    init(appending hook: @escaping Hook, idleWhen isIdle: IdleCheck?, to list: _PublishHooks?) {
         hooks = (list?.hooks ?? []) + [hook]
+        idleChecks = (list?.idleChecks ?? []) + [isIdle]
+    }
+
+    /// Whether every hook has nothing to do now: a commit is then published as if there were
+    /// none, without a batch (a store whose closure selectors were all released costs what it
+    /// cost before it had one).
+    ///
+    /// A store checks this while it holds its gate, after its commit closed: a hook gets work
+    /// (a selector is made) only under the gate, on this thread if at all (a reaction that the
+    /// publish runs), and then from the state being published, which it has already.
+    ///
+    /// - Complexity: O(*h*) in the hooks: one call each (a lock pair for the selectors).
+    var areIdle: Bool {
+        for check in idleChecks {
+            guard let check, check() else { return false }
+        }
+        return true
     }
 
     /// Runs every hook, in the order they were added.

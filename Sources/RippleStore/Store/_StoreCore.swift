@@ -355,7 +355,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        if hooks == nil, _writesApplyInPlace() {
+        // Hooks with nothing to do (selectors all released) count as none.
+        if hooks == nil || hooks.unsafelyUnwrapped.areIdle, _writesApplyInPlace() {
             // `writeInOrder` would run both at once: skip its closures and its batch.
             if isRouted { publish(snapshot, hooks: nil, isRouted: true) } else { publishAlone(snapshot) }
             leaveGate(me, mutated: false)
@@ -457,7 +458,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// A route holds the snapshot of its field's last change: a commit that leaves the field
     /// alone leaves it. A snapshot older than the published one (a commit applied late, see
     /// `node`) is not published, so it changes no route.
-    private func publish(_ snapshot: _Snapshot<State>, hooks: _PublishHooks<State>?, isRouted: Bool) {
+    private func publish(_ snapshot: _Snapshot<State>, hooks listed: _PublishHooks<State>?, isRouted: Bool) {
+        let hooks = listed?.areIdle == true ? nil : listed
         guard hooks != nil || isRouted else { return publishAlone(snapshot) }
         let previous = untracked { node.value }
         let compared = isRouted ? lock.withLock { routes } : []
@@ -725,10 +727,12 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         lock.withLock { publishHooks }
     }
 
-    /// The registry kept under `key`, made by `make` (and given a publish hook) the first time.
+    /// The registry kept under `key`, made by `make` (and given a publish hook, with its idle
+    /// check if it has one: see ``_PublishHooks/areIdle``) the first time.
     func registry<Registry: AnyObject>(
         _ key: AnyKeyPath, make: () -> Registry,
-        hook: @escaping @Sendable (Registry) -> _PublishHooks<State>.Hook
+        hook: @escaping @Sendable (Registry) -> _PublishHooks<State>.Hook,
+        idleWhen isIdle: (@Sendable (Registry) -> _PublishHooks<State>.IdleCheck)? = nil
     ) -> Registry {
         lock.lock()
         if let existing = entityRegistries[key] {
@@ -737,7 +741,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         let created = make()
         entityRegistries[key] = created
-        publishHooks = _PublishHooks(appending: hook(created), to: publishHooks)
+        publishHooks = _PublishHooks(appending: hook(created), idleWhen: isIdle?(created), to: publishHooks)
         lock.unlock()
         return created
     }

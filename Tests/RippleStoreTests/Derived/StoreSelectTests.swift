@@ -113,6 +113,26 @@ struct StoreSelectTests {
         #expect(ran.value == 0, "a released selector still runs")
     }
 
+    @Test("commits made while every selector is released are seen by the next one made")
+    func selectorAfterAllWereReleased() {
+        let store = TDStore(initialState: TDState())
+        do {
+            let first = store.select { $0.count * 2 }
+            #expect(first.value == 0)
+        }
+        // Published without the selectors' hook: none is listed.
+        store.increment()
+        store.increment()
+        let second = store.select { $0.count * 3 }
+        #expect(second.value == 6)
+        let seen = TDLog<Int>()
+        let subscription = second.sinkValue(dropsFirst: true) { seen.append($0.current) }
+        store.increment()
+        #expect(seen.all == [9])
+        #expect(second.value == 9)
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("releasing selectors in any order keeps the others delivering")
     func releasedInAnyOrder() {
         let store = TDStore(initialState: TDState())

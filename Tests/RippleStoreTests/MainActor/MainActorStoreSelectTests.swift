@@ -57,6 +57,24 @@ struct MainActorStoreSelectTests {
         reaction.cancel()
     }
 
+    @Test("commits made while every selector is released are seen by the next one made")
+    func selectorAfterAllWereReleased() {
+        let store = MainActorStore<SelectRows, Never>(initialState: SelectRows())
+        do {
+            let first = store.select { $0.count * 2 }
+            #expect(first.value == 0)
+        }
+        store.commit { $0.count += 1 }
+        store.commit { $0.count += 1 }
+        let second = store.select { $0.count * 3 }
+        #expect(second.value == 6)
+        var seen: [Int] = []
+        let subscription = second.onChange { _, new in seen.append(new) }
+        store.commit { $0.count += 1 }
+        #expect(seen == [9])
+        withExtendedLifetime((second, subscription)) {}
+    }
+
     @Test("a commit made by a subscriber is selected after the one it saw, in order")
     func nestedCommitsInOrder() {
         let store = MainActorStore<SelectRows, Never>(initialState: SelectRows())
