@@ -44,7 +44,7 @@ extension _Graph {
     /// and the check goes on from there. Every source before that edge is up to date and
     /// unchanged, and the one it leads to was just brought up to date, as the check left them.
     @inline(never)
-    func privateReadsLeftChanged(_ root: _DerivedNode) -> Bool {
+    func privateReadsLeftChanged(_ root: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
         for index in 0..<root.sources.count {
             let edge = root.sources[index]
             let dep = edge.node
@@ -52,7 +52,7 @@ extension _Graph {
             guard edge.version == _Graph.privateReadVersion,
                 privateReadSawCommittedValue(of: dep, reader: root, at: index)
             else { return true }
-            return sourcesChanged(root)
+            return sourcesChanged(root, held)
         }
         return true
     }

@@ -129,9 +129,9 @@ extension _Graph {
     ///
     /// - Complexity: O(1); O(*k*) in the values kept when the run held changes.
     @inline(__always)
-    func endSnapshot(_ context: _ThreadContext) {
+    func endSnapshot(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         let staging = context.staging
-        if !staging.heldChanges.isEmpty { releaseHeldChanges(staging) }
+        if !staging.heldChanges.isEmpty { releaseHeldChanges(staging, held) }
         if !staging.suspendedRuns.isEmpty {
             resumeOuterRun(staging)
         } else {
@@ -171,7 +171,7 @@ extension _Graph {
     /// A run that held changes ended (lock held): each change no other run holds lets go of
     /// its kept values.
     @inline(never)
-    private func releaseHeldChanges(_ staging: _Staging) {
+    private func releaseHeldChanges(_ staging: _Staging, _ held: borrowing _HeldLock) {
         var released: [Int] = []
         for change in staging.heldChanges {
             let remaining = (snapshots.holders[change] ?? 1) - 1
@@ -183,7 +183,7 @@ extension _Graph {
             }
         }
         staging.heldChanges.removeAll()
-        if !released.isEmpty { dropKeptValues(of: released) }
+        if !released.isEmpty { dropKeptValues(of: released, held) }
     }
 
     /// A change has propagated from `source` (lock held, runs in progress on some thread): each
@@ -197,7 +197,7 @@ extension _Graph {
     /// - Complexity: O(*n* × *t*) in the live nodes downstream and the threads with a run in
     ///   progress: only while another thread has one.
     @inline(never)
-    func changePropagated(from source: _Node, _ context: _ThreadContext) {
+    func changePropagated(from source: _Node, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(source)]
         var stack: [_Ref<_Node>] = [_Ref(source)]
         while let node = stack.popLast() {
@@ -214,7 +214,7 @@ extension _Graph {
                 }
             }
         }
-        if snapshots.needsSettling, !snapshots.isApplyingBatch { settleKeptValues() }
+        if snapshots.needsSettling, !snapshots.isApplyingBatch { settleKeptValues(held) }
     }
 
     /// A change reached `reaction` (lock held): if a run of it is in progress on another
@@ -263,9 +263,9 @@ extension _Graph {
     }
 
     /// Ends applying a batch's writes (lock held): settles the change.
-    func endBatchApply() {
+    func endBatchApply(_ held: borrowing _HeldLock) {
         snapshots.isApplyingBatch = false
-        if snapshots.needsSettling { settleKeptValues() }
+        if snapshots.needsSettling { settleKeptValues(held) }
     }
 
     /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress
@@ -290,7 +290,7 @@ extension _Graph {
     /// progress; otherwise lets it go at once (released with the lock, on this thread). The
     /// next change gets another identity.
     @inline(never)
-    func settleKeptValues() {
+    func settleKeptValues(_ held: borrowing _HeldLock) {
         let keeps = snapshots.changeTouchedARun
         snapshots.changeTouchedARun = false
         snapshots.change &+= 1
@@ -303,7 +303,7 @@ extension _Graph {
             if values.count >= 2 {
                 snapshots.history[id]?.values.removeLast()
             } else {
-                forget(id)
+                forget(id, held)
             }
         }
     }
@@ -312,13 +312,13 @@ extension _Graph {
     /// released with it).
     ///
     /// - Complexity: O(*k*) in the nodes with kept values.
-    private func dropKeptValues(of changes: [Int]) {
+    private func dropKeptValues(of changes: [Int], _ held: borrowing _HeldLock) {
         for (id, kept) in snapshots.history {
             let keep = kept.values.filter { !changes.contains($0.change) }
             if keep.count == kept.values.count { continue }
             keepUntilUnlock(kept.values)
             if keep.isEmpty {
-                forget(id)
+                forget(id, held)
             } else {
                 snapshots.history[id]?.values = keep
             }
@@ -327,10 +327,10 @@ extension _Graph {
 
     /// Forgets the kept values of a node (lock held; its values already handed to
     /// `keepUntilUnlock`).
-    private func forget(_ id: ObjectIdentifier) {
+    private func forget(_ id: ObjectIdentifier, _ held: borrowing _HeldLock) {
         guard let kept = snapshots.history.removeValue(forKey: id) else { return }
         kept.node.with { $0._stagedCount -= 1 }
-        releaseAfterUnlock(kept.node)
+        releaseAfterUnlock(kept.node, held)
         if snapshots.history.isEmpty { stagingThreads -= 1 }
     }
 

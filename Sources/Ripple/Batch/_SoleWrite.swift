@@ -309,7 +309,7 @@ extension Stored {
         let contextRef = context
         context.with { context in
             let graph = graphRef.object
-            let slot = _stageLocked(graph, context) { node, staging, context in
+            let slot = _stageLocked(graph, context) { node, staging, context, _ in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
             var value = Optional(storage.move(as: Value.self))

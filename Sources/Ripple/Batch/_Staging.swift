@@ -98,16 +98,16 @@ final class _Staging {
 
     /// Applies every staged write, in order (lock held), and forgets them: the batch is left
     /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
-    func commitAll(_ context: _Ref<_ThreadContext>) {
+    func commitAll(_ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         // Reaction runs in progress on other threads read the batch's values as they were
         // before it (see `_RunSnapshots`).
         let graph = _existingGraphRef
         graph.with { $0.beginBatchApply() }
         for index in 0..<count {
             let entry = slots[index]
-            entry.node.with { entry.commit($0, self, context) }
+            entry.node.with { entry.commit($0, self, context, held) }
         }
-        graph.with { $0.endBatchApply() }
+        graph.with { $0.endBatchApply(held) }
         appliedCount = count
         count = 0
         if !indexByNode.isEmpty { indexByNode.removeAll(keepingCapacity: true) }
@@ -186,7 +186,7 @@ final class _Staging {
 @usableFromInline
 struct _StagedEntry {
     @usableFromInline
-    typealias Commit = (_Node, _Staging, _Ref<_ThreadContext>) -> Void
+    typealias Commit = (_Node, _Staging, _Ref<_ThreadContext>, borrowing _HeldLock) -> Void
 
     let node: _Ref<_Node>
     let commit: Commit
@@ -344,7 +344,7 @@ extension _ThreadContext {
                     // One change with the batch's other writes, if any (the write counter's).
                     graph.beginBatchApply()
                     graph.applySoleWrite(self)
-                    graph.endBatchApply()
+                    graph.endBatchApply(held)
                 }
             }
             if staging.isActive {
@@ -353,7 +353,7 @@ extension _ThreadContext {
                     while let held = staging.firstHeldByAnotherThread(self) { held._waitForExclusiveAccess(self) }
                 }
                 graph.stagingThreads -= 1
-                staging.commitAll(context)
+                staging.commitAll(context, held)
                 if graph.isTracing { graph.recordTrace(.batchEnd, self) }
             }
             // The values this batch read-modify-wrote are released to other writers only now,
@@ -387,7 +387,9 @@ extension _Staging {
     /// The recorded sources are walked depth first with an explicit stack, and the affected
     /// nodes are evaluated bottom-up, so a long chain is evaluated without deep recursion
     /// (unless a private evaluation reads nodes its shared evaluation did not).
-    func privateValue<Value>(of node: _ComputedNode<Value>, _ graph: _Graph, _ context: _ThreadContext) -> Value {
+    func privateValue<Value>(
+        of node: _ComputedNode<Value>, _ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock
+    ) -> Value {
         if memoGeneration != generation || memoEpoch != graph.epoch {
             if !memo.isEmpty {
                 trash.append(memo)
@@ -400,14 +402,14 @@ extension _Staging {
             if let value = known.value { return value as! Value }
             return node.current
         }
-        visit(node, graph, context)
+        visit(node, graph, context, held)
         if let value = memo[ObjectIdentifier(node)]?.value { return value as! Value }
         return node.current
     }
 
     /// Walks the recorded sources of `root` (depth first, explicit stack), marks each computed
     /// node affected or not, and evaluates the affected ones privately, sources first.
-    private func visit(_ root: _DerivedNode, _ graph: _Graph, _ context: _ThreadContext) {
+    private func visit(_ root: _DerivedNode, _ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         struct Frame {
             let node: _DerivedNode
             var index = 0
@@ -428,7 +430,7 @@ extension _Staging {
                         if known.value != nil { stack[stack.count - 1].affected = true }
                     } else {
                         if dep.isEvaluating { graph.failCycle(at: dep) }
-                        if !graph.isFresh(dep) { graph.refresh(dep) }
+                        if !graph.isFresh(dep, held) { graph.refresh(dep, held) }
                         stack.append(Frame(node: dep))
                     }
                 case .reaction, .watcher:

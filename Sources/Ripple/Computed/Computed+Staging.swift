@@ -30,20 +30,20 @@ extension Computed {
             return current
         case .privateEvaluation:
             // Inside another private derivation: nothing is tracked.
-            let current = context.staging.privateValue(of: node, graph, context)
+            let current = context.staging.privateValue(of: node, graph, context, held)
             held.release(graph)
             return current
         case .batch:
             // A top-level read: tracked (a reaction started inside the batch re-runs once the
             // batch is applied) or registered with Observation, as any read.
             let staging = context.staging
-            let current = staging.privateValue(of: node, graph, context)
-            if graph.trackRead(node) {
+            let current = staging.privateValue(of: node, graph, context, held)
+            if graph.trackRead(node, held) {
                 // A private value, which the node's own may never become: the reaction's edge
                 // holds a version the node never has, so that the reaction runs again whenever
                 // it is marked after the batch, also when the apply leaves the node as it was.
                 if staging.hasPrivateValue(of: node),
-                    let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion)
+                    let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion, held)
                 {
                     // Kept with the value's equality, so that the reaction does not run again if
                     // the committed value is this one (see `_Graph+PrivateReads.swift`).

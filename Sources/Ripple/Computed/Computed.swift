@@ -111,13 +111,13 @@ public final class Computed<Value>: Readable {
             let node = node
             // The handle's reference is let go of after the lock, with the dropped edges.
             var watcherRef: _Ref<_WatcherNode>?
-            let dropped = _graph.withLock {
+            let dropped = _graph.withLock { held in
                 node.hasWatcher = false
                 let taken = _graph.watchers.removeValue(forKey: ObjectIdentifier(node))!
                 watcherRef = taken
                 let watcher = taken.object
                 watcher.markDisposed()
-                return _graph.disposeSources(of: watcher)
+                return _graph.disposeSources(of: watcher, held)
             }
             _releaseLater(dropped)
             watcherRef?.release()

@@ -137,18 +137,18 @@ public final class MainActorComputed<Value>: Observable {
     /// `_Graph.finishUntrackedRead`); read anywhere else, nothing is armed. The subject is kept
     /// alive by `observation`, which this value keeps.
     private func untrackedRead(_ node: _ComputedNode<Value>, _ held: consuming _HeldLock) {
-        _graph.finishUntrackedRead(held, armed: observation.map { .init($0.subject) }) {
-            .init((observation ?? armObservation(node)).subject)
+        _graph.finishUntrackedRead(held, armed: observation.map { .init($0.subject) }) { held in
+            .init((observation ?? armObservation(node, held)).subject)
         }
     }
 
     /// Called under the lock by the first read an Observation scope recorded: from now on every change is reported
     /// to Observation, as for a ``Computed`` (see `_WatcherNode`), but by a main-actor reaction,
     /// so the value is only ever re-evaluated on the main actor.
-    private func armObservation(_ node: _ComputedNode<Value>) -> _MainActorObservation {
+    private func armObservation(_ node: _ComputedNode<Value>, _ held: borrowing _HeldLock) -> _MainActorObservation {
         // Fresh before the watcher links to it (see `_Graph.armObservation`).
-        _graph.refresh(node)
-        let armed = _MainActorObservation(watching: node)
+        _graph.refresh(node, held)
+        let armed = _MainActorObservation(watching: node, held)
         observation = armed
         return armed
     }
@@ -224,12 +224,12 @@ final class _MainActorObservation: Sendable {
 
     /// Creates the reaction (lock held, `node` just brought up to date and read): it is
     /// linked to `node` now, under the same lock, so no change after this read goes untold.
-    init<Value>(watching node: _ComputedNode<Value>) {
+    init<Value>(watching node: _ComputedNode<Value>, _ held: borrowing _HeldLock) {
         let check = _VersionCheck(node: node, subject: subject)
         // Named after the value in traces; it records no reasons (its body never asks why), so
         // its runs do not describe a name still to describe (a store's slice) under the lock.
         let reaction = _mainActorReaction(origin: node.origin, recordsWhy: false) { check.run() }
-        reaction.adoptFirstRun(readOf: node)
+        reaction.adoptFirstRun(readOf: node, held)
         subscription = Subscription { reaction.cancel() }
     }
 

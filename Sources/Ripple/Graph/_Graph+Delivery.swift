@@ -101,11 +101,13 @@ extension _Graph {
                     // The check runs here, under the lock: a reaction whose sources did not
                     // change (the common job of a write whose change stopped on the way) is
                     // done without a call to `perform`.
-                    if action == .checkSources { action = reaction.checkSources(self) }
+                    if action == .checkSources { action = reaction.checkSources(self, held) }
                     if action != .none { perform(action, for: reaction, context, held) }
                 case .watch:
                     let watcher = _downcast(node, to: _WatcherNode.self)
-                    if let subject = watcher.changedObservationSubject() { context.notices.append(subject.retain()) }
+                    if let subject = watcher.changedObservationSubject(held) {
+                        context.notices.append(subject.retain())
+                    }
                 case .notify:
                     if let subject = node._changedObservationSubject() { context.notices.append(subject.retain()) }
                 }
@@ -160,7 +162,7 @@ extension _Graph {
             case .none:
                 return
             case .checkSources:
-                action = reaction.checkSources(self)
+                action = reaction.checkSources(self, held)
             case .sendToExecutor:
                 unlock()
                 reaction.sendToExecutor()
@@ -170,19 +172,19 @@ extension _Graph {
                 var run = reaction.beginRun(self, held)
                 // Which reads the run recorded is this thread's; a run this one interrupts
                 // (a reaction created inside a body) gets its state back when this one ends.
-                let interrupted = beginTracking(reaction, context)
+                let interrupted = beginTracking(reaction, context, held)
                 // The run reads the graph as it is now, whatever other threads write meanwhile.
                 beginSnapshot(of: reaction, context)
                 unlock()
                 reaction.runBody(&run, context)
                 lock.lock(as: me)
-                endSnapshot(context)
-                endTracking(reaction, context, resuming: interrupted)
+                endSnapshot(context, held)
+                endTracking(reaction, context, resuming: interrupted, held)
                 switch reaction.endRun(self, context, run, held) {
                 case .none:
                     return
                 case .checkSources:
-                    action = reaction.checkSources(self)
+                    action = reaction.checkSources(self, held)
                 case .dispose(let holdingForQueuedJobs):
                     let disposal = reaction.dispose(
                         self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true, held)

@@ -177,12 +177,15 @@ extension _Graph {
     final func _beginComputedRead(_ node: _Node) -> _ComputedReadStart {
         // Never inlined and synchronous: the thread's identity may come straight from
         // the thread pointer, read in place (see `_Lock`).
-        lock.lock(as: _Lock.threadOfNonInlinedSynchronousCaller)
+        let held = takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
         let derived = _downcast(node, to: _DerivedNode.self)
-        guard !derived.isEvaluating, isFresh(derived), stagingThreads == 0 else {
+        guard !derived.isEvaluating, isFresh(derived, held), stagingThreads == 0 else {
+            held.handOnInResult()
             return _ComputedReadStart(counted(.general))
         }
-        return _ComputedReadStart(counted(trackInPlace(node)))
+        let start = _ComputedReadStart(counted(trackInPlace(node)))
+        held.handOnInResult()
+        return start
     }
 
     /// `_Node._beginStoredRead`'s work. Releases nothing (see the top of this file).
@@ -330,8 +333,9 @@ extension _Node {
     @inlinable
     final func _lockAndRefresh() -> _HeldLock {
         graphRef.with { graph in
-            graph.lock.lock()
-            graph._refreshLocked(self)
+            let held = graph.takeLock()
+            graph._refreshLocked(self, held)
+            held.handOnInResult()
         }
         return _HeldLock()
     }
@@ -341,7 +345,7 @@ extension _Node {
     /// it as an untracked read, else with `_endGeneralRead(_:)`.
     @inlinable
     final func _trackRead(_ held: borrowing _HeldLock) -> Bool {
-        graphRef.with { $0._trackRead(self) }
+        graphRef.with { $0._trackRead(self, held) }
     }
 
     /// A computed value's general read in one call, under `held`: brings the value up to date
@@ -350,7 +354,7 @@ extension _Node {
     /// lock stays held either way: after a true, copy the value and call `_endGeneralRead(_:)`.
     @inlinable
     final func _refreshAndTrack(_ held: borrowing _HeldLock) -> Bool {
-        graphRef.with { $0._refreshAndTrack(self) }
+        graphRef.with { $0._refreshAndTrack(self, held) }
     }
 
     /// Releases `held` after a read `_trackRead` or `_refreshAndTrack` recorded. Inside a
@@ -365,8 +369,8 @@ extension _Node {
 extension _Graph {
     /// Brings a computed value up to date for a read (lock held).
     @usableFromInline
-    final func _refreshLocked(_ node: _Node) {
-        refreshForRead(node)
+    final func _refreshLocked(_ node: _Node, _ held: borrowing _HeldLock) {
+        refreshForRead(node, held)
     }
 
     /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
@@ -376,10 +380,10 @@ extension _Graph {
     /// anything runs that could let go of it, it is held by an edge of the evaluation or
     /// retained (`refreshAndTrackUnheld`).
     @usableFromInline
-    final func _refreshAndTrack(_ node: _Node) -> Bool {
-        guard isHeldByEvaluation(node) else { return refreshAndTrackUnheld(node) }
-        refreshForRead(node)
-        return stagingThreads == 0 && trackRead(node)
+    final func _refreshAndTrack(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
+        guard isHeldByEvaluation(node, held) else { return refreshAndTrackUnheld(node, held) }
+        refreshForRead(node, held)
+        return stagingThreads == 0 && trackRead(node, held)
     }
 
     /// Whether an edge of the derivation being evaluated holds `node` (lock held): the one its
@@ -387,7 +391,7 @@ extension _Graph {
     ///
     /// - Complexity: O(1).
     @inline(__always)
-    private func isHeldByEvaluation(_ node: _Node) -> Bool {
+    private func isHeldByEvaluation(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         guard let targetRef = evaluatingRef else { return false }
         if node.trackedBy == evaluation.id { return true }
         let index = evaluation.count
@@ -417,18 +421,18 @@ extension _Graph {
     /// every general read: code that reads handles out of an array (`for branch in branches {
     /// total += branch.value }`) made two per stale value it read.
     @inline(never)
-    private func refreshAndTrackUnheld(_ node: _Node) -> Bool {
+    private func refreshAndTrackUnheld(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
         let derived = _downcast(node, to: _DerivedNode.self)
-        if stagingThreads == 0, !derived.isEvaluating, isFresh(derived) { return trackRead(node) }
+        if stagingThreads == 0, !derived.isEvaluating, isFresh(derived, held) { return trackRead(node, held) }
         let ref = _Ref(node).retain()
-        refresh(derived)
-        let tracked = stagingThreads == 0 && trackRead(node)
+        refresh(derived, held)
+        let tracked = stagingThreads == 0 && trackRead(node, held)
         if tracked {
             ref.release()
         } else {
-            releaseAfterUnlock(ref)
+            releaseAfterUnlock(ref, held)
         }
         return tracked
     }
@@ -436,10 +440,10 @@ extension _Graph {
     /// The refresh of a read: inlined into both entry points above (a call from one to the
     /// other stayed a call).
     @inline(__always)
-    private func refreshForRead(_ node: _Node) {
+    private func refreshForRead(_ node: _Node, _ held: borrowing _HeldLock) {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread()
-        refresh(_downcast(node, to: _DerivedNode.self))
+        refresh(_downcast(node, to: _DerivedNode.self), held)
     }
 
     /// `_Node._endGeneralRead`'s outermost release (`_HeldLock.releaseAfterRead`).
@@ -450,8 +454,8 @@ extension _Graph {
 
     /// `_Node._trackRead`'s work (lock held; still held on return).
     @usableFromInline
-    final func _trackRead(_ node: _Node) -> Bool {
-        trackRead(node)
+    final func _trackRead(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
+        trackRead(node, held)
     }
 }
 

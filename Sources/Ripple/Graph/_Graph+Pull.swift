@@ -13,14 +13,14 @@ enum _ScanStop {
 extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
-    func isFresh(_ node: _DerivedNode) -> Bool {
+    func isFresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
         node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
     }
 
     /// Records that the computed value `node` is up to date (an observed one needs only its
     /// stale mark cleared; see `isFresh`).
     @inline(__always)
-    func markVerified(_ node: _DerivedNode) {
+    func markVerified(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         node.isStale = false
         if !node.hasObservers { node.verifiedEpoch = epoch }
     }
@@ -34,18 +34,18 @@ extension _Graph {
     /// with a fresh stack while this thread waits (see `refreshOnFreshStack`). Each level of
     /// nesting passes here: a derivation nests another only by reading a value not yet fresh.
     @inline(__always)
-    func refresh(_ node: _DerivedNode) {
+    func refresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         if node.isEvaluating { failCycle(at: node) }
-        if isFresh(node) { return }
+        if isFresh(node, held) { return }
         if _slowPath(levelsLeftOnStack == 0) {
-            refreshOnFreshStack(node)
+            refreshOnFreshStack(node, held)
             return
         }
         levelsLeftOnStack &-= 1
-        if !node.hasValue || sourcesChangedInline(node) {
-            recompute(node)
+        if !node.hasValue || sourcesChangedInline(node, held) {
+            recompute(node, held)
         } else {
-            markVerified(node)
+            markVerified(node, held)
         }
         levelsLeftOnStack &+= 1
     }
@@ -54,25 +54,25 @@ extension _Graph {
     ///
     /// Stale computed sources are brought up to date first, depth first, with an explicit
     /// stack: a chain of any length is checked without recursion.
-    func sourcesChanged(_ root: _DerivedNode) -> Bool {
-        guard sourcesChangedInline(root) else { return false }
+    func sourcesChanged(_ root: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
+        guard sourcesChangedInline(root, held) else { return false }
         // A reaction that read a private value in a batch's view (see `_Graph+PrivateReads`):
         // the changed edge may be one to the value it saw after all.
-        if _slowPath(hasPrivateReads) { return privateReadsLeftChanged(root) }
+        if _slowPath(hasPrivateReads) { return privateReadsLeftChanged(root, held) }
         return true
     }
 
     /// `sourcesChanged(_:)`, inlined into `refresh`: the scan of the root's own sources is a few
     /// instructions, where the call cost a frame of its own on every refresh.
     @inline(__always)
-    private func sourcesChangedInline(_ root: _DerivedNode) -> Bool {
+    private func sourcesChangedInline(_ root: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
         assertLockHeld()
         // First a plain scan of the root's own sources, without the stack: a node whose
         // sources are stored values (most computed values) is decided here. The walk starts
         // only at a computed source that must be brought up to date first.
-        let (stop, index) = scan(root, from: 0)
+        let (stop, index) = scan(root, from: 0, held)
         if stop != .stale { return stop == .changed }
-        return sourcesChanged(root, resumingAt: index)
+        return sourcesChanged(root, resumingAt: index, held)
     }
 
     /// Scans the sources of `node` from `index` on: stops at the first computed source that is
@@ -80,7 +80,7 @@ extension _Graph {
     /// returns where it stopped. Guaranteed references and the edges read in place: no
     /// reference counting.
     @inline(__always)
-    private func scan(_ node: _DerivedNode, from start: Int) -> (_ScanStop, Int) {
+    private func scan(_ node: _DerivedNode, from start: Int, _ held: borrowing _HeldLock) -> (_ScanStop, Int) {
         let count = node.sources.count
         var index = start
         guard index < count else { return (.unchanged, index) }
@@ -88,7 +88,7 @@ extension _Graph {
         while index < count {
             let edge = sources[index]
             let stop = edge.ref.with { dep -> _ScanStop? in
-                if dep.kind == .computed, !isFresh(_downcast(dep, to: _DerivedNode.self)) { return .stale }
+                if dep.kind == .computed, !isFresh(_downcast(dep, to: _DerivedNode.self), held) { return .stale }
                 return dep.version != edge.version ? .changed : nil
             }
             if let stop { return (stop, index) }
@@ -106,20 +106,20 @@ extension _Graph {
     /// the node it leads to was just recomputed or verified, so it is fresh, and the scan's
     /// look at its freshness would only repeat that (along a chain that found nothing changed,
     /// this is most of the way back up).
-    private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int) -> Bool {
+    private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int, _ held: borrowing _HeldLock) -> Bool {
         let base = walk.count
         var ref = _Ref(root)
         var index = index
         while true {
             // Guaranteed references and the edges read in place: the scan does no reference counting.
-            let (stop, stopIndex) = ref.with { scan($0, from: index) }
+            let (stop, stopIndex) = ref.with { scan($0, from: index, held) }
             switch stop {
             case .stale:
                 let depRef = ref.with { $0.sources[stopIndex].derivedRef }
                 let descend = depRef.with { dep -> Bool in
                     if dep.isEvaluating { failCycle(at: dep) }
                     if dep.hasValue { return true }
-                    recompute(dep)  // now fresh: the scan resumes at the same edge
+                    recompute(dep, held)  // now fresh: the scan resumes at the same edge
                     return false
                 }
                 if descend {
@@ -138,7 +138,7 @@ extension _Graph {
                     if walk.count == base { return changed }
                     let child = ref
                     let childVersion = child.with { node -> Int in
-                        if changed { recompute(node) } else { markVerified(node) }
+                        if changed { recompute(node, held) } else { markVerified(node, held) }
                         return node.version
                     }
                     let frame = walk.removeLast()
@@ -165,14 +165,14 @@ extension _Graph {
     }
 
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
-    func recompute(_ node: _DerivedNode) {
+    func recompute(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         assertLockHeld()
         node.isEvaluating = true
         // Unretained references throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = evaluatingRef
         evaluatingRef = _Ref(node)
         evaluationChain.append(.init(node))
-        let interrupted = beginEvaluation(node)
+        let interrupted = beginEvaluation(node, held)
         #if RIPPLE_INVARIANTS
         if node.kind != .computed {
             _rippleFailure("internal invariant: \(node.debugLabel) was evaluated like a computed value")
@@ -182,9 +182,9 @@ extension _Graph {
         evaluatingRef = previous
         evaluationChain.removeLast()
         node.isEvaluating = false
-        endEvaluation(node, resuming: interrupted)
+        endEvaluation(node, resuming: interrupted, held)
         node.hasValue = true
-        markVerified(node)
+        markVerified(node, held)
         if changed { node.version &+= 1 }
         if tracingCount != 0 { traceEvaluation(of: node, changed: changed) }
     }
@@ -216,12 +216,12 @@ extension _Graph {
     /// may run anywhere moves. Only main-actor code reads a main-actor value, so none is ever
     /// nested inside a derivation that moved.
     @inline(never)
-    func refreshOnFreshStack(_ node: _DerivedNode) {
+    func refreshOnFreshStack(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         if node.derivesOnMainActor {
-            if !node.hasValue || sourcesChanged(node) {
-                recompute(node)
+            if !node.hasValue || sourcesChanged(node, held) {
+                recompute(node, held)
             } else {
-                markVerified(node)
+                markVerified(node, held)
             }
             return
         }
@@ -231,7 +231,7 @@ extension _Graph {
             levelsLeftOnStack = _Graph.levelsPerHelper
             let helped = helpedReaderContext
             helpedReaderContext = readerContext
-            refresh(node)
+            refresh(node, held)
             helpedReaderContext = helped
             levelsLeftOnStack = 0
         }

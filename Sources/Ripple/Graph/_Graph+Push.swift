@@ -5,9 +5,9 @@ extension _Graph {
     /// Stops at nodes already stale: what lies beyond them is already marked. While another
     /// thread has a reaction's run in progress, then tells the runs the change reached (see
     /// `_RunSnapshots`).
-    func propagate(from source: _Node, into context: _ThreadContext) {
+    func propagate(from source: _Node, into context: _ThreadContext, _ held: borrowing _HeldLock) {
         markDownstream(of: source, context)
-        if snapshots.runningThreads != 0 { changePropagated(from: source, context) }
+        if snapshots.runningThreads != 0 { changePropagated(from: source, context, held) }
     }
 
     /// `propagate`'s marking.

@@ -14,16 +14,16 @@ extension _Graph {
     /// Records that the evaluation or reaction run in progress on this thread read `node`.
     /// Returns false when nothing is tracking (a top-level or untracked read).
     @inline(__always)
-    func trackRead(_ node: _Node) -> Bool {
+    func trackRead(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         if let target = evaluatingRef {
-            target.with { track(node, into: $0) }
+            target.with { track(node, into: $0, held) }
             return true
         }
         assertSoleWriteStaged()
         return _ThreadContext.currentRef.with { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
                 reaction.with {
-                    track(node, intoRunOf: _downcast($0, to: _SubscriberNode.self), context)
+                    track(node, intoRunOf: _downcast($0, to: _SubscriberNode.self), context, held)
                 }
                 return true
             }
@@ -47,7 +47,7 @@ extension _Graph {
     /// batch staged what it reads now: the run goes again once the batch is applied).
     /// Returns the reaction whose edge it changed, if any.
     @discardableResult
-    func recordVersionOfRunRead(of dep: _Node, _ version: Int) -> ObjectIdentifier? {
+    func recordVersionOfRunRead(of dep: _Node, _ version: Int, _ held: borrowing _HeldLock) -> ObjectIdentifier? {
         guard evaluatingRef == nil else { return nil }
         return _ThreadContext.currentRef.with { context -> ObjectIdentifier? in
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return nil }
@@ -65,40 +65,42 @@ extension _Graph {
     /// Adds `dep` as the next source of `target`, the computed value being evaluated (see
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
-    func track(_ dep: _Node, into target: _DerivedNode) {
+    func track(_ dep: _Node, into target: _DerivedNode, _ held: borrowing _HeldLock) {
         if Self.recordInPlace(dep, into: .init(target), &evaluation) { return }
         dep.trackedBy = evaluation.id
         let index = evaluation.count
         evaluation.count = index &+ 1
-        setSource(dep, of: target, at: index)
+        setSource(dep, of: target, at: index, held)
     }
 
     /// Adds `dep` as the next source of `subscriber`, whose run is in progress on the thread of
     /// `context` (see `beginTracking`), reusing the edge of its last run when it matches.
     @inline(__always)
-    func track(_ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext) {
+    func track(
+        _ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext, _ held: borrowing _HeldLock
+    ) {
         if Self.recordInPlace(dep, into: .init(subscriber), &context.runTracking) { return }
         dep.trackedBy = context.runTracking.id
         let index = context.runTracking.count
         context.runTracking.count = index &+ 1
-        setSource(dep, of: subscriber, at: index)
+        setSource(dep, of: subscriber, at: index, held)
     }
 
     /// Makes `dep` source number `index` of `target`, where `recordInPlace` found another
     /// source or none: replaces the edge there, or appends a new one.
     @inline(__always)
-    private func setSource(_ dep: _Node, of target: _DerivedNode, at index: Int) {
+    private func setSource(_ dep: _Node, of target: _DerivedNode, at index: Int, _ held: borrowing _HeldLock) {
         if index < target.sources.count {
-            replaceSource(at: index, of: target, with: dep)
+            replaceSource(at: index, of: target, with: dep, held)
         } else {
             target.sources.append(_Edge(retaining: dep, version: dep.version))
-            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep, edge: index) }
+            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep, edge: index, held) }
         }
     }
 
     /// `track`'s rare case: the evaluation read `dep` where the last one read another source.
     /// The old edge's reference moves to the replaced sources, released when tracking ends.
-    private func replaceSource(at index: Int, of target: _DerivedNode, with dep: _Node) {
+    private func replaceSource(at index: Int, of target: _DerivedNode, with dep: _Node, _ held: borrowing _HeldLock) {
         let old = target.sources[index]
         target.sources[index] = _Edge(retaining: dep, version: dep.version)
         let live = isLive(target)
@@ -112,14 +114,16 @@ extension _Graph {
         }
         if live {
             old.ref.with { $0.observers.setEdge(~replaced, at: old.slot) }
-            target.sources[index].slot = subscribe(target, to: dep, edge: index)
+            target.sources[index].slot = subscribe(target, to: dep, edge: index, held)
         }
     }
 
     /// Starts a tracked evaluation of the computed value `target`. Returns the state of the
     /// evaluation it interrupts, if any, which `endEvaluation` restores.
     @inline(__always)
-    func beginEvaluation(_ target: _DerivedNode) -> (tracking: _Tracking, replacedBase: Int) {
+    func beginEvaluation(_ target: _DerivedNode, _ held: borrowing _HeldLock) -> (
+        tracking: _Tracking, replacedBase: Int
+    ) {
         assertLockHeld()
         let interrupted = (evaluation, evaluationReplacedBase)
         evaluation = _Tracking(id: makeID(), count: 0)
@@ -130,11 +134,14 @@ extension _Graph {
     /// Ends a tracked evaluation of the computed value `target`: drops the sources that were
     /// not read again, and restores the evaluation it interrupted.
     @inline(__always)
-    func endEvaluation(_ target: _DerivedNode, resuming interrupted: (tracking: _Tracking, replacedBase: Int)) {
+    func endEvaluation(
+        _ target: _DerivedNode, resuming interrupted: (tracking: _Tracking, replacedBase: Int),
+        _ held: borrowing _HeldLock
+    ) {
         assertLockHeld()
         // Most evaluations read what the last one did: nothing to drop.
         if _slowPath(evaluation.count < target.sources.count || evaluationReplacedBase < replacedByEvaluations.count) {
-            dropUnread(by: target)
+            dropUnread(by: target, held)
         }
         evaluation = interrupted.tracking
         evaluationReplacedBase = interrupted.replacedBase
@@ -146,14 +153,14 @@ extension _Graph {
     /// `endEvaluation`'s rare case: drops the sources the evaluation of `target` did not read
     /// again, and those it replaced.
     @inline(never)
-    private func dropUnread(by target: _DerivedNode) {
+    private func dropUnread(by target: _DerivedNode, _ held: borrowing _HeldLock) {
         let live = isLive(target)
-        dropSources(of: target, after: evaluation.count, unsubscribing: live)
+        dropSources(of: target, after: evaluation.count, unsubscribing: live, held)
         let base = evaluationReplacedBase
         let count = replacedByEvaluations.count
         guard base < count else { return }
         // The closures reach the graph and the node unretained (`_Ref`): capturing them costs a retain each.
-        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live) { index in
+        let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live, held) { index in
             _graphRef.with { $0.replacedByEvaluations[index] }
         }
         replacedByEvaluations.removeLast(unlinked)
@@ -162,7 +169,9 @@ extension _Graph {
     /// Starts tracking a run of `subscriber` on the thread of `context`. Returns the tracking
     /// state of the run it interrupts there, if any, which `endTracking` restores.
     @inline(__always)
-    func beginTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext) -> _Tracking {
+    func beginTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext, _ held: borrowing _HeldLock)
+        -> _Tracking
+    {
         assertLockHeld()
         if hasPrivateReads { forgetPrivateReads(of: subscriber) }
         let interrupted = context.runTracking
@@ -172,16 +181,19 @@ extension _Graph {
 
     /// Ends tracking a run of `subscriber` on the thread of `context`: drops the sources that
     /// were not read again, and restores the run it interrupted.
-    func endTracking(_ subscriber: _SubscriberNode, _ context: _ThreadContext, resuming interrupted: _Tracking) {
+    func endTracking(
+        _ subscriber: _SubscriberNode, _ context: _ThreadContext, resuming interrupted: _Tracking,
+        _ held: borrowing _HeldLock
+    ) {
         assertLockHeld()
         let kept = context.runTracking.count
         context.runTracking = interrupted
         // Asked again inside: the common case (nothing dropped, nothing replaced) reads the
         // table only when no source was dropped, and then only whether it is empty.
-        if _slowPath(kept < subscriber.sources.count || hasReplacedSources(subscriber)) {
+        if _slowPath(kept < subscriber.sources.count || hasReplacedSources(subscriber, held)) {
             let live = isLive(subscriber)
-            dropSources(of: subscriber, after: kept, unsubscribing: live)
-            if hasReplacedSources(subscriber) { dropReplacedSources(of: subscriber, unsubscribing: live) }
+            dropSources(of: subscriber, after: kept, unsubscribing: live, held)
+            if hasReplacedSources(subscriber, held) { dropReplacedSources(of: subscriber, unsubscribing: live, held) }
         }
         #if RIPPLE_INVARIANTS
         checkEdges(of: subscriber)
@@ -189,12 +201,14 @@ extension _Graph {
     }
 
     /// Drops the sources of `target` from `kept` on: those its evaluation did not read again.
-    private func dropSources(of target: _DerivedNode, after kept: Int, unsubscribing live: Bool) {
+    private func dropSources(
+        of target: _DerivedNode, after kept: Int, unsubscribing live: Bool, _ held: borrowing _HeldLock
+    ) {
         let count = target.sources.count
         guard kept < count else { return }
         let targetRef = _Ref(target)
         target.sources.removeLast(
-            unlinkEdges(kept..<count, of: target, unsubscribing: live) { index in
+            unlinkEdges(kept..<count, of: target, unsubscribing: live, held) { index in
                 targetRef.with { $0.sources[index] }
             })
     }
@@ -205,12 +219,13 @@ extension _Graph {
     /// time (`edge(index)`): a compaction the unlinking causes may move the links of the edges
     /// not yet dropped, and updates their slots where they are.
     private func unlinkEdges(
-        _ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ edge: (Int) -> _Edge
+        _ indices: Range<Int>, of target: _DerivedNode, unsubscribing live: Bool, _ held: borrowing _HeldLock,
+        _ edge: (Int) -> _Edge
     ) -> Int {
         for index in indices {
             let dropped = edge(index)
-            if live { dropped.ref.with { unsubscribe(target, from: $0, slot: dropped.slot) } }
-            releaseAfterUnlock(dropped.ref)
+            if live { dropped.ref.with { unsubscribe(target, from: $0, slot: dropped.slot, held) } }
+            releaseAfterUnlock(dropped.ref, held)
         }
         return indices.count
     }
@@ -221,11 +236,11 @@ extension _Graph {
     /// - Parameter edge: Where `observer` keeps the edge: its index in `sources` (a watcher's
     ///   only edge: 0).
     @discardableResult
-    func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0) -> Int {
+    func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0, _ held: borrowing _HeldLock) -> Int {
         assertLockHeld()
-        guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge) }
-        markBecomingLive(source)
-        let slot = addObserver(observer, to: source, edge: edge)
+        guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge, held) }
+        markBecomingLive(source, held)
+        let slot = addObserver(observer, to: source, edge: edge, held)
         let base = scratch.count
         scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
@@ -235,8 +250,8 @@ extension _Graph {
                 for index in 0..<node.sources.count {
                     node.sources[index].ref.with { dep in
                         let activates = becomesLive(dep)
-                        if activates { markBecomingLive(dep) }
-                        node.sources[index].slot = addObserver(node, to: dep, edge: index)
+                        if activates { markBecomingLive(dep, held) }
+                        node.sources[index].slot = addObserver(node, to: dep, edge: index, held)
                         if activates { scratch.append(.init(dep)) }
                     }
                 }
@@ -256,16 +271,16 @@ extension _Graph {
     /// brought it up to date in this epoch, right before; otherwise (never evaluated, or verified
     /// in an earlier epoch) it is marked stale and its next read verifies it.
     @inline(__always)
-    private func markBecomingLive(_ node: _Node) {
+    private func markBecomingLive(_ node: _Node, _ held: borrowing _HeldLock) {
         node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks
     /// from its sources. A stored value left unobserved, directly or through the computed values
     /// unlinked, runs its handler (`notifiesWhenUnobserved`).
-    func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int) {
+    func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int, _ held: borrowing _HeldLock) {
         assertLockHeld()
-        removeObserver(observer, of: source, slot: slot)
+        removeObserver(observer, of: source, slot: slot, held)
         guard !source.hasObservers else { return }
         guard source.kind == .computed else {
             // A stored value's last observer went. One flag test: an `AsyncComputed`'s phase
@@ -283,7 +298,7 @@ extension _Graph {
                 for index in 0..<node.sources.count {
                     let edge = node.sources[index]
                     edge.ref.with { dep in
-                        removeObserver(node, of: dep, slot: edge.slot)
+                        removeObserver(node, of: dep, slot: edge.slot, held)
                         node.sources[index].slot = -1
                         guard !dep.hasObservers else { return }
                         if dep.kind == .computed {
@@ -299,7 +314,7 @@ extension _Graph {
     }
 
     @inline(__always)
-    private func addObserver(_ observer: _Node, to source: _Node, edge: Int) -> Int {
+    private func addObserver(_ observer: _Node, to source: _Node, edge: Int, _ held: borrowing _HeldLock) -> Int {
         source.observers.append(_Link(observer, edge: edge), spares: &spareObserverBlocks)
     }
 
@@ -308,7 +323,7 @@ extension _Graph {
     /// and releases the link's reference once the lock is released.
     ///
     /// - Complexity: Amortized O(1).
-    private func removeObserver(_ observer: _Node, of source: _Node, slot: Int) {
+    private func removeObserver(_ observer: _Node, of source: _Node, slot: Int, _ held: borrowing _HeldLock) {
         // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
         // closure with no context costs no retain of the graph around every removal.
         let removed = source.observers.remove(at: slot, of: observer, spares: &spareObserverBlocks) { link, newSlot in
@@ -330,29 +345,29 @@ extension _Graph {
             )
         }
         // Only a subscriber's link holds a reference (see `_Link`).
-        if observer.kind != .computed { releaseAfterUnlock(removed) }
+        if observer.kind != .computed { releaseAfterUnlock(removed, held) }
     }
 
     /// Unlinks a disposed subscriber from all its sources. Returns the dropped edges (each
     /// still holding its reference), which the caller hands to `_releaseLater` once the lock is
     /// released (freeing them may run deinitializers of user objects).
-    func disposeSources(of node: _SubscriberNode) -> _Buffer<_Edge> {
+    func disposeSources(of node: _SubscriberNode, _ held: borrowing _HeldLock) -> _Buffer<_Edge> {
         assertLockHeld()
         if hasPrivateReads { forgetPrivateReads(of: node) }
         // Unlinked in place (see `unlinkEdges`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]
-            unsubscribe(node, from: edge.node, slot: edge.slot)
+            unsubscribe(node, from: edge.node, slot: edge.slot, held)
         }
-        if hasReplacedSources(node) { dropReplacedSources(of: node, unsubscribing: true) }
+        if hasReplacedSources(node, held) { dropReplacedSources(of: node, unsubscribing: true, held) }
         return node.sources.take()
     }
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was
     /// live when it read them.
-    private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool) {
+    private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool, _ held: borrowing _HeldLock) {
         let id = ObjectIdentifier(node)
-        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing) { index in
+        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing, held) { index in
             _graphRef.with { $0.replacedByRuns[id]![index] }
         }
         replacedByRuns[id] = nil
@@ -360,7 +375,7 @@ extension _Graph {
 
     /// Whether a run of `subscriber` replaced sources it has not dropped yet.
     @inline(__always)
-    func hasReplacedSources(_ subscriber: _SubscriberNode) -> Bool {
+    func hasReplacedSources(_ subscriber: _SubscriberNode, _ held: borrowing _HeldLock) -> Bool {
         !replacedByRuns.isEmpty && replacedByRuns[ObjectIdentifier(subscriber)] != nil
     }
 }

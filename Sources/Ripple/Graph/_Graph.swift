@@ -160,7 +160,7 @@ package final class _Graph: @unchecked Sendable {
 
     /// Drops `ref` once the lock is released (lock held).
     @inline(__always)
-    func releaseAfterUnlock(_ ref: _Ref<_Node>) {
+    func releaseAfterUnlock(_ ref: _Ref<_Node>, _ held: borrowing _HeldLock) {
         assertLockHeld()
         releasedUnderLock.append(ref)
     }

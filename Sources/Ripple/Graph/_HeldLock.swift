@@ -64,6 +64,14 @@ struct _HeldLock: ~Copyable {
         discard self
     }
 
+    /// Ends this token with the lock still held, handed on through a fast read's result
+    /// (`_ReadStart`, `_ComputedReadStart`), from which the value's accessor makes the caller's
+    /// token (`init()`). Only the fast reads' first steps (`_Graph+FastRead.swift`) do this.
+    @usableFromInline @inline(__always)
+    consuming func handOnInResult() {
+        discard self
+    }
+
     // Inlinable: inlined code that hands a token on (`_Ref.with(handing:_:)`) holds it in an
     // optional, whose destruction the optimizer must be able to see.
     @inlinable
@@ -80,7 +88,7 @@ struct _HeldLock: ~Copyable {
 
 extension _Graph {
     /// Takes the lock and returns the acquisition, for a function that hands it on.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     func takeLock() -> _HeldLock {
         lock.lock()
         return _HeldLock()

@@ -58,34 +58,34 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         // Its own retired registrations, cancelled on purpose (see `_Graph.retire`).
         if context.cancellingObservationRef?.refers(to: self) == true { return }
         let graph = graphRef.object
-        graph.lock.lock()
+        let held = graph.takeLock()
         if graph.isDeriving(on: context) {
             // Reported again once the lock is released, when the change is done.
-            graph.afterUnlock(.change(self))
-            graph.unlock()
+            graph.afterUnlock(.change(self), held)
+            held.release(graph)
             return
         }
         changesReported &+= 1
         switch context.writes.route {
         case .queue:
-            graph.unlock()
+            held.release(graph)
             graph.queueWrite(context) { [self] in
-                graph.withLock { changeLocked(graph, context) }
+                graph.withLock { held in changeLocked(graph, context, held) }
             }
             return
         case .stage:
             stageLocked(graph, context)
-            graph.unlock()
+            held.release(graph)
             return
         case .apply:
             break
         }
         // The jobs this change queues are set apart: they run once the mutation is done.
         let saved = context.jobs.take()
-        changeLocked(graph, context)
+        changeLocked(graph, context, held)
         let jobs = context.jobs.take()
         context.jobs.restore(saved)
-        graph.unlock()
+        held.release(graph)
         if !jobs.isEmpty { _PendingJobs(jobs).deliverAfterCurrentWork() }
     }
 
@@ -99,20 +99,20 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         staging.generation &+= 1
         if staging.isStaged(self) { return }
         if !staging.isActive { graph.stagingThreads += 1 }
-        staging.append(self) { node, _, context in
+        staging.append(self) { node, _, context, held in
             context.with { context in
                 _downcast(node, to: _ExternalSource.self).changeLocked(
-                    node.graphRef.object, context)
+                    node.graphRef.object, context, held)
             }
         }
     }
 
     /// Gives the source a new version and marks everything live downstream of it stale, queuing
     /// its reactions into `context` (lock held).
-    private func changeLocked(_ graph: _Graph, _ context: _ThreadContext) {
+    private func changeLocked(_ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         version = graph.makeID()
         graph.epoch &+= 1
-        graph.propagate(from: self, into: context)
+        graph.propagate(from: self, into: context, held)
     }
 
 }
@@ -156,8 +156,16 @@ extension _Graph {
     func openObservationScope(_ context: _ThreadContext, isEnclosed: Bool) -> (
         source: _ExternalSource, registration: _ObservationSubject
     )? {
-        lock.lock()
-        defer { unlock() }
+        let held = takeLock()
+        let opened = openObservationScope(context, isEnclosed: isEnclosed, held)
+        held.release(self)
+        return opened
+    }
+
+    /// `openObservationScope(_:isEnclosed:)` under `held`.
+    private func openObservationScope(
+        _ context: _ThreadContext, isEnclosed: Bool, _ held: borrowing _HeldLock
+    ) -> (source: _ExternalSource, registration: _ObservationSubject)? {
         let targetRef: _Ref<_DerivedNode>
         if let evaluating = evaluatingRef {
             targetRef = evaluating
@@ -178,10 +186,10 @@ extension _Graph {
         }
         let evaluationID: Int
         if target.kind == .computed {
-            track(source, into: target)
+            track(source, into: target, held)
             evaluationID = evaluation.id
         } else {
-            track(source, intoRunOf: _downcast(target, to: _SubscriberNode.self), context)
+            track(source, intoRunOf: _downcast(target, to: _SubscriberNode.self), context, held)
             evaluationID = context.runTracking.id
         }
         if source.registrationEvaluation == evaluationID, let current = source.registration {
@@ -189,7 +197,7 @@ extension _Graph {
             return (source, current)
         }
         // The first scope of a new evaluation: the previous evaluation's registrations go.
-        if let previous = source.registration { retire(previous, of: source) }
+        if let previous = source.registration { retire(previous, of: source, held) }
         let fresh = _ObservationSubject()
         fresh.isSharedWithEnclosingScope = isEnclosed
         source.registration = fresh
@@ -250,17 +258,17 @@ extension _Graph {
     /// once, and report nothing: `registration` is released, see ``tracked(_:)``), or until
     /// the model goes. One set per evaluation made inside another scope: a node read in a
     /// SwiftUI body is evaluated there once, and afterwards by its watcher, outside any scope.
-    private func retire(_ registration: _ObservationSubject, of source: _ExternalSource) {
+    private func retire(_ registration: _ObservationSubject, of source: _ExternalSource, _ held: borrowing _HeldLock) {
         if registration.isSharedWithEnclosingScope { return }
-        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .init(source), registration: registration)))
+        afterUnlock(.cancel(_RetiredRegistration(sourceRef: .init(source), registration: registration)), held)
     }
 
     /// Queues Observation work for once the lock is released (lock held).
-    func afterUnlock(_ work: _ObservationWork) {
+    func afterUnlock(_ work: _ObservationWork, _ held: borrowing _HeldLock) {
         observationWork.append(work)
         // Keeps the source alive until then, and makes the release that follows the outermost
         // unlock run (see `unlockReleasing`).
-        releaseAfterUnlock(.init(retaining: work.source))
+        releaseAfterUnlock(.init(retaining: work.source), held)
     }
 }
 

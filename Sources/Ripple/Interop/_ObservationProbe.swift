@@ -139,7 +139,7 @@ extension _Graph {
     func finishUntrackedRead(
         _ held: consuming _HeldLock,
         armed: _Ref<_ObservationSubject>?,
-        arm: () -> _Ref<_ObservationSubject>
+        arm: (borrowing _HeldLock) -> _Ref<_ObservationSubject>
     ) {
         assertSoleWriteStaged()
         let hidden = hidesReadsFromObservation()
@@ -157,8 +157,8 @@ extension _Graph {
     /// the tests' hook, then `arm` with the lock held, then registers the access through the
     /// subject `arm` returns, which the node must keep alive.
     @inline(__always)
-    func armRecordedRead(_ arm: () -> _Ref<_ObservationSubject>) {
+    func armRecordedRead(_ arm: (borrowing _HeldLock) -> _Ref<_ObservationSubject>) {
         _afterRecordedRead()
-        withLock { arm() }.with { $0.access() }
+        withLock { held in arm(held) }.with { $0.access() }
     }
 }

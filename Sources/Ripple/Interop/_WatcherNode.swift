@@ -35,11 +35,11 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
 
     /// Brings the computed value up to date (lock held); if it changed since the registrar was
     /// last told, returns the subject to tell.
-    func changedObservationSubject() -> _Ref<_ObservationSubject>? {
+    func changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? {
         guard !isDisposed, !sources.isEmpty else { return nil }
         let target = sources[0].derivedRef
         graphRef.with { graph in
-            target.with { graph.refresh($0) }
+            target.with { graph.refresh($0, held) }
         }
         let version = target.with { $0.version }
         guard version != reportedVersion else { return nil }
@@ -72,8 +72,8 @@ extension _Graph {
     @usableFromInline
     final func _finishUntrackedComputedRead(_ node: _Node, _ held: consuming _HeldLock) {
         let derived = _downcast(node, to: _DerivedNode.self)
-        let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived)) : nil
-        finishUntrackedRead(held, armed: armed) { Self.subject(of: armObservation(derived)) }
+        let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived, held)) : nil
+        finishUntrackedRead(held, armed: armed) { held in Self.subject(of: armObservation(derived, held)) }
     }
 
     /// `_Node._armRecordedComputedRead`'s work: `armRecordedRead` for a read the probe found
@@ -81,7 +81,7 @@ extension _Graph {
     @usableFromInline
     final func _armRecordedComputedRead(_ node: _Node) {
         let derived = _downcast(node, to: _DerivedNode.self)
-        armRecordedRead { Self.subject(of: armObservation(derived)) }
+        armRecordedRead { held in Self.subject(of: armObservation(derived, held)) }
     }
 
     /// The subject of `watcher`, kept alive by the watcher (which the graph's `watchers` keeps
@@ -94,15 +94,15 @@ extension _Graph {
     /// the computed value `node` is reported to Observation (the watcher stays armed; see
     /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
     /// finds the watcher of an armed node.
-    private func armObservation(_ node: _DerivedNode) -> _Ref<_WatcherNode> {
+    private func armObservation(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> _Ref<_WatcherNode> {
         if node.hasWatcher { return watchers[ObjectIdentifier(node)]! }
         // The read that arms it released the lock before: a write since may have left the node
         // stale, and a write's mark stops at a stale node, so it would never reach a watcher
         // linked now. Brought up to date first, the node is fresh when the watcher links to it.
-        refresh(node)
+        refresh(node, held)
         let watcher = _WatcherNode(origin: node.origin)
         watcher.sources.append(_Edge(retaining: node, version: node.version))
-        watcher.sources[0].slot = subscribe(watcher, to: node)
+        watcher.sources[0].slot = subscribe(watcher, to: node, held)
         watcher.reportedVersion = node.version
         let created = _Ref(retaining: watcher)
         watchers[ObjectIdentifier(node)] = created

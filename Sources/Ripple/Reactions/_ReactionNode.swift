@@ -49,9 +49,9 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Makes this new reaction a watcher of `source`, as if its first run had read it (lock
     /// held): it is live from now on, and its next run happens when `source` changes. Used for
     /// a reaction whose first read was made by someone else, under the same lock acquisition.
-    func adoptFirstRun(readOf source: _Node) {
+    func adoptFirstRun(readOf source: _Node, _ held: borrowing _HeldLock) {
         sources.append(_Edge(retaining: source, version: source.version))
-        sources[0].slot = graphRef.object.subscribe(self, to: source)
+        sources[0].slot = graphRef.object.subscribe(self, to: source, held)
         lifecycle.firstRunAdopted()
     }
 
@@ -90,8 +90,8 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Checks whether a source changed since the last run (lock held), for the lifecycle's
     /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
     /// the mark.
-    func checkSources(_ graph: _Graph) -> _Lifecycle.RunAction {
-        let changed = lifecycle.isMarked && graph.sourcesChanged(self)
+    func checkSources(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
+        let changed = lifecycle.isMarked && graph.sourcesChanged(self, held)
         return lifecycle.sourcesChecked(changed: changed)
     }
 
@@ -136,7 +136,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         if lifecycle.recordsWhy { forgetWhy(graph, held) }
         return _ReactionDisposal(
             teardown: extras?.takeTeardown(),
-            sources: graph.disposeSources(of: self),
+            sources: graph.disposeSources(of: self, held),
             insideDerivation: graph.evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )

@@ -103,7 +103,7 @@ extension Stored {
     func _markReadersOfReplacedStagedValue(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock) {
         graphRef.with { graph in
             graph.comparingRef = nil
-            context.with { graph.propagate(from: self, into: $0) }
+            context.with { graph.propagate(from: self, into: $0, held) }
         }
         held.release(graphRef)
     }
@@ -121,7 +121,7 @@ extension Stored {
             context.with { context in
                 graph.comparingRef = nil
                 graph.epoch &+= 1
-                graph.propagate(from: self, into: context)
+                graph.propagate(from: self, into: context, held!)
                 if let extras = _extras, extras.with({ $0.observationRef != nil }) {
                     context.jobs.append(.notify(self))
                 }
@@ -194,7 +194,7 @@ extension Stored {
     @usableFromInline
     func _untrackedRead(_ held: consuming _HeldLock) {
         graphRef.with(handing: held) { graph, held in
-            graph.finishUntrackedRead(held, armed: _extras?.with { $0.observationRef }) {
+            graph.finishUntrackedRead(held, armed: _extras?.with { $0.observationRef }) { _ in
                 armObservation()
             }
         }

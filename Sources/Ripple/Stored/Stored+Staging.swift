@@ -32,7 +32,7 @@ extension Stored {
             }
         }
         var held: _HeldLock? = nil
-        var slot = _beginStaging(context, &held) { node, staging, context in
+        var slot = _beginStaging(context, &held) { node, staging, context, _ in
             _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
         guard let held else {
@@ -43,7 +43,7 @@ extension Stored {
         var newValue = Optional(newValue)
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
-            slot = _stageCallingWillChange(newValue!, context, held) { node, staging, context in
+            slot = _stageCallingWillChange(newValue!, context, held) { node, staging, context, _ in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
         }
@@ -200,8 +200,8 @@ extension Stored {
             // Its edge holds the version of the value it read: the run, marked by the change,
             // runs again with the newer one.
             let tracked = graphRef.with { graph in
-                guard graph.trackRead(self) else { return false }
-                _ = graph.recordVersionOfRunRead(of: self, keptVersion)
+                guard graph.trackRead(self, held) else { return false }
+                _ = graph.recordVersionOfRunRead(of: self, keptVersion, held)
                 return true
             }
             if tracked {
@@ -212,8 +212,8 @@ extension Stored {
             // A reaction's run in the batch's view: its edge records the version the staged
             // value will have (see `_StagedRead`).
             let tracked = graphRef.with { graph in
-                guard graph.trackRead(self) else { return false }
-                graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph))
+                guard graph.trackRead(self, held) else { return false }
+                graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph), held)
                 return true
             }
             if tracked {
@@ -251,12 +251,12 @@ extension Stored {
     /// to `counter` records the version reserved for the counter once the staged writes are
     /// counted (see `_StagedRead.countVersion`). Does nothing outside the batch's view, or
     /// when no reaction tracked the read.
-    func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph) {
+    func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph, _ held: borrowing _HeldLock) {
         let context = _ThreadContext.current
         guard context.view(graph) == .batch,
             let reserved = updateStagedRead(by: context.staging, { $0.reserveCount(in: graph) })
         else { return }
-        graph.recordVersionOfRunRead(of: counter, reserved)
+        graph.recordVersionOfRunRead(of: counter, reserved, held)
     }
 
     /// Notes that a private evaluation read the value `staging` staged for this node (lock

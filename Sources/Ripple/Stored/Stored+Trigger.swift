@@ -78,7 +78,7 @@ extension Stored {
                     graph.stagingThreads += 1
                     if graph.isTracing { graph.recordTrace(.batchStart, context) }
                 }
-                staging.append(self) { node, _, context in
+                staging.append(self) { node, _, context, _ in
                     let stored = _downcast(node, to: Stored<Value>.self)
                     guard let held = stored._lockForWrite(context) else { return }
                     stored._applyTrigger(context, held, runningJobs: false)

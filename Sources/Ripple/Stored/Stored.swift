@@ -215,7 +215,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         // the counter gets once the staged writes are counted, so that counting them does not
         // run it again for the count it saw (see `_StagedRead.countVersion`).
         if staged != 0 {
-            graphRef.with { graph in graph.withLock { _reserveCountVersion(of: counter, graph) } }
+            graphRef.with { graph in graph.withLock { held in _reserveCountVersion(of: counter, graph, held) } }
         }
         return count + staged
     }

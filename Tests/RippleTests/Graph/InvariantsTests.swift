@@ -8,10 +8,13 @@ import _RippleRef
     func lockAssertion() async throws {
         let result = try #require(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                _ = _graph.beginEvaluation(Computed { 1 }.node)
+                // A token made without taking the lock: the types cannot tell, the check can.
+                let forged = _HeldLock()
+                _ = _graph.beginEvaluation(Computed { 1 }.node, forged)
+                forged.handOnInResult()
             })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("internal invariant: beginEvaluation(_:) needs the graph's lock"))
+        #expect(message.contains("internal invariant: beginEvaluation(_:_:) needs the graph's lock"))
     }
 
     @Test("releasing the lock while a derivation is still running stops with a message naming it")
@@ -31,9 +34,9 @@ import _RippleRef
     func lockHeld() {
         let computed = Computed { 1 }
         let node = computed.node
-        _graph.withLock {
-            let interrupted = _graph.beginEvaluation(node)
-            _graph.endEvaluation(node, resuming: interrupted)
+        _graph.withLock { held in
+            let interrupted = _graph.beginEvaluation(node, held)
+            _graph.endEvaluation(node, resuming: interrupted, held)
         }
     }
 }

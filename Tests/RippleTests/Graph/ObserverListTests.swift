@@ -210,10 +210,10 @@ import Testing
         // (Other tests write meanwhile and move the global epoch: only its presence is checked.)
         #expect(_graph.withLock { node.verifiedEpoch >= 0 })
         source.value = 2
-        #expect(_graph.withLock { !_graph.isFresh(node) })
+        #expect(_graph.withLock { held in !_graph.isFresh(node, held) })
         let reaction = observe { _ = doubled.value }
         // Observed: its list holds a link, and the stale mark says whether it is up to date.
-        #expect(_graph.withLock { node.hasObservers && node.verifiedEpoch == -1 && _graph.isFresh(node) })
+        #expect(_graph.withLock { held in node.hasObservers && node.verifiedEpoch == -1 && _graph.isFresh(node, held) })
         reaction.cancel()
         // Unobserved again while up to date: verified in the epoch it was let go in.
         #expect(_graph.withLock { !node.hasObservers && node.verifiedEpoch >= 0 })
