@@ -119,7 +119,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     deinit {
         if !keepsRunningWhenUnobserved {
             let state = state
-            _graph.withLock { _graph.removeUnobservedHandler(of: state) }
+            _graph.withLock { held in _graph.removeUnobservedHandler(of: state, held) }
         }
         let (driver, task) = runs.withLock { ($0.driver, $0.task) }
         driver?.cancel()
@@ -232,11 +232,11 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// thread is starting a run of the operation (the read is the operation's own).
     private func startIfNeeded() -> Bool {
         let graph = _graph
-        return graph.withLock {
+        return graph.withLock { held in
             if isStarted { return startingThread != 0 && startingThread == _Lock.currentThread }
             isStarted = true
             if !keepsRunningWhenUnobserved {
-                graph.onUnobserved(state) { [weak self] in self?.stopIfUnobserved() }
+                graph.onUnobserved(state, held) { [weak self] in self?.stopIfUnobserved() }
             }
             // This start's generation: a stop made before its driver is in place outdates it.
             let generation = runs.withLock { $0.start() }

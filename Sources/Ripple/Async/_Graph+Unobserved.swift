@@ -2,21 +2,21 @@ extension _Graph {
     /// Runs the handler of `node`, which just lost its last live observer, once the lock is
     /// released (lock held): it calls user code (a task's cancellation handler).
     @inline(never)
-    func noteUnobserved(_ node: _Node) {
-        guard let handler = unobservedHandlers[ObjectIdentifier(node)] else { return }
+    func noteUnobserved(_ node: _Node, _ held: borrowing _HeldLock) {
+        guard let handler = state(held).unobservedHandlers[ObjectIdentifier(node)] else { return }
         keepUntilUnlock(_RunOnRelease(handler))
     }
 
     /// Registers `handler` for `node`, and flags it (lock held).
-    func onUnobserved(_ node: _Node, _ handler: @escaping @Sendable () -> Void) {
-        unobservedHandlers[ObjectIdentifier(node)] = handler
+    func onUnobserved(_ node: _Node, _ held: borrowing _HeldLock, _ handler: @escaping @Sendable () -> Void) {
+        state(held).unobservedHandlers[ObjectIdentifier(node)] = handler
         node.notifiesWhenUnobserved = true
     }
 
     /// Drops `node`'s handler (lock held).
-    func removeUnobservedHandler(of node: _Node) {
+    func removeUnobservedHandler(of node: _Node, _ held: borrowing _HeldLock) {
         node.notifiesWhenUnobserved = false
-        unobservedHandlers[ObjectIdentifier(node)] = nil
+        state(held).unobservedHandlers[ObjectIdentifier(node)] = nil
     }
 }
 

@@ -429,7 +429,7 @@ extension _Staging {
                     if let known = memo[ObjectIdentifier(dep)] {
                         if known.value != nil { stack[stack.count - 1].affected = true }
                     } else {
-                        if dep.isEvaluating { graph.failCycle(at: dep) }
+                        if dep.isEvaluating { graph.failCycle(at: dep, held) }
                         if !graph.isFresh(dep, held) { graph.refresh(dep, held) }
                         stack.append(Frame(node: dep))
                     }

@@ -113,7 +113,7 @@ public final class Computed<Value>: Readable {
             var watcherRef: _Ref<_WatcherNode>?
             let dropped = _graph.withLock { held in
                 node.hasWatcher = false
-                let taken = _graph.watchers.removeValue(forKey: ObjectIdentifier(node))!
+                let taken = _graph.state(held).watchers.removeValue(forKey: ObjectIdentifier(node))!
                 watcherRef = taken
                 let watcher = taken.object
                 watcher.markDisposed()

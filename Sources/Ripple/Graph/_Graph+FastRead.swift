@@ -180,11 +180,11 @@ extension _Graph {
         let held = takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
         let derived = _downcast(node, to: _DerivedNode.self)
         guard !derived.isEvaluating, isFresh(derived, held), stagingThreads == 0 else {
-            held.handOnInResult()
+            held.endWithoutReleasing()
             return _ComputedReadStart(counted(.general))
         }
-        let start = _ComputedReadStart(counted(trackInPlace(node)))
-        held.handOnInResult()
+        let start = _ComputedReadStart(counted(trackInPlace(node, held)))
+        held.endWithoutReleasing()
         return start
     }
 
@@ -200,10 +200,16 @@ extension _Graph {
         // Read already by this evaluation, whose thread holds the lock: nothing to check
         // again (no batch can stage a write of it, nor a read-modify-write begin, meanwhile).
         if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), let target = evaluatingRef {
-            if node.trackedBy == evaluation.id { return counted(.trackedInDerivation) }
+            // The derivation's acquisition: a token for this read's use of it, ended without a
+            // release.
+            let held = _HeldLock()
+            let state = state(held)
+            held.endWithoutReleasing()
+            if node.trackedBy == state.evaluation.id { return counted(.trackedInDerivation) }
             // The first read of it in this evaluation, at the same place as last time: the
             // edge is updated in place here, without the further call.
-            if node._stagedCount == 0, readModifyWriteRegions == 0, Self.recordInPlace(node, into: target, &evaluation)
+            if node._stagedCount == 0, readModifyWriteRegions == 0,
+                Self.recordInPlace(node, into: target, &state.evaluation)
             {
                 return counted(.trackedInDerivation)
             }
@@ -217,9 +223,14 @@ extension _Graph {
     @_effects(releasenone) @inline(never)
     final func _beginStoredReadFurther(_ node: _Node) -> _ReadStart {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
-        lock.lock(as: me)
-        guard node._stagedCount == 0, readModifyWriteRegions == 0 else { return counted(.general) }
-        return counted(trackInPlace(node))
+        let held = takeLock(as: me)
+        guard node._stagedCount == 0, readModifyWriteRegions == 0 else {
+            held.endWithoutReleasing()
+            return counted(.general)
+        }
+        let start = counted(trackInPlace(node, held))
+        held.endWithoutReleasing()
+        return start
     }
 
     /// Debug builds: counts `start` on this thread's context, if it has one (see
@@ -251,9 +262,9 @@ extension _Graph {
     /// and nothing in the others. Returns `.tracked`, `.untracked` when nothing tracks the
     /// read, or `.general` with nothing changed; the lock stays held in all three.
     @inline(__always)
-    func trackInPlace(_ node: _Node) -> _ReadStart {
+    func trackInPlace(_ node: _Node, _ held: borrowing _HeldLock) -> _ReadStart {
         if let target = evaluatingRef {
-            return Self.recordInPlace(node, into: target, &evaluation) ? .tracked : .general
+            return Self.recordInPlace(node, into: target, &state(held).evaluation) ? .tracked : .general
         }
         // A thread with no context yet takes the general path, which creates it.
         guard let contextRef = _ThreadContext.existingRef else { return .general }
@@ -335,7 +346,7 @@ extension _Node {
         graphRef.with { graph in
             let held = graph.takeLock()
             graph._refreshLocked(self, held)
-            held.handOnInResult()
+            held.endWithoutReleasing()
         }
         return _HeldLock()
     }
@@ -393,8 +404,8 @@ extension _Graph {
     @inline(__always)
     private func isHeldByEvaluation(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         guard let targetRef = evaluatingRef else { return false }
-        if node.trackedBy == evaluation.id { return true }
-        let index = evaluation.count
+        if node.trackedBy == state(held).evaluation.id { return true }
+        let index = state(held).evaluation.count
         return targetRef.with { target in
             index < target.sources.count
                 && target.sources[index].ref.refers(to: node)

@@ -41,14 +41,14 @@ extension _Graph {
 
     /// Debug builds: each edge of a live node has its own link among its source's observers, at
     /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
-    func checkEdges(of target: _DerivedNode) {
+    func checkEdges(of target: _DerivedNode, _ held: borrowing _HeldLock) {
         guard isLive(target) else { return }
         for index in 0..<target.sources.count {
             checkLink(of: target, edge: target.sources[index], at: index)
         }
         // What an evaluation replaced is dropped when it ends; a subscriber's run is checked
         // when it ends too, but its replaced sources are checked wherever they are.
-        if target.kind != .computed, let replaced = replacedByRuns[ObjectIdentifier(target)] {
+        if target.kind != .computed, let replaced = state(held).replacedByRuns[ObjectIdentifier(target)] {
             for index in 0..<replaced.count {
                 checkLink(of: target, edge: replaced[index], at: ~index)
             }

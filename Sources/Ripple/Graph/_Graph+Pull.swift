@@ -35,19 +35,19 @@ extension _Graph {
     /// nesting passes here: a derivation nests another only by reading a value not yet fresh.
     @inline(__always)
     func refresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
-        if node.isEvaluating { failCycle(at: node) }
+        if node.isEvaluating { failCycle(at: node, held) }
         if isFresh(node, held) { return }
-        if _slowPath(levelsLeftOnStack == 0) {
+        if _slowPath(state(held).levelsLeftOnStack == 0) {
             refreshOnFreshStack(node, held)
             return
         }
-        levelsLeftOnStack &-= 1
+        state(held).levelsLeftOnStack &-= 1
         if !node.hasValue || sourcesChangedInline(node, held) {
             recompute(node, held)
         } else {
             markVerified(node, held)
         }
-        levelsLeftOnStack &+= 1
+        state(held).levelsLeftOnStack &+= 1
     }
 
     /// Whether any source of `root` changed since `root` last read it.
@@ -107,7 +107,7 @@ extension _Graph {
     /// look at its freshness would only repeat that (along a chain that found nothing changed,
     /// this is most of the way back up).
     private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int, _ held: borrowing _HeldLock) -> Bool {
-        let base = walk.count
+        let base = state(held).walk.count
         var ref = _Ref(root)
         var index = index
         while true {
@@ -117,13 +117,13 @@ extension _Graph {
             case .stale:
                 let depRef = ref.with { $0.sources[stopIndex].derivedRef }
                 let descend = depRef.with { dep -> Bool in
-                    if dep.isEvaluating { failCycle(at: dep) }
+                    if dep.isEvaluating { failCycle(at: dep, held) }
                     if dep.hasValue { return true }
                     recompute(dep, held)  // now fresh: the scan resumes at the same edge
                     return false
                 }
                 if descend {
-                    walk.append(_WalkFrame(ref: ref, index: stopIndex))
+                    state(held).walk.append(_WalkFrame(ref: ref, index: stopIndex))
                     ref = depRef
                     index = 0
                 } else {
@@ -135,13 +135,13 @@ extension _Graph {
                 // version is left to compare (no second look at its freshness).
                 var changed = stop == .changed
                 while true {
-                    if walk.count == base { return changed }
+                    if state(held).walk.count == base { return changed }
                     let child = ref
                     let childVersion = child.with { node -> Int in
                         if changed { recompute(node, held) } else { markVerified(node, held) }
                         return node.version
                     }
-                    let frame = walk.removeLast()
+                    let frame = state(held).walk.removeLast()
                     ref = frame.ref
                     // A derivation run by this walk may have cancelled the reaction being
                     // checked (directly, or through a teardown or cleanup): its disposal
@@ -151,7 +151,7 @@ extension _Graph {
                             frame.index < node.sources.count ? node.sources[frame.index].version : nil
                         })
                     else {
-                        while walk.count > base { walk.removeLast() }
+                        while state(held).walk.count > base { state(held).walk.removeLast() }
                         return false
                     }
                     changed = frameVersion != childVersion
@@ -171,7 +171,7 @@ extension _Graph {
         // Unretained references throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = evaluatingRef
         evaluatingRef = _Ref(node)
-        evaluationChain.append(.init(node))
+        state(held).evaluationChain.append(.init(node))
         let interrupted = beginEvaluation(node, held)
         #if RIPPLE_INVARIANTS
         if node.kind != .computed {
@@ -180,7 +180,7 @@ extension _Graph {
         #endif
         let changed = _downcast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
         evaluatingRef = previous
-        evaluationChain.removeLast()
+        state(held).evaluationChain.removeLast()
         node.isEvaluating = false
         endEvaluation(node, resuming: interrupted, held)
         node.hasValue = true
@@ -228,12 +228,12 @@ extension _Graph {
         let readerContext = helpedReaderContext ?? _ThreadContext.currentRef
         let status = lock.lendToNewThread(stackSize: Self.helperStackSize) {
             // The reading thread's count is 0 (it has no levels left); the helper has its own.
-            levelsLeftOnStack = _Graph.levelsPerHelper
+            state(held).levelsLeftOnStack = _Graph.levelsPerHelper
             let helped = helpedReaderContext
             helpedReaderContext = readerContext
             refresh(node, held)
             helpedReaderContext = helped
-            levelsLeftOnStack = 0
+            state(held).levelsLeftOnStack = 0
         }
         if status != 0 {
             _rippleFailure(
@@ -243,11 +243,11 @@ extension _Graph {
     }
 
     /// Stops with a message naming every computed value on the cycle through `node`.
-    func failCycle(at node: _DerivedNode) -> Never {
+    func failCycle(at node: _DerivedNode, _ held: borrowing _HeldLock) -> Never {
         var names = [node.debugLabel]
-        var index = evaluationChain.count - 1
-        while index >= 0, !evaluationChain[index].refers(to: node) {
-            names.append(evaluationChain[index].object.debugLabel)
+        var index = state(held).evaluationChain.count - 1
+        while index >= 0, !state(held).evaluationChain[index].refers(to: node) {
+            names.append(state(held).evaluationChain[index].object.debugLabel)
             index -= 1
         }
         names.append(node.debugLabel)

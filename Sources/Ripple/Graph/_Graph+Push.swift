@@ -6,15 +6,15 @@ extension _Graph {
     /// thread has a reaction's run in progress, then tells the runs the change reached (see
     /// `_RunSnapshots`).
     func propagate(from source: _Node, into context: _ThreadContext, _ held: borrowing _HeldLock) {
-        markDownstream(of: source, context)
+        markDownstream(of: source, context, held)
         if snapshots.runningThreads != 0 { changePropagated(from: source, context, held) }
     }
 
     /// `propagate`'s marking.
     @inline(__always)
-    private func markDownstream(of source: _Node, _ context: _ThreadContext) {
+    private func markDownstream(of source: _Node, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         assertLockHeld()
-        let base = scratch.count
+        let base = state(held).scratch.count
         // The node to visit next, when it need not go through `scratch`: the only observer of
         // the node just visited, if it is a computed value to mark (the stack would give it
         // back at once). Along a chain, every node.
@@ -24,8 +24,8 @@ extension _Graph {
             if let following = next {
                 node = following
                 next = nil
-            } else if scratch.count > base {
-                node = scratch.removeLast()
+            } else if state(held).scratch.count > base {
+                node = state(held).scratch.removeLast()
             } else {
                 return
             }
@@ -49,21 +49,21 @@ extension _Graph {
             }
             var slot = 0
             while slot < end {
-                links[slot].ref.with { mark($0, context) }
+                links[slot].ref.with { mark($0, context, held) }
                 slot &+= 1
             }
         }
     }
 
     @inline(__always)
-    private func mark(_ observer: _Node, _ context: _ThreadContext) {
+    private func mark(_ observer: _Node, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         // Tests in order of frequency rather than a `switch`: its jump table is an indirect
         // branch, mispredicted more often along a chain of computed values ending in a reaction.
         let kind = observer.kind
         if kind == .computed {
             if observer.isStale { return }
             observer.isStale = true
-            scratch.append(.init(observer))
+            state(held).scratch.append(.init(observer))
         } else if kind == .reaction {
             let reaction = _downcast(observer, to: _ReactionNode.self)
             // A write its own body queued: the lifecycle counts the run it triggers.

@@ -66,10 +66,10 @@ extension _Graph {
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode, _ held: borrowing _HeldLock) {
-        if Self.recordInPlace(dep, into: .init(target), &evaluation) { return }
-        dep.trackedBy = evaluation.id
-        let index = evaluation.count
-        evaluation.count = index &+ 1
+        if Self.recordInPlace(dep, into: .init(target), &state(held).evaluation) { return }
+        dep.trackedBy = state(held).evaluation.id
+        let index = state(held).evaluation.count
+        state(held).evaluation.count = index &+ 1
         setSource(dep, of: target, at: index, held)
     }
 
@@ -106,11 +106,11 @@ extension _Graph {
         let live = isLive(target)
         let replaced: Int
         if target.kind == .computed {
-            replaced = replacedByEvaluations.count
-            replacedByEvaluations.append(old)
+            replaced = state(held).replacedByEvaluations.count
+            state(held).replacedByEvaluations.append(old)
         } else {
-            replaced = replacedByRuns[ObjectIdentifier(target), default: []].count
-            replacedByRuns[ObjectIdentifier(target), default: []].append(old)
+            replaced = state(held).replacedByRuns[ObjectIdentifier(target), default: []].count
+            state(held).replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
             old.ref.with { $0.observers.setEdge(~replaced, at: old.slot) }
@@ -125,9 +125,9 @@ extension _Graph {
         tracking: _Tracking, replacedBase: Int
     ) {
         assertLockHeld()
-        let interrupted = (evaluation, evaluationReplacedBase)
-        evaluation = _Tracking(id: makeID(), count: 0)
-        evaluationReplacedBase = replacedByEvaluations.count
+        let interrupted = (state(held).evaluation, state(held).evaluationReplacedBase)
+        state(held).evaluation = _Tracking(id: makeID(), count: 0)
+        state(held).evaluationReplacedBase = state(held).replacedByEvaluations.count
         return interrupted
     }
 
@@ -140,13 +140,16 @@ extension _Graph {
     ) {
         assertLockHeld()
         // Most evaluations read what the last one did: nothing to drop.
-        if _slowPath(evaluation.count < target.sources.count || evaluationReplacedBase < replacedByEvaluations.count) {
+        if _slowPath(
+            state(held).evaluation.count < target.sources.count
+                || state(held).evaluationReplacedBase < state(held).replacedByEvaluations.count)
+        {
             dropUnread(by: target, held)
         }
-        evaluation = interrupted.tracking
-        evaluationReplacedBase = interrupted.replacedBase
+        state(held).evaluation = interrupted.tracking
+        state(held).evaluationReplacedBase = interrupted.replacedBase
         #if RIPPLE_INVARIANTS
-        checkEdges(of: target)
+        checkEdges(of: target, held)
         #endif
     }
 
@@ -155,15 +158,15 @@ extension _Graph {
     @inline(never)
     private func dropUnread(by target: _DerivedNode, _ held: borrowing _HeldLock) {
         let live = isLive(target)
-        dropSources(of: target, after: evaluation.count, unsubscribing: live, held)
-        let base = evaluationReplacedBase
-        let count = replacedByEvaluations.count
+        dropSources(of: target, after: state(held).evaluation.count, unsubscribing: live, held)
+        let base = state(held).evaluationReplacedBase
+        let count = state(held).replacedByEvaluations.count
         guard base < count else { return }
         // The closures reach the graph and the node unretained (`_Ref`): capturing them costs a retain each.
         let unlinked = unlinkEdges(base..<count, of: target, unsubscribing: live, held) { index in
-            _graphRef.with { $0.replacedByEvaluations[index] }
+            _graphRef.with { $0.state(held).replacedByEvaluations[index] }
         }
-        replacedByEvaluations.removeLast(unlinked)
+        state(held).replacedByEvaluations.removeLast(unlinked)
     }
 
     /// Starts tracking a run of `subscriber` on the thread of `context`. Returns the tracking
@@ -196,7 +199,7 @@ extension _Graph {
             if hasReplacedSources(subscriber, held) { dropReplacedSources(of: subscriber, unsubscribing: live, held) }
         }
         #if RIPPLE_INVARIANTS
-        checkEdges(of: subscriber)
+        checkEdges(of: subscriber, held)
         #endif
     }
 
@@ -241,18 +244,18 @@ extension _Graph {
         guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge, held) }
         markBecomingLive(source, held)
         let slot = addObserver(observer, to: source, edge: edge, held)
-        let base = scratch.count
-        scratch.append(.init(source))
+        let base = state(held).scratch.count
+        state(held).scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
-        while scratch.count > base {
-            scratch.removeLast().with { top in
+        while state(held).scratch.count > base {
+            state(held).scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
                 for index in 0..<node.sources.count {
                     node.sources[index].ref.with { dep in
                         let activates = becomesLive(dep)
                         if activates { markBecomingLive(dep, held) }
                         node.sources[index].slot = addObserver(node, to: dep, edge: index, held)
-                        if activates { scratch.append(.init(dep)) }
+                        if activates { state(held).scratch.append(.init(dep)) }
                     }
                 }
             }
@@ -285,14 +288,14 @@ extension _Graph {
         guard source.kind == .computed else {
             // A stored value's last observer went. One flag test: an `AsyncComputed`'s phase
             // stops its operation then.
-            if source.notifiesWhenUnobserved { noteUnobserved(source) }
+            if source.notifiesWhenUnobserved { noteUnobserved(source, held) }
             return
         }
-        let base = scratch.count
-        scratch.append(.init(source))
+        let base = state(held).scratch.count
+        state(held).scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
-        while scratch.count > base {
-            scratch.removeLast().with { top in
+        while state(held).scratch.count > base {
+            state(held).scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
                 if !node.isStale { node.verifiedEpoch = epoch }
                 for index in 0..<node.sources.count {
@@ -302,10 +305,10 @@ extension _Graph {
                         node.sources[index].slot = -1
                         guard !dep.hasObservers else { return }
                         if dep.kind == .computed {
-                            scratch.append(.init(dep))
+                            state(held).scratch.append(.init(dep))
                         } else if dep.notifiesWhenUnobserved {
                             // Read only through computed values, all unobserved now.
-                            noteUnobserved(dep)
+                            noteUnobserved(dep, held)
                         }
                     }
                 }
@@ -315,7 +318,7 @@ extension _Graph {
 
     @inline(__always)
     private func addObserver(_ observer: _Node, to source: _Node, edge: Int, _ held: borrowing _HeldLock) -> Int {
-        source.observers.append(_Link(observer, edge: edge), spares: &spareObserverBlocks)
+        source.observers.append(_Link(observer, edge: edge), spares: &state(held).spareObserverBlocks)
     }
 
     /// Removes the link at `slot` (which must be `observer`'s) from `source.observers` (see
@@ -326,15 +329,16 @@ extension _Graph {
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int, _ held: borrowing _HeldLock) {
         // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
         // closure with no context costs no retain of the graph around every removal.
-        let removed = source.observers.remove(at: slot, of: observer, spares: &spareObserverBlocks) { link, newSlot in
+        let removed = source.observers.remove(at: slot, of: observer, spares: &state(held).spareObserverBlocks) {
+            link, newSlot in
             link.derivedRef.with { observer in
                 if link.edge >= 0 {
                     observer.sources[link.edge].slot = newSlot
                 } else if observer.kind == .computed {
-                    _graphRef.with { $0.replacedByEvaluations[~link.edge].slot = newSlot }
+                    _graphRef.with { $0.state(held).replacedByEvaluations[~link.edge].slot = newSlot }
                 } else {
                     _graphRef.with {
-                        $0.replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
+                        $0.state(held).replacedByRuns[ObjectIdentifier(observer)]![~link.edge].slot = newSlot
                     }
                 }
             }
@@ -367,15 +371,16 @@ extension _Graph {
     /// live when it read them.
     private func dropReplacedSources(of node: _SubscriberNode, unsubscribing: Bool, _ held: borrowing _HeldLock) {
         let id = ObjectIdentifier(node)
-        _ = unlinkEdges(0..<replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing, held) { index in
-            _graphRef.with { $0.replacedByRuns[id]![index] }
+        _ = unlinkEdges(0..<state(held).replacedByRuns[id]!.count, of: node, unsubscribing: unsubscribing, held) {
+            index in
+            _graphRef.with { $0.state(held).replacedByRuns[id]![index] }
         }
-        replacedByRuns[id] = nil
+        state(held).replacedByRuns[id] = nil
     }
 
     /// Whether a run of `subscriber` replaced sources it has not dropped yet.
     @inline(__always)
     func hasReplacedSources(_ subscriber: _SubscriberNode, _ held: borrowing _HeldLock) -> Bool {
-        !replacedByRuns.isEmpty && replacedByRuns[ObjectIdentifier(subscriber)] != nil
+        !state(held).replacedByRuns.isEmpty && state(held).replacedByRuns[ObjectIdentifier(subscriber)] != nil
     }
 }

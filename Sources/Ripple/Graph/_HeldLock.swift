@@ -64,11 +64,13 @@ struct _HeldLock: ~Copyable {
         discard self
     }
 
-    /// Ends this token with the lock still held, handed on through a fast read's result
-    /// (`_ReadStart`, `_ComputedReadStart`), from which the value's accessor makes the caller's
-    /// token (`init()`). Only the fast reads' first steps (`_Graph+FastRead.swift`) do this.
+    /// Ends this token with the lock still held. Only the fast reads (`_Graph+FastRead.swift`)
+    /// do this: their first steps hand the acquisition on through their result (`_ReadStart`,
+    /// `_ComputedReadStart`), from which the value's accessor makes the caller's token
+    /// (`init()`); and a read inside a derivation, whose thread holds the lock already, makes a
+    /// token for its use of that acquisition and ends it so.
     @usableFromInline @inline(__always)
-    consuming func handOnInResult() {
+    consuming func endWithoutReleasing() {
         discard self
     }
 

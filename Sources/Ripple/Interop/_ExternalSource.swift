@@ -176,18 +176,18 @@ extension _Graph {
         }
         let target = targetRef.object
         let source: _ExternalSource
-        if target.hasExternalSource, let existing = externalSources[ObjectIdentifier(target)] {
+        if target.hasExternalSource, let existing = state(held).externalSources[ObjectIdentifier(target)] {
             if _Ref(existing).address == context.observationScopeRef?.address { return nil }
             source = existing
         } else {
             source = _ExternalSource(of: target)
-            externalSources[ObjectIdentifier(target)] = source
+            state(held).externalSources[ObjectIdentifier(target)] = source
             target.hasExternalSource = true
         }
         let evaluationID: Int
         if target.kind == .computed {
             track(source, into: target, held)
-            evaluationID = evaluation.id
+            evaluationID = state(held).evaluation.id
         } else {
             track(source, intoRunOf: _downcast(target, to: _SubscriberNode.self), context, held)
             evaluationID = context.runTracking.id
@@ -226,15 +226,17 @@ extension _Graph {
     }
 
     /// The external source of `node`, if it has one (lock held).
-    func externalSource(of node: _Node) -> _ExternalSource? {
-        node.hasExternalSource ? externalSources[ObjectIdentifier(node)] : nil
+    func externalSource(of node: _Node, _ held: borrowing _HeldLock) -> _ExternalSource? {
+        node.hasExternalSource ? state(held).externalSources[ObjectIdentifier(node)] : nil
     }
 
     /// Forgets the external source of a node being freed, and cancels the registrations its
     /// last evaluation left with Observation (lock released).
     func dropExternalSource(of node: _Node) {
-        let dropped = withLock { () -> (_ExternalSource, _ObservationSubject?)? in
-            guard let source = externalSources.removeValue(forKey: ObjectIdentifier(node)) else { return nil }
+        let dropped = withLock { held -> (_ExternalSource, _ObservationSubject?)? in
+            guard let source = state(held).externalSources.removeValue(forKey: ObjectIdentifier(node)) else {
+                return nil
+            }
             let registration = source.registration
             source.registration = nil
             // Left to fire on its own when an enclosing scope shares it (see `retire`).

@@ -95,7 +95,7 @@ extension _Graph {
     /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
     /// finds the watcher of an armed node.
     private func armObservation(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> _Ref<_WatcherNode> {
-        if node.hasWatcher { return watchers[ObjectIdentifier(node)]! }
+        if node.hasWatcher { return state(held).watchers[ObjectIdentifier(node)]! }
         // The read that arms it released the lock before: a write since may have left the node
         // stale, and a write's mark stops at a stale node, so it would never reach a watcher
         // linked now. Brought up to date first, the node is fresh when the watcher links to it.
@@ -105,7 +105,7 @@ extension _Graph {
         watcher.sources[0].slot = subscribe(watcher, to: node, held)
         watcher.reportedVersion = node.version
         let created = _Ref(retaining: watcher)
-        watchers[ObjectIdentifier(node)] = created
+        state(held).watchers[ObjectIdentifier(node)] = created
         node.hasWatcher = true
         return created
     }

@@ -50,7 +50,7 @@ import Testing
                 #expect(links == 1 + (readByInner ? 1 : 0) + (readByOuter ? 1 : 0), "leaf \(index) at step \(step)")
             }
         }
-        #expect(_graph.withLock { _graph.replacedByEvaluations.count } == 0)
+        #expect(_graph.withLock { held in _graph.state(held).replacedByEvaluations.count } == 0)
         withExtendedLifetime((others, reaction)) {}
     }
 
@@ -162,7 +162,7 @@ import Testing
         flip.value = true
         #expect(seen == [2, 110])
         #expect(_graph.withLock { old.observerCount } == 1)
-        #expect(_graph.withLock { _graph.replacedByRuns.isEmpty })
+        #expect(_graph.withLock { held in _graph.state(held).replacedByRuns.isEmpty })
         flip.value = false
         #expect(seen == [2, 110, 2])
         #expect(_graph.withLock { old.observerCount } == 3)

@@ -11,7 +11,7 @@ import _RippleRef
                 // A token made without taking the lock: the types cannot tell, the check can.
                 let forged = _HeldLock()
                 _ = _graph.beginEvaluation(Computed { 1 }.node, forged)
-                forged.handOnInResult()
+                forged.endWithoutReleasing()
             })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: beginEvaluation(_:_:) needs the graph's lock"))

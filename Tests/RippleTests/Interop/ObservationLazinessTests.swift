@@ -136,7 +136,9 @@ struct ObservationLazinessTests {
             }
             let node = computed.node
             weakNode = node
-            #expect(_graph.withLock { node.hasWatcher && _graph.watchers[ObjectIdentifier(node)] != nil })
+            #expect(
+                _graph.withLock { held in node.hasWatcher && _graph.state(held).watchers[ObjectIdentifier(node)] != nil
+                })
             source.value = 2  // fires the registration; the node stays armed
             withObservationTracking {
                 _ = computed.value

@@ -284,7 +284,7 @@ struct TrackedTests {
         let reaction = observe { _ = sum.value }
         for next in 1...50 { offset.value = next }
         batch { thermostat.target = 21 }
-        let source = try #require(_graph.withLock { _graph.externalSource(of: sum.node) })
+        let source = try #require(_graph.withLock { held in _graph.externalSource(of: sum.node, held) })
         #expect(_graph.withLock { source.changesReported } == 1)
         #expect(sum.value == 71)
         reaction.cancel()
@@ -297,7 +297,7 @@ struct TrackedTests {
         let reaction = observe { _ = sum.value }
         batch { thermostat.target = 21 }
         #expect(sum.value == 42)
-        let source = try #require(_graph.withLock { _graph.externalSource(of: sum.node) })
+        let source = try #require(_graph.withLock { held in _graph.externalSource(of: sum.node, held) })
         #expect(_graph.withLock { source.changesReported } == 1)
         reaction.cancel()
     }
@@ -337,7 +337,7 @@ struct TrackedTests {
         thermostat.target = 30
         #expect(fired.value == 1, "a property it read changed")
         #expect(isWarm.value == true)
-        let source = try #require(_graph.withLock { _graph.externalSource(of: isWarm.node) })
+        let source = try #require(_graph.withLock { held in _graph.externalSource(of: isWarm.node, held) })
         #expect(_graph.withLock { source.changesReported } == 1, "the replaced registrations report nothing")
     }
 
