@@ -109,22 +109,30 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
 /// `untracked`'s body: suspends the derivation that runs on this thread, if any.
 private func untrackedBody<R>(_ graph: _Graph, _ body: () throws -> R) rethrows -> R {
     // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
-    graph.lock.lock()
-    guard let evaluating = graph.evaluating else {
-        graph.unlock()
+    let held = graph.takeLock()
+    let state = graph.state(held)
+    guard let evaluating = state.evaluating else {
+        held.release(graph)
         return try body()
     }
     // Still evaluating (the lock stays held for `body`): a write inside `body` must fail like
     // any write in a derivation, and reads inside a batch still see committed values.
-    let suspended = graph.suspendedEvaluatingRef
-    graph.suspendedEvaluatingRef = graph.evaluatingRef
-    graph.evaluating = nil
-    defer {
-        graph.evaluating = evaluating
-        graph.suspendedEvaluatingRef = suspended
-        graph.unlock()
+    let suspended = state.suspendedEvaluatingRef
+    state.suspendedEvaluatingRef = state.evaluatingRef
+    state.evaluating = nil
+    let result: R
+    do {
+        result = try body()
+    } catch {
+        state.evaluating = evaluating
+        state.suspendedEvaluatingRef = suspended
+        held.release(graph)
+        throw error
     }
-    return try body()
+    state.evaluating = evaluating
+    state.suspendedEvaluatingRef = suspended
+    held.release(graph)
+    return result
 }
 
 /// Runs `body`, a read-modify-write of reactive values, in write order: at once outside

@@ -18,19 +18,24 @@ struct _PrivateRead: Hashable {
 extension _Graph {
     /// Keeps what `reader` read of `node` in its batch's view, as `sawCommitted`: whether a
     /// committed value is the private value it saw (lock held).
-    func notePrivateRead(of node: _Node, by reader: ObjectIdentifier, sawCommitted: @escaping (Any) -> Bool) {
+    func notePrivateRead(
+        of node: _Node, by reader: ObjectIdentifier, _ held: borrowing _HeldLock, sawCommitted: @escaping (Any) -> Bool
+    ) {
         assertLockHeld()
-        privateReads[_PrivateRead(reader: reader, node: ObjectIdentifier(node))] = sawCommitted
+        state(held).privateReads[_PrivateRead(reader: reader, node: ObjectIdentifier(node))] = sawCommitted
     }
 
     /// Whether the edge `index` of `reader`, to `dep`, which holds `privateReadVersion`, was a
     /// read of the value `dep` now holds (lock held, `dep` up to date): if so, the edge takes
     /// `dep`'s version. Forgets the read either way.
     @inline(never)
-    func privateReadSawCommittedValue(of dep: _Node, reader: _DerivedNode, at index: Int) -> Bool {
+    func privateReadSawCommittedValue(of dep: _Node, reader: _DerivedNode, at index: Int, _ held: borrowing _HeldLock)
+        -> Bool
+    {
+        let locked = state(held)
         assertLockHeld()
-        guard hasPrivateReads,
-            let sawCommitted = privateReads.removeValue(
+        guard locked.hasPrivateReads,
+            let sawCommitted = locked.privateReads.removeValue(
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
             let committed = dep._traceValue(), sawCommitted(committed)
         else { return false }
@@ -50,7 +55,7 @@ extension _Graph {
             let dep = edge.node
             guard dep.version != edge.version else { continue }
             guard edge.version == _Graph.privateReadVersion,
-                privateReadSawCommittedValue(of: dep, reader: root, at: index)
+                privateReadSawCommittedValue(of: dep, reader: root, at: index, held)
             else { return true }
             return sourcesChanged(root, held)
         }
@@ -59,8 +64,9 @@ extension _Graph {
 
     /// Forgets the private reads of `reader`, which runs again or is disposed (lock held).
     @inline(never)
-    func forgetPrivateReads(of reader: _DerivedNode) {
+    func forgetPrivateReads(of reader: _DerivedNode, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         let id = ObjectIdentifier(reader)
-        for key in privateReads.keys where key.reader == id { privateReads[key] = nil }
+        for key in locked.privateReads.keys where key.reader == id { locked.privateReads[key] = nil }
     }
 }

@@ -162,8 +162,8 @@ extension _Graph {
     ///
     /// - Complexity: O(1).
     @inline(__always)
-    func stageSoleWriteOfCallingThread() {
-        if evaluatingRef != nil || suspendedEvaluatingRef != nil { return }
+    func stageSoleWriteOfCallingThread(_ held: borrowing _HeldLock) {
+        if state(held).evaluatingRef != nil || state(held).suspendedEvaluatingRef != nil { return }
         guard let context = _ThreadContext.existingRef else { return }
         context.with { context in
             if context.soleWrite.isPending { stageSoleWrite(context) }
@@ -172,8 +172,8 @@ extension _Graph {
 
     /// `stageSoleWriteOfCallingThread()` for inlinable code: a call, made by general paths only.
     @usableFromInline
-    func _stageSoleWriteOfCallingThread() {
-        stageSoleWriteOfCallingThread()
+    func _stageSoleWriteOfCallingThread(_ held: borrowing _HeldLock) {
+        stageSoleWriteOfCallingThread(held)
     }
 
     /// `stageSoleWriteOfCallingThread()` for code that has the context at hand (lock held).
@@ -303,17 +303,20 @@ extension Stored {
         storage.initialize(as: Value.self, to: value)
     }
 
-    /// Moves a sole write into the batch's `_Staging` (lock held), as if staged when made.
+    /// Moves a sole write into the batch's `_Staging` (lock held, by `stageSoleWrite`, which
+    /// reaches this through the type-erased `perform`: this step takes a nested acquisition of
+    /// its own, a count on the lock the thread holds), as if staged when made.
     @usableFromInline
     func _stageSoleWrite(_ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>) {
         let contextRef = context
+        let graph = graphRef.object
+        let held = graph.takeLock()
         context.with { context in
-            let graph = graphRef.object
-            let slot = _stageLocked(graph, context) { node, staging, context, _ in
+            let slot = _stageLocked(graph, context, held) { node, staging, context, _ in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
             var value = Optional(storage.move(as: Value.self))
-            if graph.tracingCount != 0 { _recordStagedWrite(value!, contextRef) }
+            if graph.tracingCount != 0 { _recordStagedWrite(value!, contextRef, held) }
             // The batch staged nothing before: the value takes a free slot, replacing nothing.
             switch slot {
             case .own:
@@ -329,5 +332,6 @@ extension Stored {
                     "Ripple internal error: a sole write staged with its before-change handlers uncalled")
             }
         }
+        held.release(graph)
     }
 }

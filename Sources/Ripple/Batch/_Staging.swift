@@ -250,15 +250,15 @@ struct _StagedRead {
     }
 
     /// The version the staged value gets when applied, reserved now if no read reserved one.
-    mutating func reserve(in graph: _Graph) -> Int {
-        if version == 0 { version = graph.makeID() }
+    mutating func reserve(in graph: _Graph, _ held: borrowing _HeldLock) -> Int {
+        if version == 0 { version = graph.makeID(held) }
         return version
     }
 
     /// The version the write counter gets when the staged writes are counted, reserved now if
     /// no read reserved one.
-    mutating func reserveCount(in graph: _Graph) -> Int {
-        if countVersion == 0 { countVersion = graph.makeID() }
+    mutating func reserveCount(in graph: _Graph, _ held: borrowing _HeldLock) -> Int {
+        if countVersion == 0 { countVersion = graph.makeID(held) }
         return countVersion
     }
 }
@@ -304,14 +304,16 @@ enum _View {
 extension _ThreadContext {
     /// How a read made now sees the values (lock held).
     @inline(__always)
-    func view(_ graph: _Graph) -> _View {
+    func view(_ graph: _Graph, _ held: borrowing _HeldLock) -> _View {
         // A reaction's run that holds another thread's change reads what it wrote as before it.
         guard staging.isActive || (!staging.heldChanges.isEmpty && !graph.snapshots.history.isEmpty) else {
             return .committed
         }
         // A shared derivation (perhaps started by a private one) sees committed values, also
         // inside `untracked { }`.
-        if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil { return .committed }
+        if graph.state(held).evaluatingRef != nil || graph.state(held).suspendedEvaluatingRef != nil {
+            return .committed
+        }
         return privateEvaluationRef == nil ? .batch : .privateEvaluation
     }
 
@@ -338,7 +340,7 @@ extension _ThreadContext {
             if soleWrite.isPending {
                 // A tracer shows the batch as staged; a value held for a read-modify-write
                 // must be waited for. Otherwise the write is applied as it is (see `_SoleWrite`).
-                if graph.tracingCount != 0 || graph.exclusiveOwners != 0 {
+                if graph.tracingCount != 0 || graph.state(held).exclusiveOwners != 0 {
                     graph.stageSoleWrite(self)
                 } else {
                     // One change with the batch's other writes, if any (the write counter's).
@@ -349,17 +351,17 @@ extension _ThreadContext {
             }
             if staging.isActive {
                 // A value another thread holds for a read-modify-write is applied after it.
-                if graph.exclusiveOwners != 0 {
+                if graph.state(held).exclusiveOwners != 0 {
                     while let held = staging.firstHeldByAnotherThread(self) { held._waitForExclusiveAccess(self) }
                 }
                 graph.stagingThreads -= 1
                 staging.commitAll(context, held)
-                if graph.isTracing { graph.recordTrace(.batchEnd, self) }
+                if graph.isTracing { graph.recordTrace(.batchEnd, self, held) }
             }
             // The values this batch read-modify-wrote are released to other writers only now,
             // once its writes are applied.
             if !reservations.isEmpty {
-                for reserved in reservations { reserved._endExclusive() }
+                for reserved in reservations { reserved._endExclusive(held) }
                 swap(&ended, &reservations)
             }
             if runningJobs {
@@ -390,13 +392,13 @@ extension _Staging {
     func privateValue<Value>(
         of node: _ComputedNode<Value>, _ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock
     ) -> Value {
-        if memoGeneration != generation || memoEpoch != graph.epoch {
+        if memoGeneration != generation || memoEpoch != graph.state(held).epoch {
             if !memo.isEmpty {
                 trash.append(memo)
                 memo = [:]
             }
             memoGeneration = generation
-            memoEpoch = graph.epoch
+            memoEpoch = graph.state(held).epoch
         }
         if let known = memo[ObjectIdentifier(node)] {
             if let value = known.value { return value as! Value }

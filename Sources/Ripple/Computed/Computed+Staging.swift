@@ -19,7 +19,7 @@ extension Computed {
     ) -> Value {
         let context = _ThreadContext.current
         let graph = node.graphRef.object
-        switch context.view(graph) {
+        switch context.view(graph, held) {
         case .committed:
             let current = node.current
             if node._trackRead(held) {
@@ -48,10 +48,10 @@ extension Computed {
                     // Kept with the value's equality, so that the reaction does not run again if
                     // the committed value is this one (see `_Graph+PrivateReads.swift`).
                     if node.comparesWithEquals {
-                        graph.notePrivateRead(of: node, by: reader) { _isKnownEqual(current, $0) }
+                        graph.notePrivateRead(of: node, by: reader, held) { _isKnownEqual(current, $0) }
                     } else if node.hasOwnEquality {
                         let isEqual = _downcast(node, to: _ComparingComputedNode<Value>.self).isEqual
-                        graph.notePrivateRead(of: node, by: reader) { committed in
+                        graph.notePrivateRead(of: node, by: reader, held) { committed in
                             (committed as? Value).map { isEqual(current, $0) } ?? false
                         }
                     }

@@ -199,19 +199,21 @@ extension _Graph {
     final func _beginStoredRead(_ node: _Node) -> _ReadStart {
         // Read already by this evaluation, whose thread holds the lock: nothing to check
         // again (no batch can stage a write of it, nor a read-modify-write begin, meanwhile).
-        if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller), let target = evaluatingRef {
+        if lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller) {
             // The derivation's acquisition: a token for this read's use of it, ended without a
             // release.
             let held = _HeldLock()
             let state = state(held)
             held.endWithoutReleasing()
-            if node.trackedBy == state.evaluation.id { return counted(.trackedInDerivation) }
-            // The first read of it in this evaluation, at the same place as last time: the
-            // edge is updated in place here, without the further call.
-            if node._stagedCount == 0, readModifyWriteRegions == 0,
-                Self.recordInPlace(node, into: target, &state.evaluation)
-            {
-                return counted(.trackedInDerivation)
+            if let target = state.evaluatingRef {
+                if node.trackedBy == state.evaluation.id { return counted(.trackedInDerivation) }
+                // The first read of it in this evaluation, at the same place as last time: the
+                // edge is updated in place here, without the further call.
+                if node._stagedCount == 0, readModifyWriteRegions == 0,
+                    Self.recordInPlace(node, into: target, &state.evaluation)
+                {
+                    return counted(.trackedInDerivation)
+                }
             }
         }
         return _beginStoredReadFurther(node)
@@ -263,8 +265,9 @@ extension _Graph {
     /// read, or `.general` with nothing changed; the lock stays held in all three.
     @inline(__always)
     func trackInPlace(_ node: _Node, _ held: borrowing _HeldLock) -> _ReadStart {
-        if let target = evaluatingRef {
-            return Self.recordInPlace(node, into: target, &state(held).evaluation) ? .tracked : .general
+        let locked = state(held)
+        if let target = locked.evaluatingRef {
+            return Self.recordInPlace(node, into: target, &locked.evaluation) ? .tracked : .general
         }
         // A thread with no context yet takes the general path, which creates it.
         guard let contextRef = _ThreadContext.existingRef else { return .general }
@@ -304,7 +307,11 @@ extension _Graph {
             #endif
             return .general
         }
-        assertSoleWriteStaged()
+        // The read's acquisition, which the caller holds as a case of `_ComputedReadStart`: a
+        // token for the check's use of it.
+        let held = _HeldLock()
+        assertSoleWriteStaged(held)
+        held.endWithoutReleasing()
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
         #endif
@@ -403,9 +410,10 @@ extension _Graph {
     /// - Complexity: O(1).
     @inline(__always)
     private func isHeldByEvaluation(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
-        guard let targetRef = evaluatingRef else { return false }
-        if node.trackedBy == state(held).evaluation.id { return true }
-        let index = state(held).evaluation.count
+        let locked = state(held)
+        guard let targetRef = locked.evaluatingRef else { return false }
+        if node.trackedBy == locked.evaluation.id { return true }
+        let index = locked.evaluation.count
         return targetRef.with { target in
             index < target.sources.count
                 && target.sources[index].ref.refers(to: node)
@@ -434,7 +442,7 @@ extension _Graph {
     @inline(never)
     private func refreshAndTrackUnheld(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
-        stageSoleWriteOfCallingThread()
+        stageSoleWriteOfCallingThread(held)
         let derived = _downcast(node, to: _DerivedNode.self)
         if stagingThreads == 0, !derived.isEvaluating, isFresh(derived, held) { return trackRead(node, held) }
         let ref = _Ref(node).retain()
@@ -453,7 +461,7 @@ extension _Graph {
     @inline(__always)
     private func refreshForRead(_ node: _Node, _ held: borrowing _HeldLock) {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
-        stageSoleWriteOfCallingThread()
+        stageSoleWriteOfCallingThread(held)
         refresh(_downcast(node, to: _DerivedNode.self), held)
     }
 

@@ -16,9 +16,10 @@ extension _Graph {
     /// thread whose batch keeps a sole write not yet staged: the read did not see the batch's
     /// view (see `_SoleWrite`). O(1).
     @inline(__always)
-    func assertSoleWriteStaged(_ function: StaticString = #function) {
+    func assertSoleWriteStaged(_ held: borrowing _HeldLock, _ function: StaticString = #function) {
         #if RIPPLE_INVARIANTS
-        if evaluatingRef == nil, suspendedEvaluatingRef == nil, let context = _ThreadContext.existingRef,
+        if state(held).evaluatingRef == nil, state(held).suspendedEvaluatingRef == nil,
+            let context = _ThreadContext.existingRef,
             context.object.soleWrite.isPending
         {
             _rippleFailure(
@@ -28,17 +29,6 @@ extension _Graph {
     }
 
     #if RIPPLE_INVARIANTS
-    /// Debug builds: the outermost release of the lock happens with no derivation running. A
-    /// derivation runs inside the read that asked for it, which holds the lock: releasing it
-    /// before the derivation ends would let another thread see the evaluation in progress
-    /// (`evaluatingRef`) and track its own reads into it. O(1).
-    func checkNotEvaluatingAtOutermostUnlock() {
-        guard lock.isHeldOnce, let evaluating = evaluatingRef ?? suspendedEvaluatingRef else { return }
-        _rippleFailure(
-            "internal invariant: the graph's lock released while \(evaluating.object.debugLabel) is being evaluated"
-        )
-    }
-
     /// Debug builds: each edge of a live node has its own link among its source's observers, at
     /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
     func checkEdges(of target: _DerivedNode, _ held: borrowing _HeldLock) {

@@ -14,7 +14,7 @@ extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
     func isFresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
-        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == epoch)
+        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == state(held).epoch)
     }
 
     /// Records that the computed value `node` is up to date (an observed one needs only its
@@ -22,7 +22,7 @@ extension _Graph {
     @inline(__always)
     func markVerified(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         node.isStale = false
-        if !node.hasObservers { node.verifiedEpoch = epoch }
+        if !node.hasObservers { node.verifiedEpoch = state(held).epoch }
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.
@@ -35,19 +35,20 @@ extension _Graph {
     /// nesting passes here: a derivation nests another only by reading a value not yet fresh.
     @inline(__always)
     func refresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         if node.isEvaluating { failCycle(at: node, held) }
         if isFresh(node, held) { return }
-        if _slowPath(state(held).levelsLeftOnStack == 0) {
+        if _slowPath(locked.levelsLeftOnStack == 0) {
             refreshOnFreshStack(node, held)
             return
         }
-        state(held).levelsLeftOnStack &-= 1
+        locked.levelsLeftOnStack &-= 1
         if !node.hasValue || sourcesChangedInline(node, held) {
             recompute(node, held)
         } else {
             markVerified(node, held)
         }
-        state(held).levelsLeftOnStack &+= 1
+        locked.levelsLeftOnStack &+= 1
     }
 
     /// Whether any source of `root` changed since `root` last read it.
@@ -58,7 +59,7 @@ extension _Graph {
         guard sourcesChangedInline(root, held) else { return false }
         // A reaction that read a private value in a batch's view (see `_Graph+PrivateReads`):
         // the changed edge may be one to the value it saw after all.
-        if _slowPath(hasPrivateReads) { return privateReadsLeftChanged(root, held) }
+        if _slowPath(state(held).hasPrivateReads) { return privateReadsLeftChanged(root, held) }
         return true
     }
 
@@ -107,7 +108,8 @@ extension _Graph {
     /// look at its freshness would only repeat that (along a chain that found nothing changed,
     /// this is most of the way back up).
     private func sourcesChanged(_ root: _DerivedNode, resumingAt index: Int, _ held: borrowing _HeldLock) -> Bool {
-        let base = state(held).walk.count
+        let locked = state(held)
+        let base = locked.walk.count
         var ref = _Ref(root)
         var index = index
         while true {
@@ -123,7 +125,7 @@ extension _Graph {
                     return false
                 }
                 if descend {
-                    state(held).walk.append(_WalkFrame(ref: ref, index: stopIndex))
+                    locked.walk.append(_WalkFrame(ref: ref, index: stopIndex))
                     ref = depRef
                     index = 0
                 } else {
@@ -135,13 +137,13 @@ extension _Graph {
                 // version is left to compare (no second look at its freshness).
                 var changed = stop == .changed
                 while true {
-                    if state(held).walk.count == base { return changed }
+                    if locked.walk.count == base { return changed }
                     let child = ref
                     let childVersion = child.with { node -> Int in
                         if changed { recompute(node, held) } else { markVerified(node, held) }
                         return node.version
                     }
-                    let frame = state(held).walk.removeLast()
+                    let frame = locked.walk.removeLast()
                     ref = frame.ref
                     // A derivation run by this walk may have cancelled the reaction being
                     // checked (directly, or through a teardown or cleanup): its disposal
@@ -151,7 +153,7 @@ extension _Graph {
                             frame.index < node.sources.count ? node.sources[frame.index].version : nil
                         })
                     else {
-                        while state(held).walk.count > base { state(held).walk.removeLast() }
+                        while locked.walk.count > base { locked.walk.removeLast() }
                         return false
                     }
                     changed = frameVersion != childVersion
@@ -166,12 +168,13 @@ extension _Graph {
 
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
     func recompute(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         assertLockHeld()
         node.isEvaluating = true
         // Unretained references throughout: saving and restoring the evaluating node costs no reference counting.
-        let previous = evaluatingRef
-        evaluatingRef = _Ref(node)
-        state(held).evaluationChain.append(.init(node))
+        let previous = locked.evaluatingRef
+        locked.evaluatingRef = _Ref(node)
+        locked.evaluationChain.append(.init(node))
         let interrupted = beginEvaluation(node, held)
         #if RIPPLE_INVARIANTS
         if node.kind != .computed {
@@ -179,14 +182,14 @@ extension _Graph {
         }
         #endif
         let changed = _downcast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
-        evaluatingRef = previous
-        state(held).evaluationChain.removeLast()
+        locked.evaluatingRef = previous
+        locked.evaluationChain.removeLast()
         node.isEvaluating = false
         endEvaluation(node, resuming: interrupted, held)
         node.hasValue = true
         markVerified(node, held)
         if changed { node.version &+= 1 }
-        if tracingCount != 0 { traceEvaluation(of: node, changed: changed) }
+        if tracingCount != 0 { traceEvaluation(of: node, changed: changed, held) }
     }
 
     /// Nested refreshes the reading thread runs before the next one moves to a fresh stack:
@@ -217,6 +220,7 @@ extension _Graph {
     /// nested inside a derivation that moved.
     @inline(never)
     func refreshOnFreshStack(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         if node.derivesOnMainActor {
             if !node.hasValue || sourcesChanged(node, held) {
                 recompute(node, held)
@@ -225,15 +229,15 @@ extension _Graph {
             }
             return
         }
-        let readerContext = helpedReaderContext ?? _ThreadContext.currentRef
+        let readerContext = locked.helpedReaderContext ?? _ThreadContext.currentRef
         let status = lock.lendToNewThread(stackSize: Self.helperStackSize) {
             // The reading thread's count is 0 (it has no levels left); the helper has its own.
-            state(held).levelsLeftOnStack = _Graph.levelsPerHelper
-            let helped = helpedReaderContext
-            helpedReaderContext = readerContext
+            locked.levelsLeftOnStack = _Graph.levelsPerHelper
+            let helped = locked.helpedReaderContext
+            locked.helpedReaderContext = readerContext
             refresh(node, held)
-            helpedReaderContext = helped
-            state(held).levelsLeftOnStack = 0
+            locked.helpedReaderContext = helped
+            locked.levelsLeftOnStack = 0
         }
         if status != 0 {
             _rippleFailure(
@@ -244,10 +248,11 @@ extension _Graph {
 
     /// Stops with a message naming every computed value on the cycle through `node`.
     func failCycle(at node: _DerivedNode, _ held: borrowing _HeldLock) -> Never {
+        let locked = state(held)
         var names = [node.debugLabel]
-        var index = state(held).evaluationChain.count - 1
-        while index >= 0, !state(held).evaluationChain[index].refers(to: node) {
-            names.append(state(held).evaluationChain[index].object.debugLabel)
+        var index = locked.evaluationChain.count - 1
+        while index >= 0, !locked.evaluationChain[index].refers(to: node) {
+            names.append(locked.evaluationChain[index].object.debugLabel)
             index -= 1
         }
         names.append(node.debugLabel)

@@ -13,8 +13,9 @@ extension _Graph {
     /// `propagate`'s marking.
     @inline(__always)
     private func markDownstream(of source: _Node, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         assertLockHeld()
-        let base = state(held).scratch.count
+        let base = locked.scratch.count
         // The node to visit next, when it need not go through `scratch`: the only observer of
         // the node just visited, if it is a computed value to mark (the stack would give it
         // back at once). Along a chain, every node.
@@ -24,8 +25,8 @@ extension _Graph {
             if let following = next {
                 node = following
                 next = nil
-            } else if state(held).scratch.count > base {
-                node = state(held).scratch.removeLast()
+            } else if locked.scratch.count > base {
+                node = locked.scratch.removeLast()
             } else {
                 return
             }

@@ -6,10 +6,11 @@
 /// - Complexity: O(1): takes the graph's lock once.
 package func _readIsTracked() -> Bool {
     let graph = _graph
-    graph.lock.lock()
-    defer { graph.lock.unlock() }
+    let held = graph.takeLock()
     // Only the thread evaluating a derivation finds it set once it holds the lock.
-    if graph.evaluatingRef != nil { return true }
+    let isEvaluating = graph.state(held).evaluatingRef != nil
+    held.release(graph)
+    if isEvaluating { return true }
     let context = _ThreadContext.current
     guard context.untrackedDepth == 0 else { return false }
     return context.reactionRef != nil || context.observationScopeRef != nil

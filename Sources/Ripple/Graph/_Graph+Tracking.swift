@@ -15,11 +15,11 @@ extension _Graph {
     /// Returns false when nothing is tracking (a top-level or untracked read).
     @inline(__always)
     func trackRead(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
-        if let target = evaluatingRef {
+        if let target = state(held).evaluatingRef {
             target.with { track(node, into: $0, held) }
             return true
         }
-        assertSoleWriteStaged()
+        assertSoleWriteStaged(held)
         return _ThreadContext.currentRef.with { context in
             if context.untrackedDepth == 0, let reaction = context.reactionRef {
                 reaction.with {
@@ -48,7 +48,7 @@ extension _Graph {
     /// Returns the reaction whose edge it changed, if any.
     @discardableResult
     func recordVersionOfRunRead(of dep: _Node, _ version: Int, _ held: borrowing _HeldLock) -> ObjectIdentifier? {
-        guard evaluatingRef == nil else { return nil }
+        guard state(held).evaluatingRef == nil else { return nil }
         return _ThreadContext.currentRef.with { context -> ObjectIdentifier? in
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return nil }
             let index = context.runTracking.count &- 1
@@ -66,10 +66,11 @@ extension _Graph {
     /// `beginEvaluation`), reusing the edge of its last evaluation when it matches.
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode, _ held: borrowing _HeldLock) {
-        if Self.recordInPlace(dep, into: .init(target), &state(held).evaluation) { return }
-        dep.trackedBy = state(held).evaluation.id
-        let index = state(held).evaluation.count
-        state(held).evaluation.count = index &+ 1
+        let locked = state(held)
+        if Self.recordInPlace(dep, into: .init(target), &locked.evaluation) { return }
+        dep.trackedBy = locked.evaluation.id
+        let index = locked.evaluation.count
+        locked.evaluation.count = index &+ 1
         setSource(dep, of: target, at: index, held)
     }
 
@@ -101,16 +102,17 @@ extension _Graph {
     /// `track`'s rare case: the evaluation read `dep` where the last one read another source.
     /// The old edge's reference moves to the replaced sources, released when tracking ends.
     private func replaceSource(at index: Int, of target: _DerivedNode, with dep: _Node, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         let old = target.sources[index]
         target.sources[index] = _Edge(retaining: dep, version: dep.version)
         let live = isLive(target)
         let replaced: Int
         if target.kind == .computed {
-            replaced = state(held).replacedByEvaluations.count
-            state(held).replacedByEvaluations.append(old)
+            replaced = locked.replacedByEvaluations.count
+            locked.replacedByEvaluations.append(old)
         } else {
-            replaced = state(held).replacedByRuns[ObjectIdentifier(target), default: []].count
-            state(held).replacedByRuns[ObjectIdentifier(target), default: []].append(old)
+            replaced = locked.replacedByRuns[ObjectIdentifier(target), default: []].count
+            locked.replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
             old.ref.with { $0.observers.setEdge(~replaced, at: old.slot) }
@@ -124,10 +126,11 @@ extension _Graph {
     func beginEvaluation(_ target: _DerivedNode, _ held: borrowing _HeldLock) -> (
         tracking: _Tracking, replacedBase: Int
     ) {
+        let locked = state(held)
         assertLockHeld()
-        let interrupted = (state(held).evaluation, state(held).evaluationReplacedBase)
-        state(held).evaluation = _Tracking(id: makeID(), count: 0)
-        state(held).evaluationReplacedBase = state(held).replacedByEvaluations.count
+        let interrupted = (locked.evaluation, locked.evaluationReplacedBase)
+        locked.evaluation = _Tracking(id: makeID(held), count: 0)
+        locked.evaluationReplacedBase = locked.replacedByEvaluations.count
         return interrupted
     }
 
@@ -138,16 +141,17 @@ extension _Graph {
         _ target: _DerivedNode, resuming interrupted: (tracking: _Tracking, replacedBase: Int),
         _ held: borrowing _HeldLock
     ) {
+        let locked = state(held)
         assertLockHeld()
         // Most evaluations read what the last one did: nothing to drop.
         if _slowPath(
-            state(held).evaluation.count < target.sources.count
-                || state(held).evaluationReplacedBase < state(held).replacedByEvaluations.count)
+            locked.evaluation.count < target.sources.count
+                || locked.evaluationReplacedBase < locked.replacedByEvaluations.count)
         {
             dropUnread(by: target, held)
         }
-        state(held).evaluation = interrupted.tracking
-        state(held).evaluationReplacedBase = interrupted.replacedBase
+        locked.evaluation = interrupted.tracking
+        locked.evaluationReplacedBase = interrupted.replacedBase
         #if RIPPLE_INVARIANTS
         checkEdges(of: target, held)
         #endif
@@ -176,9 +180,9 @@ extension _Graph {
         -> _Tracking
     {
         assertLockHeld()
-        if hasPrivateReads { forgetPrivateReads(of: subscriber) }
+        if state(held).hasPrivateReads { forgetPrivateReads(of: subscriber, held) }
         let interrupted = context.runTracking
-        context.runTracking = _Tracking(id: makeID(), count: 0)
+        context.runTracking = _Tracking(id: makeID(held), count: 0)
         return interrupted
     }
 
@@ -240,22 +244,23 @@ extension _Graph {
     ///   only edge: 0).
     @discardableResult
     func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0, _ held: borrowing _HeldLock) -> Int {
+        let locked = state(held)
         assertLockHeld()
         guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge, held) }
         markBecomingLive(source, held)
         let slot = addObserver(observer, to: source, edge: edge, held)
-        let base = state(held).scratch.count
-        state(held).scratch.append(.init(source))
+        let base = locked.scratch.count
+        locked.scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
-        while state(held).scratch.count > base {
-            state(held).scratch.removeLast().with { top in
+        while locked.scratch.count > base {
+            locked.scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
                 for index in 0..<node.sources.count {
                     node.sources[index].ref.with { dep in
                         let activates = becomesLive(dep)
                         if activates { markBecomingLive(dep, held) }
                         node.sources[index].slot = addObserver(node, to: dep, edge: index, held)
-                        if activates { state(held).scratch.append(.init(dep)) }
+                        if activates { locked.scratch.append(.init(dep)) }
                     }
                 }
             }
@@ -275,13 +280,14 @@ extension _Graph {
     /// in an earlier epoch) it is marked stale and its next read verifies it.
     @inline(__always)
     private func markBecomingLive(_ node: _Node, _ held: borrowing _HeldLock) {
-        node.isStale = !(node.hasValue && node.verifiedEpoch == epoch)
+        node.isStale = !(node.hasValue && node.verifiedEpoch == state(held).epoch)
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks
     /// from its sources. A stored value left unobserved, directly or through the computed values
     /// unlinked, runs its handler (`notifiesWhenUnobserved`).
     func unsubscribe(_ observer: _DerivedNode, from source: _Node, slot: Int, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot, held)
         guard !source.hasObservers else { return }
@@ -291,13 +297,13 @@ extension _Graph {
             if source.notifiesWhenUnobserved { noteUnobserved(source, held) }
             return
         }
-        let base = state(held).scratch.count
-        state(held).scratch.append(.init(source))
+        let base = locked.scratch.count
+        locked.scratch.append(.init(source))
         // Guaranteed references throughout: the walk does no reference counting.
-        while state(held).scratch.count > base {
-            state(held).scratch.removeLast().with { top in
+        while locked.scratch.count > base {
+            locked.scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
-                if !node.isStale { node.verifiedEpoch = epoch }
+                if !node.isStale { node.verifiedEpoch = locked.epoch }
                 for index in 0..<node.sources.count {
                     let edge = node.sources[index]
                     edge.ref.with { dep in
@@ -305,7 +311,7 @@ extension _Graph {
                         node.sources[index].slot = -1
                         guard !dep.hasObservers else { return }
                         if dep.kind == .computed {
-                            state(held).scratch.append(.init(dep))
+                            locked.scratch.append(.init(dep))
                         } else if dep.notifiesWhenUnobserved {
                             // Read only through computed values, all unobserved now.
                             noteUnobserved(dep, held)
@@ -357,7 +363,7 @@ extension _Graph {
     /// released (freeing them may run deinitializers of user objects).
     func disposeSources(of node: _SubscriberNode, _ held: borrowing _HeldLock) -> _Buffer<_Edge> {
         assertLockHeld()
-        if hasPrivateReads { forgetPrivateReads(of: node) }
+        if state(held).hasPrivateReads { forgetPrivateReads(of: node, held) }
         // Unlinked in place (see `unlinkEdges`), then taken.
         for index in 0..<node.sources.count {
             let edge = node.sources[index]
@@ -381,6 +387,7 @@ extension _Graph {
     /// Whether a run of `subscriber` replaced sources it has not dropped yet.
     @inline(__always)
     func hasReplacedSources(_ subscriber: _SubscriberNode, _ held: borrowing _HeldLock) -> Bool {
-        !state(held).replacedByRuns.isEmpty && state(held).replacedByRuns[ObjectIdentifier(subscriber)] != nil
+        let locked = state(held)
+        return !locked.replacedByRuns.isEmpty && locked.replacedByRuns[ObjectIdentifier(subscriber)] != nil
     }
 }

@@ -13,26 +13,9 @@ package final class _Graph: @unchecked Sendable {
     @usableFromInline package let lock = _Lock()
     /// The state the lock guards, reached only through an acquisition (see `state(_:)`).
     private let guarded = _GraphState()
-    /// Bumped by every write that changes a value.
-    @exclusivity(unchecked) var epoch = 0
     /// Read-modify-write regions open on any thread: while zero, a stored value's read skips
     /// the region check (one load on the read path).
     @usableFromInline @exclusivity(unchecked) var readModifyWriteRegions = 0
-    /// Stored values some thread holds for a read-modify-write: while zero, a batch's commit
-    /// checks none of its values.
-    @exclusivity(unchecked) var exclusiveOwners = 0
-    /// The computed value whose derivation is running on the lock's owner thread.
-    @exclusivity(unchecked) var evaluatingRef: _Ref<_DerivedNode>?
-    /// The stored value whose write the lock's owner is applying: set from the moment the write
-    /// holds the lock until it is committed or found equal, the time in which the value's
-    /// equality check (user code) runs. A write made then, from inside the check, fails with a
-    /// message (see `failWriteDuringEqualityCheck`).
-    @exclusivity(unchecked) var comparingRef: _Ref<_Node>?
-    /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
-    /// reads are not tracked, but it is still evaluating, so it still must not write.
-    @exclusivity(unchecked) var suspendedEvaluatingRef: _Ref<_DerivedNode>?
-    /// Source of evaluation ids and batch ids.
-    @exclusivity(unchecked) var nextID = 0
     /// References the graph let go of while the lock was held (dropped edges and links),
     /// released once the lock is released: the last one may free a node and whatever its
     /// closures captured, and user deinitializers must not run under the lock.
@@ -46,22 +29,10 @@ package final class _Graph: @unchecked Sendable {
     /// The reaction runs in progress and the values kept for them (see `_RunSnapshots`). While
     /// any value is kept, it counts as one staging thread.
     @exclusivity(unchecked) var snapshots = _RunSnapshots()
-    /// Observation work to do once the lock is released: registrations of earlier evaluations
-    /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
-    /// forces the release that follows the outermost unlock.
-    @exclusivity(unchecked) var observationWork: [_ObservationWork] = []
     /// Threads inside an `untracked { }` within a `tracked { }` (see `_ThreadContext.hidesReads`):
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
     @usableFromInline @exclusivity(unchecked) var readsHidden = 0
-    /// For each private value a reaction read, in a batch's view, of a computed value with an
-    /// equality, by reaction and computed value: whether a committed value is the one it saw
-    /// (see `_Graph+PrivateReads.swift`).
-    @exclusivity(unchecked) var privateReads: [_PrivateRead: (Any) -> Bool] = [:] {
-        didSet { hasPrivateReads = !privateReads.isEmpty }
-    }
-    /// `!privateReads.isEmpty`, tested on every reaction's run and check: one load.
-    @exclusivity(unchecked) var hasPrivateReads = false
     /// Tracers installed, process-wide and scoped (see `GraphTracer`): while zero, the graph
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0
@@ -102,21 +73,11 @@ package final class _Graph: @unchecked Sendable {
     /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
     @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
     #endif
-    /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
-    /// thread's context: the events the helpers record are the reader's, delivered when it
-    /// releases the lock. `nil` otherwise.
-    @exclusivity(unchecked) var helpedReaderContext: _Ref<_ThreadContext>?
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000  // below UInt16.max: see `_Lifecycle.selfTriggeredRuns`
 
     init() {}
-
-    /// The computed value whose derivation is running on the lock's owner thread.
-    var evaluating: _DerivedNode? {
-        get { evaluatingRef?.object }
-        set { evaluatingRef = newValue.map { _Ref($0) } }
-    }
 
     /// Drops `ref` once the lock is released (lock held).
     @inline(__always)
@@ -152,8 +113,8 @@ package final class _Graph: @unchecked Sendable {
         releasedUnderLock = context.releasedSpare.take()
         var values: [Any] = []
         if !releasedValues.isEmpty { swap(&values, &releasedValues) }
-        let work = observationWork
-        if !work.isEmpty { observationWork = [] }
+        let work = guarded.observationWork
+        if !work.isEmpty { guarded.observationWork = [] }
         let tracing = pendingTraceThreads != 0
         lock.unlock()
         if !work.isEmpty {
@@ -166,6 +127,20 @@ package final class _Graph: @unchecked Sendable {
         // Replaced computed values, released only now.
         withExtendedLifetime(values) {}
     }
+
+    #if RIPPLE_INVARIANTS
+    /// Debug builds: the outermost release of the lock happens with no derivation running. A
+    /// derivation runs inside the read that asked for it, which holds the lock: releasing it
+    /// before the derivation ends would let another thread see the evaluation in progress
+    /// (`evaluatingRef`) and track its own reads into it. Part of the release, so it reads the
+    /// guarded state directly. O(1).
+    func checkNotEvaluatingAtOutermostUnlock() {
+        guard lock.isHeldOnce, let evaluating = guarded.evaluatingRef ?? guarded.suspendedEvaluatingRef else { return }
+        _rippleFailure(
+            "internal invariant: the graph's lock released while \(evaluating.object.debugLabel) is being evaluated"
+        )
+    }
+    #endif
 
     /// Releases the lock (held once) until another thread broadcasts, and takes it again.
     /// While it waited, other threads' releases may have taken what sends this thread's next
@@ -203,24 +178,24 @@ package final class _Graph: @unchecked Sendable {
     /// call user code (derivations excepted).
     @inline(__always)
     func withLock<R: ~Copyable>(_ body: () throws -> R) rethrows -> R {
-        lock.lock()
-        // What `body` reads is as the batch sees it, its sole write included (see `_SoleWrite`).
-        _stageSoleWriteOfCallingThread()
-        defer { unlock() }
-        return try body()
+        try withLock { (_: borrowing _HeldLock) throws -> R in try body() }
     }
 
     /// Whether a derivation runs on the calling thread, which holds the lock: a shared one
     /// (perhaps suspended by `untracked { }`), or a batch's private one on `context`.
     @inline(__always)
-    func isDeriving(on context: _ThreadContext) -> Bool {
-        evaluatingRef != nil || suspendedEvaluatingRef != nil || context.privateEvaluationRef != nil
+    func isDeriving(on context: _ThreadContext, _ held: borrowing _HeldLock) -> Bool {
+        state(held).evaluatingRef != nil || state(held).suspendedEvaluatingRef != nil
+            || context.privateEvaluationRef != nil
     }
 
     /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
     /// inside `untracked { }` or a batch's private evaluation: a computed value must not write.
-    func failWriteDuringEvaluation(of node: _Node, _ context: _ThreadContext? = nil) -> Never {
-        let evaluating = (evaluatingRef ?? suspendedEvaluatingRef ?? context?.privateEvaluationRef)!
+    func failWriteDuringEvaluation(of node: _Node, _ held: borrowing _HeldLock, _ context: _ThreadContext? = nil)
+        -> Never
+    {
+        let evaluating =
+            (state(held).evaluatingRef ?? state(held).suspendedEvaluatingRef ?? context?.privateEvaluationRef)!
             .object
         let label = evaluating.debugLabel
         unlock()
@@ -233,8 +208,8 @@ package final class _Graph: @unchecked Sendable {
     /// held): an equality check runs while the writing thread holds the graph, and must only
     /// compare.
     @inline(never)
-    func failWriteDuringEqualityCheck(of node: _Node) -> Never {
-        let label = comparingRef.map { $0.object.debugLabel } ?? "a stored value"
+    func failWriteDuringEqualityCheck(of node: _Node, _ held: borrowing _HeldLock) -> Never {
+        let label = state(held).comparingRef.map { $0.object.debugLabel } ?? "a stored value"
         unlock()
         _rippleFailure(
             "\(node.debugLabel) was written while the equality check of \(label) was running. An equality check (`equals:`) runs while Ripple holds the graph; it must only compare its two values."
@@ -253,9 +228,9 @@ package final class _Graph: @unchecked Sendable {
     }
 
     @inline(__always)
-    func makeID() -> Int {
-        nextID &+= 1
-        return nextID
+    func makeID(_ held: borrowing _HeldLock) -> Int {
+        state(held).nextID &+= 1
+        return state(held).nextID
     }
 }
 
@@ -323,6 +298,45 @@ final class _GraphState {
     /// The external source of each node that read Observation models inside ``tracked(_:)``
     /// (see `_ExternalSource`), kept apart so that nodes pay no memory for it.
     @exclusivity(unchecked) var externalSources: [ObjectIdentifier: _ExternalSource] = [:]
+    /// Bumped by every write that changes a value.
+    @exclusivity(unchecked) var epoch = 0
+    /// Source of evaluation ids and batch ids.
+    @exclusivity(unchecked) var nextID = 0
+    /// The computed value whose derivation is running on the lock's owner thread.
+    @exclusivity(unchecked) var evaluatingRef: _Ref<_DerivedNode>?
+    /// The stored value whose write the lock's owner is applying: set from the moment the write
+    /// holds the lock until it is committed or found equal, the time in which the value's
+    /// equality check (user code) runs. A write made then, from inside the check, fails with a
+    /// message (see `failWriteDuringEqualityCheck`).
+    @exclusivity(unchecked) var comparingRef: _Ref<_Node>?
+    /// The derivation an `untracked { }` block inside it suspended (lock owner's thread): its
+    /// reads are not tracked, but it is still evaluating, so it still must not write.
+    @exclusivity(unchecked) var suspendedEvaluatingRef: _Ref<_DerivedNode>?
+    /// For each private value a reaction read, in a batch's view, of a computed value with an
+    /// equality, by reaction and computed value: whether a committed value is the one it saw
+    /// (see `_Graph+PrivateReads.swift`).
+    @exclusivity(unchecked) var privateReads: [_PrivateRead: (Any) -> Bool] = [:] {
+        didSet { hasPrivateReads = !privateReads.isEmpty }
+    }
+    /// `!privateReads.isEmpty`, tested on every reaction's run and check: one load.
+    @exclusivity(unchecked) var hasPrivateReads = false
+    /// While helper threads refresh for a reading thread (see `refreshOnFreshStack`), that
+    /// thread's context: the events the helpers record are the reader's, delivered when it
+    /// releases the lock. `nil` otherwise.
+    @exclusivity(unchecked) var helpedReaderContext: _Ref<_ThreadContext>?
+    /// Observation work to do once the lock is released: registrations of earlier evaluations
+    /// to cancel, changes reported from inside a derivation (see `_ObservationWork`). Each item
+    /// forces the release that follows the outermost unlock.
+    @exclusivity(unchecked) var observationWork: [_ObservationWork] = []
+    /// Stored values some thread holds for a read-modify-write: while zero, a batch's commit
+    /// checks none of its values.
+    @exclusivity(unchecked) var exclusiveOwners = 0
+
+    /// The computed value whose derivation is running on the lock's owner thread.
+    var evaluating: _DerivedNode? {
+        get { evaluatingRef?.object }
+        set { evaluatingRef = newValue.map { _Ref($0) } }
+    }
 }
 
 // The only way to the guarded state: declared in this file, where `guarded` is visible.
@@ -342,7 +356,7 @@ extension _Graph {
     func withLock<R: ~Copyable>(_ body: (borrowing _HeldLock) throws -> R) rethrows -> R {
         let held = takeLock()
         // What `body` reads is as the batch sees it, its sole write included (see `_SoleWrite`).
-        _stageSoleWriteOfCallingThread()
+        _stageSoleWriteOfCallingThread(held)
         let result: R
         do {
             result = try body(held)

@@ -59,7 +59,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         if context.cancellingObservationRef?.refers(to: self) == true { return }
         let graph = graphRef.object
         let held = graph.takeLock()
-        if graph.isDeriving(on: context) {
+        if graph.isDeriving(on: context, held) {
             // Reported again once the lock is released, when the change is done.
             graph.afterUnlock(.change(self), held)
             held.release(graph)
@@ -110,8 +110,8 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     /// Gives the source a new version and marks everything live downstream of it stale, queuing
     /// its reactions into `context` (lock held).
     private func changeLocked(_ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
-        version = graph.makeID()
-        graph.epoch &+= 1
+        version = graph.makeID(held)
+        graph.state(held).epoch &+= 1
         graph.propagate(from: self, into: context, held)
     }
 
@@ -167,7 +167,7 @@ extension _Graph {
         _ context: _ThreadContext, isEnclosed: Bool, _ held: borrowing _HeldLock
     ) -> (source: _ExternalSource, registration: _ObservationSubject)? {
         let targetRef: _Ref<_DerivedNode>
-        if let evaluating = evaluatingRef {
+        if let evaluating = state(held).evaluatingRef {
             targetRef = evaluating
         } else if context.untrackedDepth == 0, context.privateEvaluationRef == nil, let reaction = context.reactionRef {
             targetRef = reaction
@@ -267,7 +267,7 @@ extension _Graph {
 
     /// Queues Observation work for once the lock is released (lock held).
     func afterUnlock(_ work: _ObservationWork, _ held: borrowing _HeldLock) {
-        observationWork.append(work)
+        state(held).observationWork.append(work)
         // Keeps the source alive until then, and makes the release that follows the outermost
         // unlock run (see `unlockReleasing`).
         releaseAfterUnlock(.init(retaining: work.source), held)

@@ -141,7 +141,7 @@ extension _Graph {
         armed: _Ref<_ObservationSubject>?,
         arm: (borrowing _HeldLock) -> _Ref<_ObservationSubject>
     ) {
-        assertSoleWriteStaged()
+        assertSoleWriteStaged(held)
         let hidden = hidesReadsFromObservation()
         held.release(self)
         if hidden { return }

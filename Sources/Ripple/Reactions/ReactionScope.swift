@@ -73,13 +73,13 @@ public final class ReactionScope: Sendable, _Owner {
     /// A reaction of the scope that is running on another thread finishes its run first (see
     /// ``Subscription/cancel()``); `cancel()` does not wait for it.
     public func cancel() {
-        var (children, cleanups, insideDerivation) = _graph.withLock {
+        var (children, cleanups, insideDerivation) = _graph.withLock { held in
             state.isCancelled = true
             let children = state.children
             let cleanups = state.cleanups
             state.children = []
             state.cleanups = []
-            return (children, cleanups, _graph.evaluatingRef != nil)
+            return (children, cleanups, _graph.state(held).evaluatingRef != nil)
         }
         _tearDown(children: &children, cleanups: &cleanups, insideDerivation: insideDerivation)
     }

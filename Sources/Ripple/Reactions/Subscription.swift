@@ -57,8 +57,8 @@ public final class Subscription: @unchecked Sendable, Hashable {
     /// computed value that calls `cancel()`, and what it creates does not belong to the caller.
     public func cancel() {
         // Taken out under the lock, and let go of after it.
-        let (taken, insideDerivation) = _graph.withLock { () -> (AnyObject?, Bool) in
-            (self.target.take(), _graph.evaluatingRef != nil)
+        let (taken, insideDerivation) = _graph.withLock { held -> (AnyObject?, Bool) in
+            (self.target.take(), _graph.state(held).evaluatingRef != nil)
         }
         guard let taken else { return }
         if let reaction = taken as? _ReactionNode {

@@ -35,7 +35,7 @@ func _tearDown(
 /// that is already cancelled (``onCleanup(_:)``, ``ReactionScope/onCleanup(_:)``). What it reads
 /// is not a dependency of the caller, and what it creates does not belong to the caller.
 func _runCleanupNow(_ cleanup: @Sendable () -> Void) {
-    let insideDerivation = _graph.withLock { _graph.evaluatingRef != nil }
+    let insideDerivation = _graph.withLock { held in _graph.state(held).evaluatingRef != nil }
     _runDetached(insideDerivation: insideDerivation, cleanup)
 }
 

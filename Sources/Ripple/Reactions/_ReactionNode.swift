@@ -104,7 +104,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         // first asks why during a run starts keeping them at its next run.
         let keepsValues = lifecycle.recordsWhy
         var run = _ReactionRun(
-            insideDerivation: graph.evaluatingRef != nil,
+            insideDerivation: graph.state(held).evaluatingRef != nil,
             records: graph.isTracing || keepsValues,
             keepsValues: keepsValues
         )
@@ -137,7 +137,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         return _ReactionDisposal(
             teardown: extras?.takeTeardown(),
             sources: graph.disposeSources(of: self, held),
-            insideDerivation: graph.evaluatingRef != nil,
+            insideDerivation: graph.state(held).evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )
     }

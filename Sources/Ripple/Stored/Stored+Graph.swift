@@ -8,7 +8,7 @@ extension Stored {
     /// The value, read without tracking or Observation registration (inside a batch, as the
     /// batch sees it).
     func peek() -> Value {
-        _graph.withLock { _valueInView() }
+        _graph.withLock { held in _valueInView(held) }
     }
 
     /// Takes the lock for a write, stops a write made by a derivation, waits for another
@@ -25,10 +25,10 @@ extension Stored {
             // Never inlined and synchronous: the thread's identity may be read in place.
             var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             // Checked through the raw references: this is on every write's path.
-            if graph.evaluatingRef != nil || graph.suspendedEvaluatingRef != nil {
-                graph.failWriteDuringEvaluation(of: self)
+            if graph.state(held).evaluatingRef != nil || graph.state(held).suspendedEvaluatingRef != nil {
+                graph.failWriteDuringEvaluation(of: self, held)
             }
-            if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
+            if graph.state(held).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held) }
             if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
                 guard let admitted = _admitWrite(graph, context, held) else { return }
                 held = admitted
@@ -38,7 +38,7 @@ extension Stored {
                 _ = writeCounter._write(writes, context)
             }
             // The equality check runs next: a write from inside it fails (see `comparingRef`).
-            graph.comparingRef = .init(self)
+            graph.state(held).comparingRef = .init(self)
             taken = consume held
         }
         return taken
@@ -55,7 +55,7 @@ extension Stored {
     /// Releases the lock after a write that changed nothing.
     @usableFromInline
     func _unlockAfterWrite(_ held: consuming _HeldLock) {
-        graphRef.with { $0.comparingRef = nil }
+        graphRef.with { $0.state(held).comparingRef = nil }
         held.release(graphRef)
     }
 
@@ -66,7 +66,7 @@ extension Stored {
     func _stampVersion(_ held: borrowing _HeldLock) {
         graphRef.with { graph in
             if graph.snapshots.runningThreads != 0 { _keepReplacedValue(graph) }
-            version = graph.makeID()
+            version = graph.makeID(held)
         }
     }
 
@@ -102,7 +102,7 @@ extension Stored {
     @usableFromInline
     func _markReadersOfReplacedStagedValue(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock) {
         graphRef.with { graph in
-            graph.comparingRef = nil
+            graph.state(held).comparingRef = nil
             context.with { graph.propagate(from: self, into: $0, held) }
         }
         held.release(graphRef)
@@ -119,8 +119,8 @@ extension Stored {
         var held = Optional(held)
         graphRef.with { graph in
             context.with { context in
-                graph.comparingRef = nil
-                graph.epoch &+= 1
+                graph.state(held!).comparingRef = nil
+                graph.state(held!).epoch &+= 1
                 graph.propagate(from: self, into: context, held!)
                 if let extras = _extras, extras.with({ $0.observationRef != nil }) {
                     context.jobs.append(.notify(self))
@@ -152,9 +152,9 @@ extension Stored {
 
     /// Records a write for the tracers (lock held).
     @usableFromInline @inline(never)
-    func _recordWrite(old: Value, new: Value, _ context: _Ref<_ThreadContext>) {
+    func _recordWrite(old: Value, new: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         graphRef.with { graph in
-            context.with { graph.recordTrace(.write(node: traceName, old: old, new: new), $0) }
+            context.with { graph.recordTrace(.write(node: traceName, old: old, new: new), $0, held) }
         }
     }
 
@@ -164,7 +164,7 @@ extension Stored {
     /// write, or the committed value) is not recorded, as an unbatched write of an equal value
     /// is not.
     @usableFromInline @inline(never)
-    func _recordStagedWrite(_ newValue: Value, _ context: _Ref<_ThreadContext>) {
+    func _recordStagedWrite(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         if let isEqual = _isEqual {
             let staging = context.with { $0.staging }
             var current = _value
@@ -178,13 +178,13 @@ extension Stored {
             }
             // As in an unbatched write, a write from inside the equality check fails.
             let equal = graphRef.with { graph in
-                graph.comparingRef = .init(self)
-                defer { graph.comparingRef = nil }
+                graph.state(held).comparingRef = .init(self)
+                defer { graph.state(held).comparingRef = nil }
                 return isEqual(current, newValue)
             }
             if equal { return }
         }
-        _recordWrite(old: _value, new: newValue, context)
+        _recordWrite(old: _value, new: newValue, context, held)
     }
 
     /// A read that no derivation or reaction tracked, under `held`, which it releases. If an

@@ -51,7 +51,7 @@ struct _ReadModifyWriteRegion {
 /// A stored value, as a read-modify-write region sees it (lock held for every call).
 protocol _ReadModifyWriteSubject: AnyObject {
     /// Ends one exclusive access by the calling thread.
-    func _endExclusive()
+    func _endExclusive(_ held: borrowing _HeldLock)
     /// The thread (its context) with exclusive access, if any.
     var _exclusiveOwnerContext: _Ref<_ThreadContext>? { get }
     /// Waits (lock held once) until no other thread has exclusive access.
@@ -82,10 +82,10 @@ package func _endExclusiveAccess(_ access: _ExclusiveAccess) {
     let context = _ThreadContext.current
     let region = context.readModifyWrite
     context.readModifyWrite = access.enclosing
-    _graph.withLock {
+    _graph.withLock { held in
         _graph.readModifyWriteRegions -= 1
         if region.mode == .exclusive, !region.isReservedByBatch, let subject = region.subject {
-            subject._endExclusive()
+            subject._endExclusive(held)
         }
     }
     // `region` holds the subject: released here, with the lock released.
@@ -169,9 +169,9 @@ package func _exclusiveReadModifyWrite<Value>(
     write(value)
     let region = context.readModifyWrite
     context.readModifyWrite = enclosing
-    _graph.withLock {
+    _graph.withLock { held in
         _graph.readModifyWriteRegions -= 1
-        if !region.isReservedByBatch, let subject = region.subject { subject._endExclusive() }
+        if !region.isReservedByBatch, let subject = region.subject { subject._endExclusive(held) }
     }
     // `region` holds the subject: released here, with the lock released.
     withExtendedLifetime(region) {}
@@ -182,17 +182,17 @@ extension Stored: _ReadModifyWriteSubject {
     /// stored value outside any derivation makes it the subject; an exclusive region waits for
     /// the subject's other writers' exclusive accesses first.
     @usableFromInline
-    func _noteReadInRegion() {
+    func _noteReadInRegion(_ held: borrowing _HeldLock) {
         graphRef.with { graph in
             let context = _ThreadContext.current
             guard context.readModifyWrite.mode != .none, context.readModifyWrite.subject == nil,
-                !graph.isDeriving(on: context)
+                !graph.isDeriving(on: context, held)
             else { return }
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context)
                 if _exclusiveOwner == nil {
                     _exclusiveOwner = _Ref(context)
-                    graph.exclusiveOwners += 1
+                    graph.state(held).exclusiveOwners += 1
                 }
                 extras.exclusiveDepth += 1
                 // Inside a batch (not one queued by a reaction), held until it is applied.
@@ -279,12 +279,12 @@ extension Stored: _ReadModifyWriteSubject {
         }
     }
 
-    func _endExclusive() {
+    func _endExclusive(_ held: borrowing _HeldLock) {
         extras.exclusiveDepth -= 1
         if extras.exclusiveDepth == 0 {
             _exclusiveOwner = nil
             graphRef.with { graph in
-                graph.exclusiveOwners -= 1
+                graph.state(held).exclusiveOwners -= 1
                 graph.lock.broadcast()
             }
         }

@@ -48,7 +48,7 @@ extension Stored {
             }
         }
         if graphRef.with({ $0.tracingCount != 0 }) {
-            _recordStagedWrite(newValue!, context)
+            _recordStagedWrite(newValue!, context, held)
         }
         switch slot {
         case .own:
@@ -81,13 +81,13 @@ extension Stored {
                 held = graph.takeLock()
                 // A derivation's write fails here, naming the value it wrote, and so does a write
                 // from inside the equality check of a write being applied.
-                if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
-                if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
+                if graph.isDeriving(on: context, held!) { graph.failWriteDuringEvaluation(of: self, held!, context) }
+                if graph.state(held!).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held!) }
                 // The batch's sole write, if it kept one, comes first.
                 graph.stageSoleWrite(of: context)
                 // Before-change handlers are called first (see `Stored+WillChange.swift`).
                 if _hasWillChangeHandlers { return .willChange }
-                return _stageLocked(graph, context, commit: commit)
+                return _stageLocked(graph, context, held!, commit: commit)
             }
         }
     }
@@ -95,8 +95,9 @@ extension Stored {
     /// `_beginStaging`'s bookkeeping, the lock held: also how a sole write is staged. The
     /// caller has refused a write made by a derivation (`_beginStaging` checks; a sole write was
     /// kept only by a thread that did not hold the lock, so no derivation made it).
-    func _stageLocked(_ graph: _Graph, _ context: _ThreadContext, commit: @escaping _StagedEntry.Commit) -> _StagingSlot
-    {
+    func _stageLocked(
+        _ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock, commit: @escaping _StagedEntry.Commit
+    ) -> _StagingSlot {
         let staging = context.staging
         staging.generation &+= 1
         let me = _Ref(staging)
@@ -111,7 +112,7 @@ extension Stored {
         // The first write of this value in the batch.
         if !staging.isActive {
             graph.stagingThreads += 1
-            if graph.isTracing { graph.recordTrace(.batchStart, context) }
+            if graph.isTracing { graph.recordTrace(.batchStart, context, held) }
         }
         staging.append(self, commit: commit)
         if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
@@ -164,8 +165,8 @@ extension Stored {
 
     /// What this thread's batch staged for this node, if it reads in its batch's view now
     /// (lock held, `_stagedCount` not zero).
-    private func stagedInView(_ context: _ThreadContext) -> (value: Value, writes: Int)? {
-        guard context.view(graphRef.object) != .committed else { return nil }
+    private func stagedInView(_ context: _ThreadContext, _ held: borrowing _HeldLock) -> (value: Value, writes: Int)? {
+        guard context.view(graphRef.object, held) != .committed else { return nil }
         return staged(by: context.staging)
     }
 
@@ -174,7 +175,7 @@ extension Stored {
     @usableFromInline
     func _readStaged(_ held: consuming _HeldLock) -> Value {
         let context = _ThreadContext.current
-        let view = context.view(graphRef.object)
+        let view = context.view(graphRef.object, held)
         var current = _value
         var readsStaged = false
         var keptVersion: Int? = nil
@@ -213,7 +214,7 @@ extension Stored {
             // value will have (see `_StagedRead`).
             let tracked = graphRef.with { graph in
                 guard graph.trackRead(self, held) else { return false }
-                graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph), held)
+                graph.recordVersionOfRunRead(of: self, reservedVersionOfStagedValue(context.staging, graph, held), held)
                 return true
             }
             if tracked {
@@ -243,8 +244,9 @@ extension Stored {
 
     /// The version the value `staging` staged for this node gets when it is applied, reserved
     /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
-    private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph) -> Int {
-        updateStagedRead(by: staging) { $0.reserve(in: graph) }!
+    private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph, _ held: borrowing _HeldLock) -> Int
+    {
+        updateStagedRead(by: staging) { $0.reserve(in: graph, held) }!
     }
 
     /// After a reaction's read of the write counter in its batch's view (lock held): its edge
@@ -253,8 +255,8 @@ extension Stored {
     /// when no reaction tracked the read.
     func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph, _ held: borrowing _HeldLock) {
         let context = _ThreadContext.current
-        guard context.view(graph) == .batch,
-            let reserved = updateStagedRead(by: context.staging, { $0.reserveCount(in: graph) })
+        guard context.view(graph, held) == .batch,
+            let reserved = updateStagedRead(by: context.staging, { $0.reserveCount(in: graph, held) })
         else { return }
         graph.recordVersionOfRunRead(of: counter, reserved, held)
     }
@@ -266,15 +268,15 @@ extension Stored {
     }
 
     /// The value in this thread's view (lock held): the staged value inside its batch.
-    func _valueInView() -> Value {
+    func _valueInView(_ held: borrowing _HeldLock) -> Value {
         guard _stagedCount != 0 else { return _value }
-        return stagedInView(.current)?.value ?? _value
+        return stagedInView(.current, held)?.value ?? _value
     }
 
     /// The writes this thread's batch staged and has not yet applied (lock held).
-    func _stagedWriteCount() -> Int {
+    func _stagedWriteCount(_ held: borrowing _HeldLock) -> Int {
         guard _stagedCount != 0 else { return 0 }
-        return stagedInView(.current)?.writes ?? 0
+        return stagedInView(.current, held)?.writes ?? 0
     }
 
     /// Applies the write `staging` staged (lock held, outside any batch): counts its writes,

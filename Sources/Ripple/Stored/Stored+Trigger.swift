@@ -54,7 +54,7 @@ extension Stored {
     private func _applyTrigger(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool) {
         _stampVersion(held)
         if graphRef.with({ $0.tracingCount != 0 }) {
-            _recordWrite(old: _value, new: _value, context)
+            _recordWrite(old: _value, new: _value, context, held)
         }
         _commitWrite(context, held, runningJobs: runningJobs)
     }
@@ -66,9 +66,9 @@ extension Stored {
         let inBatch = context.with { context -> Bool in
             guard context.writes.batchDepth > 0 else { return false }
             graphRef.with { graph in
-                graph.lock.lock()
-                if graph.isDeriving(on: context) { graph.failWriteDuringEvaluation(of: self, context) }
-                if graph.comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self) }
+                let held = graph.takeLock()
+                if graph.isDeriving(on: context, held) { graph.failWriteDuringEvaluation(of: self, held, context) }
+                if graph.state(held).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held) }
                 // The batch's sole write, if it kept one, comes first (and the batch is now
                 // more than that write).
                 graph.stageSoleWrite(of: context)
@@ -76,14 +76,14 @@ extension Stored {
                 staging.generation &+= 1
                 if !staging.isActive {
                     graph.stagingThreads += 1
-                    if graph.isTracing { graph.recordTrace(.batchStart, context) }
+                    if graph.isTracing { graph.recordTrace(.batchStart, context, held) }
                 }
                 staging.append(self) { node, _, context, _ in
                     let stored = _downcast(node, to: Stored<Value>.self)
                     guard let held = stored._lockForWrite(context) else { return }
                     stored._applyTrigger(context, held, runningJobs: false)
                 }
-                graph.unlock()
+                held.release(graph)
             }
             return true
         }

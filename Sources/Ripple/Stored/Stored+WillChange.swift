@@ -136,10 +136,10 @@ extension Stored {
     @usableFromInline @inline(never)
     func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         graphRef.with { graph in
-            graph.comparingRef = nil
+            graph.state(held).comparingRef = nil
             let me = context
             failIfCallingWillChangeHandlers(graph, me)
-            holdForWillChange(graph, me)
+            holdForWillChange(graph, me, held)
             let handlers = extras.willChangeHandlers
             extras.willChangeCaller = me
             let old = _value
@@ -152,7 +152,7 @@ extension Stored {
             graph.lock.lock()
             writes &+= 1
             extras.willChangeCaller = nil
-            _endExclusive()
+            _endExclusive(held)
         }
     }
 
@@ -170,14 +170,14 @@ extension Stored {
                 let me = _Ref(context)
                 // Held from now until the batch is applied: its commit ends the reservation.
                 _waitForExclusiveAccess(context)
-                holdForWillChange(graph, me)
+                holdForWillChange(graph, me, held)
                 context.reservations.append(self)
-                let old = _valueInView()
+                let old = _valueInView(held)
                 if let isEqual = _isEqual {
-                    graph.comparingRef = .init(self)
+                    graph.state(held).comparingRef = .init(self)
                     let equal = isEqual(old, newValue)
-                    graph.comparingRef = nil
-                    if equal { return _stageLocked(graph, context, commit: commit) }
+                    graph.state(held).comparingRef = nil
+                    if equal { return _stageLocked(graph, context, held, commit: commit) }
                 }
                 failIfCallingWillChangeHandlers(graph, me)
                 let handlers = extras.willChangeHandlers
@@ -188,17 +188,17 @@ extension Stored {
                 extras.willChangeCaller = nil
                 // The handlers' own writes may have staged the batch's sole write meanwhile.
                 graph.stageSoleWrite(of: context)
-                return _stageLocked(graph, context, commit: commit)
+                return _stageLocked(graph, context, held, commit: commit)
             }
         }
     }
 
     /// Takes the value for the thread of `me` (lock held, no other thread holding it), as a
     /// compound assignment does: other threads' writes of it wait until `_endExclusive`.
-    private func holdForWillChange(_ graph: _Graph, _ me: _Ref<_ThreadContext>) {
+    private func holdForWillChange(_ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         if _exclusiveOwner == nil {
             _exclusiveOwner = me
-            graph.exclusiveOwners += 1
+            graph.state(held).exclusiveOwners += 1
         }
         extras.exclusiveDepth += 1
     }

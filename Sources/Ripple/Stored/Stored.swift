@@ -65,7 +65,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         _isEqual = isEqual
         storedOrigin = _OriginStorage(_Origin(name: name, fileID: file, line: line))
         super.init(value)
-        version = _graph.withLock { _graph.makeID() }
+        version = _graph.withLock { held in _graph.makeID(held) }
     }
 
     /// A stored value without a name, that may be given one once, later (see `_giveName(_:)`).
@@ -75,7 +75,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         _isEqual = isEqual
         storedOrigin = _OriginStorage(nameableLater: _Origin(name: nil, fileID: file, line: line))
         super.init(value)
-        version = _graph.withLock { _graph.makeID() }
+        version = _graph.withLock { held in _graph.makeID(held) }
     }
 
     /// Creates a stored value of a type that is not `Equatable`: every write notifies.
@@ -146,10 +146,10 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     @inlinable @inline(never)
     func _generalRead(_ held: consuming _HeldLock) -> Value {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
-        graphRef.with { $0._stageSoleWriteOfCallingThread() }
+        graphRef.with { $0._stageSoleWriteOfCallingThread(held) }
         // Inside a read-modify-write region, the region's first read of a stored value also
         // records it (see `Stored+ReadModifyWrite.swift`).
-        if graphRef.with({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion() }
+        if graphRef.with({ $0.readModifyWriteRegions }) != 0 { _noteReadInRegion(held) }
         if _stagedCount != 0 { return _readStaged(held) }
         let current = _value
         if _trackRead(held) {
@@ -201,9 +201,9 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     /// - Complexity: O(1). Until it is first read, counting costs one increment per write.
     public var writeCount: Int {
         let (counter, staged) = graphRef.with { graph in
-            graph.withLock { () -> (Stored<Int>, Int) in
+            graph.withLock { held -> (Stored<Int>, Int) in
                 // Inside a batch, its writes not yet applied count too.
-                let staged = _stagedWriteCount()
+                let staged = _stagedWriteCount(held)
                 if let writeCounter = _extras?.object.writeCounter { return (writeCounter, staged) }
                 let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
                 extras.writeCounter = created
@@ -254,7 +254,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         var replaced = newValue
         swap(&_value, &replaced)
         if graphRef.with({ $0.tracingCount != 0 }) {
-            _recordWrite(old: replaced, new: _value, context)
+            _recordWrite(old: replaced, new: _value, context, held)
         }
         _commitWrite(context, held, runningJobs: runningJobs)
         return replaced

@@ -27,7 +27,7 @@ public func traceCommit<R, Failure: Error>(
     let close = { (store: String, transaction: String) in
         let event = _PendingTrace.commit(
             store: store, transaction: transaction, woke: context.wokeReactions.removeLast())
-        _graph.withLock { _graph.recordTrace(event, context) }
+        _graph.withLock { held in _graph.recordTrace(event, context, held) }
     }
     if context.writes.batchDepth > 0 {
         // Inside a batch, the commit's writes are applied, and the reactions they wake run,
@@ -90,9 +90,10 @@ extension _ThreadContext {
 
     /// Records `commits`, each naming `woke` (lock released).
     private func recordBatchCommits(_ commits: [(store: String, transaction: String)], woke: [String]) {
-        _graph.withLock {
+        _graph.withLock { held in
             for commit in commits {
-                _graph.recordTrace(.commit(store: commit.store, transaction: commit.transaction, woke: woke), self)
+                _graph.recordTrace(
+                    .commit(store: commit.store, transaction: commit.transaction, woke: woke), self, held)
             }
         }
     }

@@ -44,7 +44,7 @@ extension _ReactionNode {
         let changes = changesSinceLastRun(graph, held)
         graph.state(held).whyBaselines[ObjectIdentifier(self)] = nil
         if graph.isTracing {
-            graph.recordTrace(.reactionRun(node: traceName, changes: changes), context)
+            graph.recordTrace(.reactionRun(node: traceName, changes: changes), context, held)
             if !context.wokeReactions.isEmpty {
                 context.wokeReactions[context.wokeReactions.count - 1].append(traceName)
             }

@@ -108,14 +108,14 @@ extension _Graph {
 
     /// Records an evaluation (lock held): kept out of line, off the evaluation's path.
     @inline(never)
-    func traceEvaluation(of node: _Node, changed: Bool) {
-        recordTrace(.evaluation(node: node.traceName, changed: changed))
+    func traceEvaluation(of node: _Node, changed: Bool, _ held: borrowing _HeldLock) {
+        recordTrace(.evaluation(node: node.traceName, changed: changed), held)
     }
 
     /// Records an event for the calling thread's tracers (lock held); they receive it once
     /// the outermost lock is released.
     @inline(never)
-    func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext) {
+    func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         assertLockHeld()
         if context.pendingTraces.isEmpty {
             // The thread's first pending event: the next outermost release delivers them (an
@@ -139,12 +139,12 @@ extension _Graph {
     /// Records an event on the calling thread (lock held), or, on a helper thread of
     /// `refreshOnFreshStack`, on the thread it refreshes for: the helper ends before the
     /// lock is released, and its events are that thread's.
-    func recordTrace(_ event: _PendingTrace) {
-        if let reader = helpedReaderContext {
-            reader.with { recordTrace(event, $0) }
+    func recordTrace(_ event: _PendingTrace, _ held: borrowing _HeldLock) {
+        if let reader = state(held).helpedReaderContext {
+            reader.with { recordTrace(event, $0, held) }
             return
         }
-        recordTrace(event, _ThreadContext.current)
+        recordTrace(event, _ThreadContext.current, held)
     }
 }
 

@@ -23,7 +23,7 @@ import _RippleRef
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let computed = Computed(name: "inProgress") { 1 }
                 let node = computed.node
-                _graph.withLock { _graph.evaluatingRef = _Ref(node) }
+                _graph.withLock { held in _graph.state(held).evaluatingRef = _Ref(node) }
             })
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("internal invariant: the graph's lock released while"))
