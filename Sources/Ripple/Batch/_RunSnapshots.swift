@@ -98,17 +98,18 @@ extension _Graph {
     ///
     /// - Complexity: O(1), and O(1) amortized for a run nested in another.
     @inline(__always)
-    func beginSnapshot(of reaction: _ReactionNode, _ context: _ThreadContext) {
+    func beginSnapshot(of reaction: _ReactionNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         let staging = context.staging
         if staging.runReaction != nil {
             suspendCurrentRun(staging)
         } else {
             let ref = _Ref(staging)
-            let head = snapshots.runningHead
+            let head = locked.snapshots.runningHead
             staging.nextRunning = head
             head?.with { $0.previousRunning = ref }
-            snapshots.runningHead = ref
-            snapshots.runningThreads &+= 1
+            locked.snapshots.runningHead = ref
+            locked.snapshots.runningThreads &+= 1
         }
         staging.runReaction = ObjectIdentifier(reaction)
     }
@@ -130,6 +131,7 @@ extension _Graph {
     /// - Complexity: O(1); O(*k*) in the values kept when the run held changes.
     @inline(__always)
     func endSnapshot(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         let staging = context.staging
         if !staging.heldChanges.isEmpty { releaseHeldChanges(staging, held) }
         if !staging.suspendedRuns.isEmpty {
@@ -142,13 +144,13 @@ extension _Graph {
                 previous.with { $0.nextRunning = next }
                 staging.previousRunning = nil
             } else {
-                snapshots.runningHead = next
+                locked.snapshots.runningHead = next
             }
             next?.with { $0.previousRunning = previous }
             staging.nextRunning = nil
-            snapshots.runningThreads &-= 1
+            locked.snapshots.runningThreads &-= 1
         }
-        if !staging.memo.isEmpty { forgetPrivateValues(staging) }
+        if !staging.memo.isEmpty { forgetPrivateValues(staging, held) }
     }
 
     /// The current run on a thread ended inside another (lock held): the outer one goes on.
@@ -162,7 +164,7 @@ extension _Graph {
     /// A run's private values (and the nodes they hold) go with it, once the lock is released;
     /// a batch's stay (a run started inside it).
     @inline(never)
-    private func forgetPrivateValues(_ staging: _Staging) {
+    private func forgetPrivateValues(_ staging: _Staging, _ held: borrowing _HeldLock) {
         guard !staging.isActive else { return }
         keepUntilUnlock(staging.memo)
         staging.memo = [:]
@@ -172,13 +174,14 @@ extension _Graph {
     /// its kept values.
     @inline(never)
     private func releaseHeldChanges(_ staging: _Staging, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         var released: [Int] = []
         for change in staging.heldChanges {
-            let remaining = (snapshots.holders[change] ?? 1) - 1
+            let remaining = (locked.snapshots.holders[change] ?? 1) - 1
             if remaining > 0 {
-                snapshots.holders[change] = remaining
+                locked.snapshots.holders[change] = remaining
             } else {
-                snapshots.holders[change] = nil
+                locked.snapshots.holders[change] = nil
                 released.append(change)
             }
         }
@@ -198,6 +201,7 @@ extension _Graph {
     ///   progress: only while another thread has one.
     @inline(never)
     func changePropagated(from source: _Node, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(source)]
         var stack: [_Ref<_Node>] = [_Ref(source)]
         while let node = stack.popLast() {
@@ -208,13 +212,13 @@ extension _Graph {
                 case .computed:
                     if visited.insert(ObjectIdentifier(observer.object)).inserted { stack.append(observer) }
                 case .reaction:
-                    touchRun(of: _downcast(observer.object, to: _ReactionNode.self), context)
+                    touchRun(of: _downcast(observer.object, to: _ReactionNode.self), context, held)
                 case .stored, .watcher:
                     break
                 }
             }
         }
-        if snapshots.needsSettling, !snapshots.isApplyingBatch { settleKeptValues(held) }
+        if locked.snapshots.needsSettling, !locked.snapshots.isApplyingBatch { settleKeptValues(held) }
     }
 
     /// A change reached `reaction` (lock held): if a run of it is in progress on another
@@ -224,18 +228,19 @@ extension _Graph {
     /// batch's view and holds nothing.
     ///
     /// - Complexity: O(*t*) in the threads with a run in progress.
-    private func touchRun(of reaction: _ReactionNode, _ context: _ThreadContext) {
+    private func touchRun(of reaction: _ReactionNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         let id = ObjectIdentifier(reaction)
-        let change = snapshots.change
-        var cursor = snapshots.runningHead
+        let change = locked.snapshots.change
+        var cursor = locked.snapshots.runningHead
         while let staging = cursor?.object {
             cursor = staging.nextRunning
             if staging.runReaction == id {
-                guard hold(change, in: &staging.heldChanges, of: staging) else { return }
+                guard hold(change, in: &staging.heldChanges, of: staging, held) else { return }
                 // Its private values were evaluated without this change's kept values.
                 staging.generation &+= 1
             } else if let index = staging.suspendedRuns.lastIndex(where: { $0.reaction == id }) {
-                guard hold(change, in: &staging.suspendedRuns[index].held, of: staging) else { return }
+                guard hold(change, in: &staging.suspendedRuns[index].held, of: staging, held) else { return }
             } else {
                 continue
             }
@@ -248,42 +253,47 @@ extension _Graph {
 
     /// Makes a run on `staging`'s thread, holding `held`, hold `change` (lock held). Returns
     /// whether it holds it newly; a run started inside a batch holds nothing.
-    private func hold(_ change: Int, in held: inout [Int], of staging: _Staging) -> Bool {
+    private func hold(
+        _ change: Int, in heldChanges: inout [Int], of staging: _Staging, _ held: borrowing _HeldLock
+    ) -> Bool {
+        let locked = state(held)
         guard !staging.isActive else { return false }
-        snapshots.changeTouchedARun = true
-        guard held.last != change else { return false }
-        held.append(change)
-        snapshots.holders[change, default: 0] += 1
+        locked.snapshots.changeTouchedARun = true
+        guard heldChanges.last != change else { return false }
+        heldChanges.append(change)
+        locked.snapshots.holders[change, default: 0] += 1
         return true
     }
 
     /// Starts applying a batch's writes (lock held): one change, for the runs it touches.
-    func beginBatchApply() {
-        snapshots.isApplyingBatch = true
+    func beginBatchApply(_ held: borrowing _HeldLock) {
+        state(held).snapshots.isApplyingBatch = true
     }
 
     /// Ends applying a batch's writes (lock held): settles the change.
     func endBatchApply(_ held: borrowing _HeldLock) {
-        snapshots.isApplyingBatch = false
-        if snapshots.needsSettling { settleKeptValues(held) }
+        let locked = state(held)
+        locked.snapshots.isApplyingBatch = false
+        if locked.snapshots.needsSettling { settleKeptValues(held) }
     }
 
     /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress
     /// (lock held): tentatively, until the change has propagated (`settleKeptValues`).
     /// `version` is the node's version now.
     @inline(never)
-    func keepReplacedValue(of node: _Node, _ value: () -> Any, version: Int) {
-        let kept = _KeptValue(change: snapshots.change, version: version, value: value())
+    func keepReplacedValue(of node: _Node, _ value: () -> Any, version: Int, _ held: borrowing _HeldLock) {
+        let locked = state(held)
+        let kept = _KeptValue(change: locked.snapshots.change, version: version, value: value())
         let id = ObjectIdentifier(node)
-        if snapshots.history[id] != nil {
-            snapshots.history[id]?.values.append(kept)
+        if locked.snapshots.history[id] != nil {
+            locked.snapshots.history[id]?.values.append(kept)
         } else {
             if node._stagedCount == .max { failTooManyStagingThreads(of: node) }
             node._stagedCount += 1
-            if snapshots.history.isEmpty { stagingThreads += 1 }
-            snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])
+            if locked.snapshots.history.isEmpty { stagingThreads += 1 }
+            locked.snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])
         }
-        snapshots.tentative.append(id)
+        locked.snapshots.tentative.append(id)
     }
 
     /// Once a change has propagated (lock held): keeps what it replaced if it touched a run in
@@ -291,17 +301,18 @@ extension _Graph {
     /// next change gets another identity.
     @inline(never)
     func settleKeptValues(_ held: borrowing _HeldLock) {
-        let keeps = snapshots.changeTouchedARun
-        snapshots.changeTouchedARun = false
-        snapshots.change &+= 1
-        let tentative = snapshots.tentative
-        snapshots.tentative.removeAll(keepingCapacity: true)
+        let locked = state(held)
+        let keeps = locked.snapshots.changeTouchedARun
+        locked.snapshots.changeTouchedARun = false
+        locked.snapshots.change &+= 1
+        let tentative = locked.snapshots.tentative
+        locked.snapshots.tentative.removeAll(keepingCapacity: true)
         if keeps { return }
         for id in tentative {
-            guard let values = snapshots.history[id]?.values, let newest = values.last else { continue }
+            guard let values = locked.snapshots.history[id]?.values, let newest = values.last else { continue }
             keepUntilUnlock(newest.value)
             if values.count >= 2 {
-                snapshots.history[id]?.values.removeLast()
+                locked.snapshots.history[id]?.values.removeLast()
             } else {
                 forget(id, held)
             }
@@ -313,14 +324,15 @@ extension _Graph {
     ///
     /// - Complexity: O(*k*) in the nodes with kept values.
     private func dropKeptValues(of changes: [Int], _ held: borrowing _HeldLock) {
-        for (id, kept) in snapshots.history {
+        let locked = state(held)
+        for (id, kept) in locked.snapshots.history {
             let keep = kept.values.filter { !changes.contains($0.change) }
             if keep.count == kept.values.count { continue }
             keepUntilUnlock(kept.values)
             if keep.isEmpty {
                 forget(id, held)
             } else {
-                snapshots.history[id]?.values = keep
+                locked.snapshots.history[id]?.values = keep
             }
         }
     }
@@ -328,19 +340,21 @@ extension _Graph {
     /// Forgets the kept values of a node (lock held; its values already handed to
     /// `keepUntilUnlock`).
     private func forget(_ id: ObjectIdentifier, _ held: borrowing _HeldLock) {
-        guard let kept = snapshots.history.removeValue(forKey: id) else { return }
+        let locked = state(held)
+        guard let kept = locked.snapshots.history.removeValue(forKey: id) else { return }
         kept.node.with { $0._stagedCount -= 1 }
         releaseAfterUnlock(kept.node, held)
-        if snapshots.history.isEmpty { stagingThreads -= 1 }
+        if locked.snapshots.history.isEmpty { stagingThreads -= 1 }
     }
 
     /// The value a run holding `changes` reads for `node`, if one of them replaced it: the
     /// value before the earliest of them (lock held).
     ///
     /// - Complexity: O(*k* × *c*) in the values kept for `node` and the changes held.
-    func keptValue(of node: _Node, for changes: [Int]) -> _KeptValue? {
-        guard !changes.isEmpty, !snapshots.history.isEmpty,
-            let values = snapshots.history[ObjectIdentifier(node)]?.values
+    func keptValue(of node: _Node, for changes: [Int], _ held: borrowing _HeldLock) -> _KeptValue? {
+        let locked = state(held)
+        guard !changes.isEmpty, !locked.snapshots.history.isEmpty,
+            let values = locked.snapshots.history[ObjectIdentifier(node)]?.values
         else { return nil }
         return values.first { changes.contains($0.change) }
     }
@@ -348,7 +362,7 @@ extension _Graph {
 
 extension _Staging {
     /// Whether this thread's run reads a kept value for `node` (lock held).
-    func readsKeptValue(of node: _Node, _ graph: _Graph) -> Bool {
-        !heldChanges.isEmpty && node._stagedCount != 0 && graph.keptValue(of: node, for: heldChanges) != nil
+    func readsKeptValue(of node: _Node, _ graph: _Graph, _ held: borrowing _HeldLock) -> Bool {
+        !heldChanges.isEmpty && node._stagedCount != 0 && graph.keptValue(of: node, for: heldChanges, held) != nil
     }
 }

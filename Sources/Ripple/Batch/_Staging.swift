@@ -102,7 +102,7 @@ final class _Staging {
         // Reaction runs in progress on other threads read the batch's values as they were
         // before it (see `_RunSnapshots`).
         let graph = _existingGraphRef
-        graph.with { $0.beginBatchApply() }
+        graph.with { $0.beginBatchApply(held) }
         for index in 0..<count {
             let entry = slots[index]
             entry.node.with { entry.commit($0, self, context, held) }
@@ -306,7 +306,7 @@ extension _ThreadContext {
     @inline(__always)
     func view(_ graph: _Graph, _ held: borrowing _HeldLock) -> _View {
         // A reaction's run that holds another thread's change reads what it wrote as before it.
-        guard staging.isActive || (!staging.heldChanges.isEmpty && !graph.snapshots.history.isEmpty) else {
+        guard staging.isActive || (!staging.heldChanges.isEmpty && !graph.state(held).snapshots.history.isEmpty) else {
             return .committed
         }
         // A shared derivation (perhaps started by a private one) sees committed values, also
@@ -344,7 +344,7 @@ extension _ThreadContext {
                     graph.stageSoleWrite(self)
                 } else {
                     // One change with the batch's other writes, if any (the write counter's).
-                    graph.beginBatchApply()
+                    graph.beginBatchApply(held)
                     graph.applySoleWrite(self)
                     graph.endBatchApply(held)
                 }
@@ -352,7 +352,9 @@ extension _ThreadContext {
             if staging.isActive {
                 // A value another thread holds for a read-modify-write is applied after it.
                 if graph.state(held).exclusiveOwners != 0 {
-                    while let held = staging.firstHeldByAnotherThread(self) { held._waitForExclusiveAccess(self) }
+                    while let subject = staging.firstHeldByAnotherThread(self) {
+                        subject._waitForExclusiveAccess(self, held)
+                    }
                 }
                 graph.stagingThreads -= 1
                 staging.commitAll(context, held)
@@ -370,7 +372,7 @@ extension _ThreadContext {
                 held.release(graph)
             }
         }
-        // The nodes and the values the commit replaced are released here, unlocked.
+        // The nodes and the values the commit replaced are released here, ungraph.state(held).
         if soleWrite.isApplied { finishSoleWrite() }
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }
         if !ended.isEmpty {
@@ -425,7 +427,7 @@ extension _Staging {
                 stack[stack.count - 1].index += 1
                 switch dep.kind {
                 case .stored:
-                    if isStaged(dep) || readsKeptValue(of: dep, graph) { stack[stack.count - 1].affected = true }
+                    if isStaged(dep) || readsKeptValue(of: dep, graph, held) { stack[stack.count - 1].affected = true }
                 case .computed:
                     let dep = _downcast(dep, to: _DerivedNode.self)
                     if let known = memo[ObjectIdentifier(dep)] {

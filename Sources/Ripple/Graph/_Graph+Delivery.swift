@@ -174,7 +174,7 @@ extension _Graph {
                 // (a reaction created inside a body) gets its state back when this one ends.
                 let interrupted = beginTracking(reaction, context, held)
                 // The run reads the graph as it is now, whatever other threads write meanwhile.
-                beginSnapshot(of: reaction, context)
+                beginSnapshot(of: reaction, context, held)
                 unlock()
                 reaction.runBody(&run, context)
                 lock.lock(as: me)

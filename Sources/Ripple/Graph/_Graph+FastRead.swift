@@ -296,8 +296,14 @@ extension _Graph {
     /// needs no retain and release of the handle around it.
     @usableFromInline @_effects(releasenone) @inline(never)
     final func _endUntrackedComputedRead(_ node: _Node) -> _UntrackedReadEnd {
-        guard !_downcast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0, releasedUnderLock.isEmpty
+        // The read's acquisition, which the caller holds as a case of `_ComputedReadStart`: a
+        // token for this step's use of it, ended without a release (the step releases the lock
+        // itself, or leaves it held for the caller).
+        let held = _HeldLock()
+        guard !_downcast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0,
+            state(held).releasedUnderLock.isEmpty
         else {
+            held.endWithoutReleasing()
             #if RIPPLE_INVARIANTS
             _ThreadContext.existingRef?.with { context in
                 // A plain load and store (see `counted`).
@@ -307,9 +313,6 @@ extension _Graph {
             #endif
             return .general
         }
-        // The read's acquisition, which the caller holds as a case of `_ComputedReadStart`: a
-        // token for the check's use of it.
-        let held = _HeldLock()
         assertSoleWriteStaged(held)
         held.endWithoutReleasing()
         #if RIPPLE_INVARIANTS
@@ -331,7 +334,11 @@ extension _Graph {
     final func _endTrackedRead() {
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
-        if lock.isHeldOnce, !releasedUnderLock.isEmpty, threadsWaitingForBroadcast == 0 {
+        // The read's acquisition, about to be released: a token for the check's use of it.
+        let held = _HeldLock()
+        let locked = state(held)
+        held.endWithoutReleasing()
+        if lock.isHeldOnce, !locked.releasedUnderLock.isEmpty, locked.threadsWaitingForBroadcast == 0 {
             _rippleFailure(
                 "internal invariant: references queued for release at the outermost unlock of a fast read, with no thread waiting in waitForBroadcast"
             )

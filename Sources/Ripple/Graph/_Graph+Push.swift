@@ -7,7 +7,7 @@ extension _Graph {
     /// `_RunSnapshots`).
     func propagate(from source: _Node, into context: _ThreadContext, _ held: borrowing _HeldLock) {
         markDownstream(of: source, context, held)
-        if snapshots.runningThreads != 0 { changePropagated(from: source, context, held) }
+        if state(held).snapshots.runningThreads != 0 { changePropagated(from: source, context, held) }
     }
 
     /// `propagate`'s marking.

@@ -9,26 +9,21 @@ import _RippleRef
 /// glitch-free values and at most one evaluation per node per write or batch.
 @usableFromInline
 package final class _Graph: @unchecked Sendable {
-    /// Guards every node, `guarded` and the fields below.
+    /// Guards every node, `guarded` and the four counts below.
     @usableFromInline package let lock = _Lock()
-    /// The state the lock guards, reached only through an acquisition (see `state(_:)`).
+    /// The state the lock guards, reached only through an acquisition (see `state(_:)`), and
+    /// directly only by the lock's release in this file (`unlock`, `waitForBroadcast`, the
+    /// release queue's `releaseAfterUnlock` and `keepUntilUnlock`).
     private let guarded = _GraphState()
+    // The four counts below are guarded by the lock too, but stay here: code inlined into
+    // clients (`@inlinable` reads and writes) tests them, and cannot reach the private
+    // `guarded`. Each is written under the lock.
     /// Read-modify-write regions open on any thread: while zero, a stored value's read skips
     /// the region check (one load on the read path).
     @usableFromInline @exclusivity(unchecked) var readModifyWriteRegions = 0
-    /// References the graph let go of while the lock was held (dropped edges and links),
-    /// released once the lock is released: the last one may free a node and whatever its
-    /// closures captured, and user deinitializers must not run under the lock.
-    @exclusivity(unchecked) var releasedUnderLock = _Buffer<_Ref<_Node>>()
-    /// Values a computed value replaced while the lock was held, released with it (see
-    /// `keepUntilUnlock`).
-    @exclusivity(unchecked) var releasedValues: [Any] = []
     /// Threads inside a batch with staged writes (see `_Staging`): while it is zero, reads
     /// skip every check of staged values.
     @usableFromInline @exclusivity(unchecked) var stagingThreads = 0
-    /// The reaction runs in progress and the values kept for them (see `_RunSnapshots`). While
-    /// any value is kept, it counts as one staging thread.
-    @exclusivity(unchecked) var snapshots = _RunSnapshots()
     /// Threads inside an `untracked { }` within a `tracked { }` (see `_ThreadContext.hidesReads`):
     /// while zero, a read outside Ripple's tracking skips that check (one load, on the path of
     /// reads that register with Observation only).
@@ -65,13 +60,7 @@ package final class _Graph: @unchecked Sendable {
     func countWillChangeNodes(by delta: Int) {
         _ripple_relaxed_add(willChangeNodes, delta)
     }
-    /// Threads with recorded trace events not yet delivered: while it is not zero, the
-    /// outermost release of the lock delivers the releasing thread's events.
-    @exclusivity(unchecked) var pendingTraceThreads = 0
     #if RIPPLE_INVARIANTS
-    /// Threads inside `waitForBroadcast` (changed with the lock held): while one is, the lock
-    /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
-    @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
     #endif
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
@@ -83,7 +72,7 @@ package final class _Graph: @unchecked Sendable {
     @inline(__always)
     func releaseAfterUnlock(_ ref: _Ref<_Node>, _ held: borrowing _HeldLock) {
         assertLockHeld()
-        releasedUnderLock.append(ref)
+        guarded.releasedUnderLock.append(ref)
     }
 
     /// Releases the lock; after the outermost release, drops the references let go of under it.
@@ -92,7 +81,7 @@ package final class _Graph: @unchecked Sendable {
         #if RIPPLE_INVARIANTS
         checkNotEvaluatingAtOutermostUnlock()
         #endif
-        if releasedUnderLock.isEmpty {
+        if guarded.releasedUnderLock.isEmpty {
             lock.unlock()
         } else {
             unlockReleasing()
@@ -109,13 +98,13 @@ package final class _Graph: @unchecked Sendable {
         // storage for its next releases: no buffer is allocated and freed per release (see
         // `_ThreadContext.releasedSpare`).
         let context = _ThreadContext.current
-        var released = releasedUnderLock.take()
-        releasedUnderLock = context.releasedSpare.take()
+        var released = guarded.releasedUnderLock.take()
+        guarded.releasedUnderLock = context.releasedSpare.take()
         var values: [Any] = []
-        if !releasedValues.isEmpty { swap(&values, &releasedValues) }
+        if !guarded.releasedValues.isEmpty { swap(&values, &guarded.releasedValues) }
         let work = guarded.observationWork
         if !work.isEmpty { guarded.observationWork = [] }
-        let tracing = pendingTraceThreads != 0
+        let tracing = guarded.pendingTraceThreads != 0
         lock.unlock()
         if !work.isEmpty {
             for item in work { item.perform(context) }
@@ -152,26 +141,32 @@ package final class _Graph: @unchecked Sendable {
     /// fast path, which releases nothing, leaves it (see `_endTrackedRead`). It is released at
     /// the latest by this thread's own outermost release, where it would have been without the
     /// wait.
-    func waitForBroadcast(_ context: _ThreadContext) {
+    func waitForBroadcast(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         #if RIPPLE_INVARIANTS
-        threadsWaitingForBroadcast += 1
+        guarded.threadsWaitingForBroadcast += 1
         #endif
         lock.wait()
         #if RIPPLE_INVARIANTS
-        threadsWaitingForBroadcast -= 1
+        guarded.threadsWaitingForBroadcast -= 1
         #endif
-        rearmTraceDelivery(context)
+        rearmTraceDelivery(context, held)
     }
 
     /// Keeps a computed value's replaced value until the lock is released (lock held): its
     /// deinitializer is user code. Also used for the strong reference a weak-owner derivation
     /// takes to its owner (see `_OwnedDerivation`).
+    ///
+    /// The one function outside the lock's release that reaches the guarded state without the
+    /// token: its callers run inside a derivation (`_ComputedNode._replaceCached`, a derivation's
+    /// owner), under the evaluating thread's acquisition, whose token (`recompute`'s) does not
+    /// cross the type-erased evaluation into the user's code. It only appends to the queue the
+    /// release drains, declared here; debug builds check the lock is held.
     @usableFromInline
     func keepUntilUnlock(_ value: Any) {
         assertLockHeld()
         // An entry in `releasedUnderLock` sends `unlock` down the path that drains both.
-        if releasedValues.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
-        releasedValues.append(value)
+        if guarded.releasedValues.isEmpty { guarded.releasedUnderLock.append(_tombstone.retain()) }
+        guarded.releasedValues.append(value)
     }
 
     /// Runs `body` with the lock held, then releases it as ``unlock()`` does. `body` must not
@@ -187,6 +182,21 @@ package final class _Graph: @unchecked Sendable {
     func isDeriving(on context: _ThreadContext, _ held: borrowing _HeldLock) -> Bool {
         state(held).evaluatingRef != nil || state(held).suspendedEvaluatingRef != nil
             || context.privateEvaluationRef != nil
+    }
+
+    /// Stops a write to `node` made by a derivation running on this thread (with `context`, a
+    /// batch's private evaluation on it too), or from inside the equality check of the write
+    /// being applied (lock held). The stops are calls from here, not from the callers: a caller
+    /// holding its token in a variable then has no path that ends before the token's end.
+    @inline(__always)
+    func refuseWrite(to node: _Node, on context: _ThreadContext?, _ held: borrowing _HeldLock) {
+        let locked = state(held)
+        if locked.evaluatingRef != nil || locked.suspendedEvaluatingRef != nil
+            || context?.privateEvaluationRef != nil
+        {
+            failWriteDuringEvaluation(of: node, held, context)
+        }
+        if locked.comparingRef != nil { failWriteDuringEqualityCheck(of: node, held) }
     }
 
     /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
@@ -239,16 +249,17 @@ package final class _Graph: @unchecked Sendable {
 /// (``_HeldLock``), handed to the function that needs it or by `graph.withLock { held in … }`.
 /// A function that needs one of these fields says so in its signature, by taking the token;
 /// no comment saying "lock held" stands in for it. (`guarded`, the graph's reference to it, is
-/// private to `_Graph.swift`, where only `state(_:)` and `withLock(_:)` read it.)
+/// private to this file: `state(_:)` and `withLock(_:)` hand it out, and the lock's release
+/// here reads it.)
 ///
 /// A class, made once with the graph and kept for the life of the process: reaching it is one
-/// load, and handing it on costs no reference counting once inlined. Its fields skip the
-/// run-time exclusivity check (`@exclusivity(unchecked)`): every access is made under the
-/// lock, which the token stands for, and the check doubled the instructions of a write on a
-/// deep chain (14 415 → 32 510, `count-instructions.sh deep`).
+/// load, and handing it on costs no reference counting once inlined. A function that reads it
+/// more than once binds it once (`let locked = state(held)`). Its fields skip the run-time
+/// exclusivity check (`@exclusivity(unchecked)`): every access is made under the lock, which
+/// the token stands for, and the check doubled the instructions of a write on a deep chain
+/// (14 415 → 32 510, `count-instructions.sh deep`).
 ///
-/// The graph's other guarded fields are still declared on ``_Graph``, each with a comment
-/// saying the lock guards it, and so are the nodes' fields.
+/// The nodes' own fields are guarded by the same lock and are not here (see `_Node`).
 final class _GraphState {
     /// The values each reaction that records why it runs saw at its last run, by source (see
     /// `whyDidThisRun()`).
@@ -337,6 +348,22 @@ final class _GraphState {
         get { evaluatingRef?.object }
         set { evaluatingRef = newValue.map { _Ref($0) } }
     }
+    /// The reaction runs in progress and the values kept for them (see `_RunSnapshots`). While
+    /// any value is kept, it counts as one staging thread.
+    @exclusivity(unchecked) var snapshots = _RunSnapshots()
+    /// References the graph let go of while the lock was held (dropped edges and links),
+    /// released once the lock is released: the last one may free a node and whatever its
+    /// closures captured, and user deinitializers must not run under the lock.
+    @exclusivity(unchecked) var releasedUnderLock = _Buffer<_Ref<_Node>>()
+    /// Values a computed value replaced while the lock was held, released with it (see
+    /// `keepUntilUnlock`).
+    @exclusivity(unchecked) var releasedValues: [Any] = []
+    /// Threads with recorded trace events not yet delivered: while it is not zero, the
+    /// outermost release of the lock delivers the releasing thread's events.
+    @exclusivity(unchecked) var pendingTraceThreads = 0
+    /// Threads inside `waitForBroadcast` (changed with the lock held): while one is, the lock
+    /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
+    @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
 }
 
 // The only way to the guarded state: declared in this file, where `guarded` is visible.

@@ -24,11 +24,7 @@ extension Stored {
         graphRef.with { graph in
             // Never inlined and synchronous: the thread's identity may be read in place.
             var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
-            // Checked through the raw references: this is on every write's path.
-            if graph.state(held).evaluatingRef != nil || graph.state(held).suspendedEvaluatingRef != nil {
-                graph.failWriteDuringEvaluation(of: self, held)
-            }
-            if graph.state(held).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held) }
+            graph.refuseWrite(to: self, on: nil, held)
             if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
                 guard let admitted = _admitWrite(graph, context, held) else { return }
                 held = admitted
@@ -65,7 +61,7 @@ extension Stored {
     @usableFromInline
     func _stampVersion(_ held: borrowing _HeldLock) {
         graphRef.with { graph in
-            if graph.snapshots.runningThreads != 0 { _keepReplacedValue(graph) }
+            if graph.state(held).snapshots.runningThreads != 0 { _keepReplacedValue(graph, held) }
             version = graph.makeID(held)
         }
     }
@@ -73,8 +69,8 @@ extension Stored {
     /// Keeps the value about to be replaced for the reaction runs in progress on other threads,
     /// until the write has propagated (lock held; see `_RunSnapshots`).
     @inline(never)
-    func _keepReplacedValue(_ graph: _Graph) {
-        graph.keepReplacedValue(of: self, { _value }, version: version)
+    func _keepReplacedValue(_ graph: _Graph, _ held: borrowing _HeldLock) {
+        graph.keepReplacedValue(of: self, { _value }, version: version, held)
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
@@ -82,7 +78,7 @@ extension Stored {
     @usableFromInline
     func _stampVersion(_ reserved: Int, _ held: borrowing _HeldLock) {
         graphRef.with { graph in
-            if graph.snapshots.runningThreads != 0 { _keepReplacedValue(graph) }
+            if graph.state(held).snapshots.runningThreads != 0 { _keepReplacedValue(graph, held) }
         }
         version = reserved
     }

@@ -55,7 +55,7 @@ protocol _ReadModifyWriteSubject: AnyObject {
     /// The thread (its context) with exclusive access, if any.
     var _exclusiveOwnerContext: _Ref<_ThreadContext>? { get }
     /// Waits (lock held once) until no other thread has exclusive access.
-    func _waitForExclusiveAccess(_ context: _ThreadContext)
+    func _waitForExclusiveAccess(_ context: _ThreadContext, _ held: borrowing _HeldLock)
     /// The name used in diagnostics.
     var debugLabel: String { get }
 }
@@ -189,7 +189,7 @@ extension Stored: _ReadModifyWriteSubject {
                 !graph.isDeriving(on: context, held)
             else { return }
             if context.readModifyWrite.mode == .exclusive {
-                _waitForExclusiveAccess(context)
+                _waitForExclusiveAccess(context, held)
                 if _exclusiveOwner == nil {
                     _exclusiveOwner = _Ref(context)
                     graph.state(held).exclusiveOwners += 1
@@ -214,7 +214,7 @@ extension Stored: _ReadModifyWriteSubject {
         -> _HeldLock?
     {
         let context = context.object
-        _waitForExclusiveAccess(context)
+        _waitForExclusiveAccess(context, held)
         guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return held }
         context.readModifyWrite.isWriting = false
         guard writes == context.readModifyWrite.stamp else {
@@ -241,7 +241,7 @@ extension Stored: _ReadModifyWriteSubject {
     /// Waits (lock held once) until no other thread has exclusive access to this value.
     /// Stops the program, rather than hang, when the owner waits (directly or through others)
     /// for a value this thread holds.
-    func _waitForExclusiveAccess(_ context: _ThreadContext) {
+    func _waitForExclusiveAccess(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         let me = _Ref(context)
         while let owner = _exclusiveOwner, owner != me {
             graphRef.with { graph in
@@ -253,7 +253,7 @@ extension Stored: _ReadModifyWriteSubject {
                 }
                 failIfWaitingCloses(on: owner, me, graph)
                 context.waitingFor = self
-                graph.waitForBroadcast(context)
+                graph.waitForBroadcast(context, held)
                 context.waitingFor = nil
             }
         }

@@ -81,8 +81,7 @@ extension Stored {
                 held = graph.takeLock()
                 // A derivation's write fails here, naming the value it wrote, and so does a write
                 // from inside the equality check of a write being applied.
-                if graph.isDeriving(on: context, held!) { graph.failWriteDuringEvaluation(of: self, held!, context) }
-                if graph.state(held!).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held!) }
+                graph.refuseWrite(to: self, on: context, held!)
                 // The batch's sole write, if it kept one, comes first.
                 graph.stageSoleWrite(of: context)
                 // Before-change handlers are called first (see `Stored+WillChange.swift`).
@@ -183,7 +182,7 @@ extension Stored {
             if let staged = staged(by: context.staging) {
                 current = staged.value
                 readsStaged = true
-            } else if let kept = graphRef.with({ $0.keptValue(of: self, for: context.staging.heldChanges) }) {
+            } else if let kept = graphRef.with({ $0.keptValue(of: self, for: context.staging.heldChanges, held) }) {
                 // A reaction's run reads the value it had before a change the run holds (see
                 // `_RunSnapshots`).
                 current = kept.value as! Value

@@ -67,8 +67,7 @@ extension Stored {
             guard context.writes.batchDepth > 0 else { return false }
             graphRef.with { graph in
                 let held = graph.takeLock()
-                if graph.isDeriving(on: context, held) { graph.failWriteDuringEvaluation(of: self, held, context) }
-                if graph.state(held).comparingRef != nil { graph.failWriteDuringEqualityCheck(of: self, held) }
+                graph.refuseWrite(to: self, on: context, held)
                 // The batch's sole write, if it kept one, comes first (and the batch is now
                 // more than that write).
                 graph.stageSoleWrite(of: context)

@@ -169,7 +169,7 @@ extension Stored {
             context.with { context in
                 let me = _Ref(context)
                 // Held from now until the batch is applied: its commit ends the reservation.
-                _waitForExclusiveAccess(context)
+                _waitForExclusiveAccess(context, held)
                 holdForWillChange(graph, me, held)
                 context.reservations.append(self)
                 let old = _valueInView(held)

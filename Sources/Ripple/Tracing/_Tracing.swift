@@ -116,12 +116,13 @@ extension _Graph {
     /// the outermost lock is released.
     @inline(never)
     func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
         assertLockHeld()
         if context.pendingTraces.isEmpty {
             // The thread's first pending event: the next outermost release delivers them (an
             // entry in `releasedUnderLock` sends it down that path).
-            pendingTraceThreads += 1
-            releasedUnderLock.append(_tombstone.retain())
+            locked.pendingTraceThreads += 1
+            locked.releasedUnderLock.append(_tombstone.retain())
         }
         context.pendingTraces.append(_RecordedTrace(event: event, scoped: context.scopedTracers))
     }
@@ -131,9 +132,9 @@ extension _Graph {
     /// this thread's release down the path that delivers its recorded events (see
     /// `recordTrace`). Puts one back if it has events pending, or they would stay pending, and
     /// so would every event it records after them (they add no entry of their own).
-    func rearmTraceDelivery(_ context: _ThreadContext) {
+    func rearmTraceDelivery(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         assertLockHeld()
-        if !context.pendingTraces.isEmpty { releasedUnderLock.append(_tombstone.retain()) }
+        if !context.pendingTraces.isEmpty { state(held).releasedUnderLock.append(_tombstone.retain()) }
     }
 
     /// Records an event on the calling thread (lock held), or, on a helper thread of
@@ -156,11 +157,11 @@ extension _ThreadContext {
         defer { isDeliveringTraces = false }
         while true {
             // Taken under the lock, which guards the count of threads with events.
-            let batch = _graph.withLock { () -> [_RecordedTrace] in
+            let batch = _graph.withLock { held -> [_RecordedTrace] in
                 guard !pendingTraces.isEmpty else { return [] }
                 let taken = pendingTraces
                 pendingTraces = []
-                _graph.pendingTraceThreads -= 1
+                _graph.state(held).pendingTraceThreads -= 1
                 return taken
             }
             if batch.isEmpty { return }

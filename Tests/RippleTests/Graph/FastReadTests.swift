@@ -227,8 +227,12 @@ import Testing
                 _graph.lock.lock()
                 let context = Unmanaged<_ThreadContext>.fromOpaque(waiter.value!).takeUnretainedValue()
                 let waiting = context.waitingFor != nil
-                // Nothing else runs in this process to take it before the read below.
-                setUp.value = waiting && !_graph.releasedUnderLock.isEmpty
+                // Nothing else runs in this process to take it before the read below. (A token
+                // for the lock taken above, ended without the graph's release, which would
+                // drain the queue this test needs.)
+                let held = _HeldLock()
+                setUp.value = waiting && !_graph.state(held).releasedUnderLock.isEmpty
+                held.endWithoutReleasing()
                 _graph.lock.unlock()
                 if waiting { break }
                 sched_yield()
