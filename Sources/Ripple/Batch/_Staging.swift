@@ -372,7 +372,7 @@ extension _ThreadContext {
                 held.release(graph)
             }
         }
-        // The nodes and the values the commit replaced are released here, ungraph.state(held).
+        // The nodes and the values the commit replaced are released here, unlocked.
         if soleWrite.isApplied { finishSoleWrite() }
         if staging.isActive || staging.hasApplied { staging.releaseApplied() }
         if !ended.isEmpty {

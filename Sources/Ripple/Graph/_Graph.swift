@@ -60,8 +60,6 @@ package final class _Graph: @unchecked Sendable {
     func countWillChangeNodes(by delta: Int) {
         _ripple_relaxed_add(willChangeNodes, delta)
     }
-    #if RIPPLE_INVARIANTS
-    #endif
 
     /// Rounds of writes made inside reactions, in one delivery, before Ripple calls it a loop.
     package static let maximumRounds = 10_000  // below UInt16.max: see `_Lifecycle.selfTriggeredRuns`
@@ -361,9 +359,11 @@ final class _GraphState {
     /// Threads with recorded trace events not yet delivered: while it is not zero, the
     /// outermost release of the lock delivers the releasing thread's events.
     @exclusivity(unchecked) var pendingTraceThreads = 0
+    #if RIPPLE_INVARIANTS
     /// Threads inside `waitForBroadcast` (changed with the lock held): while one is, the lock
     /// may be free with references still queued in `releasedUnderLock` (see `_endTrackedRead`).
     @exclusivity(unchecked) var threadsWaitingForBroadcast = 0
+    #endif
 }
 
 // The only way to the guarded state: declared in this file, where `guarded` is visible.

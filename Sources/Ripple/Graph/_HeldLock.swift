@@ -13,11 +13,12 @@ import _RippleRef
 /// Non-copyable and empty: passing it costs nothing. Dropping one without releasing it is a
 /// bug in Ripple, which stops the program (`deinit`) instead of leaving the graph locked.
 ///
-/// Functions that take and release the lock in the same body use `_Graph.lock` and
-/// `_Graph.unlock()` directly. The fast reads' first steps (`_Graph+FastRead.swift`) take the
-/// lock and report it in their result (`_ReadStart`): marked as releasing nothing, they
-/// return a plain enum, and the value's accessor makes the acquisition's token from it
-/// (`init()`), which the read's end consumes.
+/// The token is also what reaches the graph's guarded state (`_Graph.state(_:)`): a function
+/// that needs the lock takes it, borrowed, and one that takes and releases the lock in the same
+/// body takes a token (`takeLock()`, `withLock { held in … }`) and releases it. The fast reads'
+/// first steps (`_Graph+FastRead.swift`) take the lock and report it in their result
+/// (`_ReadStart`): marked as releasing nothing, they return a plain enum, and the value's
+/// accessor makes the acquisition's token from it (`init()`), which the read's end consumes.
 @frozen @usableFromInline
 struct _HeldLock: ~Copyable {
     /// A token for an acquisition just made: by `_Graph.takeLock()`, the write path's

@@ -8,7 +8,7 @@ import _RippleRef
 /// that). So the changes are complete at the end of the run, and at any moment during it for
 /// the sources the run has read so far.
 extension _ReactionNode {
-    /// Notes the versions of the sources of the last run Before its first run a
+    /// Notes the versions of the sources of the last run. Before its first run a
     /// reaction has no sources: its baseline is empty.
     @inline(never)
     func recordRunStart(_ graph: _Graph, _ held: borrowing _HeldLock) {
