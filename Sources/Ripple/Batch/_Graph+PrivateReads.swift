@@ -17,7 +17,7 @@ struct _PrivateRead: Hashable {
 
 extension _Graph {
     /// Keeps what `reader` read of `node` in its batch's view, as `sawCommitted`: whether a
-    /// committed value is the private value it saw (lock held).
+    /// committed value is the private value it saw.
     func notePrivateRead(
         of node: _Node, by reader: ObjectIdentifier, _ held: borrowing _HeldLock, sawCommitted: @escaping (Any) -> Bool
     ) {
@@ -26,7 +26,7 @@ extension _Graph {
     }
 
     /// Whether the edge `index` of `reader`, to `dep`, which holds `privateReadVersion`, was a
-    /// read of the value `dep` now holds (lock held, `dep` up to date): if so, the edge takes
+    /// read of the value `dep` now holds (`dep` up to date): if so, the edge takes
     /// `dep`'s version. Forgets the read either way.
     @inline(never)
     func privateReadSawCommittedValue(of dep: _Node, reader: _DerivedNode, at index: Int, _ held: borrowing _HeldLock)
@@ -43,7 +43,7 @@ extension _Graph {
         return true
     }
 
-    /// After `sourcesChanged(root)` found a change, with private reads kept (lock held): if
+    /// After `sourcesChanged(root)` found a change, with private reads kept: if
     /// the first changed edge of `root` is one to a private value `root` read in a batch's
     /// view, and that value is the committed one, the edge takes the computed value's version
     /// and the check goes on from there. Every source before that edge is up to date and
@@ -62,7 +62,7 @@ extension _Graph {
         return true
     }
 
-    /// Forgets the private reads of `reader`, which runs again or is disposed (lock held).
+    /// Forgets the private reads of `reader`, which runs again or is disposed.
     @inline(never)
     func forgetPrivateReads(of reader: _DerivedNode, _ held: borrowing _HeldLock) {
         let locked = state(held)

@@ -93,7 +93,7 @@ struct _KeptValue {
 }
 
 extension _Graph {
-    /// Notes a reaction run about to start on `context`'s thread (lock held). It reads the
+    /// Notes a reaction run about to start on `context`'s thread. It reads the
     /// graph as it is until another thread's change touches what it read.
     ///
     /// - Complexity: O(1), and O(1) amortized for a run nested in another.
@@ -124,7 +124,7 @@ extension _Graph {
         staging.suspendedRuns.append(_SuspendedRun(reaction: outer, held: held))
     }
 
-    /// Ends the current run on `context`'s thread, its body returned (lock held): the thread's
+    /// Ends the current run on `context`'s thread, its body returned: the thread's
     /// view goes back to the run this one nested in, if any, and the changes only this run
     /// held let go of their kept values.
     ///
@@ -170,7 +170,7 @@ extension _Graph {
         staging.memo = [:]
     }
 
-    /// A run that held changes ended (lock held): each change no other run holds lets go of
+    /// A run that held changes ended: each change no other run holds lets go of
     /// its kept values.
     @inline(never)
     private func releaseHeldChanges(_ staging: _Staging, _ held: borrowing _HeldLock) {
@@ -189,7 +189,7 @@ extension _Graph {
         if !released.isEmpty { dropKeptValues(of: released, held) }
     }
 
-    /// A change has propagated from `source` (lock held, runs in progress on some thread): each
+    /// A change has propagated from `source` (runs in progress on some thread): each
     /// reaction downstream whose run is in progress on another thread holds it, then, outside a
     /// batch's apply, the change is settled.
     ///
@@ -221,7 +221,7 @@ extension _Graph {
         if locked.snapshots.needsSettling, !locked.snapshots.isApplyingBatch { settleKeptValues(held) }
     }
 
-    /// A change reached `reaction` (lock held): if a run of it is in progress on another
+    /// A change reached `reaction`: if a run of it is in progress on another
     /// thread, it holds the change, which made something it read out of date, and the reaction
     /// is marked, so that it runs again with the new values (the marking stops at a computed
     /// value already stale, which this walk passes). A run started inside a batch reads in the
@@ -251,7 +251,7 @@ extension _Graph {
         }
     }
 
-    /// Makes a run on `staging`'s thread, holding `held`, hold `change` (lock held). Returns
+    /// Makes a run on `staging`'s thread, holding `heldChanges`, hold `change`. Returns
     /// whether it holds it newly; a run started inside a batch holds nothing.
     private func hold(
         _ change: Int, in heldChanges: inout [Int], of staging: _Staging, _ held: borrowing _HeldLock
@@ -265,20 +265,20 @@ extension _Graph {
         return true
     }
 
-    /// Starts applying a batch's writes (lock held): one change, for the runs it touches.
+    /// Starts applying a batch's writes: one change, for the runs it touches.
     func beginBatchApply(_ held: borrowing _HeldLock) {
         state(held).snapshots.isApplyingBatch = true
     }
 
-    /// Ends applying a batch's writes (lock held): settles the change.
+    /// Ends applying a batch's writes: settles the change.
     func endBatchApply(_ held: borrowing _HeldLock) {
         let locked = state(held)
         locked.snapshots.isApplyingBatch = false
         if locked.snapshots.needsSettling { settleKeptValues(held) }
     }
 
-    /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress
-    /// (lock held): tentatively, until the change has propagated (`settleKeptValues`).
+    /// Keeps the value `node` holds, about to be replaced by a write, for the runs in progress:
+    /// tentatively, until the change has propagated (`settleKeptValues`).
     /// `version` is the node's version now.
     @inline(never)
     func keepReplacedValue(of node: _Node, _ value: () -> Any, version: Int, _ held: borrowing _HeldLock) {
@@ -296,7 +296,7 @@ extension _Graph {
         locked.snapshots.tentative.append(id)
     }
 
-    /// Once a change has propagated (lock held): keeps what it replaced if it touched a run in
+    /// Once a change has propagated: keeps what it replaced if it touched a run in
     /// progress; otherwise lets it go at once (released with the lock, on this thread). The
     /// next change gets another identity.
     @inline(never)
@@ -319,7 +319,7 @@ extension _Graph {
         }
     }
 
-    /// Drops the values kept for `changes`, which no run holds any more (lock held; they are
+    /// Drops the values kept for `changes`, which no run holds any more (they are
     /// released with it).
     ///
     /// - Complexity: O(*k*) in the nodes with kept values.
@@ -337,7 +337,7 @@ extension _Graph {
         }
     }
 
-    /// Forgets the kept values of a node (lock held; its values already handed to
+    /// Forgets the kept values of a node (its values already handed to
     /// `keepUntilUnlock`).
     private func forget(_ id: ObjectIdentifier, _ held: borrowing _HeldLock) {
         let locked = state(held)
@@ -348,7 +348,7 @@ extension _Graph {
     }
 
     /// The value a run holding `changes` reads for `node`, if one of them replaced it: the
-    /// value before the earliest of them (lock held).
+    /// value before the earliest of them.
     ///
     /// - Complexity: O(*k* × *c*) in the values kept for `node` and the changes held.
     func keptValue(of node: _Node, for changes: [Int], _ held: borrowing _HeldLock) -> _KeptValue? {
@@ -361,7 +361,7 @@ extension _Graph {
 }
 
 extension _Staging {
-    /// Whether this thread's run reads a kept value for `node` (lock held).
+    /// Whether this thread's run reads a kept value for `node`.
     func readsKeptValue(of node: _Node, _ graph: _Graph, _ held: borrowing _HeldLock) -> Bool {
         !heldChanges.isEmpty && node._stagedCount != 0 && graph.keptValue(of: node, for: heldChanges, held) != nil
     }

@@ -153,7 +153,7 @@ extension _ThreadContext {
 }
 
 extension _Graph {
-    /// Moves this thread's sole write, if it has one, into its `_Staging` (lock held): anything
+    /// Moves this thread's sole write, if it has one, into its `_Staging`: anything
     /// that may read in the batch's view or add to the batch calls this first.
     ///
     /// Inside a derivation, even inside its `untracked { }`, there is nothing to do: reads

@@ -96,7 +96,7 @@ final class _Staging {
         }
     }
 
-    /// Applies every staged write, in order (lock held), and forgets them: the batch is left
+    /// Applies every staged write, in order, and forgets them: the batch is left
     /// with none, and its memo out of date. Call `releaseApplied` once the lock is released.
     func commitAll(_ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         // Reaction runs in progress on other threads read the batch's values as they were
@@ -302,7 +302,7 @@ enum _View {
 }
 
 extension _ThreadContext {
-    /// How a read made now sees the values (lock held).
+    /// How a read made now sees the values.
     @inline(__always)
     func view(_ graph: _Graph, _ held: borrowing _HeldLock) -> _View {
         // A reaction's run that holds another thread's change reads what it wrote as before it.
@@ -384,7 +384,7 @@ extension _ThreadContext {
 }
 
 extension _Staging {
-    /// The batch's value of the computed `node` (lock held, `node` brought up to date in the
+    /// The batch's value of the computed `node` (`node` brought up to date in the
     /// shared graph): its shared value if no staged write reaches it through the sources it
     /// recorded, else its derivation's result in the batch's view. Memoized.
     ///

@@ -222,7 +222,7 @@ final class _MainActorObservation: Sendable {
     /// Stops the reaction when the `MainActorComputed` goes.
     private let subscription: Subscription
 
-    /// Creates the reaction (lock held, `node` just brought up to date and read): it is
+    /// Creates the reaction (`node` just brought up to date and read): it is
     /// linked to `node` now, under the same lock, so no change after this read goes untold.
     init<Value>(watching node: _ComputedNode<Value>, _ held: borrowing _HeldLock) {
         let check = _VersionCheck(node: node, subject: subject)

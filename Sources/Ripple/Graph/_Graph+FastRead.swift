@@ -260,7 +260,7 @@ extension _Graph {
 
     /// Records a read of `node` for the running derivation or reaction, if that needs no new
     /// edge: `node` was already recorded by this evaluation or run, or it is what the edge at
-    /// the same position read last time (lock held). Does what `trackRead` does in those cases,
+    /// the same position read last time. Does what `trackRead` does in those cases,
     /// and nothing in the others. Returns `.tracked`, `.untracked` when nothing tracks the
     /// read, or `.general` with nothing changed; the lock stays held in all three.
     @inline(__always)
@@ -392,14 +392,14 @@ extension _Node {
 }
 
 extension _Graph {
-    /// Brings a computed value up to date for a read (lock held).
+    /// Brings a computed value up to date for a read.
     @usableFromInline
     final func _refreshLocked(_ node: _Node, _ held: borrowing _HeldLock) {
         refreshForRead(node, held)
     }
 
     /// `_Node._refreshAndTrack`'s work: `_refreshLocked`, then, unless a batch is staging
-    /// anywhere, `trackRead` (lock held; still held on return).
+    /// anywhere, `trackRead` (the lock still held on return).
     ///
     /// The caller need not hold a reference to `node` (see `_generalRead(of:_:)`): before
     /// anything runs that could let go of it, it is held by an edge of the evaluation or
@@ -411,7 +411,7 @@ extension _Graph {
         return stagingThreads == 0 && trackRead(node, held)
     }
 
-    /// Whether an edge of the derivation being evaluated holds `node` (lock held): the one its
+    /// Whether an edge of the derivation being evaluated holds `node`: the one its
     /// evaluation is about to read, or one it recorded already. See `refreshAndTrackUnheld`.
     ///
     /// - Complexity: O(1).
@@ -428,7 +428,7 @@ extension _Graph {
     }
 
     /// `_refreshAndTrack` for a node no edge of the evaluation holds (out of line: the rare
-    /// case), whose caller holds no reference to it across the call (lock held).
+    /// case), whose caller holds no reference to it across the call.
     ///
     /// A computed value's general read runs derivations, user code that could drop the last
     /// reference to the handle being read (and the handle's to its node). Inside a derivation
@@ -478,7 +478,7 @@ extension _Graph {
         unlock()
     }
 
-    /// `_Node._trackRead`'s work (lock held; still held on return).
+    /// `_Node._trackRead`'s work (the lock still held on return).
     @usableFromInline
     final func _trackRead(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         trackRead(node, held)

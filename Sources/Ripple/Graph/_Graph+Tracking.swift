@@ -40,7 +40,7 @@ extension _Graph {
     static let privateReadVersion = Int.min
 
     /// Makes the edge that the reaction run in progress on this thread just recorded for `dep`
-    /// hold `version` instead of `dep`'s current one (lock held). For a read of a value staged
+    /// hold `version` instead of `dep`'s current one. For a read of a value staged
     /// by this thread's batch: `version` is the one it will have once applied (see
     /// `_StagedRead`). Does nothing when no reaction's run tracked the read, or when its last
     /// recorded edge is to another node (`dep` was recorded earlier in the run, before the

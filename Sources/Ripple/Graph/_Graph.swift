@@ -66,7 +66,7 @@ package final class _Graph: @unchecked Sendable {
 
     init() {}
 
-    /// Drops `ref` once the lock is released (lock held).
+    /// Drops `ref` once the lock is released.
     @inline(__always)
     func releaseAfterUnlock(_ ref: _Ref<_Node>, _ held: borrowing _HeldLock) {
         assertLockHeld()
@@ -184,7 +184,7 @@ package final class _Graph: @unchecked Sendable {
 
     /// Stops a write to `node` made by a derivation running on this thread (with `context`, a
     /// batch's private evaluation on it too), or from inside the equality check of the write
-    /// being applied (lock held). The stops are calls from here, not from the callers: a caller
+    /// being applied. The stops are calls from here, not from the callers: a caller
     /// holding its token in a variable then has no path that ends before the token's end.
     @inline(__always)
     func refuseWrite(to node: _Node, on context: _ThreadContext?, _ held: borrowing _HeldLock) {
@@ -197,7 +197,7 @@ package final class _Graph: @unchecked Sendable {
         if locked.comparingRef != nil { failWriteDuringEqualityCheck(of: node, held) }
     }
 
-    /// Stops a write to `node` made while a derivation runs on this thread (lock held), even
+    /// Stops a write to `node` made while a derivation runs on this thread, even
     /// inside `untracked { }` or a batch's private evaluation: a computed value must not write.
     func failWriteDuringEvaluation(of node: _Node, _ held: borrowing _HeldLock, _ context: _ThreadContext? = nil)
         -> Never

@@ -108,7 +108,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     }
 
     /// Gives the source a new version and marks everything live downstream of it stale, queuing
-    /// its reactions into `context` (lock held).
+    /// its reactions into `context`.
     private func changeLocked(_ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         version = graph.makeID(held)
         graph.state(held).epoch &+= 1
@@ -225,7 +225,7 @@ extension _Graph {
         readsHidden != 0 && _ThreadContext.current.hidesReads > 0
     }
 
-    /// The external source of `node`, if it has one (lock held).
+    /// The external source of `node`, if it has one.
     func externalSource(of node: _Node, _ held: borrowing _HeldLock) -> _ExternalSource? {
         node.hasExternalSource ? state(held).externalSources[ObjectIdentifier(node)] : nil
     }
@@ -247,7 +247,7 @@ extension _Graph {
     }
 
     /// Cancels, once the lock is released, every Observation registration made by an earlier
-    /// evaluation of `source`'s node (lock held): telling `registration` of a change makes each
+    /// evaluation of `source`'s node: telling `registration` of a change makes each
     /// of them fire (doing nothing: `context.cancellingObservationRef`) and cancel itself.
     /// Deferred because it must not run under the lock.
     ///
@@ -265,7 +265,7 @@ extension _Graph {
         afterUnlock(.cancel(_RetiredRegistration(sourceRef: .init(source), registration: registration)), held)
     }
 
-    /// Queues Observation work for once the lock is released (lock held).
+    /// Queues Observation work for once the lock is released.
     func afterUnlock(_ work: _ObservationWork, _ held: borrowing _HeldLock) {
         state(held).observationWork.append(work)
         // Keeps the source alive until then, and makes the release that follows the outermost

@@ -33,7 +33,7 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
         if lifecycle.cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf() }
     }
 
-    /// Brings the computed value up to date (lock held); if it changed since the registrar was
+    /// Brings the computed value up to date; if it changed since the registrar was
     /// last told, returns the subject to tell.
     func changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? {
         guard !isDisposed, !sources.isEmpty else { return nil }

@@ -87,7 +87,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         lifecycle.scheduledRunArrived()
     }
 
-    /// Checks whether a source changed since the last run (lock held), for the lifecycle's
+    /// Checks whether a source changed since the last run, for the lifecycle's
     /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
     /// the mark.
     func checkSources(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
@@ -95,7 +95,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         return lifecycle.sourcesChecked(changed: changed)
     }
 
-    /// Starts a run of the body (lock held, the lifecycle in `running`, its mark cleared): takes
+    /// Starts a run of the body (the lifecycle in `running`, its mark cleared): takes
     /// the previous run's teardown. (The caller then starts tracking reads:
     /// `_Graph.beginTracking`.)
     @inline(__always)
@@ -124,7 +124,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         return lifecycle.runFinished()
     }
 
-    /// Disposes of the reaction (lock held; the lifecycle already in `disposed`): unlinks it
+    /// Disposes of the reaction (the lifecycle already in `disposed`): unlinks it
     /// from its sources and takes what must be finished with the lock released (`finish`).
     /// `holdingForQueuedJobs`: holds itself for its queued jobs (see `_Lifecycle`).
     /// `releasingRunHold`: `finish` releases the hold `cancel()` took for the run.

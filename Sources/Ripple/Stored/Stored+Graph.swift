@@ -41,7 +41,7 @@ extension Stored {
     }
 
     /// Gives the write counter, just written by `_lockForWrite`, the version a reaction's read
-    /// of the count in a batch's view reserved for it (lock held; see
+    /// of the count in a batch's view reserved for it (see
     /// `_StagedRead.countVersion`).
     @usableFromInline @inline(never)
     func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
@@ -55,7 +55,7 @@ extension Stored {
         held.release(graphRef)
     }
 
-    /// Gives the value being written a new version (lock held). (A batch's writes are applied
+    /// Gives the value being written a new version. (A batch's writes are applied
     /// once each, when it ends, so a value changed and changed back inside a batch is never
     /// written: see `_Staging`.)
     @usableFromInline
@@ -67,7 +67,7 @@ extension Stored {
     }
 
     /// Keeps the value about to be replaced for the reaction runs in progress on other threads,
-    /// until the write has propagated (lock held; see `_RunSnapshots`).
+    /// until the write has propagated (see `_RunSnapshots`).
     @inline(never)
     func _keepReplacedValue(_ graph: _Graph, _ held: borrowing _HeldLock) {
         graph.keepReplacedValue(of: self, { _value }, version: version, held)
@@ -146,7 +146,7 @@ extension Stored {
         }
     }
 
-    /// Records a write for the tracers (lock held).
+    /// Records a write for the tracers.
     @usableFromInline @inline(never)
     func _recordWrite(old: Value, new: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         graphRef.with { graph in
@@ -154,7 +154,7 @@ extension Stored {
         }
     }
 
-    /// Records a write staged in a batch for the tracers (lock held), called once the write has
+    /// Records a write staged in a batch for the tracers, called once the write has
     /// its slot and before its value is put there: its old value is the value committed before
     /// the batch. A write of a value equal to the one the batch's view holds (its previous
     /// write, or the committed value) is not recorded, as an unbatched write of an equal value

@@ -178,7 +178,7 @@ package func _exclusiveReadModifyWrite<Value>(
 }
 
 extension Stored: _ReadModifyWriteSubject {
-    /// A read inside a read-modify-write region (lock held): the region's first read of a
+    /// A read inside a read-modify-write region: the region's first read of a
     /// stored value outside any derivation makes it the subject; an exclusive region waits for
     /// the subject's other writers' exclusive accesses first.
     @usableFromInline

@@ -163,7 +163,7 @@ extension Stored {
     }
 
     /// What this thread's batch staged for this node, if it reads in its batch's view now
-    /// (lock held, `_stagedCount` not zero).
+    /// (`_stagedCount` not zero).
     private func stagedInView(_ context: _ThreadContext, _ held: borrowing _HeldLock) -> (value: Value, writes: Int)? {
         guard context.view(graphRef.object, held) != .committed else { return nil }
         return staged(by: context.staging)
@@ -242,13 +242,13 @@ extension Stored {
     }
 
     /// The version the value `staging` staged for this node gets when it is applied, reserved
-    /// for a reaction that reads it in the batch's view (lock held; see `_StagedRead`).
+    /// for a reaction that reads it in the batch's view (see `_StagedRead`).
     private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph, _ held: borrowing _HeldLock) -> Int
     {
         updateStagedRead(by: staging) { $0.reserve(in: graph, held) }!
     }
 
-    /// After a reaction's read of the write counter in its batch's view (lock held): its edge
+    /// After a reaction's read of the write counter in its batch's view: its edge
     /// to `counter` records the version reserved for the counter once the staged writes are
     /// counted (see `_StagedRead.countVersion`). Does nothing outside the batch's view, or
     /// when no reaction tracked the read.
@@ -266,13 +266,13 @@ extension Stored {
         _ = updateStagedRead(by: staging) { $0.readPrivately = true }
     }
 
-    /// The value in this thread's view (lock held): the staged value inside its batch.
+    /// The value in this thread's view: the staged value inside its batch.
     func _valueInView(_ held: borrowing _HeldLock) -> Value {
         guard _stagedCount != 0 else { return _value }
         return stagedInView(.current, held)?.value ?? _value
     }
 
-    /// The writes this thread's batch staged and has not yet applied (lock held).
+    /// The writes this thread's batch staged and has not yet applied.
     func _stagedWriteCount(_ held: borrowing _HeldLock) -> Int {
         guard _stagedCount != 0 else { return 0 }
         return stagedInView(.current, held)?.writes ?? 0

@@ -193,7 +193,7 @@ extension Stored {
         }
     }
 
-    /// Takes the value for the thread of `me` (lock held, no other thread holding it), as a
+    /// Takes the value for the thread of `me` (no other thread holding it), as a
     /// compound assignment does: other threads' writes of it wait until `_endExclusive`.
     private func holdForWillChange(_ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         if _exclusiveOwner == nil {

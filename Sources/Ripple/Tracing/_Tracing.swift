@@ -106,13 +106,13 @@ extension _Graph {
     @inline(__always)
     var isTracing: Bool { tracingCount != 0 }
 
-    /// Records an evaluation (lock held): kept out of line, off the evaluation's path.
+    /// Records an evaluation: kept out of line, off the evaluation's path.
     @inline(never)
     func traceEvaluation(of node: _Node, changed: Bool, _ held: borrowing _HeldLock) {
         recordTrace(.evaluation(node: node.traceName, changed: changed), held)
     }
 
-    /// Records an event for the calling thread's tracers (lock held); they receive it once
+    /// Records an event for the calling thread's tracers; they receive it once
     /// the outermost lock is released.
     @inline(never)
     func recordTrace(_ event: _PendingTrace, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
@@ -137,7 +137,7 @@ extension _Graph {
         if !context.pendingTraces.isEmpty { state(held).releasedUnderLock.append(_tombstone.retain()) }
     }
 
-    /// Records an event on the calling thread (lock held), or, on a helper thread of
+    /// Records an event on the calling thread, or, on a helper thread of
     /// `refreshOnFreshStack`, on the thread it refreshes for: the helper ends before the
     /// lock is released, and its events are that thread's.
     func recordTrace(_ event: _PendingTrace, _ held: borrowing _HeldLock) {
