@@ -175,11 +175,13 @@ package final class _Graph: @unchecked Sendable {
     }
 
     /// Whether a derivation runs on the calling thread, which holds the lock: a shared one
-    /// (perhaps suspended by `untracked { }`), or a batch's private one on `context`.
+    /// (perhaps suspended by `untracked { }`), or a batch's private one on `context` (`nil`:
+    /// shared ones only).
     @inline(__always)
-    func isDeriving(on context: _ThreadContext, _ held: borrowing _HeldLock) -> Bool {
-        state(held).evaluatingRef != nil || state(held).suspendedEvaluatingRef != nil
-            || context.privateEvaluationRef != nil
+    func isDeriving(on context: _ThreadContext?, _ held: borrowing _HeldLock) -> Bool {
+        let locked = state(held)
+        return locked.evaluatingRef != nil || locked.suspendedEvaluatingRef != nil
+            || context?.privateEvaluationRef != nil
     }
 
     /// Stops a write to `node` made by a derivation running on this thread (with `context`, a
@@ -188,13 +190,8 @@ package final class _Graph: @unchecked Sendable {
     /// holding its token in a variable then has no path that ends before the token's end.
     @inline(__always)
     func refuseWrite(to node: _Node, on context: _ThreadContext?, _ held: borrowing _HeldLock) {
-        let locked = state(held)
-        if locked.evaluatingRef != nil || locked.suspendedEvaluatingRef != nil
-            || context?.privateEvaluationRef != nil
-        {
-            failWriteDuringEvaluation(of: node, held, context)
-        }
-        if locked.comparingRef != nil { failWriteDuringEqualityCheck(of: node, held) }
+        if isDeriving(on: context, held) { failWriteDuringEvaluation(of: node, held, context) }
+        if state(held).comparingRef != nil { failWriteDuringEqualityCheck(of: node, held) }
     }
 
     /// Stops a write to `node` made while a derivation runs on this thread, even

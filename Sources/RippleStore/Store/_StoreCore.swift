@@ -355,8 +355,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         // At once outside reactions; queued after the current round inside one (a commit from a
         // subscriber), and the gate is released only once that write has been delivered.
-        // Hooks with nothing to do (selectors all released) count as none.
-        if hooks == nil || hooks.unsafelyUnwrapped.areIdle, _writesApplyInPlace() {
+        // Hooks with nothing to do (selectors all released) count as none. Asked only when the
+        // write applies here: queued, `publish` asks when it runs.
+        if _writesApplyInPlace(), hooks == nil || hooks.unsafelyUnwrapped.areIdle {
             // `writeInOrder` would run both at once: skip its closures and its batch.
             if isRouted { publish(snapshot, hooks: nil, isRouted: true) } else { publishAlone(snapshot) }
             leaveGate(me, mutated: false)
