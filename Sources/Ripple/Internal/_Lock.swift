@@ -6,6 +6,9 @@ import Musl
 import Darwin
 #endif
 
+/// The lock's C words and the thread pointer (`_RippleLock.h`, `_RippleThread.h`), imported
+/// publicly: the lock's operations are `@inlinable`, so a read compiled in a client module
+/// takes the lock inline and must see these declarations.
 public import _RippleThread
 import _RippleRef
 
