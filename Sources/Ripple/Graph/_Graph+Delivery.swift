@@ -102,7 +102,7 @@ extension _Graph {
                     // change (the common job of a write whose change stopped on the way) is
                     // done without a call to `perform`.
                     if action == .checkSources { action = reaction.checkSources(self, held) }
-                    if action != .none { perform(action, for: reaction, context, held) }
+                    if action != .none { perform(action, for: reaction, context, &held) }
                 case .watch:
                     let watcher = _downcast(node, to: _WatcherNode.self)
                     if let subject = watcher.changedObservationSubject(held) {
@@ -136,24 +136,24 @@ extension _Graph {
     /// or sends the run to its executor; `scheduledRunArrived`: this is the run sent there,
     /// arriving. Called with the lock released, outside any delivery round's lock.
     func runReaction(_ reaction: _ReactionNode, _ context: _ThreadContext, scheduledRunArrived: Bool = false) {
-        let held = takeLock()
+        var held = takeLock()
         let action = scheduledRunArrived ? reaction.scheduledRunArrived() : reaction.runRequested(self)
-        perform(action, for: reaction, context, held)
+        perform(action, for: reaction, context, &held)
         held.release(self)
     }
 
     /// Performs what the reaction's lifecycle asked for, and what follows, until it asks for
-    /// nothing more. Called with the lock held (`held`, the caller's acquisition), and returns
-    /// with it held; releases it around what calls user code: the body (with the previous run's
-    /// teardown), the teardown of a disposal, the executor hop. Private to this file, like every
-    /// function that releases a lock its caller holds.
+    /// nothing more. Takes the caller's acquisition `inout`: it releases it around what calls
+    /// user code (the body with the previous run's teardown, the teardown of a disposal, the
+    /// executor hop) and leaves a new acquisition in its place, so the caller holds the lock
+    /// again when it returns, and its signature says the lock was let go meanwhile.
     ///
     /// Never inlined and synchronous: it takes the lock back with the thread's identity read in
     /// place (see `_Lock`).
     @inline(never)
     private func perform(
         _ first: _Lifecycle.RunAction, for reaction: _ReactionNode, _ context: _ThreadContext,
-        _ held: borrowing _HeldLock
+        _ held: inout _HeldLock
     ) {
         let me = _Lock.threadOfNonInlinedSynchronousCaller
         var action = first
@@ -164,9 +164,9 @@ extension _Graph {
             case .checkSources:
                 action = reaction.checkSources(self, held)
             case .sendToExecutor:
-                unlock()
+                held.release(self)
                 reaction.sendToExecutor()
-                lock.lock(as: me)
+                held = takeLock(as: me)
                 return
             case .run:
                 var run = reaction.beginRun(self, held)
@@ -175,9 +175,9 @@ extension _Graph {
                 let interrupted = beginTracking(reaction, context, held)
                 // The run reads the graph as it is now, whatever other threads write meanwhile.
                 beginSnapshot(of: reaction, context, held)
-                unlock()
+                held.release(self)
                 reaction.runBody(&run, context)
-                lock.lock(as: me)
+                held = takeLock(as: me)
                 endSnapshot(context, held)
                 endTracking(reaction, context, resuming: interrupted, held)
                 switch reaction.endRun(self, context, run, held) {
@@ -188,9 +188,9 @@ extension _Graph {
                 case .dispose(let holdingForQueuedJobs):
                     let disposal = reaction.dispose(
                         self, holdingForQueuedJobs: holdingForQueuedJobs, releasingRunHold: true, held)
-                    unlock()
+                    held.release(self)
                     reaction.finish(disposal)
-                    lock.lock(as: me)
+                    held = takeLock(as: me)
                     return
                 }
             }

@@ -35,7 +35,7 @@ extension Stored {
         var slot = _beginStaging(context, &held) { node, staging, context, _ in
             _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
         }
-        guard let held else {
+        guard var held else {
             // A queued write applied outside any batch: applied at once.
             _ = _write(newValue, context)
             return
@@ -43,7 +43,7 @@ extension Stored {
         var newValue = Optional(newValue)
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
-            slot = _stageCallingWillChange(newValue!, context, held) { node, staging, context, _ in
+            slot = _stageCallingWillChange(newValue!, context, &held) { node, staging, context, _ in
                 _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
             }
         }

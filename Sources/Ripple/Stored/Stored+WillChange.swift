@@ -129,68 +129,67 @@ extension Stored {
     }
 
     /// An unbatched write that changes a value with handlers (lock held on entry, with the
-    /// equality checked; held again on return): takes the value for this thread, releases the
-    /// lock, calls the handlers, takes the lock back and lets the value go, for the write to
-    /// commit under that same acquisition. Other threads' writes of the value wait meanwhile
-    /// (in `_lockForWrite`), so the value is still the one the handlers were told about.
+    /// equality checked): takes the value for this thread, releases the caller's acquisition
+    /// (`held`, taken `inout`), calls the handlers, takes the lock back into `held` and lets the
+    /// value go, for the write to commit under that new acquisition. Other threads' writes of
+    /// the value wait meanwhile (in `_lockForWrite`), so the value is still the one the handlers
+    /// were told about.
     @usableFromInline @inline(never)
-    func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
-        graphRef.with { graph in
-            graph.state(held).comparingRef = nil
-            let me = context
-            failIfCallingWillChangeHandlers(graph, me)
-            holdForWillChange(graph, me, held)
-            let handlers = extras.willChangeHandlers
-            extras.willChangeCaller = me
-            let old = _value
-            // Not counted while the handlers run: a compare-and-set (`update`) that reads the
-            // value meanwhile notes the count before this write, and so finds itself
-            // overtaken when this write lands (counted, it would commit over it).
-            writes &-= 1
-            graph.unlock()
-            runWillChangeHandlers(handlers, old, newValue, graph)
-            graph.lock.lock()
-            writes &+= 1
-            extras.willChangeCaller = nil
-            _endExclusive(held)
-        }
+    func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock) {
+        let graph = graphRef.object
+        graph.state(held).comparingRef = nil
+        let me = context
+        failIfCallingWillChangeHandlers(graph, me)
+        holdForWillChange(graph, me, held)
+        let handlers = extras.willChangeHandlers
+        extras.willChangeCaller = me
+        let old = _value
+        // Not counted while the handlers run: a compare-and-set (`update`) that reads the
+        // value meanwhile notes the count before this write, and so finds itself
+        // overtaken when this write lands (counted, it would commit over it).
+        writes &-= 1
+        held.release(graph)
+        runWillChangeHandlers(handlers, old, newValue, graph)
+        held = graph.takeLock()
+        writes &+= 1
+        extras.willChangeCaller = nil
+        _endExclusive(held)
     }
 
-    /// A batch's write of a value with handlers (lock held on entry and on return; `_beginStaging`
-    /// found the handlers): holds the value for the batch until it is applied, and, if the write
-    /// changes the batch's view of it, releases the lock and calls the handlers. Then does the
+    /// A batch's write of a value with handlers (lock held on entry, through `held`;
+    /// `_beginStaging` found the handlers): holds the value for the batch until it is applied,
+    /// and, if the write changes the batch's view of it, releases the caller's acquisition
+    /// (taken `inout`), calls the handlers and takes the lock back into `held`. Then does the
     /// staging's bookkeeping, and says where the value goes.
     @usableFromInline @inline(never)
     func _stageCallingWillChange(
-        _ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock,
+        _ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock,
         commit: @escaping _StagedEntry.Commit
     ) -> _StagingSlot {
-        graphRef.with { graph in
-            context.with { context in
-                let me = _Ref(context)
-                // Held from now until the batch is applied: its commit ends the reservation.
-                _waitForExclusiveAccess(context, held)
-                holdForWillChange(graph, me, held)
-                context.reservations.append(self)
-                let old = _valueInView(held)
-                if let isEqual = _isEqual {
-                    graph.state(held).comparingRef = .init(self)
-                    let equal = isEqual(old, newValue)
-                    graph.state(held).comparingRef = nil
-                    if equal { return _stageLocked(graph, context, held, commit: commit) }
-                }
-                failIfCallingWillChangeHandlers(graph, me)
-                let handlers = extras.willChangeHandlers
-                extras.willChangeCaller = me
-                graph.unlock()
-                runWillChangeHandlers(handlers, old, newValue, graph)
-                graph.lock.lock()
-                extras.willChangeCaller = nil
-                // The handlers' own writes may have staged the batch's sole write meanwhile.
-                graph.stageSoleWrite(of: context)
-                return _stageLocked(graph, context, held, commit: commit)
-            }
+        let graph = graphRef.object
+        let thread = context.object
+        let me = _Ref(thread)
+        // Held from now until the batch is applied: its commit ends the reservation.
+        _waitForExclusiveAccess(thread, held)
+        holdForWillChange(graph, me, held)
+        thread.reservations.append(self)
+        let old = _valueInView(held)
+        if let isEqual = _isEqual {
+            graph.state(held).comparingRef = .init(self)
+            let equal = isEqual(old, newValue)
+            graph.state(held).comparingRef = nil
+            if equal { return _stageLocked(graph, thread, held, commit: commit) }
         }
+        failIfCallingWillChangeHandlers(graph, me)
+        let handlers = extras.willChangeHandlers
+        extras.willChangeCaller = me
+        held.release(graph)
+        runWillChangeHandlers(handlers, old, newValue, graph)
+        held = graph.takeLock()
+        extras.willChangeCaller = nil
+        // The handlers' own writes may have staged the batch's sole write meanwhile.
+        graph.stageSoleWrite(of: thread)
+        return _stageLocked(graph, thread, held, commit: commit)
     }
 
     /// Takes the value for the thread of `me` (no other thread holding it), as a

@@ -243,13 +243,13 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     @inlinable
     func _write(_ newValue: Value, _ context: _Ref<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // Nil: the write belongs to a read-modify-write that another writer overtook.
-        guard let held = _lockForWrite(context) else { return nil }
+        guard var held = _lockForWrite(context) else { return nil }
         if _isEqual?(_value, newValue) == true {
             _unlockAfterWrite(held)
             return nil
         }
         // Before-change handlers (`willChange`), called with the lock released meanwhile.
-        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context, held) }
+        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context, &held) }
         _stampVersion(held)
         var replaced = newValue
         swap(&_value, &replaced)
