@@ -37,7 +37,7 @@ extension _Graph {
         guard locked.hasPrivateReads,
             let sawCommitted = locked.privateReads.removeValue(
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
-            let committed = dep._traceValue(), sawCommitted(committed)
+            let committed = dep._traceValue(held), sawCommitted(committed)
         else { return false }
         reader.sources[index].version = dep.version
         return true

@@ -102,7 +102,7 @@ extension _Graph {
         let locked = state(held)
         let staging = context.staging
         if staging.runReaction != nil {
-            suspendCurrentRun(staging)
+            suspendCurrentRun(staging, held)
         } else {
             let ref = _Ref(staging)
             let head = locked.snapshots.runningHead
@@ -114,10 +114,10 @@ extension _Graph {
         staging.runReaction = ObjectIdentifier(reaction)
     }
 
-    /// A run starts inside another on the same thread (lock held): the outer one waits, with
+    /// A run starts inside another on the same thread: the outer one waits, with
     /// the changes it holds, until the inner one ends.
     @inline(never)
-    private func suspendCurrentRun(_ staging: _Staging) {
+    private func suspendCurrentRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
         guard let outer = staging.runReaction else { return }
         var held: [Int] = []
         swap(&held, &staging.heldChanges)
@@ -135,7 +135,7 @@ extension _Graph {
         let staging = context.staging
         if !staging.heldChanges.isEmpty { releaseHeldChanges(staging, held) }
         if !staging.suspendedRuns.isEmpty {
-            resumeOuterRun(staging)
+            resumeOuterRun(staging, held)
         } else {
             staging.runReaction = nil
             let next = staging.nextRunning
@@ -153,9 +153,9 @@ extension _Graph {
         if !staging.memo.isEmpty { forgetPrivateValues(staging, held) }
     }
 
-    /// The current run on a thread ended inside another (lock held): the outer one goes on.
+    /// The current run on a thread ended inside another: the outer one goes on.
     @inline(never)
-    private func resumeOuterRun(_ staging: _Staging) {
+    private func resumeOuterRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
         let outer = staging.suspendedRuns.removeLast()
         staging.runReaction = outer.reaction
         staging.heldChanges = outer.held
@@ -288,7 +288,7 @@ extension _Graph {
         if locked.snapshots.history[id] != nil {
             locked.snapshots.history[id]?.values.append(kept)
         } else {
-            if node._stagedCount == .max { failTooManyStagingThreads(of: node) }
+            if node._stagedCount == .max { failTooManyStagingThreads(of: node, held) }
             node._stagedCount += 1
             if locked.snapshots.history.isEmpty { stagingThreads += 1 }
             locked.snapshots.history[id] = _KeptValues(node: _Ref(retaining: node), values: [kept])

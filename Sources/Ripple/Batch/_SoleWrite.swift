@@ -166,7 +166,7 @@ extension _Graph {
         if state(held).evaluatingRef != nil || state(held).suspendedEvaluatingRef != nil { return }
         guard let context = _ThreadContext.existingRef else { return }
         context.with { context in
-            if context.soleWrite.isPending { stageSoleWrite(context) }
+            if context.soleWrite.isPending { stageSoleWrite(context, held) }
         }
     }
 
@@ -176,15 +176,15 @@ extension _Graph {
         stageSoleWriteOfCallingThread(held)
     }
 
-    /// `stageSoleWriteOfCallingThread()` for code that has the context at hand (lock held).
+    /// `stageSoleWriteOfCallingThread()` for code that has the context at hand.
     @inline(__always)
-    func stageSoleWrite(of context: _ThreadContext) {
-        if context.soleWrite.isPending { stageSoleWrite(context) }
+    func stageSoleWrite(of context: _ThreadContext, _ held: borrowing _HeldLock) {
+        if context.soleWrite.isPending { stageSoleWrite(context, held) }
     }
 
-    /// Stages `context`'s sole write in its `_Staging` (lock held, a write pending).
+    /// Stages `context`'s sole write in its `_Staging` (a write pending).
     @inline(never)
-    func stageSoleWrite(_ context: _ThreadContext) {
+    func stageSoleWrite(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         assertLockHeld()
         let node = context.soleWrite.node!
         let perform = context.soleWrite.perform
@@ -198,9 +198,9 @@ extension _Graph {
         node.release()
     }
 
-    /// Applies `context`'s sole write (lock held, a write pending), leaving the node and the
+    /// Applies `context`'s sole write (a write pending), leaving the node and the
     /// value it replaced for `finishSoleWrite` once the lock is released.
-    func applySoleWrite(_ context: _ThreadContext) {
+    func applySoleWrite(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         assertLockHeld()
         context.soleWrite.phase = .applying
         context.soleWrite.node!.with { node in
@@ -290,17 +290,22 @@ extension Stored {
         }
     }
 
-    /// Applies a sole write with the batch's other writes (lock held). Not inlined into
-    /// `_performSoleWrite`: the batch of one write, the common case, takes its `.commit` step,
-    /// and the closure that dispatches the steps stays small (inlined, this step cost every
-    /// batch of one write 9 instructions in the closure's prologue and epilogue).
+    /// Applies a sole write with the batch's other writes (lock held, by `applySoleWrite`,
+    /// which reaches this through the type-erased `perform`: as `_stageSoleWrite`, this step
+    /// takes a nested acquisition of its own). Not inlined into `_performSoleWrite`: the batch
+    /// of one write, the common case, takes its `.commit` step, and the closure that dispatches
+    /// the steps stays small (inlined, this step cost every batch of one write 9 instructions
+    /// in the closure's prologue and epilogue).
     @inlinable @inline(never)
     func _applySoleWrite(_ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>) {
+        let graph = graphRef.object
+        let held = graph.takeLock()
         var value = storage.move(as: Value.self)
-        _applyStaged(&value, writes: writes, context)
+        _applyStaged(&value, writes: writes, context, held)
         // What the write replaced (or the value itself, if equal), destroyed once the lock
         // is released.
         storage.initialize(as: Value.self, to: value)
+        held.release(graph)
     }
 
     /// Moves a sole write into the batch's `_Staging` (lock held, by `stageSoleWrite`, which
@@ -312,8 +317,8 @@ extension Stored {
         let graph = graphRef.object
         let held = graph.takeLock()
         context.with { context in
-            let slot = _stageLocked(graph, context, held) { node, staging, context, _ in
-                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+            let slot = _stageLocked(graph, context, held) { node, staging, context, held in
+                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context, held)
             }
             var value = Optional(storage.move(as: Value.self))
             if graph.tracingCount != 0 { _recordStagedWrite(value!, contextRef, held) }

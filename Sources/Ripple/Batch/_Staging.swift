@@ -124,8 +124,10 @@ final class _Staging {
     /// Whether `commitAll` left nodes to release.
     var hasApplied: Bool { appliedCount != 0 }
 
-    /// A staged value that another thread holds for a read-modify-write (lock held).
-    func firstHeldByAnotherThread(_ context: _ThreadContext) -> (any _ReadModifyWriteSubject)? {
+    /// A staged value that another thread holds for a read-modify-write.
+    func firstHeldByAnotherThread(_ context: _ThreadContext, _ held: borrowing _HeldLock) -> (
+        any _ReadModifyWriteSubject
+    )? {
         let me = _Ref(context)
         for index in 0..<count {
             let node = slots[index].node.object
@@ -265,8 +267,8 @@ struct _StagedRead {
 
 extension _Staging {
     /// Whether `node`'s value in the batch's view, as `privateValue` last found it, is a private
-    /// one (lock held).
-    func hasPrivateValue(of node: _Node) -> Bool {
+    /// one.
+    func hasPrivateValue(of node: _Node, _ held: borrowing _HeldLock) -> Bool {
         memo[ObjectIdentifier(node)]?.value != nil
     }
 }
@@ -341,18 +343,18 @@ extension _ThreadContext {
                 // A tracer shows the batch as staged; a value held for a read-modify-write
                 // must be waited for. Otherwise the write is applied as it is (see `_SoleWrite`).
                 if graph.tracingCount != 0 || graph.state(held).exclusiveOwners != 0 {
-                    graph.stageSoleWrite(self)
+                    graph.stageSoleWrite(self, held)
                 } else {
                     // One change with the batch's other writes, if any (the write counter's).
                     graph.beginBatchApply(held)
-                    graph.applySoleWrite(self)
+                    graph.applySoleWrite(self, held)
                     graph.endBatchApply(held)
                 }
             }
             if staging.isActive {
                 // A value another thread holds for a read-modify-write is applied after it.
                 if graph.state(held).exclusiveOwners != 0 {
-                    while let subject = staging.firstHeldByAnotherThread(self) {
+                    while let subject = staging.firstHeldByAnotherThread(self, held) {
                         subject._waitForExclusiveAccess(self, held)
                     }
                 }
@@ -443,16 +445,17 @@ extension _Staging {
                 continue
             }
             stack.removeLast()
-            let value = top.affected ? evaluatePrivately(node, context) : nil
+            let value = top.affected ? evaluatePrivately(node, context, held) : nil
             memo[ObjectIdentifier(node)] = _PrivateResult(node: node, value: value)
             if top.affected, !stack.isEmpty { stack[stack.count - 1].affected = true }
         }
     }
 
-    /// Runs `node`'s derivation in the batch's view (lock held): reads see staged values and
+    /// Runs `node`'s derivation in the batch's view: reads see staged values and
     /// private values, nothing is tracked, and the node counts as evaluating (so a cycle is
     /// caught and a write is refused).
-    private func evaluatePrivately(_ node: _DerivedNode, _ context: _ThreadContext) -> Any {
+    private func evaluatePrivately(_ node: _DerivedNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) -> Any
+    {
         node.isEvaluating = true
         let savedPrivate = context.privateEvaluationRef
         context.privateEvaluationRef = _Ref(node)

@@ -42,7 +42,7 @@ extension Computed {
                 // A private value, which the node's own may never become: the reaction's edge
                 // holds a version the node never has, so that the reaction runs again whenever
                 // it is marked after the batch, also when the apply leaves the node as it was.
-                if staging.hasPrivateValue(of: node),
+                if staging.hasPrivateValue(of: node, held),
                     let reader = graph.recordVersionOfRunRead(of: node, _Graph.privateReadVersion, held)
                 {
                     // Kept with the value's equality, so that the reaction does not run again if

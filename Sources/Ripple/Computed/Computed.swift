@@ -116,7 +116,7 @@ public final class Computed<Value>: Readable {
                 let taken = _graph.state(held).watchers.removeValue(forKey: ObjectIdentifier(node))!
                 watcherRef = taken
                 let watcher = taken.object
-                watcher.markDisposed()
+                watcher.markDisposed(held)
                 return _graph.disposeSources(of: watcher, held)
             }
             _releaseLater(dropped)

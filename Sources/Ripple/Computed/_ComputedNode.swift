@@ -71,7 +71,7 @@ class _ComputedNode<Value>: _CachingNode<Value> {
         }
     }
 
-    override final func _traceValue() -> Any? { cached }
+    override final func _traceValue(_ held: borrowing _HeldLock) -> Any? { cached }
 
     /// Evaluates a computed value that has no equality: every evaluation is a change.
     override final func _evaluate() -> Bool {

@@ -100,7 +100,7 @@ public final class Event<Value>: @unchecked Sendable {
     /// plus, amortized, the trimming of tombstones at the ends and a compaction once they
     /// outnumber the subscribers.
     private func remove(_ entry: _EventHandler<Value>) {
-        let removed = _graph.withLock { () -> _EventHandler<Value>? in
+        let removed = _graph.withLock { held -> _EventHandler<Value>? in
             let slot = entry.slot
             guard slot >= head, slot < handlers.count, handlers[slot] === entry else { return nil }
             visit()
@@ -123,15 +123,15 @@ public final class Event<Value>: @unchecked Sendable {
                     head += 1
                 }
             }
-            if holes > Self.tombstonesBeforeCompaction, holes > handlers.count - holes { compact() }
+            if holes > Self.tombstonesBeforeCompaction, holes > handlers.count - holes { compact(held) }
             return entry
         }
         _ = removed  // released here, with the lock released: its handler may free user objects
     }
 
     /// Drops the tombstones, keeping the subscribers' order, and tells each moved one its new
-    /// slot (lock held).
-    private func compact() {
+    /// slot.
+    private func compact(_ held: borrowing _HeldLock) {
         var kept = 0
         for slot in head..<handlers.count {
             visit()

@@ -97,7 +97,7 @@ extension _Graph {
                 switch job.kind {
                 case .reaction:
                     let reaction = _downcast(node, to: _ReactionNode.self)
-                    var action = reaction.runRequested(self)
+                    var action = reaction.runRequested(self, held)
                     // The check runs here, under the lock: a reaction whose sources did not
                     // change (the common job of a write whose change stopped on the way) is
                     // done without a call to `perform`.
@@ -109,7 +109,7 @@ extension _Graph {
                         context.notices.append(subject.retain())
                     }
                 case .notify:
-                    if let subject = node._changedObservationSubject() { context.notices.append(subject.retain()) }
+                    if let subject = node._changedObservationSubject(held) { context.notices.append(subject.retain()) }
                 }
                 // A subscriber's job is done only now: a disposal during a reaction's run (the
                 // lock is released around the body) sees it still queued and keeps the node alive.
@@ -137,7 +137,7 @@ extension _Graph {
     /// arriving. Called with the lock released, outside any delivery round's lock.
     func runReaction(_ reaction: _ReactionNode, _ context: _ThreadContext, scheduledRunArrived: Bool = false) {
         var held = takeLock()
-        let action = scheduledRunArrived ? reaction.scheduledRunArrived() : reaction.runRequested(self)
+        let action = scheduledRunArrived ? reaction.scheduledRunArrived(held) : reaction.runRequested(self, held)
         perform(action, for: reaction, context, &held)
         held.release(self)
     }

@@ -73,7 +73,7 @@ extension _Graph {
             {
             case .none: return
             case .queue: context.jobs.append(.reaction(reaction))
-            case .stopRunaway: stopRunaway(reaction)
+            case .stopRunaway: stopRunaway(reaction, held)
             }
         } else if kind == .watcher {
             let watcher = _downcast(observer, to: _WatcherNode.self)
@@ -82,10 +82,10 @@ extension _Graph {
         }
     }
 
-    /// A reaction re-triggered itself more than `maximumRounds` times in a row (lock held):
+    /// A reaction re-triggered itself more than `maximumRounds` times in a row:
     /// stops the program with a message naming it.
     @inline(never)
-    private func stopRunaway(_ reaction: _ReactionNode) -> Never {
+    private func stopRunaway(_ reaction: _ReactionNode, _ held: borrowing _HeldLock) -> Never {
         _rippleFailure(
             "runaway reaction: \(reaction.debugLabel) re-triggered itself more than \(_Graph.maximumRounds) times in a row: each run writes a value it reads, and that write runs it again (counted across executor hops: on an actor every run is a delivery of its own). A reaction that writes what it reads must stop changing it."
         )

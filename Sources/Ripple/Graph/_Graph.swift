@@ -43,8 +43,10 @@ package final class _Graph: @unchecked Sendable {
     }()
     /// Whether a tracer is installed, read without the lock (see `tracersInstalled`).
     var hasTracersInstalled: Bool { _ripple_relaxed_load(tracersInstalled) != 0 }
-    /// Copies `tracingCount` to `tracersInstalled` (lock held).
-    func noteTracersInstalled() { _ripple_relaxed_store(tracersInstalled, UInt(tracingCount)) }
+    /// Copies `tracingCount` to `tracersInstalled`.
+    func noteTracersInstalled(_ held: borrowing _HeldLock) {
+        _ripple_relaxed_store(tracersInstalled, UInt(tracingCount))
+    }
     /// The stored values that have before-change handlers (``Stored/willChange(_:)``), counted
     /// under the lock and read without it by a batch's first write: while any has, a batch's
     /// write is staged at once, where the handlers are called (see `_SoleWrite`). A C word, as
@@ -221,10 +223,10 @@ package final class _Graph: @unchecked Sendable {
         )
     }
 
-    /// Stops a batch write to `node` when 65 535 threads' batches already stage it (lock held):
+    /// Stops a batch write to `node` when 65 535 threads' batches already stage it:
     /// the count of staging threads is 16 bits (see `_Node._stagedCount`).
     @inline(never)
-    func failTooManyStagingThreads(of node: _Node) -> Never {
+    func failTooManyStagingThreads(of node: _Node, _ held: borrowing _HeldLock) -> Never {
         let label = node.debugLabel
         unlock()
         _rippleFailure(

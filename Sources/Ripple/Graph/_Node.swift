@@ -143,14 +143,14 @@ public class _Node {
         _Origin(name: "tombstone", fileID: #fileID, line: #line)
     }
 
-    /// The node's current value, for traces (lock held; copying it runs no user code): the
+    /// The node's current value, for traces (copying it runs no user code): the
     /// stored or cached value, or `nil` for reactions and computed values never evaluated.
-    func _traceValue() -> Any? { nil }
+    func _traceValue(_ held: borrowing _HeldLock) -> Any? { nil }
 
     /// Called with the lock held for a queued Observation notice: the subject to tell, if this
     /// node's value changed (the caller tells it once the lock is released). Stored values
     /// override it.
-    func _changedObservationSubject() -> _Ref<_ObservationSubject>? { nil }
+    func _changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? { nil }
 
     /// A short description for diagnostics: kind and origin.
     final var debugLabel: String {
@@ -236,11 +236,11 @@ class _SubscriberNode: _DerivedNode, @unchecked Sendable {
     /// Takes a reference to itself, as a transition of `lifecycle` asked (lock held: a retain
     /// runs no user code). With ``releaseHeldSelf()``, the only place a subscriber holds itself.
     @inline(__always)
-    final func holdSelf() {
+    final func holdSelf(_ held: borrowing _HeldLock) {
         _ = _Ref(self).retain()
     }
 
-    /// Gives back the reference ``holdSelf()`` took (lock released: it may free the node and
+    /// Gives back the reference ``holdSelf(_:)`` took (lock released: it may free the node and
     /// what it holds).
     @inline(__always)
     final func releaseHeldSelf() {

@@ -15,7 +15,7 @@ import Darwin
 /// another thread may drain: Ripple asks the queue (`_isOnMainActor()`), and also counts the
 /// process's first thread outside any queue (a command-line program's top-level code).
 extension _Graph {
-    /// Whether the calling thread is the main thread (lock held).
+    /// Whether the calling thread is the main thread.
     @inline(__always)
     func isOnMainThread() -> Bool {
         #if canImport(Darwin)

@@ -74,7 +74,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
             }
             return
         case .stage:
-            stageLocked(graph, context)
+            stageLocked(graph, context, held)
             held.release(graph)
             return
         case .apply:
@@ -89,12 +89,12 @@ final class _ExternalSource: _Node, @unchecked Sendable {
         if !jobs.isEmpty { _PendingJobs(jobs).deliverAfterCurrentWork() }
     }
 
-    /// Records the change in the batch open on this thread, like a staged write (lock held): it
+    /// Records the change in the batch open on this thread, like a staged write: it
     /// is applied with the batch's writes when the batch ends (after the mutation), and until
     /// then the batch's own reads of the values that depend on it are derived in its view.
-    private func stageLocked(_ graph: _Graph, _ context: _ThreadContext) {
+    private func stageLocked(_ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
         // The batch's sole write, if it kept one, comes first (see `_SoleWrite`).
-        graph.stageSoleWrite(of: context)
+        graph.stageSoleWrite(of: context, held)
         let staging = context.staging
         staging.generation &+= 1
         if staging.isStaged(self) { return }
@@ -219,9 +219,9 @@ extension _Graph {
     }
 
     /// Whether a read on this thread that no Ripple reader tracked must not register with
-    /// Observation (lock held): it is inside an `untracked { }` within a `tracked { }`.
+    /// Observation: it is inside an `untracked { }` within a `tracked { }`.
     @inline(__always)
-    func hidesReadsFromObservation() -> Bool {
+    func hidesReadsFromObservation(_ held: borrowing _HeldLock) -> Bool {
         readsHidden != 0 && _ThreadContext.current.hidesReads > 0
     }
 

@@ -142,7 +142,7 @@ extension _Graph {
         arm: (borrowing _HeldLock) -> _Ref<_ObservationSubject>
     ) {
         assertSoleWriteStaged(held)
-        let hidden = hidesReadsFromObservation()
+        let hidden = hidesReadsFromObservation(held)
         held.release(self)
         if hidden { return }
         if let armed {

@@ -26,11 +26,11 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
         super.init(kind: .watcher, origin: origin)
     }
 
-    /// Marks the watcher disposed (lock held), when its computed value goes; the caller then
+    /// Marks the watcher disposed, when its computed value goes; the caller then
     /// unlinks it. If jobs for it are still queued, it holds itself until they are done, since
     /// they do not retain it: held now, under the lock (a retain runs no user code).
-    func markDisposed() {
-        if lifecycle.cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf() }
+    func markDisposed(_ held: borrowing _HeldLock) {
+        if lifecycle.cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf(held) }
     }
 
     /// Brings the computed value up to date; if it changed since the registrar was

@@ -11,7 +11,7 @@ extension Subscription {
     ///
     /// - Complexity: O(1): one acquisition of the graph's lock.
     package var _context: AnyObject? {
-        _graph.withLock { Self._context(of: target) }
+        _graph.withLock { held in Self._context(of: target, held) }
     }
 
     /// Package: replaces ``_context`` with `new` if it is `expected` (the same object) and the
@@ -24,8 +24,8 @@ extension Subscription {
     /// - Complexity: O(1): one acquisition of the graph's lock.
     @discardableResult
     package func _replaceContext(_ expected: AnyObject?, with new: AnyObject?) -> Bool {
-        let (replaced, old) = _graph.withLock { () -> (Bool, AnyObject?) in
-            guard let target, Self._context(of: target) === expected else { return (false, nil) }
+        let (replaced, old) = _graph.withLock { held -> (Bool, AnyObject?) in
+            guard let target, Self._context(of: target, held) === expected else { return (false, nil) }
             if let reaction = target as? _ContextReactionNode {
                 defer { reaction.context = new }
                 return (true, reaction.context)
@@ -38,8 +38,8 @@ extension Subscription {
         return replaced
     }
 
-    /// The context kept by `target` (lock held).
-    private static func _context(of target: AnyObject?) -> AnyObject? {
+    /// The context kept by `target`.
+    private static func _context(of target: AnyObject?, _ held: borrowing _HeldLock) -> AnyObject? {
         if let reaction = target as? _ContextReactionNode { return reaction.context }
         return (target as? _CancelAction)?.context
     }

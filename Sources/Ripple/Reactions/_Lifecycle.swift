@@ -29,7 +29,7 @@
 /// them is done (``CancelAction/dispose(holdingForQueuedJobs:)``, then
 /// ``JobFinishedAction/releaseHold``), and a reaction cancelled while it runs holds one until
 /// the run ends (``CancelAction/holdUntilRunEnds``). The node takes and gives back those
-/// references in one place (`_SubscriberNode.holdSelf()`, `releaseHeldSelf()`).
+/// references in one place (`_SubscriberNode.holdSelf(_:)`, `releaseHeldSelf()`).
 ///
 /// Whether a run was sent to the reaction's executor is kept apart from the phase: a
 /// main-actor reaction runs at once when triggered on the main thread, even while a run sent

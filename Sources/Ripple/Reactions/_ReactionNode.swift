@@ -17,7 +17,7 @@ import _RippleRef
 /// builds see the whole module and still call every method directly.
 class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Bound to the main actor: a run triggered on the main thread runs there at once, in
-    /// its round, instead of being sent to the executor (see `runRequested(_:)`).
+    /// its round, instead of being sent to the executor (see `runRequested(_:_:)`).
     private let runsOnMainActor: Bool
     /// Bound to an executor (`schedule` in `extras`): a run is sent there unless it may run
     /// where it was triggered. In the padding after the flag above.
@@ -64,26 +64,26 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     // MARK: Steps of a run, with the lock held (never released)
 
-    /// A run was asked for (lock held): a job for the reaction was delivered, or it was just
+    /// A run was asked for: a job for the reaction was delivered, or it was just
     /// created. On the main thread a main-actor reaction runs at once, in this round, like any
     /// reaction: the main actor's work is serialized with whatever runs on that thread, and a
     /// run already sent finds nothing stale when it arrives, and does nothing. Other reactions
     /// bound to an executor are sent there.
     @inline(__always)
-    func runRequested(_ graph: _Graph) -> _Lifecycle.RunAction {
+    func runRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
         if !isBoundToExecutor { return lifecycle.runRequested(canRunHere: true) }
-        return scheduledRunRequested(graph)
+        return scheduledRunRequested(graph, held)
     }
 
-    /// ``runRequested(_:)`` for a reaction bound to an executor (lock held): out of line, off
+    /// ``runRequested(_:_:)`` for a reaction bound to an executor: out of line, off
     /// the path of the other reactions.
     @inline(never)
-    private func scheduledRunRequested(_ graph: _Graph) -> _Lifecycle.RunAction {
+    private func scheduledRunRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
         lifecycle.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
     }
 
-    /// The run sent to the executor arrived there (lock held).
-    func scheduledRunArrived() -> _Lifecycle.RunAction {
+    /// The run sent to the executor arrived there.
+    func scheduledRunArrived(_ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
         lifecycle.scheduledRunArrived()
     }
 
@@ -131,7 +131,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func dispose(
         _ graph: _Graph, holdingForQueuedJobs: Bool, releasingRunHold: Bool, _ held: borrowing _HeldLock
     ) -> _ReactionDisposal {
-        if holdingForQueuedJobs { holdSelf() }
+        if holdingForQueuedJobs { holdSelf(held) }
         // Only a reaction that records why it runs keeps anything past the end of its run.
         if lifecycle.recordsWhy { forgetWhy(graph, held) }
         return _ReactionDisposal(
@@ -195,7 +195,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             case .holdUntilRunEnds:
                 // The subscription lets go of the node once this returns, and the run may drop
                 // the node's last source: the node holds itself until the run ends.
-                holdSelf()
+                holdSelf(held)
                 held.release(graph)
             case .dispose(let holdingForQueuedJobs):
                 let disposal = dispose(
@@ -208,9 +208,9 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
 
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
     func _addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
-        _graph.withLock {
+        _graph.withLock { held in
             if isDisposed { return false }
-            teardownExtras.cleanups.append(cleanup)
+            teardownExtras(held).cleanups.append(cleanup)
             return true
         }
     }
@@ -218,17 +218,17 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Adopts a reaction created during a run; returns false if this one is cancelled (or
     /// will be at the end of its run): the child then never starts.
     func _adopt(_ child: Subscription) -> Bool {
-        _graph.withLock {
+        _graph.withLock { held in
             if lifecycle.isCancelled { return false }
-            teardownExtras.children.append(child)
+            teardownExtras(held).children.append(child)
             return true
         }
     }
 }
 
 extension _ReactionNode {
-    /// The extras, created for a first cleanup or child (lock held).
-    private var teardownExtras: _ReactionExtras {
+    /// The extras, created for a first cleanup or child.
+    private func teardownExtras(_ held: borrowing _HeldLock) -> _ReactionExtras {
         if let extras { return extras }
         let created = _ReactionExtras(schedule: nil)
         extras = created

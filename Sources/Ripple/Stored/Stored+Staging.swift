@@ -32,8 +32,8 @@ extension Stored {
             }
         }
         var held: _HeldLock? = nil
-        var slot = _beginStaging(context, &held) { node, staging, context, _ in
-            _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+        var slot = _beginStaging(context, &held) { node, staging, context, held in
+            _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context, held)
         }
         guard var held else {
             // A queued write applied outside any batch: applied at once.
@@ -43,8 +43,8 @@ extension Stored {
         var newValue = Optional(newValue)
         if slot == .willChange {
             // The value has before-change handlers: called now, with the lock released meanwhile.
-            slot = _stageCallingWillChange(newValue!, context, &held) { node, staging, context, _ in
-                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context)
+            slot = _stageCallingWillChange(newValue!, context, &held) { node, staging, context, held in
+                _downcast(node, to: Stored<Value>.self)._commitStaged(by: staging, context, held)
             }
         }
         if graphRef.with({ $0.tracingCount != 0 }) {
@@ -83,7 +83,7 @@ extension Stored {
                 // from inside the equality check of a write being applied.
                 graph.refuseWrite(to: self, on: context, held!)
                 // The batch's sole write, if it kept one, comes first.
-                graph.stageSoleWrite(of: context)
+                graph.stageSoleWrite(of: context, held!)
                 // Before-change handlers are called first (see `Stored+WillChange.swift`).
                 if _hasWillChangeHandlers { return .willChange }
                 return _stageLocked(graph, context, held!, commit: commit)
@@ -114,7 +114,7 @@ extension Stored {
             if graph.isTracing { graph.recordTrace(.batchStart, context, held) }
         }
         staging.append(self, commit: commit)
-        if _stagedCount == .max { graph.failTooManyStagingThreads(of: self) }
+        if _stagedCount == .max { graph.failTooManyStagingThreads(of: self, held) }
         _stagedCount += 1
         return extrasRef.with { extras in
             guard extras.stagedOwner == nil else { return .apart }
@@ -151,8 +151,8 @@ extension Stored {
         }
     }
 
-    /// The value `staging` staged for this node, if any, with the number of writes (lock held).
-    private func staged(by staging: _Staging) -> (value: Value, writes: Int)? {
+    /// The value `staging` staged for this node, if any, with the number of writes.
+    private func staged(by staging: _Staging, _ held: borrowing _HeldLock) -> (value: Value, writes: Int)? {
         if let extras = _extras?.object,
             extras.stagedOwner?.refers(to: staging) == true
         {
@@ -166,7 +166,7 @@ extension Stored {
     /// (`_stagedCount` not zero).
     private func stagedInView(_ context: _ThreadContext, _ held: borrowing _HeldLock) -> (value: Value, writes: Int)? {
         guard context.view(graphRef.object, held) != .committed else { return nil }
-        return staged(by: context.staging)
+        return staged(by: context.staging, held)
     }
 
     /// A read of a value some thread has staged, under `held`, which it releases: the staged
@@ -179,7 +179,7 @@ extension Stored {
         var readsStaged = false
         var keptVersion: Int? = nil
         if view != .committed {
-            if let staged = staged(by: context.staging) {
+            if let staged = staged(by: context.staging, held) {
                 current = staged.value
                 readsStaged = true
             } else if let kept = graphRef.with({ $0.keptValue(of: self, for: context.staging.heldChanges, held) }) {
@@ -192,7 +192,7 @@ extension Stored {
         if view == .privateEvaluation {
             // Inside a private derivation: nothing is tracked. A later write of the value makes
             // the apply mark its readers even if it commits nothing (see `_StagedRead`).
-            if readsStaged { notePrivateReadOfStagedValue(context.staging) }
+            if readsStaged { notePrivateReadOfStagedValue(context.staging, held) }
             held.release(graphRef)
             return current
         }
@@ -229,9 +229,11 @@ extension Stored {
     }
 
     /// Updates what reactions read of the value `staging` staged for this node, kept with the
-    /// value in the node's own slot or apart in the batch's `overflow` (lock held); `nil` when
+    /// value in the node's own slot or apart in the batch's `overflow`; `nil` when
     /// `staging` staged none.
-    private func updateStagedRead<Result>(by staging: _Staging, _ update: (inout _StagedRead) -> Result) -> Result? {
+    private func updateStagedRead<Result>(
+        by staging: _Staging, _ held: borrowing _HeldLock, _ update: (inout _StagedRead) -> Result
+    ) -> Result? {
         if let extras = _extras?.object,
             extras.stagedOwner?.refers(to: staging) == true
         {
@@ -245,7 +247,7 @@ extension Stored {
     /// for a reaction that reads it in the batch's view (see `_StagedRead`).
     private func reservedVersionOfStagedValue(_ staging: _Staging, _ graph: _Graph, _ held: borrowing _HeldLock) -> Int
     {
-        updateStagedRead(by: staging) { $0.reserve(in: graph, held) }!
+        updateStagedRead(by: staging, held) { $0.reserve(in: graph, held) }!
     }
 
     /// After a reaction's read of the write counter in its batch's view: its edge
@@ -255,15 +257,15 @@ extension Stored {
     func _reserveCountVersion(of counter: Stored<Int>, _ graph: _Graph, _ held: borrowing _HeldLock) {
         let context = _ThreadContext.current
         guard context.view(graph, held) == .batch,
-            let reserved = updateStagedRead(by: context.staging, { $0.reserveCount(in: graph, held) })
+            let reserved = updateStagedRead(by: context.staging, held, { $0.reserveCount(in: graph, held) })
         else { return }
         graph.recordVersionOfRunRead(of: counter, reserved, held)
     }
 
     /// Notes that a private evaluation read the value `staging` staged for this node (lock
     /// held; see `_StagedRead.readPrivately`).
-    private func notePrivateReadOfStagedValue(_ staging: _Staging) {
-        _ = updateStagedRead(by: staging) { $0.readPrivately = true }
+    private func notePrivateReadOfStagedValue(_ staging: _Staging, _ held: borrowing _HeldLock) {
+        _ = updateStagedRead(by: staging, held) { $0.readPrivately = true }
     }
 
     /// The value in this thread's view: the staged value inside its batch.
@@ -278,26 +280,26 @@ extension Stored {
         return stagedInView(.current, held)?.writes ?? 0
     }
 
-    /// Applies the write `staging` staged (lock held, outside any batch): counts its writes,
+    /// Applies the write `staging` staged (outside any batch): counts its writes,
     /// then, unless the staged value equals the committed one, swaps it in and propagates the
     /// change. The replaced value is handed to `staging`, released once the lock is.
     @inlinable
-    func _commitStaged(by staging: _Staging, _ context: _Ref<_ThreadContext>) {
-        let writes = _takeStagedSlot(staging)
+    func _commitStaged(by staging: _Staging, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
+        let writes = _takeStagedSlot(staging, held)
         guard writes > 0 else {
-            _commitStagedApart(by: staging, context)
+            _commitStagedApart(by: staging, context, held)
             return
         }
         let read = _takeStagedRead()
         var value = _extras!.with { $0._stagedValue.take()! }
-        _applyStaged(&value, writes: writes, context, read: read)
+        _applyStaged(&value, writes: writes, context, read: read, held)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
 
-    /// Ends this node's staging by `staging` (lock held): the writes it stands for when its
+    /// Ends this node's staging by `staging`: the writes it stands for when its
     /// value is in the node's own slot (which is freed), 0 when it is apart.
     @usableFromInline
-    func _takeStagedSlot(_ staging: _Staging) -> Int {
+    func _takeStagedSlot(_ staging: _Staging, _ held: borrowing _HeldLock) -> Int {
         _stagedCount -= 1
         guard let extras = _extras else { return 0 }
         return extras.with { extras in
@@ -320,16 +322,16 @@ extension Stored {
 
     /// `_commitStaged` for a value staged apart from the node.
     @usableFromInline
-    func _commitStagedApart(by staging: _Staging, _ context: _Ref<_ThreadContext>) {
+    func _commitStagedApart(by staging: _Staging, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self))!
         var value = entry.value as! Value
-        _applyStaged(&value, writes: entry.count, context, read: entry.read)
+        _applyStaged(&value, writes: entry.count, context, read: entry.read, held)
         staging.keepForRelease(value)
         staging.keepForRelease(entry)
     }
 
     /// Counts `writes` writes, then, unless `value` equals the committed value, swaps it in and
-    /// propagates the change (lock held). Leaves the value not kept in `value`.
+    /// propagates the change. Leaves the value not kept in `value`.
     ///
     /// `read` says what reactions read of the staged value in the batch's view: the version
     /// it gets, if one was reserved, whether a private evaluation read it, and whether a value
@@ -340,7 +342,8 @@ extension Stored {
     /// saw the committed value only if the equality holds both ways.
     @inlinable
     func _applyStaged(
-        _ value: inout Value, writes: Int, _ context: _Ref<_ThreadContext>, read: _StagedRead = _StagedRead()
+        _ value: inout Value, writes: Int, _ context: _Ref<_ThreadContext>, read: _StagedRead = _StagedRead(),
+        _ held: borrowing _HeldLock
     ) {
         // A nil from `_lockForWrite`: the write of a read-modify-write that another write
         // overtook (nothing is held, and the caller retries): nothing is applied.

@@ -70,7 +70,7 @@ extension Stored {
                 graph.refuseWrite(to: self, on: context, held)
                 // The batch's sole write, if it kept one, comes first (and the batch is now
                 // more than that write).
-                graph.stageSoleWrite(of: context)
+                graph.stageSoleWrite(of: context, held)
                 let staging = context.staging
                 staging.generation &+= 1
                 if !staging.isActive {

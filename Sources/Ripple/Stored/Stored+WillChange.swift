@@ -139,7 +139,7 @@ extension Stored {
         let graph = graphRef.object
         graph.state(held).comparingRef = nil
         let me = context
-        failIfCallingWillChangeHandlers(graph, me)
+        failIfCallingWillChangeHandlers(graph, me, held)
         holdForWillChange(graph, me, held)
         let handlers = extras.willChangeHandlers
         extras.willChangeCaller = me
@@ -180,7 +180,7 @@ extension Stored {
             graph.state(held).comparingRef = nil
             if equal { return _stageLocked(graph, thread, held, commit: commit) }
         }
-        failIfCallingWillChangeHandlers(graph, me)
+        failIfCallingWillChangeHandlers(graph, me, held)
         let handlers = extras.willChangeHandlers
         extras.willChangeCaller = me
         held.release(graph)
@@ -188,7 +188,7 @@ extension Stored {
         held = graph.takeLock()
         extras.willChangeCaller = nil
         // The handlers' own writes may have staged the batch's sole write meanwhile.
-        graph.stageSoleWrite(of: thread)
+        graph.stageSoleWrite(of: thread, held)
         return _stageLocked(graph, thread, held, commit: commit)
     }
 
@@ -202,9 +202,11 @@ extension Stored {
         extras.exclusiveDepth += 1
     }
 
-    /// Stops a write of this value made while its handlers run on this thread (lock held; the
+    /// Stops a write of this value made while its handlers run on this thread (the
     /// value is held for this thread, so a handler call in progress is this thread's).
-    private func failIfCallingWillChangeHandlers(_ graph: _Graph, _ me: _Ref<_ThreadContext>) {
+    private func failIfCallingWillChangeHandlers(
+        _ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock
+    ) {
         guard let caller = extras.willChangeCaller, caller == me else { return }
         graph.unlock()
         _rippleFailure(

@@ -260,12 +260,12 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         return replaced
     }
 
-    override func _traceValue() -> Any? { _value }
+    override func _traceValue(_ held: borrowing _HeldLock) -> Any? { _value }
 
     override func _origin() -> _Origin { storedOrigin.origin }
 
     /// The subject to tell of a change (queued by every write once a read in an Observation scope armed it).
-    override func _changedObservationSubject() -> _Ref<_ObservationSubject>? {
+    override func _changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? {
         _extras?.with { $0.observationRef }
     }
 

@@ -82,10 +82,10 @@ public func withTracer<R>(_ tracer: some GraphTracer, _ body: () throws -> R) re
     let context = _ThreadContext.current
     let open = {
         context.scopedTracers.append(tracer)
-        _graph.withLock { _graph.changeTracingCount(by: 1) }
+        _graph.withLock { held in _graph.changeTracingCount(by: 1, held) }
     }
     let close = {
-        _graph.withLock { _graph.changeTracingCount(by: -1) }
+        _graph.withLock { held in _graph.changeTracingCount(by: -1, held) }
         context.scopedTracers.removeLast()
     }
     if context.writes.route == .queue {

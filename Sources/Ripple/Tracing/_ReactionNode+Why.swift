@@ -30,7 +30,7 @@ extension _ReactionNode {
             guard source.version != version else { continue }
             changes.append(
                 _PendingSourceChange(
-                    source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue()))
+                    source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue(held)))
         }
         return changes
     }
@@ -59,7 +59,7 @@ extension _ReactionNode {
             // no longer holds the value the run saw: its old value is unknown to the next run,
             // whose change it is, rather than its new value twice.
             guard source.version == sources[index].version else { continue }
-            if let value = source._traceValue() { values[ObjectIdentifier(source)] = value }
+            if let value = source._traceValue(held) { values[ObjectIdentifier(source)] = value }
         }
         graph.state(held).whySnapshots[ObjectIdentifier(self)] = values
     }

@@ -81,25 +81,25 @@ final class _TracerRegistry: @unchecked Sendable {
 let _tracers = _TracerRegistry()
 
 extension _Graph {
-    /// Counts tracers installed or uninstalled (lock held), in `tracingCount` and in the copy a
+    /// Counts tracers installed or uninstalled, in `tracingCount` and in the copy a
     /// batch's write reads without the lock (`tracersInstalled`).
-    func changeTracingCount(by delta: Int) {
+    func changeTracingCount(by delta: Int, _ held: borrowing _HeldLock) {
         assertLockHeld()
         tracingCount += delta
-        noteTracersInstalled()
+        noteTracersInstalled(held)
     }
 
     /// Installs a process-wide tracer; returns its id.
     func installTracer(_ tracer: any GraphTracer) -> UInt64 {
         let id = _tracers.add(tracer)
-        withLock { changeTracingCount(by: 1) }
+        withLock { held in changeTracingCount(by: 1, held) }
         return id
     }
 
     /// Uninstalls the tracer `id` (once).
     func uninstallTracer(_ id: UInt64) {
         guard _tracers.remove(id) else { return }
-        withLock { changeTracingCount(by: -1) }
+        withLock { held in changeTracingCount(by: -1, held) }
     }
 
     /// Whether any tracer is installed (lock held).

@@ -274,7 +274,7 @@ struct UnsafePrimitivesTests {
         #expect(ObjectIdentifier(type(of: node)) == ObjectIdentifier(Stored<Int>.self))
         #expect(ObjectIdentifier(type(of: node)) != ObjectIdentifier(Stored<UInt>.self))
         #expect(_downcast(node, to: Stored<Int>.self) === stored)
-        #expect(node._traceValue() as? Int == 3)
+        #expect(_graph.withLock { held in node._traceValue(held) } as? Int == 3)
         #expect(node.debugLabel == "Stored 'three'")
         let computed = Computed { stored.value + 1 }
         #expect(computed.value == 4)

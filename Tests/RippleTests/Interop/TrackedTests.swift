@@ -272,7 +272,9 @@ struct TrackedTests {
         offset.value = 1
         offset.value = 2
         #expect(runs.value == 3)
-        #expect(offset._changedObservationSubject() == nil, "the reads did not arm Observation")
+        #expect(
+            _graph.withLock { held in offset._changedObservationSubject(held) } == nil,
+            "the reads did not arm Observation")
         reaction.cancel()
     }
 
@@ -413,7 +415,9 @@ struct TrackedTests {
         #expect(sum.value == 20)
         #expect(evaluations.value == 1)
         #expect(runs.value == 1)
-        #expect(offset._changedObservationSubject() == nil, "the untracked reads did not arm Observation")
+        #expect(
+            _graph.withLock { held in offset._changedObservationSubject(held) } == nil,
+            "the untracked reads did not arm Observation")
         batch { thermostat.target = 21 }
         #expect(sum.value == 22)
         #expect(runs.value == 2)
