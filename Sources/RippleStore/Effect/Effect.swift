@@ -52,13 +52,24 @@ public struct Effect<Action> {
     }
 
     let operation: _Operation
+    /// Made by ``none``: the reducer store skips the effect without switching over
+    /// `operation`, which its unspecialized code does through the generic enum's value
+    /// witnesses (a trivial `send` returns `.none`). A `.none` made otherwise is still started,
+    /// as nothing.
+    let isNone: Bool
 
     init(_ operation: _Operation) {
         self.operation = operation
+        isNone = false
     }
 
     /// An effect that does nothing.
-    public static var none: Effect { Effect(.none) }
+    public static var none: Effect { Effect(none: ()) }
+
+    private init(none: Void) {
+        operation = .none
+        isNone = true
+    }
 
     /// An effect that sends `action` at once: it is reduced right after the action that
     /// returned this effect, before any other queued action.

@@ -130,11 +130,11 @@ package final class _MainActorReducerEngine<R: Reducer> {
     private func reduce(_ action: Action, file: StaticString, line: UInt) -> [Action] {
         // Named after the action, when the name is read: ``Transaction/action`` holds `Sendable`
         // actions only.
-        let transaction = Transaction(sending: action, file: file, line: line)
         let reducer = reducer
-        let effect = core.commit(transaction) { state, _ in
+        let effect = core.commit(Transaction(sending: action, file: file, line: line)) { state, _ in
             reducer.reduce(into: &state, action: action)
         }
+        if effect.isNone { return [] }
         var followUps: [Action] = []
         start(effect, ids: markIDs, followUps: &followUps)
         return followUps

@@ -498,15 +498,14 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     }
 
     private func reduce(_ action: Action, file: StaticString, line: UInt, under marks: [_TaskKey]) -> [Action] {
-        var transaction = Transaction(file: file, line: line)
-        transaction.action = action
         let reducer = reducer
         // The effect leaves the commit through a capture, not as its result: a generic result
         // would make this unspecialized code look up `Effect<Action>`'s metadata on every send.
         var effect = Effect<Action>.none
-        core.commit(transaction) { state, _ in
+        core.commit(Transaction(action: action, file: file, line: line)) { state, _ in
             effect = reducer.reduce(into: &state, action: action)
         }
+        if effect.isNone { return [] }
         var followUps: [Action] = []
         start(effect, ids: marks, followUps: &followUps)
         return followUps
