@@ -125,7 +125,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
             case .stage:
                 _stage(newValue, context)
             case .apply:
-                _writeAndDeliver(newValue, context)
+                _writeAndDeliver(consume newValue, context)
             }
         }
         // A compound assignment (`count.value += 1`, `items.value.append(x)`) is one atomic
@@ -224,8 +224,8 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     /// runs its reactions, then delivers the writes they queued. Also a batch of one write
     /// (`_ThreadContext.commitSoleWriteAsWrite`).
     @inlinable
-    func _writeAndDeliver(_ newValue: Value, _ context: _Ref<_ThreadContext>) {
-        let replaced = _write(newValue, context, runningJobs: true)
+    func _writeAndDeliver(_ newValue: consuming Value, _ context: _Ref<_ThreadContext>) {
+        let replaced = _write(consume newValue, context, runningJobs: true)
         _deliver(context)
         // The replaced value is released only now, with the lock released and this write's
         // reactions delivered: its deinitializer may block, read or write like any user code.
@@ -241,7 +241,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     /// Returns the value it replaced, for the caller to release once the lock is released
     /// (`nil` when nothing was written).
     @inlinable
-    func _write(_ newValue: Value, _ context: _Ref<_ThreadContext>, runningJobs: Bool = false) -> Value? {
+    func _write(_ newValue: consuming Value, _ context: _Ref<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // Nil: the write belongs to a read-modify-write that another writer overtook.
         guard var held = _lockForWrite(context) else { return nil }
         if _isEqual?(_value, newValue) == true {
@@ -251,7 +251,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         // Before-change handlers (`willChange`), called with the lock released meanwhile.
         if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context, &held) }
         _stampVersion(held)
-        var replaced = newValue
+        var replaced = consume newValue
         swap(&_value, &replaced)
         if graphRef.with({ $0.tracingCount != 0 }) {
             _recordWrite(old: replaced, new: _value, context, held)

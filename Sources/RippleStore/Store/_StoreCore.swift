@@ -359,7 +359,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // write applies here: queued, `publish` asks when it runs.
         if _writesApplyInPlace(), hooks == nil || hooks.unsafelyUnwrapped.areIdle {
             // `writeInOrder` would run both at once: skip its closures and its batch.
-            if isRouted { publish(snapshot, hooks: nil, isRouted: true) } else { publishAlone(snapshot) }
+            if isRouted { publish(snapshot, hooks: nil, isRouted: true) } else { publishAlone(consume snapshot) }
             leaveGate(me, mutated: false)
             return
         }
@@ -438,9 +438,16 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// since the commit closed). Apart from ``publish(_:hooks:isRouted:)``, whose closure
     /// makes the runtime look up generic metadata on entry: 300 of the 3 800 instructions of a
     /// commit with no subscriber.
-    private func publishAlone(_ snapshot: _Snapshot<State>) {
-        node.value = snapshot
-        if hasFields { touchLateRoutes(after: snapshot) }
+    ///
+    /// Takes the snapshot `consuming`: the caller's reference moves into the node, with no
+    /// retain and release around the call.
+    private func publishAlone(_ snapshot: consuming _Snapshot<State>) {
+        guard hasFields else {
+            node.value = snapshot
+            return
+        }
+        node.value = copy snapshot
+        touchLateRoutes(after: snapshot)
     }
 
     /// Publishes `snapshot`: the node, the routes of the fields it changed, then the hooks. Run
