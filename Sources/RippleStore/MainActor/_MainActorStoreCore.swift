@@ -106,8 +106,10 @@ final class _MainActorStoreCore<State: Equatable> {
         // Still `isMutating`: a middleware step must not commit either.
         if hasMiddleware { applyMiddleware(to: &state, &transaction) }
         isMutating = false
-        guard state != latest.state else { return result }
-        let snapshot = snapshotType.init(state: state, version: latest.version &+ 1, transaction: transaction)
+        // `!(==)`, not `!=`: see `_StoreCore.close`.
+        guard !(state == latest.state) else { return result }
+        let snapshot = snapshotType.init(
+            state: consume state, version: latest.version &+ 1, transaction: consume transaction)
         latest = snapshot
         // At once outside reactions; queued after the current round inside one (a commit from
         // a subscriber), so every subscriber sees every commit, in order.

@@ -309,7 +309,10 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let base = base(of: open)
         if hasDerivedFields { deriveFields(of: &state, from: base, open.transaction) }
         if _ripple_once_word_load(hasMiddleware) != 0 { applyMiddleware(to: &state, from: base, &open.transaction) }
-        guard state != base.state else {
+        // `!(==)`, not `!=`: in this unspecialized code the standard library's `!=` copied the
+        // state and destroyed the copy, through its value witnesses (135 of a commit's 2 216
+        // instructions with a three-field state).
+        guard !(state == base.state) else {
             if isHandedOver { endHandover() } else { leaveGate(me, mutated: true) }
             if hasLogger { logUnchanged(open.transaction, version: base.version, start: open.start) }
             return
