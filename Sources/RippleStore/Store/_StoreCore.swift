@@ -245,7 +245,9 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
     }
 
-    /// ``commit(_:_:)``'s work, apart from its tracing.
+    /// ``commit(_:_:)``'s work, apart from its tracing. Inlined into it: a call between the
+    /// two, generic over the result and the error, cost 22 of a commit's 2 081 instructions.
+    @inline(__always)
     private func commitUntraced<Result, Failure: Error>(
         _ transaction: consuming Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result
