@@ -290,22 +290,18 @@ extension Stored {
         }
     }
 
-    /// Applies a sole write with the batch's other writes (lock held, by `applySoleWrite`,
-    /// which reaches this through the type-erased `perform`: as `_stageSoleWrite`, this step
-    /// takes a nested acquisition of its own). Not inlined into `_performSoleWrite`: the batch
-    /// of one write, the common case, takes its `.commit` step, and the closure that dispatches
-    /// the steps stays small (inlined, this step cost every batch of one write 9 instructions
-    /// in the closure's prologue and epilogue).
+    /// Applies a sole write with the batch's other writes (while `applySoleWrite` holds the
+    /// lock; `_applyStaged` takes its nested acquisitions). Not inlined into
+    /// `_performSoleWrite`: the batch of one write, the common case, takes its `.commit` step,
+    /// and the closure that dispatches the steps stays small (inlined, this step cost every
+    /// batch of one write 9 instructions in the closure's prologue and epilogue).
     @inlinable @inline(never)
     func _applySoleWrite(_ storage: _ValueStorage, _ writes: Int, _ context: _Ref<_ThreadContext>) {
-        let graph = graphRef.object
-        let held = graph.takeLock()
         var value = storage.move(as: Value.self)
-        _applyStaged(&value, writes: writes, context, held)
+        _applyStaged(&value, writes: writes, context)
         // What the write replaced (or the value itself, if equal), destroyed once the lock
         // is released.
         storage.initialize(as: Value.self, to: value)
-        held.release(graph)
     }
 
     /// Moves a sole write into the batch's `_Staging` (lock held, by `stageSoleWrite`, which

@@ -262,8 +262,8 @@ extension Stored {
         graph.recordVersionOfRunRead(of: counter, reserved, held)
     }
 
-    /// Notes that a private evaluation read the value `staging` staged for this node (lock
-    /// held; see `_StagedRead.readPrivately`).
+    /// Notes that a private evaluation read the value `staging` staged for this node (see
+    /// `_StagedRead.readPrivately`).
     private func notePrivateReadOfStagedValue(_ staging: _Staging, _ held: borrowing _HeldLock) {
         _ = updateStagedRead(by: staging, held) { $0.readPrivately = true }
     }
@@ -292,7 +292,7 @@ extension Stored {
         }
         let read = _takeStagedRead()
         var value = _extras!.with { $0._stagedValue.take()! }
-        _applyStaged(&value, writes: writes, context, read: read, held)
+        _applyStaged(&value, writes: writes, context, read: read)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
     }
 
@@ -325,13 +325,15 @@ extension Stored {
     func _commitStagedApart(by staging: _Staging, _ context: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
         let entry = staging.overflow.removeValue(forKey: ObjectIdentifier(self))!
         var value = entry.value as! Value
-        _applyStaged(&value, writes: entry.count, context, read: entry.read, held)
+        _applyStaged(&value, writes: entry.count, context, read: entry.read)
         staging.keepForRelease(value)
         staging.keepForRelease(entry)
     }
 
     /// Counts `writes` writes, then, unless `value` equals the committed value, swaps it in and
-    /// propagates the change. Leaves the value not kept in `value`.
+    /// propagates the change. Leaves the value not kept in `value`. Called while the batch's
+    /// commit holds the lock; each write's step takes a nested acquisition of its own
+    /// (`_lockForWrite`, a count on the lock the thread holds), so it needs no token.
     ///
     /// `read` says what reactions read of the staged value in the batch's view: the version
     /// it gets, if one was reserved, whether a private evaluation read it, and whether a value
@@ -342,8 +344,7 @@ extension Stored {
     /// saw the committed value only if the equality holds both ways.
     @inlinable
     func _applyStaged(
-        _ value: inout Value, writes: Int, _ context: _Ref<_ThreadContext>, read: _StagedRead = _StagedRead(),
-        _ held: borrowing _HeldLock
+        _ value: inout Value, writes: Int, _ context: _Ref<_ThreadContext>, read: _StagedRead = _StagedRead()
     ) {
         // A nil from `_lockForWrite`: the write of a read-modify-write that another write
         // overtook (nothing is held, and the caller retries): nothing is applied.
