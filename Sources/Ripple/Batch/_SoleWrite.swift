@@ -328,9 +328,6 @@ extension Stored {
             case .apart:
                 _stageApart(&value)
                 context.staging.overflow[ObjectIdentifier(self)]!.count = writes
-            case .willChange:
-                preconditionFailure(
-                    "Ripple internal error: a sole write staged with its before-change handlers uncalled")
             }
         }
         held.release(graph)

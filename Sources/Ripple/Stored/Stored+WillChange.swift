@@ -128,14 +128,16 @@ extension Stored {
         }
     }
 
-    /// An unbatched write that changes a value with handlers (lock held on entry, with the
-    /// equality checked): takes the value for this thread, releases the caller's acquisition
-    /// (`held`, taken `inout`), calls the handlers, takes the lock back into `held` and lets the
-    /// value go, for the write to commit under that new acquisition. Other threads' writes of
-    /// the value wait meanwhile (in `_lockForWrite`), so the value is still the one the handlers
-    /// were told about.
+    /// An unbatched write that changes a value with handlers (the caller's acquisition consumed,
+    /// `held`, with the equality checked): takes the value for this thread, releases the lock,
+    /// calls the handlers, takes the lock back and lets the value go; returns that new
+    /// acquisition, for the write to commit under it. Other threads' writes of the value wait
+    /// meanwhile (in `_lockForWrite`), so the value is still the one the handlers were told
+    /// about.
     @usableFromInline @inline(never)
-    func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock) {
+    func _callWillChangeHandlers(_ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock)
+        -> _HeldLock
+    {
         let graph = graphRef.object
         graph.state(held).comparingRef = nil
         let me = context
@@ -154,18 +156,19 @@ extension Stored {
         writes &+= 1
         extras.willChangeCaller = nil
         _endExclusive(held)
+        return held
     }
 
-    /// A batch's write of a value with handlers (lock held on entry, through `held`;
-    /// `_beginStaging` found the handlers): holds the value for the batch until it is applied,
-    /// and, if the write changes the batch's view of it, releases the caller's acquisition
-    /// (taken `inout`), calls the handlers and takes the lock back into `held`. Then does the
-    /// staging's bookkeeping, and says where the value goes.
+    /// A batch's write of a value with handlers (the caller's acquisition consumed, `held`;
+    /// called by `_beginStaging`, which found the handlers): holds the value for the batch
+    /// until it is applied, and, if the write changes the batch's view of it, releases the
+    /// lock, calls the handlers and takes it back. Then does the staging's bookkeeping, says
+    /// where the value goes (`slot`), and returns the acquisition the caller holds now.
     @usableFromInline @inline(never)
     func _stageCallingWillChange(
-        _ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: inout _HeldLock,
-        commit: @escaping _StagedEntry.Commit
-    ) -> _StagingSlot {
+        _ newValue: Value, _ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock,
+        slot: inout _StagingSlot, commit: @escaping _StagedEntry.Commit
+    ) -> _HeldLock {
         let graph = graphRef.object
         let thread = context.object
         let me = _Ref(thread)
@@ -178,7 +181,10 @@ extension Stored {
             graph.state(held).comparingRef = .init(self)
             let equal = isEqual(old, newValue)
             graph.state(held).comparingRef = nil
-            if equal { return _stageLocked(graph, thread, held, commit: commit) }
+            if equal {
+                slot = _stageLocked(graph, thread, held, commit: commit)
+                return held
+            }
         }
         failIfCallingWillChangeHandlers(graph, me, held)
         let handlers = extras.willChangeHandlers
@@ -189,7 +195,8 @@ extension Stored {
         extras.willChangeCaller = nil
         // The handlers' own writes may have staged the batch's sole write meanwhile.
         graph.stageSoleWrite(of: thread, held)
-        return _stageLocked(graph, thread, held, commit: commit)
+        slot = _stageLocked(graph, thread, held, commit: commit)
+        return held
     }
 
     /// Takes the value for the thread of `me` (no other thread holding it), as a

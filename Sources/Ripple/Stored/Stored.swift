@@ -243,13 +243,20 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
     @inlinable
     func _write(_ newValue: consuming Value, _ context: _Ref<_ThreadContext>, runningJobs: Bool = false) -> Value? {
         // Nil: the write belongs to a read-modify-write that another writer overtook.
-        guard var held = _lockForWrite(context) else { return nil }
+        guard let acquired = _lockForWrite(context) else { return nil }
         if _isEqual?(_value, newValue) == true {
-            _unlockAfterWrite(held)
+            _unlockAfterWrite(acquired)
             return nil
         }
-        // Before-change handlers (`willChange`), called with the lock released meanwhile.
-        if _hasWillChangeHandlers { _callWillChangeHandlers(newValue, context, &held) }
+        // Before-change handlers (`willChange`), called with the lock released meanwhile: they
+        // consume the acquisition and return the one taken after them. (Not a `var` lent
+        // `inout`: a token whose address is taken costs a write extra instructions.)
+        let held: _HeldLock
+        if _hasWillChangeHandlers {
+            held = _callWillChangeHandlers(newValue, context, acquired)
+        } else {
+            held = acquired
+        }
         _stampVersion(held)
         var replaced = consume newValue
         swap(&_value, &replaced)
