@@ -276,6 +276,21 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// Takes the gate (waiting for other threads' commits) and returns the state to mutate.
     func openCommit(_ transaction: consuming Transaction) -> OpenCommit {
         let me = _Lock.currentThread
+        // The gate free (the common case): taken here, without `enterGate`'s waiting and
+        // checks, whose result (an optional tuple of a snapshot of `State`) this unspecialized
+        // code tests through generic metadata.
+        lock.lock(as: me)
+        if gateOwner == 0, handoverMutator == 0, !isEnded {
+            gateOwner = me
+            gateDepth += 1
+            isMutating = true
+            let base: _AnySnapshot = latest
+            lock.unlock()
+            return OpenCommit(
+                thread: me, base: base, transaction: transaction, start: hasLogger ? _CommitStart() : nil,
+                isDropped: false)
+        }
+        lock.unlock()
         guard let (base, isHandedOver) = enterGate(me, transaction) else {
             return OpenCommit(thread: me, base: latestSnapshot, transaction: transaction, start: nil, isDropped: true)
         }
