@@ -281,10 +281,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // code tests through generic metadata.
         lock.lock(as: me)
         if gateOwner == 0, handoverMutator == 0, !isEnded {
-            gateOwner = me
-            gateDepth += 1
-            isMutating = true
-            let base: _AnySnapshot = latest
+            let base: _AnySnapshot = takeGate(me)
             lock.unlock()
             return OpenCommit(
                 thread: me, base: base, transaction: transaction, start: hasLogger ? _CommitStart() : nil,
@@ -540,10 +537,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 return nil
             }
             if gateOwner == 0 || gateOwner == me, handoverMutator == 0 {
-                gateOwner = me
-                gateDepth += 1
-                isMutating = true
-                let base = latest
+                let base = takeGate(me)
                 lock.unlock()
                 return (base, false)
             }
@@ -569,6 +563,16 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
                 }
             }
         }
+    }
+
+    /// Takes the gate (free, or already `me`'s) for a mutation on thread `me` (lock held):
+    /// returns the state it mutates. `openCommit` when the gate is free, `enterGate` else.
+    @inline(__always)
+    private func takeGate(_ me: UInt) -> _Snapshot<State> {
+        gateOwner = me
+        gateDepth += 1
+        isMutating = true
+        return latest
     }
 
     /// Whether thread `me` owns the gate: it is committing or delivering a commit.
