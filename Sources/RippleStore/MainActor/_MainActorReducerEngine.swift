@@ -86,7 +86,8 @@ package final class _MainActorReducerEngine<R: Reducer> {
             isReducing = true
             defer { isReducing = false }
             let followUps = reduce(action, file: file, line: line)
-            queueFollowUps(followUps, file: file, line: line)
+            // Called only with follow-ups: it looks up `Entry`'s metadata on every call.
+            if followUps.count != 0 { queueFollowUps(followUps, file: file, line: line) }
             if hasQueued { drainQueued() }
             return
         }
@@ -117,6 +118,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// Hands what an effect sent at once to the test store, or queues it first (depth first:
     /// before what was queued meanwhile).
+    @inline(never)
     private func queueFollowUps(_ followUps: [Action], file: StaticString, line: UInt) {
         if let intercept {
             for action in followUps { intercept(action) }
@@ -131,8 +133,12 @@ package final class _MainActorReducerEngine<R: Reducer> {
         // Named after the action, when the name is read: ``Transaction/action`` holds `Sendable`
         // actions only.
         let reducer = reducer
-        let effect = core.commit(Transaction(sending: action, file: file, line: line)) { state, _ in
-            reducer.reduce(into: &state, action: action)
+        // The effect leaves the commit through a capture, not as its result: a generic result
+        // made this unspecialized code look up `Effect<Action>`'s metadata on every send (as in
+        // `_ReducerEngine.reduce`).
+        var effect = Effect<Action>.none
+        core.commit(Transaction(sending: action, file: file, line: line)) { state, _ in
+            effect = reducer.reduce(into: &state, action: action)
         }
         if effect.isNone { return [] }
         var followUps: [Action] = []

@@ -15,9 +15,11 @@ import Ripple
 enum _DescribedName: Sendable {
     /// `"\(prefix) \(keyPath)"`: the transaction's only allocation is its extras.
     case keyPath(prefix: String, _AnyKeyPath)
-    /// What the function returns; `nil` when the name cannot be made on the calling thread
-    /// (see `Transaction.init(sending:file:line:)`), then it reads as ``offMainActor``.
-    case function(@Sendable () -> String?)
+    /// What the function returns.
+    case function(@Sendable () -> String)
+    /// `"send(\(action))"`, made on the main actor only (see
+    /// `Transaction.init(sending:file:line:)`); elsewhere it reads as ``offMainActor``.
+    case mainActorAction(_MainActorValue)
 
     /// What a name to describe on the main actor reads as elsewhere.
     static let offMainActor = "send (an action described on the main actor only)"
@@ -28,14 +30,15 @@ enum _DescribedName: Sendable {
     var text: String {
         switch self {
         case .keyPath(let prefix, let path): "\(prefix) \(path.keyPath)"
-        case .function(let describe): describe() ?? Self.offMainActor
+        case .function(let describe): describe()
+        case .mainActorAction(let action): _isRunningOnMainActor() ? "send(\(action.value))" : Self.offMainActor
         }
     }
 }
 
-/// A value and its description, used on the main actor only: `Transaction.init(sending:file:line:)`
-/// checks the thread before touching either.
-struct _MainActorBound<Value>: @unchecked Sendable {
-    let value: Value
-    let describe: (Value) -> String
+/// A value used on the main actor only, whatever its type: `_DescribedName.text` checks the
+/// thread before touching it. Not generic: a generic box's metadata is looked up at run time in
+/// RippleStore's unspecialized code, on every main-actor `send`.
+struct _MainActorValue: @unchecked Sendable {
+    let value: Any
 }
