@@ -20,8 +20,11 @@ typealias _MainActorSnapshot<State> = _Snapshot<State>
 @MainActor @usableFromInline
 final class _MainActorStoreCore<State: Equatable> {
     /// The published state. Only commits that changed the state write it, in order, on the
-    /// main actor, so it needs no equality.
-    let node: Stored<_MainActorSnapshot<State>>
+    /// main actor, so it needs no equality. A `Stored<_AnySnapshot>`, as `Store`'s is: its
+    /// write is compiled once, in Ripple, for that type; a `Stored<_Snapshot<State>>` was
+    /// written through unspecialized generic code (a lookup of `Optional<_Snapshot<State>>`'s
+    /// metadata, value witnesses and a generic swap: about 800 instructions a commit).
+    let node: _SnapshotNode<State>
     let name: String
     /// The latest committed snapshot, published or about to be (inside a delivery).
     private(set) var latest: _MainActorSnapshot<State>
@@ -66,7 +69,7 @@ final class _MainActorStoreCore<State: Equatable> {
             state: initialState, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
         self.name = name
-        node = Stored(snapshot, name: name)
+        node = _SnapshotNode(publishingEveryWrite: snapshot, name: name)
     }
 
     func commit<Result, Failure: Error>(

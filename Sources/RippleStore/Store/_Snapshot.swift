@@ -49,11 +49,17 @@ extension _Snapshot {
     }
 }
 
-struct _SnapshotNode<State: Sendable>: Sendable {
+struct _SnapshotNode<State>: Sendable {
     let stored: Stored<_AnySnapshot>
 
     init(_ snapshot: _Snapshot<State>, name: String) {
         stored = Stored(snapshot, name: name, equals: { old, new in new.version <= old.version })
+    }
+
+    /// A node that publishes every write, with no equality: for `MainActorStore`, whose
+    /// commits write it in order, on the main actor.
+    init(publishingEveryWrite snapshot: _Snapshot<State>, name: String) {
+        stored = Stored(snapshot, name: name)
     }
 
     /// The published snapshot; a tracked read inside reactions and derivations.
