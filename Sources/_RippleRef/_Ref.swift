@@ -173,6 +173,14 @@ public func _assumingMainActor<First, Second, Value>(
     unsafeBitCast(body, to: ((First, Second) -> Value).self)
 }
 
+/// `body` with its main-actor isolation dropped, still `Sendable`: a main-actor reaction's
+/// body, which the core runs only on the main thread (at once when it is triggered there,
+/// else after a hop to the main actor; see `_ReactionNode.runRequested`).
+@_transparent
+public func _assumingMainActor(sendable body: @escaping @MainActor () -> Void) -> @Sendable () -> Void {
+    unsafeBitCast(body, to: (@Sendable () -> Void).self)
+}
+
 // MARK: - A reference as a word
 
 extension _Ref {

@@ -101,9 +101,8 @@ package func _observeOnMainActor(
     line: UInt = #line,
     _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
-    let node = _mainActorReaction(origin: _Origin(name: name, fileID: file, line: line)) {
-        MainActor.assumeIsolated { body() }
-    }
+    let node = _mainActorReaction(
+        origin: _Origin(name: name, fileID: file, line: line), body: _mainActorReactionBody(body))
     node.lifecycle.recordsWhy = false
     return _startReaction(node)
 }
