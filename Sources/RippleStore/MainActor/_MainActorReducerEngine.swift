@@ -91,6 +91,14 @@ package final class _MainActorReducerEngine<R: Reducer> {
             if hasQueued { drainQueued() }
             return
         }
+        sendQueued(action, file: file, line: line)
+    }
+
+    /// `send` while a reduction is under way or actions are queued. Out of line: code that
+    /// makes an `Entry` looks up its metadata on entry, which cost every `send` 330
+    /// instructions when it sat in `send`.
+    @inline(never)
+    private func sendQueued(_ action: Action, file: StaticString, line: UInt) {
         queue.append(Entry(action: action, file: file, line: line))
         hasQueued = true
         drain()
