@@ -116,27 +116,35 @@ public final class MainActorComputed<Value>: Observable {
 
     /// The current value, brought up to date on the main actor if anything it depends on
     /// changed.
+    // Inlinable, as `Computed.value` is: compiled for `Value` in the client, the read copies the
+    // cached value directly, where RippleStore's and Ripple's generic code looked up the
+    // metadata of `Value?` on every read (about 330 instructions).
+    @inlinable
     public var value: Value {
-        let computed = computed
-        let node = computed.node
+        let node = _node
         let held = node._lockAndRefresh()
         if node._isAnyThreadStaging {
-            return computed._readStaged(held) { untrackedRead(node, $0) }
+            return Computed<Value>._readStaged(node, held) { _untrackedRead(node, $0) }
         }
         let current = node.current
         if node._trackRead(held) {
             node._endGeneralRead(held)
             return current
         }
-        untrackedRead(node, held)
+        _untrackedRead(node, held)
         return current
     }
+
+    /// The node, for the inlined ``value``.
+    @usableFromInline
+    var _node: _ComputedNode<Value> { computed.node }
 
     /// A read that no derivation or reaction tracked, under `held`, which it releases: if an
     /// Observation scope records it, arms the Observation watcher and registers the access (see
     /// `_Graph.finishUntrackedRead`); read anywhere else, nothing is armed. The subject is kept
     /// alive by `observation`, which this value keeps.
-    private func untrackedRead(_ node: _ComputedNode<Value>, _ held: consuming _HeldLock) {
+    @usableFromInline
+    func _untrackedRead(_ node: _ComputedNode<Value>, _ held: consuming _HeldLock) {
         _graph.finishUntrackedRead(held, armed: observation.map { .init($0.subject) }) { held in
             .init((observation ?? armObservation(node, held)).subject)
         }
