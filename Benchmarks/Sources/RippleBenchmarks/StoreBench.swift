@@ -184,12 +184,13 @@ struct SendableKeyPath<Root, Value>: @unchecked Sendable {
 enum StoreBench {
     /// The columns of the store table.
     enum Column: CaseIterable {
-        case ripple, rippleDerived, locked, verge
+        case ripple, rippleDerived, mainActor, locked, verge
 
         var title: String {
             switch self {
             case .ripple: "Ripple"
             case .rippleDerived: "Ripple, derived sinks"
+            case .mainActor: "MainActorStore"
             case .locked: "locked struct"
             case .verge: "Verge-style"
             }
@@ -199,10 +200,15 @@ enum StoreBench {
         var keys: Set<String> {
             switch self {
             case .ripple, .rippleDerived: ["ripple"]
+            case .mainActor: ["ripple", "mainactor"]
             case .locked: ["locked", "floor"]
             case .verge: ["verge"]
             }
         }
+
+        /// A column measured for comparison, not one of Ripple's: its cells say how many times
+        /// its time Ripple's takes.
+        var isBaseline: Bool { self == .locked || self == .verge }
     }
 
     /// One cell: the time per commit, and what ran per commit.
@@ -234,6 +240,7 @@ enum StoreBench {
                 columns: [
                     .ripple: { try commitRipple(subscribers: n, derivedSinks: false) },
                     .rippleDerived: { try commitRipple(subscribers: n, derivedSinks: true) },
+                    .mainActor: { try commitMainActor(subscribers: n) },
                     .locked: { try commitLocked(subscribers: n) },
                     .verge: { try commitVerge(subscribers: n) },
                 ])
@@ -465,6 +472,55 @@ enum StoreBench {
                 }
             })
         return (stats, n == 0 ? "-" : "1 subscriber")
+    }
+
+    /// `commitRipple` on a `MainActorStore` (an app target's default store), on the main
+    /// actor (the main queue, drained by the process's first thread, as in an app).
+    static func commitMainActor(subscribers n: Int) throws -> (Stats, String) {
+        try ReducerBench.onMainActor {
+            let name = "store commit, \(n) subscribers (MainActorStore)"
+            let store = MainActorStore<BenchState, Never>(initialState: BenchState())
+            let lastCount = Counter()
+            let countRuns = Counter()
+            let nameRuns = Counter()
+            let subscriberRuns = Counter()
+            var subscriptions: [Subscription] = []
+            if n > 0 {
+                subscriptions.append(
+                    store.sinkState(dropsFirst: true) { changes in
+                        subscriberRuns.n += 1
+                        changes.ifChanged(\.count) { count in
+                            countRuns.n += 1
+                            lastCount.n = count
+                        }
+                    })
+                for _ in 1..<n {
+                    subscriptions.append(
+                        store.sinkState(dropsFirst: true) { changes in
+                            subscriberRuns.n += 1
+                            changes.ifChanged(\.name) { _ in nameRuns.n += 1 }
+                        })
+                }
+            }
+            let stats = try sampleCommits(
+                perSample(n >= 1000 ? 1_000 : 50_000),
+                { _ in
+                    store.commit { $0.count += 1 }
+                },
+                check: { made in
+                    let count = store.currentState.count
+                    try expect(count == made, name, "count == \(count) after \(made) commits")
+                    if n > 0 {
+                        try expect(
+                            countRuns.n == made && lastCount.n == made, name,
+                            "the count subscriber saw \(countRuns.n) changes, last \(lastCount.n), after \(made) commits")
+                        try expect(nameRuns.n == 0, name, "the name subscribers saw \(nameRuns.n) changes, expected 0")
+                    }
+                })
+            let ran = n == 0 ? "-" : "\(format(Double(subscriberRuns.n) / Double(countRuns.n))) subscribers, 1 did work"
+            withExtendedLifetime(subscriptions) {}
+            return (stats, ran)
+        }
     }
 
     static func commitVerge(subscribers n: Int) throws -> (Stats, String) {
@@ -1009,7 +1065,7 @@ func printStore(_ rows: [StoreBench.Row]) {
             [row.name]
                 + columns.map { column in
                     guard let cell = row.cells[column] else { return "n/a" }
-                    return storeCell(cell, base: column == .ripple ? nil : base)
+                    return storeCell(cell, base: column.isBaseline ? base : nil)
                 })
         ranLines.append(["  runs per commit"] + columns.map { row.cells[$0]?.ran ?? "" })
     }
