@@ -73,7 +73,7 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "event10", "batch10", "binding", "bindingElement", "createDerived", "mainSend", "modelFirstRead",
+    "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend", "modelFirstRead",
     "createEntityObserver",
 ]
 let arguments = CommandLine.arguments
@@ -221,6 +221,18 @@ case "binding", "bindingElement":
         for _ in 0..<commits { first.value &+= 1 }
     }
     print(store.currentState.count, store.currentState.values[0])
+case "mainBinding":
+    // A main-actor app's keystroke: a `MainActorStore` binding's write, one commit, with one
+    // `observeOnMainActor` reaction reading the field (the text field's label).
+    MainActor.assumeIsolated {
+        let store = MainActorStore<State, Never>(initialState: State())
+        let count = store.binding(\.count)
+        let derived = store.derived(\.count)
+        keepAlive.append(observeOnMainActor { runs.n &+= derived.value })
+        count.value += 1
+        for _ in 0..<commits { count.value &+= 1 }
+        print(store.currentState.count, runs.n)
+    }
 case "createDerived":
     // Making a store's derived value at a key path, with one subscriber (a list's row model):
     // each "commit" makes one, at an element of its own.

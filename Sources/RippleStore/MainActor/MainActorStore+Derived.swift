@@ -105,6 +105,9 @@ extension MainActorStore {
     /// write is dropped, as a commit to a released store is.
     ///
     /// - Complexity: O(1) to create (one dictionary lookup); a write is one commit.
+    // Inlinable: the binding's read is compiled for `Value` in the client, where RippleStore's
+    // generic code looked up the metadata of `Value?` on each read (see `MainActorComputed.value`).
+    @inlinable
     public func binding<Value: Equatable>(
         _ keyPath: WritableKeyPath<State, Value>,
         file: StaticString = #fileID,

@@ -72,6 +72,7 @@ final class _MainActorStoreCore<State: Equatable> {
         node = _SnapshotNode(publishingEveryWrite: snapshot, name: name)
     }
 
+    @usableFromInline
     func commit<Result, Failure: Error>(
         _ transaction: consuming Transaction,
         _ mutation: (inout State, inout Transaction) throws(Failure) -> Result

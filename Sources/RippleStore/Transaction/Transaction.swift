@@ -100,6 +100,7 @@ public struct Transaction: Sendable, CustomStringConvertible {
 
     /// A transaction named `"\(prefix) \(keyPath)"`, described each time ``name`` is read: a
     /// binding's or an assignee's commit.
+    @usableFromInline
     init(_ prefix: String, describing keyPath: AnyKeyPath, file: StaticString, line: UInt) {
         self.file = file
         self.line = line
