@@ -73,7 +73,8 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend", "modelFirstRead",
+    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend",
+    "modelFirstRead",
     "createEntityObserver",
 ]
 let arguments = CommandLine.arguments
@@ -221,6 +222,25 @@ case "binding", "bindingElement":
         for _ in 0..<commits { first.value &+= 1 }
     }
     print(store.currentState.count, store.currentState.values[0])
+case "mainSinks10":
+    // A `Store` (a state shared with other threads) whose screen subscribes on the main actor:
+    // ten `sinkStateOnMainActor` subscribers, commits made on the main thread.
+    MainActor.assumeIsolated {
+        let store = Store<State, Never>(initialState: State())
+        for i in 0..<10 {
+            keepAlive.append(
+                i == 0
+                    ? store.sinkStateOnMainActor(dropsFirst: true) { changes in
+                        changes.ifChanged(\.count) { _ in runs.n &+= 1 }
+                    }
+                    : store.sinkStateOnMainActor(dropsFirst: true) { changes in
+                        changes.ifChanged(\.name) { _ in runs.n &+= 1 }
+                    })
+        }
+        store.commit { $0.count += 1 }
+        for _ in 0..<commits { store.commit { $0.count += 1 } }
+        print(store.currentState.count, runs.n)
+    }
 case "mainBinding":
     // A main-actor app's keystroke: a `MainActorStore` binding's write, one commit, with one
     // `observeOnMainActor` reaction reading the field (the text field's label).
