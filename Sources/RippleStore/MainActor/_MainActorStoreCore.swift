@@ -129,8 +129,8 @@ final class _MainActorStoreCore<State: Equatable> {
     /// `deliver`, as a ``_Sink`` calls it: without a check of the main actor per subscriber
     /// (`MainActor.assumeIsolated` cost about 300 instructions each). The sinks of a main-actor
     /// store are called only on the main actor: by its dispatching reaction, whose body runs
-    /// there (and checks so once per run), and by `subscribe`, which is isolated to it. Debug
-    /// builds check each call.
+    /// there (debug builds check so once per run), and by `subscribe`, which is isolated to it.
+    /// Debug builds check each call.
     nonisolated static func onMainActor(
         _ deliver: @escaping @MainActor (_AnySnapshot?, _AnySnapshot) -> Void
     ) -> @Sendable (_AnySnapshot?, _AnySnapshot) -> Void {
@@ -141,6 +141,22 @@ final class _MainActorStoreCore<State: Equatable> {
         return { previous, current in
             MainActor.preconditionIsolated("RippleStore: a main-actor store's subscriber was called off the main actor")
             unchecked(previous, current)
+        }
+        #else
+        return unchecked
+        #endif
+    }
+
+    /// `receive` with its isolation dropped from its type, for a caller that calls it only on the
+    /// main actor (see the other `onMainActor(_:)`). Debug builds check each call.
+    nonisolated static func onMainActor<Value>(
+        _ receive: @escaping @MainActor (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        let unchecked = unsafeBitCast(receive, to: (@Sendable (Value) -> Void).self)
+        #if DEBUG
+        return { value in
+            MainActor.preconditionIsolated("RippleStore: a main-actor subscriber was called off the main actor")
+            unchecked(value)
         }
         #else
         return unchecked
