@@ -116,11 +116,11 @@ public final class MainActorComputed<Value>: Observable {
 
     /// The current value, brought up to date on the main actor if anything it depends on
     /// changed.
-    // Inlinable, as `Computed.value` is: compiled for `Value` in the client, the read copies the
-    // cached value directly, where RippleStore's and Ripple's generic code looked up the
-    // metadata of `Value?` on every read (about 330 instructions).
     @inlinable
     public var value: Value {
+        // Inlinable, as `Computed.value` is: compiled for `Value` in the client, the read copies
+        // the cached value directly, where RippleStore's and Ripple's generic code looked up the
+        // metadata of `Value?` on every read (about 330 instructions).
         let node = _node
         let held = node._lockAndRefresh()
         if node._isAnyThreadStaging {

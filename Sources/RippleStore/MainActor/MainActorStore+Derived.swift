@@ -105,14 +105,14 @@ extension MainActorStore {
     /// write is dropped, as a commit to a released store is.
     ///
     /// - Complexity: O(1) to create (one dictionary lookup); a write is one commit.
-    // Inlinable: the binding's read is compiled for `Value` in the client, where RippleStore's
-    // generic code looked up the metadata of `Value?` on each read (see `MainActorComputed.value`).
     @inlinable
     public func binding<Value: Equatable>(
         _ keyPath: WritableKeyPath<State, Value>,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> MainActorValueBinding<Value> {
+        // Inlinable: the binding's read is compiled for `Value` in the client, where RippleStore's
+        // generic code looked up the metadata of `Value?` on each read (see `MainActorComputed.value`).
         let value = derived(keyPath)
         // Made once and copied into each commit; its name is described when read (a key path's
         // description costs many times the commit).
