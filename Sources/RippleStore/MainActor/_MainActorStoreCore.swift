@@ -252,14 +252,14 @@ final class _MainActorStoreCore<State: Equatable> {
         // Named after the key path when first read (see `_StoreCore.slice(_:make:)`).
         let path = _AnyKeyPath(keyPath: keyPath)
         let describe: @Sendable () -> String = { [name] in "\(name)\(path.keyPath)" }
+        // A stored property read in place, as `Store`'s slices read (see `_Snapshot.reader(of:)`).
+        let read = _MainActorSnapshot<State>.reader(of: keyPath)
         if let tick = route(of: keyPath) {
             // The snapshot of the field's last change: the value at `keyPath` is the same in the
             // published one.
-            let read = Self.reader(of: keyPath)
             created = make(describe) { read(tick.value) }
         } else {
             let node = node
-            let read = Self.reader(of: keyPath)
             created = make(describe) { read(node.value) }
         }
         slices[keyPath] = created
@@ -268,18 +268,6 @@ final class _MainActorStoreCore<State: Equatable> {
 
     /// The route of the field `keyPath` reads through, made the first time (`nil` for a plain
     /// state, or a key path under no field). Every commit published from now on compares it.
-    /// What a slice reads from a snapshot: a stored property in place, at the offset
-    /// `MemoryLayout` gives (as `_StoreCore` reads); any other key path through the standard
-    /// library's projection, which looks up the metadata of `Result` on every read (with the
-    /// projection, about 1 200 instructions of a commit that two slices read:
-    /// `count-instructions.sh --store mainDerived10`).
-    private static func reader<Value>(of keyPath: KeyPath<State, Value>) -> (_MainActorSnapshot<State>) -> Value {
-        if let offset = MemoryLayout<State>.offset(of: keyPath) {
-            return { $0.value(at: offset, as: Value.self) }
-        }
-        return { $0.state[keyPath: keyPath] }
-    }
-
     private func route(of keyPath: AnyKeyPath) -> Stored<_MainActorSnapshot<State>>? {
         guard let fields, let index = fields.field(containing: keyPath) else { return nil }
         if let existing = routeOfField[index] { return existing }

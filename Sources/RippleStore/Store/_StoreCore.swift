@@ -676,7 +676,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         if let existing = lock.withLock({ slices[keyPath] }) {
             return unsafeDowncast(existing, to: Computed<Value>.self)
         }
-        let read = Self.reader(of: keyPath)
+        let read = _Snapshot<State>.reader(of: keyPath)
         let created: Computed<Value>
         // Named after the key path only when a trace or a diagnostic reads the name: describing
         // a key path costs microseconds (75 for a subscript on Linux), many times the node. A
@@ -713,18 +713,6 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             return created
         }
         return unsafeDowncast(slice, to: Computed<Value>.self)
-    }
-
-    /// Reads the value at `keyPath` in a snapshot's state: in place when the key path is a
-    /// stored property at a fixed offset (`\.user.name`), else through the key path (a computed
-    /// property, a subscript). Applying a key path costs about 300 instructions (the standard
-    /// library's projection looks up generic metadata each time); a read in place, a few.
-    private static func reader<Value>(of keyPath: KeyPath<State, Value>) -> @Sendable (_Snapshot<State>) -> Value {
-        if let offset = MemoryLayout<State>.offset(of: keyPath) {
-            return { $0.value(at: offset, as: Value.self) }
-        }
-        let path = _KeyPath(keyPath: keyPath)
-        return { $0.state[keyPath: path.keyPath] }
     }
 
     /// The route of the field `keyPath` reads through, made the first time (`nil` for a plain
