@@ -92,8 +92,12 @@ private func _commitOutermostBatch(_ context: _ThreadContext) {
 /// }
 /// ```
 public func untracked<R>(_ body: () throws -> R) rethrows -> R {
+    try untracked(in: _ThreadContext.current, body)
+}
+
+/// ``untracked(_:)`` on the calling thread, whose `context` the caller found.
+func untracked<R>(in context: _ThreadContext, _ body: () throws -> R) rethrows -> R {
     let graph = _graph
-    let context = _ThreadContext.current
     context.untrackedDepth += 1
     defer { context.untrackedDepth -= 1 }
     // Inside `tracked { }`, Observation records every registered read: Ripple reads made here
@@ -108,7 +112,11 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
 
 /// `untracked`'s body: suspends the derivation that runs on this thread, if any.
 private func untrackedBody<R>(_ graph: _Graph, _ body: () throws -> R) rethrows -> R {
-    // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock.
+    // Only the thread evaluating a derivation can find `evaluating` set once it holds the lock,
+    // and a derivation runs with its thread holding the lock: a thread that does not hold it
+    // evaluates nothing (the common case, a store's delivery among them), and `body` runs
+    // without an acquisition of the lock (about 100 instructions).
+    if !graph.isLockHeldByCallingThread() { return try body() }
     let held = graph.takeLock()
     let state = graph.state(held)
     guard let evaluating = state.evaluating else {

@@ -97,6 +97,13 @@ extension _Graph {
         return _HeldLock()
     }
 
+    /// Whether the calling thread holds the lock (a derivation runs with its thread holding it).
+    /// Not inlined and synchronous: the thread's identity is read in place (see `_Lock`).
+    @inline(never)
+    func isLockHeldByCallingThread() -> Bool {
+        lock.isHeld(byThread: _Lock.threadOfNonInlinedSynchronousCaller)
+    }
+
     /// `takeLock()` with the calling thread's identity found by the caller (see `_Lock.lock(as:)`).
     @inline(__always)
     func takeLock(as me: UInt) -> _HeldLock {
