@@ -68,7 +68,7 @@ final class Counter: @unchecked Sendable {
 
 let width = 1000
 let scenarios = [
-    "commit0", "commit0Selected", "commit10", "commit1000", "derived10", "selectors1000", "select1000", "readers1000",
+    "commit0", "commit0Selected", "commit10", "commit1000", "capturing1000", "derived10", "selectors1000", "select1000", "readers1000",
     "send",
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
@@ -312,6 +312,20 @@ case "fieldsSelectors1000", "fieldsUnread10000":
         for _ in 0..<commits { store.commit { $0.count += 1 } }
     }
     print(store.currentState.values[0], runs.n)
+case "capturing1000":
+    // `commit1000` with subscribers that capture what they update, as an app's capture `self`:
+    // the optimizer cannot specialize such a closure into the store's `sinkState`, which then
+    // calls it with a `Changes` it made (the benchmark package's subscriber rows are of this
+    // kind).
+    let store = Store<State, Never>(initialState: State())
+    let counter = Counter()
+    keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.count) { _ in counter.n += 1 } })
+    for _ in 1..<width {
+        keepAlive.append(store.sinkState(dropsFirst: true) { changes in changes.ifChanged(\.name) { _ in counter.n += 1 } })
+    }
+    store.commit { $0.count += 1 }
+    for _ in 0..<commits { store.commit { $0.count += 1 } }
+    print(store.currentState.count, counter.n)
 default:
     let store = Store<State, Never>(initialState: State())
     let n = scenario == "commit10" || scenario == "derived10" ? 10 : scenario == "commit1000" ? 1000 : 0
