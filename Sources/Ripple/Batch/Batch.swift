@@ -97,9 +97,15 @@ public func untracked<R>(_ body: () throws -> R) rethrows -> R {
 
 /// ``untracked(_:)`` on the calling thread, whose `context` the caller found.
 func untracked<R>(in context: _ThreadContext, _ body: () throws -> R) rethrows -> R {
-    let graph = _graph
     context.untrackedDepth += 1
     defer { context.untrackedDepth -= 1 }
+    // The common case first, the graph reached unretained: outside any Observation scope, on a
+    // thread that holds no lock, so evaluates nothing (see `untrackedBody`). The global
+    // `_graph` costs a retain and a release, on an object every thread shares.
+    if context.observationScopeRef == nil, !_graphRef.with({ $0.isLockHeldByCallingThread() }) {
+        return try body()
+    }
+    let graph = _graph
     // Inside `tracked { }`, Observation records every registered read: Ripple reads made here
     // must not register (see `_Graph.readsHidden`).
     if context.observationScopeRef != nil {
