@@ -44,6 +44,16 @@ package final class _ThreadContext {
         reactionRef = savedReaction
         self.owner = savedOwner
     }
+    /// Runs `body` with no owner, then puts back the one it replaced, saved unretained as in
+    /// ``running(_:ownedBy:_:)`` (a store hands each change to its subscribers here: a copy of
+    /// the owner, their dispatching reaction, cost a retain and a release per delivery).
+    @inline(__always)
+    func withoutOwner(_ body: () -> Void) {
+        unowned(unsafe) let savedOwner = owner
+        owner = nil
+        body()
+        owner = savedOwner
+    }
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
     /// Times Observation hashed the probe key path on this thread (see `_ObservationProbe`).
