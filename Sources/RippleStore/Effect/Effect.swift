@@ -57,10 +57,15 @@ public struct Effect<Action> {
     /// witnesses (a trivial `send` returns `.none`). A `.none` made otherwise is still started,
     /// as nothing.
     let isNone: Bool
+    /// Made by ``send(_:)``: the reducer store reduces its action next without an array of
+    /// follow-up actions (see `_ReducerEngine.reduceSent`). A `.send` made otherwise is started
+    /// like any effect.
+    let isSend: Bool
 
     init(_ operation: _Operation) {
         self.operation = operation
         isNone = false
+        isSend = false
     }
 
     /// An effect that does nothing.
@@ -69,6 +74,21 @@ public struct Effect<Action> {
     private init(none: Void) {
         operation = .none
         isNone = true
+        isSend = false
+    }
+
+    private init(sending action: Action) {
+        operation = .send(action)
+        isNone = false
+        isSend = true
+    }
+
+    /// The action of an effect made by ``send(_:)`` (`isSend`).
+    var _sentAction: Action {
+        guard case .send(let action) = operation else {
+            preconditionFailure("RippleStore internal error: the action of an effect that does not send one")
+        }
+        return action
     }
 
     /// An effect that sends `action` at once: it is reduced right after the action that
@@ -78,7 +98,7 @@ public struct Effect<Action> {
     /// case .twice: return .concat(.send(.increment), .send(.increment))
     /// ```
     public static func send(_ action: Action) -> Effect {
-        Effect(.send(action))
+        Effect(sending: action)
     }
 }
 
