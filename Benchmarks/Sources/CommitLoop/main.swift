@@ -73,7 +73,7 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend",
+    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend", "mainSendEffect",
     "modelFirstRead",
     "createEntityObserver",
 ]
@@ -195,12 +195,14 @@ case "modelFirstRead":
         keepAlive.append(row)
     }
     print(total)
-case "mainSend":
-    // A trivial `send` to a `MainActorReducerStore` (an app target's default reducer store).
+case "mainSend", "mainSendEffect":
+    // A trivial `send` to a `MainActorReducerStore` (an app target's default reducer store), or
+    // one whose effect sends another action at once (`.send`: two reductions).
     MainActor.assumeIsolated {
         let store = MainActorReducerStore(reducer: CountReducer(), initialState: State())
-        store.send(.increment)
-        for _ in 0..<commits { store.send(.increment) }
+        let action: Action = scenario == "mainSend" ? .increment : .ping
+        store.send(action)
+        for _ in 0..<commits { store.send(action) }
         print(store.currentState.count)
     }
 case "send", "sendEffect":

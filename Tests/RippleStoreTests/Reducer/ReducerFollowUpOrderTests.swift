@@ -53,6 +53,25 @@ struct ReducerFollowUpOrderTests {
         _ = sink
     }
 
+    @Test("a main-actor store reduces a chain of .send effects depth first, then what subscribers sent")
+    @MainActor
+    func mainActorSendChainDepthFirst() {
+        let store = MainActorReducerStore(reducer: Chain(), initialState: Chain.State())
+        var sentFromSink = false
+        let sink = store.sinkState(dropsFirst: true) { changes in
+            // Sent during the first commit's delivery: queued behind the whole chain.
+            if !sentFromSink, changes.current.log == ["a"] {
+                sentFromSink = true
+                store.send(.f)
+            }
+        }
+        store.send(.a)
+        #expect(store.currentState.log == ["a", "b", "c", "e", "d", "f"])
+        store.send(.c)
+        #expect(store.currentState.log == ["a", "b", "c", "e", "d", "f", "c", "e"])
+        _ = sink
+    }
+
     @Test("what an effect sends at once is reduced depth first, before send returns")
     func depthFirst() {
         let store = ReducerStore(reducer: Tree(), initialState: Tree.State())
