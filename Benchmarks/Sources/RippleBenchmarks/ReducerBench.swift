@@ -190,7 +190,8 @@ enum ReducerBench {
             Benchmark(
                 name: "reducer effect round trip, .send",
                 columns: [
-                    .reducerStore: sendTripReducerStore, .viewStore: sendTripViewStore, .locked: sendTripLocked,
+                    .reducerStore: sendTripReducerStore, .viewStore: sendTripViewStore,
+                    .mainActorStore: sendTripMainActorStore, .locked: sendTripLocked,
                 ]),
         ]
     }
@@ -554,6 +555,19 @@ enum ReducerBench {
             let store = ViewStore(reducer: BenchReducer(), initialState: ReducerBenchState())
             let stats = try sampleTrips(
                 "reducer effect round trip, .send (ViewStore)", trips,
+                {
+                    store.send(.ping)
+                }, count: { store.currentState.count })
+            return (stats, "2 actions, 2 commits")
+        }
+    }
+
+    static func sendTripMainActorStore() throws -> (Stats, String) {
+        let trips = sendTrips()
+        return try onMainActor {
+            let store = MainActorReducerStore(reducer: BenchReducer(), initialState: ReducerBenchState())
+            let stats = try sampleTrips(
+                "reducer effect round trip, .send (MainActorReducerStore)", trips,
                 {
                     store.send(.ping)
                 }, count: { store.currentState.count })
