@@ -241,18 +241,12 @@ extension Changes where State: Equatable {
 
 extension Changes {
     /// The change from the snapshot a subscriber saw last (`nil` on its first delivery) to the
-    /// published one, both `_Snapshot<State>`s, as a store's dispatcher hands them. One helper
-    /// for `Store.sinkState` and `MainActorStore.sinkState`: inlinable, so that each builds it in
-    /// code compiled for the concrete state.
+    /// published one, both `_Snapshot<State>`s, as a store's dispatcher hands them, held as they
+    /// are handed (see `_current`). One initializer for `Store.sinkState` and
+    /// `MainActorStore.sinkState`: inlinable, so that each builds it in code compiled for the
+    /// concrete state.
     @inlinable
-    static func _delivered(from previous: _AnySnapshot?, to current: _AnySnapshot) -> Changes {
-        Changes(_anyPrevious: previous, current: current)
-    }
-
-    /// The change from `previous` to `current`, both `_Snapshot<State>`s, held as they are
-    /// handed (see `_current`).
-    @inlinable
-    init(_anyPrevious previous: _AnySnapshot?, current: _AnySnapshot) {
+    init(_deliveredFrom previous: _AnySnapshot?, to current: _AnySnapshot) {
         _current = current
         _previous = previous
     }

@@ -33,7 +33,7 @@ extension MainActorStore {
         // module's generic code looked up its metadata, and retained both snapshots an extra
         // time, on every delivery.
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            receive(Changes<State>._delivered(from: previous, to: current))
+            receive(Changes<State>(_deliveredFrom: previous, to: current))
         }
     }
 

@@ -35,7 +35,7 @@ extension Store {
         // Inlinable: the `Changes` is made in code compiled for the concrete state, where the
         // store's generic code would look up its type's metadata on every delivery.
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            receive(Changes<State>._delivered(from: previous, to: current))
+            receive(Changes<State>(_deliveredFrom: previous, to: current))
         }
     }
 
@@ -139,7 +139,7 @@ extension Store {
         let running = _ReactionBox(initialValue)
         let isFirst = _ReactionBox(true)
         return _sink(dropsFirst: false, file: file, line: line) { previous, current in
-            let changes = Changes<State>._delivered(from: previous, to: current)
+            let changes = Changes<State>(_deliveredFrom: previous, to: current)
             accumulate(&running.value, changes)
             let skip = dropsFirst && isFirst.value
             isFirst.value = false
@@ -221,7 +221,7 @@ extension _StoreCore {
         _ receive: @escaping @Sendable (Changes<State>) -> Void
     ) -> Subscription {
         _sink(dropsFirst: dropsFirst, file: file, line: line) { previous, current in
-            receive(Changes<State>._delivered(from: previous, to: current))
+            receive(Changes<State>(_deliveredFrom: previous, to: current))
         }
     }
 
@@ -230,7 +230,7 @@ extension _StoreCore {
     func sinkBody(dropsFirst: Bool, label: String) -> @Sendable (_ receive: (Changes<State>) -> Void) -> Void {
         let body = sinkSnapshots(dropsFirst: dropsFirst, label: label)
         return { receive in
-            body { previous, current in receive(Changes<State>._delivered(from: previous, to: current)) }
+            body { previous, current in receive(Changes<State>(_deliveredFrom: previous, to: current)) }
         }
     }
 
