@@ -92,7 +92,9 @@ private func _commitOutermostBatch(_ context: _ThreadContext) {
 /// }
 /// ```
 public func untracked<R>(_ body: () throws -> R) rethrows -> R {
-    try untracked(in: _ThreadContext.current, body)
+    // The context reached unretained (the thread keeps it alive): `_ThreadContext.current`
+    // cost a retain and a release on every call.
+    try _ThreadContext.currentRef.with { context in try untracked(in: context, body) }
 }
 
 /// ``untracked(_:)`` on the calling thread, whose `context` the caller found.

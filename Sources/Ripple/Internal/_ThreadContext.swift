@@ -48,11 +48,11 @@ package final class _ThreadContext {
     /// ``running(_:ownedBy:_:)`` (a store hands each change to its subscribers here: a copy of
     /// the owner, their dispatching reaction, cost a retain and a release per delivery).
     @inline(__always)
-    func withoutOwner(_ body: () -> Void) {
+    func withoutOwner<R>(_ body: () throws -> R) rethrows -> R {
         unowned(unsafe) let savedOwner = owner
         owner = nil
-        body()
-        owner = savedOwner
+        defer { owner = savedOwner }
+        return try body()
     }
     /// Greater than zero inside `untracked { }`.
     @exclusivity(unchecked) var untrackedDepth = 0
