@@ -90,18 +90,25 @@ struct _KeyPath<Root, Value>: @unchecked Sendable {
 }
 
 /// A reaction's own value, touched only by the reaction's runs (which never overlap).
+///
+/// Unchecked exclusivity, as ``_SinkValueDeliveries``: no two runs overlap, so no two accesses
+/// can.
 @usableFromInline
 final class _ReactionBox<Value>: @unchecked Sendable {
-    @usableFromInline var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
     @usableFromInline init(_ value: Value) { self.value = value }
 }
 
 /// What a `sinkValue` subscriber (of a `Derived` or a `MainActorComputed`) was handed last,
 /// and how many deliveries it had: touched only by its reaction's runs (which never overlap).
+///
+/// Unchecked exclusivity: the run-time check of the two fields, on every delivery, cost about
+/// 150 of a derived value's delivery's 1 170 instructions, and no two runs overlap, so no two
+/// accesses can.
 @usableFromInline
 final class _SinkValueDeliveries<Value>: @unchecked Sendable {
-    @usableFromInline var previous: _Snapshot<Value>?
-    @usableFromInline var count: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var previous: _Snapshot<Value>?
+    @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
     @usableFromInline init() {}
 
     /// The change to hand the subscriber for `current`: from the value it was handed last,
