@@ -26,6 +26,12 @@ struct FieldsState: StateFields {
     static let stateFields: [StateField<FieldsState>] = [StateField(\.count), StateField(\.name), StateField(\.values)]
 }
 
+/// A main-actor model, as an app target (main-actor by default) declares one.
+@MainActor
+final class MainActorCounter: ObservableModel {
+    @Observed var count = 0
+}
+
 enum Action: Sendable {
     case increment
     /// Returns `.send(.increment)`: the reducer's `.send` effect round trip.
@@ -73,7 +79,8 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "createDerived", "mainSend", "mainSendEffect",
+    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "modelWrite", "modelBinding", "createDerived", "mainSend",
+    "mainSendEffect",
     "modelFirstRead",
     "createEntityObserver",
 ]
@@ -254,6 +261,28 @@ case "mainBinding":
         count.value += 1
         for _ in 0..<commits { count.value &+= 1 }
         print(store.currentState.count, runs.n)
+    }
+case "modelWrite":
+    // A main-actor model's property written directly (`model.count += 1`), with one
+    // `observeOnMainActor` reaction reading it.
+    MainActor.assumeIsolated {
+        let model = MainActorCounter()
+        keepAlive.append(observeOnMainActor { runs.n &+= model.count })
+        model.count += 1
+        for _ in 0..<commits { model.count &+= 1 }
+        print(model.count, runs.n)
+    }
+case "modelBinding":
+    // A main-actor app's keystroke into a model (DidUpdate's two-way binding): a write through
+    // `model.bindings.count` of a main-actor `ObservableModel`, with one `observeOnMainActor`
+    // reaction reading the property (the text field's label).
+    MainActor.assumeIsolated {
+        let model = MainActorCounter()
+        let count = model.bindings.count
+        keepAlive.append(observeOnMainActor { runs.n &+= model.count })
+        count.value += 1
+        for _ in 0..<commits { count.value &+= 1 }
+        print(model.count, runs.n)
     }
 case "createDerived":
     // Making a store's derived value at a key path, with one subscriber (a list's row model):
