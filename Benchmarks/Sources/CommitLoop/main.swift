@@ -79,7 +79,7 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "modelWrite", "modelBinding", "createDerived", "mainSend",
+    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "modelRead", "modelWrite", "modelBinding", "createDerived", "mainSend",
     "mainSendEffect",
     "modelFirstRead",
     "createEntityObserver",
@@ -261,6 +261,16 @@ case "mainBinding":
         count.value += 1
         for _ in 0..<commits { count.value &+= 1 }
         print(store.currentState.count, runs.n)
+    }
+case "modelRead":
+    // A main-actor model's property read outside reactions (a view's code reading its model).
+    // Each "commit" is one read.
+    MainActor.assumeIsolated {
+        let model = MainActorCounter()
+        model.count = 1
+        var total = 0
+        for _ in 0..<commits { total &+= model.count }
+        print(total)
     }
 case "modelWrite":
     // A main-actor model's property written directly (`model.count += 1`), with one
