@@ -1,3 +1,5 @@
+import _RippleThread
+
 /// How a read of an `@Observed` model property registers itself.
 ///
 /// A ``ValueBinding`` rooted in a model reads the property through the model (a key path), so
@@ -11,12 +13,35 @@
 /// evaluation outside the mode. Its equality cut-off keeps that invisible to its readers; it
 /// only costs evaluations.
 ///
+/// Every read of a model property asks for the mode, and looking up a task-local value costs
+/// about 150 instructions, more than the rest of a plain read. So a count of the scopes open
+/// on all threads is checked first, one load: while it is zero (the common case), no read is
+/// in the mode and the task-local value is not looked up. A task created inside a scope
+/// inherits the task-local value and may outlive the scope; once no scope is open its reads are
+/// not in the mode. That can only change whether a derivation it evaluates re-evaluates on
+/// equal writes, which its equality cut-off hides (see above).
+///
 /// `package`: the storage of `@RippleModel` properties (in `RippleMacros`) reads it too.
 package enum _ReadMode {
-    @TaskLocal package static var readsEveryUpdate = false
+    /// Whether reads made now track every update (see the type's discussion).
+    package static var readsEveryUpdate: Bool {
+        _ripple_relaxed_load(openScopes) != 0 && isInScope
+    }
+
+    @TaskLocal private static var isInScope = false
+
+    /// The scopes of ``everyUpdate(_:)`` open now, on every thread. A thread's own increment is
+    /// seen by its own reads, in program order: relaxed atomics are enough.
+    private nonisolated(unsafe) static let openScopes: UnsafeMutablePointer<UInt> = {
+        let word = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        word.initialize(to: 0)
+        return word
+    }()
 
     /// Runs `read` so that `@Observed` properties it reads track every update.
     static func everyUpdate<T>(_ read: () -> T) -> T {
-        $readsEveryUpdate.withValue(true, operation: read)
+        _ripple_relaxed_add(openScopes, 1)
+        defer { _ripple_relaxed_add(openScopes, -1) }
+        return $isInScope.withValue(true, operation: read)
     }
 }
