@@ -13,8 +13,9 @@ extension Stored {
     }
 
     /// Whether the value was created `nameableLater` and has not been named yet: a few loads,
-    /// without the graph's lock, safe from any thread.
-    package var _awaitsName: Bool { storedOrigin.awaitsName }
+    /// without the graph's lock, safe from any thread. Usable from inlinable code: an
+    /// `@Observed` property's inlined accessor asks before it makes its key path's object.
+    @usableFromInline package var _awaitsName: Bool { storedOrigin.awaitsName }
 
     /// Names a value created `nameableLater`, once: the first name given wins, later ones (from
     /// any thread) change nothing. `nil` keeps the file and line, and stops `_awaitsName`.

@@ -76,7 +76,7 @@ public struct Observed<Value: Sendable>: Sendable {
     }
 
     /// The property's value, reached through the model that holds it.
-    @inlinable
+    @inlinable @inline(__always)
     public static subscript<Model: AnyObject>(
         _enclosingInstance model: Model,
         wrapped wrappedPath: ReferenceWritableKeyPath<Model, Value>,
@@ -85,7 +85,9 @@ public struct Observed<Value: Sendable>: Sendable {
         // Inlinable: Swift passes the storage's key path as a literal (`\Model._count`), and
         // inlined into the model's accessor the optimizer reads the wrapper as a stored
         // property. Applied in this module, the key path went through the standard library's
-        // generic projection: about 2 000 instructions per access on Linux.
+        // generic projection: about 2 000 instructions per access on Linux. Always inlined:
+        // the key-path getter thunk a binding calls (`\Model.count`) otherwise kept a call to it
+        // once `_named` was inlinable, and the projection with it.
         get { model[keyPath: storagePath]._named(Model.self, storagePath)._read() }
         set { model[keyPath: storagePath]._named(Model.self, storagePath)._write(newValue) }
         // A compound assignment (`model.count += 1`) is one atomic read-modify-write: other
@@ -130,12 +132,19 @@ public struct Observed<Value: Sendable>: Sendable {
     /// file and line. Costs a few loads once named; naming twice (two threads' first accesses)
     /// keeps the first name. The name is made once per property of a model type
     /// (`_PropertyNames`), not once per model.
-    @usableFromInline
-    func _named<Model>(_ model: Model.Type, _ storagePath: AnyKeyPath) -> Self {
-        if storage._awaitsName {
-            storage._giveName(_PropertyNames.shared.name(for: storagePath) { Self.traceName(of: model, storagePath) })
-        }
+    ///
+    /// Inlinable, asking before it calls: the storage key path's object is made (about 90
+    /// instructions) only for the first access, which names the property.
+    @inlinable
+    func _named<Model>(_ model: Model.Type, _ storagePath: @autoclosure () -> AnyKeyPath) -> Self {
+        if storage._awaitsName { _giveName(model, storagePath()) }
         return self
+    }
+
+    /// Names the property (see ``_named(_:_:)``).
+    @usableFromInline
+    func _giveName<Model>(_ model: Model.Type, _ storagePath: AnyKeyPath) {
+        storage._giveName(_PropertyNames.shared.name(for: storagePath) { Self.traceName(of: model, storagePath) })
     }
 
     /// `Model.property`, from the storage key path `\Model._property`; `nil` if the key path
