@@ -232,6 +232,17 @@ func runAll() {
         }
         bindingsReport = report
     }
+    // The model rows: with no filter, or --filter models.
+    var modelReport: ModelBench.Report?
+    if sectionsSelected, ModelBench.isSelected {
+        log("measuring models…")
+        let report = ModelBench.measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        modelReport = report
+    }
     // The event rows: with no filter, or --filter events.
     var eventReport: EventBench.Report?
     if sectionsSelected, EventBench.isSelected {
@@ -347,6 +358,10 @@ func runAll() {
     if let bindingsReport {
         print("")
         printBindings(bindingsReport)
+    }
+    if let modelReport {
+        print("")
+        printModels(modelReport)
     }
     if let eventReport {
         print("")

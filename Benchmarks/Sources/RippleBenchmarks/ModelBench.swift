@@ -1,0 +1,157 @@
+import Observation
+import Ripple
+import RippleModels
+
+// The model rows: a main-actor model's property (RippleModels' `@Observed`, DidUpdate's
+// `@ObservedValue`) read, written, and written with one reaction reading it, next to the same
+// property of an Observation `@Observable` class in the same run, the model Swift itself
+// ships. A main-actor model is what an Xcode 26 app target declares by default.
+//
+// The Observation column with a reader re-registers `withObservationTracking` after each
+// change, as SwiftUI does: Observation tells a registration of one change only.
+//
+// Every row asserts the final value, in quick mode too.
+
+/// A main-actor RippleModels model.
+@MainActor
+final class BenchModel: ObservableModel {
+    @Observed var count = 0
+}
+
+/// The same model on Observation.
+@MainActor
+@Observable
+final class BenchObservable {
+    var count = 0
+}
+
+/// An `onChange` flag, set from Observation's callback (which is `@Sendable`).
+final class BenchFlag: @unchecked Sendable {
+    var isSet = false
+}
+
+enum ModelBench {
+    static var isSelected: Bool {
+        guard let filter = config.filter else { return true }
+        return "models".localizedCaseInsensitiveContains(filter) || filter.localizedCaseInsensitiveContains("model")
+    }
+
+    struct Line: Sendable {
+        let name: String
+        let value: String
+    }
+
+    struct Report {
+        var lines: [Line] = []
+        var failures: [String] = []
+
+        mutating func check(_ condition: Bool, _ message: String) {
+            if !condition { failures.append("models: \(message)") }
+        }
+    }
+
+    /// Operations per sample.
+    static let operations = 100_000
+
+    /// Nanoseconds per operation: `body` runs `operations` of them per sample.
+    static func perOperation(_ body: () -> Void) -> Stats {
+        var stats = sample(maximum: config.quick ? 3 : 15, minimum: 3, budget: config.quick ? 0.3 : 2) {
+            timed(body)
+        }
+        stats.samples = stats.samples.map { $0 * 1e6 / Double(operations) }
+        return stats
+    }
+
+    static func cell(_ name: String, _ stats: Stats) -> String {
+        "\(name) \(format(stats.median)) ns (min \(format(stats.min)))"
+    }
+
+    /// Measures on the main thread (the benchmarks run on another one), as the main-actor
+    /// reducer rows do.
+    static func measure() -> Report {
+        let (lines, failures) = ReducerBench.onMainActor { () -> ([Line], [String]) in
+            let report = measureOnMainActor()
+            return (report.lines, report.failures)
+        }
+        return Report(lines: lines, failures: failures)
+    }
+
+    @MainActor
+    static func measureOnMainActor() -> Report {
+        var report = Report()
+        let n = operations
+
+        // 1. Reads outside any reaction (a view's code reading its model).
+        let model = BenchModel()
+        let observable = BenchObservable()
+        model.count = 1
+        observable.count = 1
+        var total = 0
+        let rippleRead = perOperation { for _ in 0..<n { total &+= model.count } }
+        let observationRead = perOperation { for _ in 0..<n { total &+= observable.count } }
+        report.check(total > 0, "the reads read nothing")
+        report.lines.append(
+            Line(
+                name: "read a property",
+                value: cell("Ripple", rippleRead) + " | " + cell("Observation", observationRead)
+                    + " | Ripple \(format(rippleRead.median / observationRead.median))x"))
+
+        // 2. Writes, nobody reading.
+        let rippleWrite = perOperation { for i in 0..<n { model.count = i } }
+        let observationWrite = perOperation { for i in 0..<n { observable.count = i } }
+        report.check(model.count == n - 1 && observable.count == n - 1, "the writes left \(model.count), \(observable.count)")
+        report.lines.append(
+            Line(
+                name: "write a property, no reader",
+                value: cell("Ripple", rippleWrite) + " | " + cell("Observation", observationWrite)
+                    + " | Ripple \(format(rippleWrite.median / observationWrite.median))x"))
+
+        // 3. `+= 1` with one reader told of each change.
+        var runs = 0
+        let reaction = observeOnMainActor {
+            _ = model.count
+            runs += 1
+        }
+        let rippleBump = perOperation { for _ in 0..<n { model.count += 1 } }
+        let observedRuns = runs
+        reaction.cancel()
+        let flag = BenchFlag()
+        var observationRuns = 0
+        func register() {
+            withObservationTracking { _ = observable.count } onChange: { flag.isSet = true }
+        }
+        register()
+        let observationBump = perOperation {
+            for _ in 0..<n {
+                observable.count += 1
+                if flag.isSet {
+                    flag.isSet = false
+                    observationRuns += 1
+                    register()
+                }
+            }
+        }
+        report.check(
+            observedRuns == 1 + rippleBump.samples.count * n,
+            "the reaction ran \(observedRuns) times for \(rippleBump.samples.count * n) writes")
+        report.check(
+            observationRuns == observationBump.samples.count * n,
+            "Observation told \(observationRuns) changes of \(observationBump.samples.count * n)")
+        report.lines.append(
+            Line(
+                name: "+= 1, one reader re-run",
+                value: cell("Ripple", rippleBump) + " | " + cell("Observation, re-registered", observationBump)
+                    + " | Ripple \(format(rippleBump.median / observationBump.median))x"))
+        return report
+    }
+}
+
+func printModels(_ report: ModelBench.Report) {
+    print(
+        "Models: ns per operation on a main-actor model's property, median (min); \"Ripple Nx\" = Ripple's median ÷ Observation's (above 1: Ripple is slower)."
+    )
+    let width = report.lines.map(\.name.count).max() ?? 0
+    for line in report.lines {
+        print("  \(pad(line.name, width)) | \(line.value)")
+    }
+}
