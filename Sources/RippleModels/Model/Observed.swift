@@ -85,7 +85,7 @@ public struct Observed<Value: Sendable>: Sendable {
         // Inlinable: Swift passes the storage's key path as a literal (`\Model._count`), and
         // inlined into the model's accessor the optimizer reads the wrapper as a stored
         // property. Applied in this module, the key path went through the standard library's
-        // generic projection: about 2 000 instructions per access on Linux. Always inlined:
+        // generic projection: about 850 of a read's 1 383 instructions on Linux. Always inlined:
         // the key-path getter thunk a binding calls (`\Model.count`) otherwise kept a call to it
         // once `_named` was inlinable, and the projection with it.
         get { model[keyPath: storagePath]._named(Model.self, storagePath)._read() }

@@ -89,10 +89,12 @@ struct _KeyPath<Root, Value>: @unchecked Sendable {
     let keyPath: KeyPath<Root, Value>
 }
 
-/// A reaction's own value, touched only by the reaction's runs (which never overlap).
+/// A subscriber's own value, touched only by its deliveries, which never overlap: a reaction's
+/// runs, or a store subscriber's deliveries (handed from the subscribing thread to the
+/// dispatcher under its lock).
 ///
-/// Unchecked exclusivity, as ``_SinkValueDeliveries``: no two runs overlap, so no two accesses
-/// can.
+/// Unchecked exclusivity, as ``_SinkValueDeliveries``: no two deliveries overlap, so no two
+/// accesses can.
 @usableFromInline
 final class _ReactionBox<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: Value
