@@ -40,7 +40,7 @@ count() {  # graph, writes, output file
 graphs=("$@")
 if [ ${#graphs[@]} -eq 0 ]; then
     if [ "$program" = CommitLoop ]; then
-        graphs=(commit0 commit0Selected commit10 commit1000 capturing1000 derived10 selectors1000 select1000 readers1000 send sendEffect mainSend mainCommit10 mainDerived10 mainDerivedFrom10 mainSelect1000 mainSinks10 event10 batch10 binding bindingElement mainBinding modelRead modelWrite modelBinding createDerived mainSendEffect modelFirstRead createEntityObserver)
+        graphs=(commit0 commit0Selected commit10 commit1000 capturing1000 derived10 selectors1000 select1000 readers1000 send sendEffect mainSend mainCommit10 mainDerived10 mainDerivedFrom10 mainSelect1000 mainSinks10 event10 mainEvent10 batch10 binding bindingElement mainBinding modelRead modelWrite modelBinding createDerived mainSendEffect modelFirstRead createEntityObserver)
     else
         graphs=(deep broad diamond triangle repeated unstable avoidable)
     fi

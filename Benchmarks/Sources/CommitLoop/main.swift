@@ -79,7 +79,7 @@ let scenarios = [
     "sendEffect", "stored0",
     "fields0", "fieldsSelectors1000", "fieldsUnread10000", "mainCommit10", "mainDerived10", "mainDerivedFrom10",
     "mainSelect1000",
-    "mainSinks10", "event10", "batch10", "binding", "bindingElement", "mainBinding", "modelRead", "modelWrite", "modelBinding", "createDerived", "mainSend",
+    "mainSinks10", "event10", "mainEvent10", "batch10", "binding", "bindingElement", "mainBinding", "modelRead", "modelWrite", "modelBinding", "createDerived", "mainSend",
     "mainSendEffect",
     "modelFirstRead",
     "createEntityObserver",
@@ -160,6 +160,15 @@ case "event10":
     for _ in 0..<10 { keepAlive.append(event.subscribe { runs.n &+= $0 }) }
     for i in 0..<commits { event.send(i) }
     print(runs.n)
+case "mainEvent10":
+    // `event10` with main-actor handlers (`subscribeOnMainActor`), sent on the main thread: each
+    // value is handed to each handler at once.
+    MainActor.assumeIsolated {
+        let event = Event<Int>()
+        for _ in 0..<10 { keepAlive.append(event.subscribeOnMainActor { runs.n &+= $0 }) }
+        for i in 0..<commits { event.send(i) }
+        print(runs.n)
+    }
 case "batch10":
     // A batch of ten writes (staged, then committed together), read by one reaction.
     let values = (0..<10).map { Stored($0) }
