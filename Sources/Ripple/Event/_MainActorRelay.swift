@@ -1,3 +1,5 @@
+import _RippleRef
+
 /// Hands an event's values to a main-actor handler in the order they were sent
 /// (`Event.subscribeOnMainActor`): at once when sent on the main actor with nothing waiting,
 /// else through a queue that a main-actor task drains.
@@ -5,15 +7,23 @@
 /// The subscription's handler holds the relay, and a drain task holds it weakly: once the
 /// subscription ends, the values still queued are dropped with it.
 final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `handler` is only called on the main actor (in `drain`, isolated to it, and
-    // under `MainActor.assumeIsolated` on the main actor's thread); the queue is guarded by
-    // `lock`.
-    private let handler: @MainActor (Value) -> Void
+    // @unchecked: `handle` is only called on the main actor (in `drain`, which runs there only,
+    // and in `deliver` once it found the calling thread to be the main thread); the queue is
+    // guarded by `lock`, and `isInDrain` is touched on the main actor only.
+    /// The handler with its isolation dropped from its type, called only on the main actor.
+    /// Debug builds check each call, as `MainActor.assumeIsolated` does; optimized builds call
+    /// it as it is, as a main-actor reaction's body is called: the check cost about 1 000
+    /// instructions per value and handler on Linux (`count-instructions.sh --store
+    /// mainEvent10`).
+    private let handle: (Value) -> Void
     private let lock = _Lock()
     // Guarded by `lock`:
     /// The values sent and not handled yet, in order.
     private var queued: [Value] = []
-    /// Whether a drain is scheduled or running: a value sent meanwhile joins the queue.
+    /// Whether a drain is scheduled or running: a value sent meanwhile joins the queue. Set
+    /// whenever `queued` holds a value, so that `deliver` on the main actor tests this flag
+    /// alone (`queued.isEmpty`, in this generic class's unspecialized code, looked up the
+    /// array's metadata and witness table on every value).
     private var isDraining = false
     /// Whether `drain` runs now (read and written only on the main actor): a value a handler
     /// sends joins the queue, and the running loop handles it after the current one, rather
@@ -21,7 +31,11 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     private var isInDrain = false
 
     init(_ handler: @escaping @MainActor (Value) -> Void) {
-        self.handler = handler
+        #if DEBUG
+        handle = { value in MainActor.assumeIsolated { handler(value) } }
+        #else
+        handle = _assumingMainActor(handler)
+        #endif
     }
 
     /// Handles `value` now if the caller is on the main actor and nothing waits before it;
@@ -37,23 +51,24 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
             if schedules { Task { @MainActor [weak self] in self?.drain() } }
             return
         }
-        let handlesNow = lock.withLock { () -> Bool in
-            if queued.isEmpty, !isDraining { return true }
-            queued.append(value)
-            return false
+        // On the main actor (the thread was checked above). Nothing waits (the common case):
+        // handled now.
+        lock.lock()
+        if !isDraining {
+            lock.unlock()
+            handle(value)
+            return
         }
-        MainActor.assumeIsolated {
-            if handlesNow {
-                handler(value)
-            } else if !isInDrain {
-                // On the main actor already: handle what waits, in order, then this one.
-                drain()
-            }
-        }
+        queued.append(value)
+        lock.unlock()
+        // Handle what waits, in order, then this one (unless a drain runs further down the
+        // stack: it handles this one after the current one).
+        if !isInDrain { drain() }
     }
 
-    /// Handles the queued values in order, and those queued while it runs.
-    @MainActor
+    /// Handles the queued values in order, and those queued while it runs. Runs on the main
+    /// actor only: from the main-actor task `deliver` schedules, or from `deliver` on the main
+    /// thread.
     private func drain() {
         isInDrain = true
         defer { isInDrain = false }
@@ -65,7 +80,7 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
             isDraining = true
             return queued.removeFirst()
         }) {
-            handler(next)
+            handle(next)
         }
     }
 }
