@@ -18,19 +18,12 @@ enum AsyncBench {
 
     enum BenchError: Error, Equatable { case failed }
 
-    struct Line {
-        let name: String
-        let value: String
-    }
+    typealias Line = SectionReport.Line
+    typealias Report = SectionReport
 
-    struct Report {
-        var lines: [Line] = []
-        var failures: [String] = []
-
-        mutating func check(_ condition: Bool, _ message: String) {
-            if !condition { failures.append("async: \(message)") }
-        }
-    }
+    /// Printed above the section's rows.
+    static let header =
+        "Async and failing derivations: ns per operation, median (min)."
 
     static let reads = 1_000_000
 
@@ -111,7 +104,7 @@ enum AsyncBench {
     }
 
     static func measure() -> Report {
-        var report = Report()
+        var report = Report(section: "async", header: header)
         let source = Stored(1)
         let plain = Computed { source.value &* 2 }
         let throwing = Computed { () throws(BenchError) -> Int in
@@ -169,13 +162,5 @@ enum AsyncBench {
                 name: "AsyncComputed restart (cancel + new run)",
                 value: "\(format(restart.median)) ns (min \(format(restart.min)))"))
         return report
-    }
-}
-
-func printAsync(_ report: AsyncBench.Report) {
-    print("Async and failing derivations: ns per operation, median (min).")
-    let width = report.lines.map(\.name.count).max() ?? 0
-    for line in report.lines {
-        print("  \(pad(line.name, width)) | \(line.value)")
     }
 }

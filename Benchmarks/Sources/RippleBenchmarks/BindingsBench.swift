@@ -23,20 +23,12 @@ enum BindingsBench {
         return "bindings".localizedCaseInsensitiveContains(filter) || filter.localizedCaseInsensitiveContains("binding")
     }
 
-    struct Line {
-        let name: String
-        let value: String
-    }
+    typealias Line = SectionReport.Line
+    typealias Report = SectionReport
 
-    struct Report {
-        var lines: [Line] = []
-        var failures: [String] = []
-
-        mutating func add(_ name: String, _ value: String) { lines.append(Line(name: name, value: value)) }
-        mutating func check(_ condition: Bool, _ message: String) {
-            if !condition { failures.append("bindings: \(message)") }
-        }
-    }
+    /// Printed above the section's rows.
+    static let header =
+        "Bindings (issue 13): medians; \"Ripple Nx\" = Ripple's median ÷ the baseline's (below 1: Ripple is faster)."
 
     /// `count` items, and a copy with 1 % deleted, 1 % moved and 1 % inserted.
     static func arrays(count: Int) -> (old: [BenchRow], new: [BenchRow]) {
@@ -64,7 +56,7 @@ enum BindingsBench {
     }
 
     static func measure() -> Report {
-        var report = Report()
+        var report = Report(section: "bindings", header: header)
         let samples = config.quick ? 3 : 21
 
         // 1. The diff.
@@ -150,13 +142,5 @@ enum BindingsBench {
             result[j] = updated.contains(i) ? new[j] : old[i]
         }
         return result.compactMap { $0 }
-    }
-}
-
-func printBindings(_ report: BindingsBench.Report) {
-    print("Bindings (issue 13): medians; \"Ripple Nx\" = Ripple's median ÷ the baseline's (below 1: Ripple is faster).")
-    let width = report.lines.map(\.name.count).max() ?? 0
-    for line in report.lines {
-        print("  \(pad(line.name, width)) | \(line.value)")
     }
 }

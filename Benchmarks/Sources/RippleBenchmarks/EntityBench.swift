@@ -47,20 +47,12 @@ enum EntityBench {
         return "entities".localizedCaseInsensitiveContains(filter) || filter.localizedCaseInsensitiveContains("entit")
     }
 
-    struct Line {
-        let name: String
-        let value: String
-    }
+    typealias Line = SectionReport.Line
+    typealias Report = SectionReport
 
-    struct Report {
-        var lines: [Line] = []
-        var failures: [String] = []
-
-        mutating func add(_ name: String, _ value: String) { lines.append(Line(name: name, value: value)) }
-        mutating func check(_ condition: Bool, _ message: String) {
-            if !condition { failures.append("entities: \(message)") }
-        }
-    }
+    /// Printed above the section's rows.
+    static let header =
+        "Entities (issue 12): medians; \"Ripple Nx\" = Ripple's median ÷ the baseline's (below 1: Ripple is faster)."
 
     static let entityCount = 100_000
     static let observerCount = 10_000
@@ -75,7 +67,7 @@ enum EntityBench {
     }
 
     static func measure() -> Report {
-        var report = Report()
+        var report = Report(section: "entities", header: header)
         let samples = config.quick ? 1 : 5
 
         // 1. Inserting 100 000 entities in one commit.
@@ -332,13 +324,5 @@ enum EntityBench {
         body()
         let after = bench_malloc_in_use()
         return Double(after - before)
-    }
-}
-
-func printEntities(_ report: EntityBench.Report) {
-    print("Entities (issue 12): medians; \"Ripple Nx\" = Ripple's median ÷ the baseline's (below 1: Ripple is faster).")
-    let width = report.lines.map(\.name.count).max() ?? 0
-    for line in report.lines {
-        print("  \(pad(line.name, width)) | \(line.value)")
     }
 }

@@ -14,19 +14,12 @@ enum EventBench {
         return "events".localizedCaseInsensitiveContains(filter)
     }
 
-    struct Line {
-        let name: String
-        let value: String
-    }
+    typealias Line = SectionReport.Line
+    typealias Report = SectionReport
 
-    struct Report {
-        var lines: [Line] = []
-        var failures: [String] = []
-
-        mutating func check(_ condition: Bool, _ message: String) {
-            if !condition { failures.append("events: \(message)") }
-        }
-    }
+    /// Printed above the section's rows.
+    static let header =
+        "Events: ns per cancel of one of n subscriptions to an Event, median (min); O(1) per cancel, so \"40k ÷ 1k\" stays near 1 (it was about 40 when a cancel was O(n))."
 
     enum Order: String, CaseIterable {
         case subscription = "in subscription order"
@@ -61,7 +54,7 @@ enum EventBench {
     }
 
     static func measure() -> Report {
-        var report = Report()
+        var report = Report(section: "events", header: header)
         for order in Order.allCases {
             let perCount = counts.map { cancel(count: $0, order: order, report: &report) }
             let cells = zip(counts, perCount).map { count, stats in
@@ -75,15 +68,5 @@ enum EventBench {
                 ))
         }
         return report
-    }
-}
-
-func printEvents(_ report: EventBench.Report) {
-    print(
-        "Events: ns per cancel of one of n subscriptions to an Event, median (min); O(1) per cancel, so \"40k ÷ 1k\" stays near 1 (it was about 40 when a cancel was O(n))."
-    )
-    let width = report.lines.map(\.name.count).max() ?? 0
-    for line in report.lines {
-        print("  \(pad(line.name, width)) | \(line.value)")
     }
 }

@@ -119,6 +119,43 @@ func blackHole<T>(_ value: T) {}
 @inline(__always)
 func busy() { _ = bench_busy() }
 
+/// A section printed as lines (entities, bindings, models, events, async): each row a name and
+/// what was measured, the section's header above them, and the asserts that failed, each
+/// named by the section ("models: …").
+struct SectionReport: Sendable {
+    struct Line: Sendable {
+        let name: String
+        let value: String
+    }
+
+    /// The section's name, put before each failure.
+    let section: String
+    /// The line printed above the rows.
+    let header: String
+    var lines: [Line] = []
+    var failures: [String] = []
+
+    init(section: String, header: String) {
+        self.section = section
+        self.header = header
+    }
+
+    mutating func add(_ name: String, _ value: String) { lines.append(Line(name: name, value: value)) }
+
+    mutating func check(_ condition: Bool, _ message: String) {
+        if !condition { failures.append("\(section): \(message)") }
+    }
+
+    /// Prints the header, then each row as "name | value", the names padded to one width.
+    func printLines() {
+        print(header)
+        let width = lines.map(\.name.count).max() ?? 0
+        for line in lines {
+            print("  \(pad(line.name, width)) | \(line.value)")
+        }
+    }
+}
+
 /// Median and minimum of the samples, in milliseconds.
 struct Stats {
     var samples: [Double]

@@ -38,19 +38,12 @@ enum ModelBench {
         return "models".localizedCaseInsensitiveContains(filter) || filter.localizedCaseInsensitiveContains("model")
     }
 
-    struct Line: Sendable {
-        let name: String
-        let value: String
-    }
+    typealias Line = SectionReport.Line
+    typealias Report = SectionReport
 
-    struct Report {
-        var lines: [Line] = []
-        var failures: [String] = []
-
-        mutating func check(_ condition: Bool, _ message: String) {
-            if !condition { failures.append("models: \(message)") }
-        }
-    }
+    /// Printed above the section's rows.
+    static let header =
+        "Models: ns per operation on a main-actor model's property, median (min); \"Ripple Nx\" = Ripple's median ÷ Observation's (above 1: Ripple is slower)."
 
     /// Operations per sample.
     static let operations = 100_000
@@ -71,16 +64,12 @@ enum ModelBench {
     /// Measures on the main thread (the benchmarks run on another one), as the main-actor
     /// reducer rows do.
     static func measure() -> Report {
-        let (lines, failures) = ReducerBench.onMainActor { () -> ([Line], [String]) in
-            let report = measureOnMainActor()
-            return (report.lines, report.failures)
-        }
-        return Report(lines: lines, failures: failures)
+        ReducerBench.onMainActor { measureOnMainActor() }
     }
 
     @MainActor
     static func measureOnMainActor() -> Report {
-        var report = Report()
+        var report = Report(section: "models", header: header)
         let n = operations
 
         // 1. Reads outside any reaction (a view's code reading its model). Each column runs once
@@ -160,15 +149,5 @@ enum ModelBench {
                 value: cell("Ripple", rippleBump) + " | " + cell("Observation, re-registered", observationBump)
                     + " | Ripple \(format(rippleBump.median / observationBump.median))x"))
         return report
-    }
-}
-
-func printModels(_ report: ModelBench.Report) {
-    print(
-        "Models: ns per operation on a main-actor model's property, median (min); \"Ripple Nx\" = Ripple's median ÷ Observation's (above 1: Ripple is slower)."
-    )
-    let width = report.lines.map(\.name.count).max() ?? 0
-    for line in report.lines {
-        print("  \(pad(line.name, width)) | \(line.value)")
     }
 }

@@ -210,61 +210,28 @@ func runAll() {
             failures.append(failure)
         }
     }
+    // The sections printed as lines: measured when selected (and no tracer is installed), each
+    // failed assert reported now and counted.
+    func measureSection(_ isSelected: Bool, _ what: String, _ measure: () -> SectionReport) -> SectionReport? {
+        guard sectionsSelected, isSelected else { return nil }
+        log("measuring \(what)…")
+        let report = measure()
+        for failure in report.failures {
+            print("ASSERT FAILED: \(failure)")
+            failures.append(failure)
+        }
+        return report
+    }
     // The entity rows (issue 12): with no filter, or --filter entities.
-    var entityReport: EntityBench.Report?
-    if sectionsSelected, EntityBench.isSelected {
-        log("measuring entities…")
-        let report = EntityBench.measure()
-        for failure in report.failures {
-            print("ASSERT FAILED: \(failure)")
-            failures.append(failure)
-        }
-        entityReport = report
-    }
+    let entityReport = measureSection(EntityBench.isSelected, "entities", EntityBench.measure)
     // The bindings rows (issue 13): with no filter, or --filter bindings.
-    var bindingsReport: BindingsBench.Report?
-    if sectionsSelected, BindingsBench.isSelected {
-        log("measuring bindings…")
-        let report = BindingsBench.measure()
-        for failure in report.failures {
-            print("ASSERT FAILED: \(failure)")
-            failures.append(failure)
-        }
-        bindingsReport = report
-    }
+    let bindingsReport = measureSection(BindingsBench.isSelected, "bindings", BindingsBench.measure)
     // The model rows: with no filter, or --filter models.
-    var modelReport: ModelBench.Report?
-    if sectionsSelected, ModelBench.isSelected {
-        log("measuring models…")
-        let report = ModelBench.measure()
-        for failure in report.failures {
-            print("ASSERT FAILED: \(failure)")
-            failures.append(failure)
-        }
-        modelReport = report
-    }
+    let modelReport = measureSection(ModelBench.isSelected, "models", ModelBench.measure)
     // The event rows: with no filter, or --filter events.
-    var eventReport: EventBench.Report?
-    if sectionsSelected, EventBench.isSelected {
-        log("measuring events…")
-        let report = EventBench.measure()
-        for failure in report.failures {
-            print("ASSERT FAILED: \(failure)")
-            failures.append(failure)
-        }
-        eventReport = report
-    }
+    let eventReport = measureSection(EventBench.isSelected, "events", EventBench.measure)
     // The async and failing derivation rows (issue 39): with no filter, or --filter async.
-    var asyncReport: AsyncBench.Report?
-    if sectionsSelected, AsyncBench.isSelected {
-        log("measuring async and failing derivations…")
-        let report = AsyncBench.measure()
-        for failure in report.failures {
-            print("ASSERT FAILED: \(failure)")
-            failures.append(failure)
-        }
-        asyncReport = report
-    }
+    let asyncReport = measureSection(AsyncBench.isSelected, "async and failing derivations", AsyncBench.measure)
     let total = Double(now() - started) / 1e9
 
     // MARK: The table
@@ -351,25 +318,9 @@ func runAll() {
         print("")
         printReducer(reducerRows)
     }
-    if let entityReport {
+    for report in [entityReport, bindingsReport, modelReport, eventReport, asyncReport].compactMap({ $0 }) {
         print("")
-        printEntities(entityReport)
-    }
-    if let bindingsReport {
-        print("")
-        printBindings(bindingsReport)
-    }
-    if let modelReport {
-        print("")
-        printModels(modelReport)
-    }
-    if let eventReport {
-        print("")
-        printEvents(eventReport)
-    }
-    if let asyncReport {
-        print("")
-        printAsync(asyncReport)
+        report.printLines()
     }
     print("")
     if failures.isEmpty {
