@@ -89,7 +89,7 @@ let package = Package(
             name: "RippleExample", dependencies: ["Ripple", "RippleModels", "RippleStore", "RippleBindings"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
         .testTarget(name: "RippleModelsTests", dependencies: ["RippleModels"]),
-        .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels"]),
+        .testTarget(name: "RippleMainActorTests", dependencies: ["RippleModels", "RippleStore"]),
         .testTarget(name: "RippleStoreTests", dependencies: ["RippleStore"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
         .testTarget(name: "RippleBindingsTests", dependencies: ["RippleBindings", "RippleTesting"]),
