@@ -86,17 +86,26 @@ package final class _MainActorReducerEngine<R: Reducer> {
             isReducing = true
             defer { isReducing = false }
             var sent = Effect<Action>.none
-            let followUps = reduce(action, file: file, line: line, leavingSend: &sent)
-            if !sent.isNone {
-                reduceSent(&sent, file: file, line: line)
-            } else if followUps.count != 0 {
-                // Called only with follow-ups: it looks up `Entry`'s metadata on every call.
-                queueFollowUps(followUps, file: file, line: line)
-            }
+            commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
+            if !sent.isNone { reduceEffect(&sent, file: file, line: line) }
             if hasQueued { drainQueued() }
             return
         }
         sendQueued(action, file: file, line: line)
+    }
+
+    /// Starts the effect `send`'s action returned, and reduces or queues what it sent at once.
+    /// Apart from `send`, so that an action with no effect (the common case) makes no array
+    /// of follow-ups: in this unspecialized code, an array of actions, even empty, looks up
+    /// generic metadata.
+    @inline(never)
+    private func reduceEffect(_ effect: inout Effect<Action>, file: StaticString, line: UInt) {
+        if effect.isSend { return reduceSent(&effect, file: file, line: line) }
+        var followUps: [Action] = []
+        start(effect, ids: markIDs, followUps: &followUps)
+        effect = .none
+        // Called only with follow-ups: it looks up `Entry`'s metadata on every call.
+        if followUps.count != 0 { queueFollowUps(followUps, file: file, line: line) }
     }
 
     /// Reduces the action `sent` sends (a `.send` effect) next, before anything queued
@@ -171,6 +180,19 @@ package final class _MainActorReducerEngine<R: Reducer> {
     private func reduce(
         _ action: Action, file: StaticString, line: UInt, leavingSend sent: inout Effect<Action>
     ) -> [Action] {
+        commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
+        if sent.isNone || sent.isSend { return [] }
+        var followUps: [Action] = []
+        start(sent, ids: markIDs, followUps: &followUps)
+        sent = .none
+        return followUps
+    }
+
+    /// Reduces `action` in a commit, leaving its effect in `effect` (`.none` on entry).
+    @inline(__always)
+    private func commitReduction(
+        of action: Action, file: StaticString, line: UInt, leavingEffect effect: inout Effect<Action>
+    ) {
         // Named after the action, when the name is read: ``Transaction/action`` holds `Sendable`
         // actions only.
         let reducer = reducer
@@ -178,13 +200,8 @@ package final class _MainActorReducerEngine<R: Reducer> {
         // made this unspecialized code look up `Effect<Action>`'s metadata on every send (as in
         // `_ReducerEngine.reduce`).
         core.commit(Transaction(sending: action, file: file, line: line)) { state, _ in
-            sent = reducer.reduce(into: &state, action: action)
+            effect = reducer.reduce(into: &state, action: action)
         }
-        if sent.isNone || sent.isSend { return [] }
-        var followUps: [Action] = []
-        start(sent, ids: markIDs, followUps: &followUps)
-        sent = .none
-        return followUps
     }
 
     /// An action an effect sent (on the main actor), unless the effect was cancelled.

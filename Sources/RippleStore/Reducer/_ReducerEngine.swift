@@ -444,17 +444,15 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     private func reduceFirst(_ action: Action, ticket: UInt64, file: StaticString, line: UInt, _ me: UInt) {
         drainer = me
         drainingTicket = ticket
-        let marks = markIDs
         lock.unlock()
         // What the effects send at once is reduced next, depth first, as `drain` reduces the
         // entries it inserts at the queue's head (before anything queued meanwhile).
         var sent = Effect<Action>.none
-        let followUps = reduce(action, file: file, line: line, under: marks, leavingSend: &sent)
-        lock.lock(as: me)
-        if !sent.isNone {
-            reduceSent(&sent, file: file, line: line)
-        } else if followUps.count != 0 {
-            reduceFollowUps(followUps, file: file, line: line)
+        commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
+        if sent.isNone {
+            lock.lock(as: me)
+        } else {
+            reduceEffectAndLock(&sent, file: file, line: line)
         }
         guard head < queued else {
             // Nothing queued meanwhile: leave as `drain` leaves an empty queue (reduced entries
@@ -469,6 +467,27 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         // What subscribers sent (under this send's ticket) and what others queued.
         lock.unlock()
         drain(me, until: ticket)
+    }
+
+    /// Starts the effect ``reduceFirst(_:ticket:file:line:_:)``'s action returned and reduces
+    /// what it sent at once, depth first (lock not held on entry; held on return). Apart from
+    /// `reduceFirst`, so that an action with no effect (the common case) neither reads the
+    /// marks nor makes the array of follow-ups: in this unspecialized code, an array of
+    /// actions, even empty, looks up generic metadata.
+    @inline(never)
+    private func reduceEffectAndLock(_ effect: inout Effect<Action>, file: StaticString, line: UInt) {
+        lock.lock()
+        if effect.isSend {
+            reduceSent(&effect, file: file, line: line)
+            return
+        }
+        let marks = markIDs
+        lock.unlock()
+        var followUps: [Action] = []
+        start(effect, ids: marks, followUps: &followUps)
+        effect = .none
+        lock.lock()
+        if followUps.count != 0 { reduceFollowUps(followUps, file: file, line: line) }
     }
 
     /// Reduces the action `sent` sends (a `.send` effect, the common case of an effect that
@@ -533,18 +552,26 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         _ action: Action, file: StaticString, line: UInt, under marks: [_TaskKey],
         leavingSend sent: inout Effect<Action>
     ) -> [Action] {
-        let reducer = reducer
-        // The effect leaves the commit through a capture, not as its result: a generic result
-        // would make this unspecialized code look up `Effect<Action>`'s metadata on every send.
-        // Into `sent` itself: a second local `.none` cost a trivial send 47 instructions.
-        core.commit(Transaction(action: action, file: file, line: line)) { state, _ in
-            sent = reducer.reduce(into: &state, action: action)
-        }
+        commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
         if sent.isNone || sent.isSend { return [] }
         var followUps: [Action] = []
         start(sent, ids: marks, followUps: &followUps)
         sent = .none
         return followUps
+    }
+
+    /// Reduces `action` in a commit, leaving its effect in `effect` (`.none` on entry).
+    @inline(__always)
+    private func commitReduction(
+        of action: Action, file: StaticString, line: UInt, leavingEffect effect: inout Effect<Action>
+    ) {
+        let reducer = reducer
+        // The effect leaves the commit through a capture, not as its result: a generic result
+        // would make this unspecialized code look up `Effect<Action>`'s metadata on every send.
+        // Into `effect` itself: a second local `.none` cost a trivial send 47 instructions.
+        core.commit(Transaction(action: action, file: file, line: line)) { state, _ in
+            effect = reducer.reduce(into: &state, action: action)
+        }
     }
 
     // MARK: Lifetime
