@@ -24,8 +24,11 @@ import _RippleThread
 /// equality cut-off hides (see above).
 ///
 /// `package`: the storage of `@RippleModel` properties (in `RippleMacros`) reads it too.
+@usableFromInline
 package enum _ReadMode {
-    /// Whether reads made now track every update (see the type's discussion).
+    /// Whether reads made now track every update (see the type's discussion). Called, not
+    /// inlined, by the inlined accessors of model properties.
+    @usableFromInline
     package static var readsEveryUpdate: Bool {
         _ripple_relaxed_load(openScopes) != 0 && isInScope
     }

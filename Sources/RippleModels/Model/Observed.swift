@@ -161,15 +161,16 @@ public struct Observed<Value: Sendable>: Sendable {
         return "\(model).\(property)"
     }
 
-    /// The value, as the model's getter reads it (see ``_ReadMode``).
-    @usableFromInline
+    /// The value, as the model's getter reads it (see ``_ReadMode``). Inlinable, so that the
+    /// read of the value is compiled for its type in the client.
+    @inlinable
     func _read() -> Value {
         if _ReadMode.readsEveryUpdate { _ = storage.writeCount }
         return storage.value
     }
 
-    /// Writes the value, as the model's setter does.
-    @usableFromInline
+    /// Writes the value, as the model's setter does (inlinable, as ``_read()``).
+    @inlinable
     func _write(_ newValue: Value) {
         storage.value = newValue
     }
