@@ -140,4 +140,35 @@ public final class MainActorReducerStore<R: Reducer>: MainActorStore<R.State, Ne
         _engine.stop(ending: false)
         _engine.bind()
     }
+
+    /// A binding to the value at `keyPath` whose writes send `action(newValue)` instead of
+    /// changing the state directly (OneWay's `binding(_:send:)`), for text fields and toggles.
+    ///
+    /// ```swift
+    /// let query = store.binding(\.query, send: { .queryChanged($0) })
+    /// query.value = "milk"            // sends .queryChanged("milk")
+    /// TextField("Search", text: Binding(query))
+    /// ```
+    ///
+    /// Reading it is tracked like `store.state.query`: a reaction or a view that reads it runs
+    /// again only when that value changed. A write is one ``send(_:file:line:)``: the value
+    /// reads back as the reducer left it (a reducer that refuses the change leaves the old
+    /// value). The binding does not keep the store alive; a write after the store is gone is
+    /// dropped.
+    ///
+    /// ``MainActorStore/binding(_:file:line:)``, without `send:`, writes by a commit instead.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The value to read.
+    ///   - action: The action a write sends, made from the value written.
+    /// - Complexity: O(1) to create (one dictionary lookup); a write is one `send`.
+    public func binding<Value: Equatable>(
+        _ keyPath: KeyPath<R.State, Value>,
+        send action: @escaping (Value) -> R.Action
+    ) -> MainActorValueBinding<Value> {
+        let value = derived(keyPath)
+        return MainActorValueBinding(
+            get: { value.value },
+            set: { [weak self] newValue in self?.send(action(newValue)) })
+    }
 }

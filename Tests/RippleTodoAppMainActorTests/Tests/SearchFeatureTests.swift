@@ -23,3 +23,31 @@ struct SearchFeatureTests {
         #expect(store.currentState.query == "x")
     }
 }
+
+@Suite("A main-actor reducer store's binding that sends")
+struct SearchFieldBindingTests {
+    @Test("a write sends the action, and reads follow the state")
+    func aWriteSends() {
+        let store = MainActorReducerStore(reducer: SearchFeature(catalog: []), initialState: SearchFeature.State())
+        let query = store.binding(\.query, send: { .queryChanged($0) })
+        var seen: [String] = []
+        let label = observeOnMainActor { seen.append(query.value) }
+        withExtendedLifetime(label) {
+            query.value = "milk"
+            store.send(.found(["Milk"]))  // another field: the reader stays quiet
+            store.send(.queryChanged("eggs"))
+        }
+        #expect(store.currentState.query == "eggs")
+        #expect(seen == ["", "milk", "eggs"])
+    }
+
+    @Test("a binding that outlives its store drops its writes")
+    func outlivingTheStore() {
+        var store: MainActorReducerStore<SearchFeature>? = MainActorReducerStore(
+            reducer: SearchFeature(catalog: []), initialState: SearchFeature.State())
+        let query = store!.binding(\.query, send: { .queryChanged($0) })
+        store = nil
+        query.value = "dropped"
+        #expect(query.value == "")
+    }
+}
