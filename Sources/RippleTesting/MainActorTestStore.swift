@@ -19,7 +19,8 @@ import Testing
 ///
 /// It checks what ``TestStore`` checks, the same way: each step's state change, every action
 /// an effect sends (received with `receive`, in order), and the effects still running at
-/// ``finish(fileID:filePath:line:column:)``. With ``Exhaustivity/off``, only what each
+/// ``finish(fileID:filePath:line:column:)`` (not counting the reducer's global inputs,
+/// `Reducer.bind()`, which run for the store's life). With ``Exhaustivity/off``, only what each
 /// step asserts is checked. The reducer, its state and its actions need no `Sendable`;
 /// `receive(_:)` needs `Equatable` actions, whose conformance may be main-actor isolated.
 ///
@@ -112,7 +113,7 @@ public final class MainActorTestStore<R: Reducer> {
             if pending > 0 {
                 Issue.record("\(pending) action(s) sent by effects were not received.", sourceLocation: location)
             }
-            let running = engineInbox.runningCount
+            let running = engineInbox.runningActionEffectCount
             if running > 0 {
                 Issue.record(
                     "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",
@@ -273,7 +274,10 @@ public final class MainActorTestStore<R: Reducer> {
         await clock.advance(by: duration)
     }
 
-    /// Ends the test's use of the store, as ``TestStore``'s `finish` does.
+    /// Ends the test's use of the store, as ``TestStore``'s `finish` does: fails the test
+    /// (exhaustive mode) for each action effects sent that was not received and for effects
+    /// still running, not counting the reducer's global inputs (`Reducer.bind()`); then cancels
+    /// every effect.
     ///
     /// - Parameters:
     ///   - fileID: The file of the call, where a failure is reported.
@@ -295,7 +299,7 @@ public final class MainActorTestStore<R: Reducer> {
                     "\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).",
                     sourceLocation: here)
             }
-            let running = store._engine.runningEffectCount
+            let running = store._engine.runningActionEffectCount
             if running > 0 {
                 Issue.record(
                     "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",

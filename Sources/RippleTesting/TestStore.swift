@@ -20,7 +20,9 @@ import Testing
 /// expectation (the state before, changed by the step's `assert` closure), so every change must
 /// be asserted; sending while actions an effect sent are waiting to be received fails; and the
 /// test fails at ``finish(fileID:filePath:line:column:)`` (or when the store is released) if an
-/// effect sent an action nobody received or is still running. With ``Exhaustivity/off``, a
+/// effect sent an action nobody received or is still running. The effects of the reducer's
+/// global inputs (`Reducer.bind()`) run for the store's life: they are not counted as still
+/// running, and end with the store (their actions are received as any effect's). With ``Exhaustivity/off``, a
 /// step's `assert` closure checks only what it touches, actions effects sent are reduced as a
 /// real store would, and effects still running at the end are cancelled silently.
 ///
@@ -301,7 +303,8 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
 
     /// Ends the test's use of the store: lets effects run until they end or wait on the clock,
     /// then fails the test (exhaustive mode) for each action effects sent that was not
-    /// received and for effects still running; finally cancels every effect.
+    /// received and for effects still running (not counting the reducer's global inputs, which
+    /// run for the store's life); finally cancels every effect.
     ///
     /// - Parameters:
     ///   - fileID: The file of the call, where a failure is reported.
@@ -380,7 +383,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
                 "\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).",
                 sourceLocation: here)
         }
-        let running = store._engine.runningEffectCount
+        let running = store._engine.runningActionEffectCount
         if running > 0 {
             Issue.record(
                 "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",

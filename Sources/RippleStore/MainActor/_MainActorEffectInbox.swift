@@ -18,6 +18,8 @@ package final class _MainActorEffectInbox<Action>: @unchecked Sendable {
     private var isScheduled = false
     private var isEnded = false
     private var cancels: [UInt64: @Sendable () -> Void] = [:]
+    /// The running effects (keys of `cancels`) that are the reducer's global inputs.
+    private var inputs: Set<UInt64> = []
     private var drain: (@MainActor @Sendable () -> Void)?
 
     init() {}
@@ -79,15 +81,29 @@ package final class _MainActorEffectInbox<Action>: @unchecked Sendable {
         lock.withLock { cancels.count }
     }
 
-    /// Records how to cancel the running effect `number`.
-    func register(_ number: UInt64, cancel: @escaping @Sendable () -> Void) {
-        lock.withLock { cancels[number] = cancel }
+    /// How many effects are running apart from the reducer's global inputs (see
+    /// `_MainActorReducerEngine.runningActionEffectCount`), readable from any thread (a test
+    /// store's `deinit`).
+    package var runningActionEffectCount: Int {
+        lock.withLock { cancels.count - inputs.count }
+    }
+
+    /// Records how to cancel the running effect `number`, and whether it is one of the
+    /// reducer's global inputs.
+    func register(_ number: UInt64, isInput: Bool, cancel: @escaping @Sendable () -> Void) {
+        lock.withLock {
+            cancels[number] = cancel
+            if isInput { inputs.insert(number) }
+        }
     }
 
     /// Forgets the effect `number`; returns how to cancel it.
     @discardableResult
     func unregister(_ number: UInt64) -> (@Sendable () -> Void)? {
-        lock.withLock { cancels.removeValue(forKey: number) }
+        lock.withLock {
+            inputs.remove(number)
+            return cancels.removeValue(forKey: number)
+        }
     }
 
     /// Cancels every running effect and drops the queued items; with `ending`, for good (the
@@ -97,6 +113,7 @@ package final class _MainActorEffectInbox<Action>: @unchecked Sendable {
             if ending { isEnded = true }
             defer {
                 self.cancels = [:]
+                inputs = []
                 items = []
             }
             return (Array(self.cancels.values), items)

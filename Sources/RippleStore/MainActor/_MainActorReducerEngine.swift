@@ -231,7 +231,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
     /// Starts the reducer's global inputs; what they send at once is reduced first.
     package func bind() {
         var followUps: [Action] = []
-        start(reducer.bind(), ids: [], followUps: &followUps)
+        start(reducer.bind(), ids: [.reducerInputs], followUps: &followUps)
         if let intercept {
             for action in followUps { intercept(action) }
             return
@@ -256,6 +256,13 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// How many effects are running (tasks and `create` continuations), for test stores.
     package var runningEffectCount: Int { running.count }
+
+    /// How many effects are running apart from the reducer's global inputs (those `bind()`
+    /// started, which run for the store's life): what a test store reports as still running
+    /// at the end of a test.
+    package var runningActionEffectCount: Int {
+        running.count - (runningByID[.reducerInputs]?.count ?? 0)
+    }
 
     /// Runs `body` (a test store's `send`), starting the effects of the actions it reduces
     /// under the cancellation id `mark` as well as their own: every effect they start, at once
@@ -416,7 +423,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
             self.finished(number)
         }
         register(number, Running(ids: ids, isTask: true, token: token))
-        inbox.register(number) { task.cancel() }
+        inbox.register(number, isInput: ids.contains(.reducerInputs)) { task.cancel() }
         return task
     }
 
@@ -437,7 +444,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
             ended: { inbox.ended(number) }
         )
         register(number, Running(ids: ids, isTask: false, token: token))
-        inbox.register(number) { continuation.terminate() }
+        inbox.register(number, isInput: ids.contains(.reducerInputs)) { continuation.terminate() }
         if let onEnd { continuation.onTermination(onEnd) }
         body(continuation)
     }

@@ -608,7 +608,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
             return true
         }
         var followUps: [Action] = []
-        start(reducer.bind(), ids: [], followUps: &followUps)
+        start(reducer.bind(), ids: [.reducerInputs], followUps: &followUps)
         guard holds else {
             for action in followUps { sendFromEffect(action, from: nil) }
             return
@@ -669,6 +669,13 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     /// How many effects are running (tasks and `create` continuations), for test stores.
     package var runningEffectCount: Int {
         lock.withLock { running.count }
+    }
+
+    /// How many effects are running apart from the reducer's global inputs (those `bind()`
+    /// started, which run for the store's life): what a test store reports as still running
+    /// at the end of a test.
+    package var runningActionEffectCount: Int {
+        lock.withLock { running.count - (runningByID[.reducerInputs]?.count ?? 0) }
     }
 
     /// How many effect tasks are running (not counting `create` continuations), for test

@@ -157,4 +157,11 @@ struct _TaskKey: Hashable, @unchecked Sendable {
     init(_ base: some Hashable & Sendable) {
         self.base = AnyHashable(base)
     }
+
+    /// The id of every effect a reducer's global inputs (`Reducer.bind()`) start: they run for
+    /// the store's life, so test stores do not count them as still running when a test ends.
+    static let reducerInputs = _TaskKey(_ReducerInputs())
 }
+
+/// ``_TaskKey/reducerInputs``'s value: a type of its own, equal to no id a user can make.
+private struct _ReducerInputs: Hashable, Sendable {}
