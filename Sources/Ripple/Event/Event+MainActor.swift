@@ -20,6 +20,8 @@ extension Event where Value: Sendable {
     /// - Complexity: As ``subscribe(_:)``, plus O(1) per value sent from another thread.
     public func subscribeOnMainActor(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         let relay = _MainActorRelay(handler)
-        return subscribe { value in relay.deliver(value) }
+        // Ended with the subscription: the values it queued are dropped, also when the handler
+        // ends it during a drain.
+        return subscribe({ value in relay.deliver(value) }, onEnd: { relay.end() })
     }
 }

@@ -54,8 +54,23 @@ public final class Event<Value>: @unchecked Sendable {
     /// - Complexity: Amortized O(1), and so is cancelling the subscription, whatever the
     ///   number of subscribers and the order of the cancellations.
     public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription where Value: Sendable {
+        subscribe(handler, onEnd: nil)
+    }
+
+    /// ``subscribe(_:)``, calling `onEnd` too when the subscription ends.
+    func subscribe(
+        _ handler: @escaping @Sendable (Value) -> Void, onEnd: (@Sendable () -> Void)?
+    ) -> Subscription where Value: Sendable {
         let entry = _EventHandler(handler: handler)
-        let subscription = Subscription { [weak self] in self?.remove(entry) }
+        let subscription =
+            if let onEnd {
+                Subscription { [weak self] in
+                    self?.remove(entry)
+                    onEnd()
+                }
+            } else {
+                Subscription { [weak self] in self?.remove(entry) }
+            }
         // An owner already cancelled: the handler is never added.
         guard _adoptByCurrentOwner(subscription) else { return subscription }
         _graph.withLock {

@@ -4,8 +4,9 @@ import _RippleRef
 /// (`Event.subscribeOnMainActor`): at once when sent on the main actor with nothing waiting,
 /// else through a queue that a main-actor task drains.
 ///
-/// The subscription's handler holds the relay, and a drain task holds it weakly: once the
-/// subscription ends, the values still queued are dropped with it.
+/// The subscription's handler holds the relay, and a drain task holds it weakly; the
+/// subscription's end also ends the relay (``end()``), so that the values still queued are
+/// dropped even when a drain is running (a handler that ends its own subscription).
 final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `handle` is only called on the main actor (in `drain`, which runs there only,
     // and in `deliver` once it found the calling thread to be the main thread); the queue is
@@ -29,6 +30,8 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     /// sends joins the queue, and the running loop handles it after the current one, rather
     /// than inside it.
     private var isInDrain = false
+    /// Set once the subscription has ended: nothing more is handled (guarded by `lock`).
+    private var isEnded = false
 
     init(_ handler: @escaping @MainActor (Value) -> Void) {
         #if DEBUG
@@ -43,6 +46,7 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
     func deliver(_ value: Value) {
         guard _isRunningOnMainActor() else {
             let schedules = lock.withLock { () -> Bool in
+                if isEnded { return false }
                 queued.append(value)
                 if isDraining { return false }
                 isDraining = true
@@ -54,6 +58,10 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
         // On the main actor (the thread was checked above). Nothing waits (the common case):
         // handled now.
         lock.lock()
+        if isEnded {
+            lock.unlock()
+            return
+        }
         if !isDraining {
             lock.unlock()
             handle(value)
@@ -73,7 +81,7 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
         isInDrain = true
         defer { isInDrain = false }
         while let next = lock.withLock({ () -> Value? in
-            if queued.isEmpty {
+            if queued.isEmpty || isEnded {
                 isDraining = false
                 return nil
             }
@@ -82,5 +90,17 @@ final class _MainActorRelay<Value: Sendable>: @unchecked Sendable {
         }) {
             handle(next)
         }
+    }
+
+    /// Ends the relay with its subscription: the values queued are dropped, and a drain under
+    /// way stops before the next one.
+    func end() {
+        let dropped = lock.withLock { () -> [Value] in
+            isEnded = true
+            defer { queued = [] }
+            return queued
+        }
+        // Released after the lock, as they may be the last references to user objects.
+        _ = dropped
     }
 }

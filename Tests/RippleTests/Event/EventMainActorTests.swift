@@ -81,4 +81,21 @@ struct EventMainActorTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(seen.isEmpty)
     }
+
+    @Test("a handler that ends its own subscription gets none of the values still queued")
+    func endedDuringItsDrain() async {
+        let event = Event<Int>()
+        var seen: [Int] = []
+        var subscription: Subscription?
+        subscription = event.subscribeOnMainActor { value in
+            seen.append(value)
+            subscription?.cancel()
+            subscription = nil
+        }
+        // Sent from a thread: all three wait for one main-actor drain, which handles the
+        // queue in one go, so once the first is seen the drain is over.
+        Thread.runUntilExited { for value in 1...3 { event.send(value) } }
+        _ = await eventually(1_000) { !seen.isEmpty }
+        #expect(seen == [1])
+    }
 }
