@@ -19,7 +19,7 @@ import RippleModels
 public struct _ModelPropertyStorage: @unchecked Sendable {
     // @unchecked: `node` is a `Stored<Value>` whose `Value` is `Sendable` (the initialisers
     // require it), and a `Stored` of a `Sendable` value is `Sendable`.
-    private let node: AnyObject
+    @usableFromInline let node: AnyObject
 
     /// Creates the storage of an `Equatable` property: writes of an equal value notify only
     /// `didUpdate` handlers.
@@ -34,24 +34,30 @@ public struct _ModelPropertyStorage: @unchecked Sendable {
         node = Stored(value, name: name, equals: nil, file: file, line: line)
     }
 
-    private func stored<Value>(_: Value.Type = Value.self) -> Stored<Value> {
+    @inlinable
+    func stored<Value>(_: Value.Type = Value.self) -> Stored<Value> {
         unsafeDowncast(node, to: Stored<Value>.self)
     }
 
     /// The property's value: `get { _count[] }`, `set { _count[] = newValue }`,
     /// `_modify { yield &_count[] }`.
+    ///
+    /// Inlinable, so that the access is compiled for the property's type in the model's
+    /// module: compiled here, once for every type, each read and write handled the value
+    /// through its type's run-time metadata (as `@Observed`'s accessors did, see
+    /// `Observed._read()`).
     public subscript<Value>() -> Value {
-        get {
+        @inlinable get {
             let stored = stored(Value.self)
             // Read through a binding's `didUpdate`: depend on every write, equal ones included.
             if _ReadMode.readsEveryUpdate { _ = stored.writeCount }
             return stored.value
         }
-        nonmutating set {
+        @inlinable nonmutating set {
             stored(Value.self).value = newValue
         }
         // `Stored.value`'s `_modify`: the value's other writers wait until the assignment ends.
-        nonmutating _modify {
+        @inlinable nonmutating _modify {
             yield &stored(Value.self).value
         }
     }
