@@ -92,6 +92,19 @@ package func _endExclusiveAccess(_ access: _ExclusiveAccess) {
     withExtendedLifetime(region) {}
 }
 
+/// Writes `value` with `write`, a binding's write of a whole value through a setter Ripple does
+/// not see: now, or, while reactions are being delivered on this thread, after the current
+/// round, as ``_readModifyWrite(read:transform:write:)`` is (so that the setter and what it
+/// runs, a `didSet`, run after the round, reading the values it wrote).
+package func _writeThroughSetter<Value>(_ value: Value, _ write: @escaping (Value) -> Void) {
+    let context = _ThreadContext.current
+    if context.writes.route == .queue {
+        _graph.queueWrite(context) { write(value) }
+        return
+    }
+    write(value)
+}
+
 /// Reads with `read`, changes the result with `transform` and writes it with `write`, so that
 /// no other write to the first stored value `read` reads lands in between: if one does, the
 /// write is dropped and all three run again on the newer value.

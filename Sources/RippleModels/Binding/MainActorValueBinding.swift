@@ -48,10 +48,17 @@ import Ripple
 public struct MainActorValueBinding<Value> {
     let read: () -> Value
     let modify: (@escaping (inout Value) -> Void) -> Void
+    /// Writes a value outright, for an assignment and for the end of a compound assignment
+    /// (which holds the source's other writers back itself); `nil`: through `modify`.
+    let write: ((Value) -> Void)?
 
-    init(read: @escaping () -> Value, modify: @escaping (@escaping (inout Value) -> Void) -> Void) {
+    init(
+        read: @escaping () -> Value, modify: @escaping (@escaping (inout Value) -> Void) -> Void,
+        write: ((Value) -> Void)? = nil
+    ) {
         self.read = read
         self.modify = modify
+        self.write = write
     }
 
     /// Creates a binding from a getter and a setter, both called on the main actor.
@@ -60,10 +67,21 @@ public struct MainActorValueBinding<Value> {
     /// writes with `set`, atomically with respect to the other writers of the first `Stored`
     /// or `@Observed` value `get` reads.
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
-        self.init(read: get) { transform in
-            _readModifyWrite(
-                read: { untracked(get) }, transform: transform, write: { value in untracked { batch { set(value) } } })
-        }
+        let (modify, write) = Self._modifyAndWrite(get, set)
+        self.init(read: get, modify: modify, write: write)
+    }
+
+    /// The `modify` and `write` of ``init(get:set:)``. Made here, not in the initializer: a
+    /// closure made in main-actor code and stored as a plain function type checks the executor
+    /// at each call (the getter and setter, given by main-actor code, still do).
+    private nonisolated static func _modifyAndWrite(
+        _ get: @escaping () -> Value, _ set: @escaping (Value) -> Void
+    ) -> (modify: (@escaping (inout Value) -> Void) -> Void, write: (Value) -> Void) {
+        let write = { (value: Value) in untracked { batch { set(value) } } }
+        return (
+            { transform in _readModifyWrite(read: { untracked(get) }, transform: transform, write: write) },
+            { value in _writeThroughSetter(value, write) }
+        )
     }
 
     /// Creates a binding to a property of a model; writes go through the property's setter,
@@ -89,21 +107,26 @@ public struct MainActorValueBinding<Value> {
     /// The current value. Reading tracks the source; assigning writes through to it.
     public var value: Value {
         get { read() }
-        nonmutating set { modify { $0 = newValue } }
+        // An assignment writes outright: reading the value first, to compare and set, would
+        // change nothing but its cost.
+        nonmutating set {
+            if let write { write(newValue) } else { modify { $0 = newValue } }
+        }
         nonmutating _modify {
-            // One atomic read-modify-write: the source's other writers wait until it ends.
+            // One atomic read-modify-write: the source's other writers wait until it ends, so
+            // the write at its end needs no compare and set of its own (as `Stored.value`'s).
             let access = _beginExclusiveAccess()
             defer { _endExclusiveAccess(access) }
             var copy = read()
             yield &copy
-            modify { [copy] in $0 = copy }
+            if let write { write(copy) } else { modify { [copy] in $0 = copy } }
         }
     }
 
     /// The current value, as a property wrapper: `@MainActorValueBinding var count: Int`.
     public var wrappedValue: Value {
         get { read() }
-        nonmutating set { modify { $0 = newValue } }
+        nonmutating set { value = newValue }
         nonmutating _modify { yield &value }
     }
 

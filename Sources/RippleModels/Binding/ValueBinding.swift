@@ -48,15 +48,21 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     let read: @Sendable () -> Value
     let readUpdates: @Sendable () -> Value
     let modify: @Sendable (@escaping (inout Value) -> Void) -> Void
+    /// Writes a value outright, for an assignment and for the end of a compound assignment
+    /// (which holds the source's other writers back itself); `nil`: through `modify` (a source
+    /// with its own read-modify-write).
+    let write: (@Sendable (Value) -> Void)?
 
     init(
         read: @escaping @Sendable () -> Value,
         readUpdates: @escaping @Sendable () -> Value,
-        modify: @escaping @Sendable (@escaping (inout Value) -> Void) -> Void
+        modify: @escaping @Sendable (@escaping (inout Value) -> Void) -> Void,
+        write: (@Sendable (Value) -> Void)? = nil
     ) {
         self.read = read
         self.readUpdates = readUpdates
         self.modify = modify
+        self.write = write
     }
 
     /// Creates a binding from a getter and a setter.
@@ -72,10 +78,11 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     /// )
     /// ```
     public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
-        self.init(read: get, readUpdates: get) { transform in
-            _readModifyWrite(
-                read: { untracked(get) }, transform: transform, write: { value in untracked { batch { set(value) } } })
-        }
+        let write: @Sendable (Value) -> Void = { value in untracked { batch { set(value) } } }
+        self.init(
+            read: get, readUpdates: get,
+            modify: { transform in _readModifyWrite(read: { untracked(get) }, transform: transform, write: write) },
+            write: { value in _writeThroughSetter(value, write) })
     }
 
     /// Creates a binding to storage that applies changes itself: every write and every
@@ -125,16 +132,14 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
         _ model: Model,
         _ path: any ReferenceWritableKeyPath<Model, Value> & Sendable
     ) {
+        let write: @Sendable (Value) -> Void = { value in untracked { batch { model[keyPath: path] = value } } }
         self.init(
             read: { model[keyPath: path] },
             readUpdates: { _ReadMode.everyUpdate { model[keyPath: path] } },
             modify: { transform in
-                _readModifyWrite(
-                    read: { untracked { model[keyPath: path] } },
-                    transform: transform,
-                    write: { value in untracked { batch { model[keyPath: path] = value } } }
-                )
-            }
+                _readModifyWrite(read: { untracked { model[keyPath: path] } }, transform: transform, write: write)
+            },
+            write: { value in _writeThroughSetter(value, write) }
         )
     }
 
@@ -178,21 +183,26 @@ public struct ValueBinding<Value>: ObservableValue, Sendable {
     /// The current value. Reading tracks the source; assigning writes through to it.
     public var value: Value {
         get { read() }
-        nonmutating set { modify { $0 = newValue } }
+        // An assignment writes outright: reading the value first, to compare and set, would
+        // change nothing but its cost.
+        nonmutating set {
+            if let write { write(newValue) } else { modify { $0 = newValue } }
+        }
         nonmutating _modify {
-            // One atomic read-modify-write: the source's other writers wait until it ends.
+            // One atomic read-modify-write: the source's other writers wait until it ends, so
+            // the write at its end needs no compare and set of its own (as `Stored.value`'s).
             let access = _beginExclusiveAccess()
             defer { _endExclusiveAccess(access) }
             var copy = read()
             yield &copy
-            modify { [copy] in $0 = copy }
+            if let write { write(copy) } else { modify { [copy] in $0 = copy } }
         }
     }
 
     /// The current value, as a property wrapper: `@ValueBinding var count: Int`.
     public var wrappedValue: Value {
         get { read() }
-        nonmutating set { modify { $0 = newValue } }
+        nonmutating set { value = newValue }
         nonmutating _modify { yield &value }
     }
 

@@ -103,4 +103,22 @@ struct MainActorBindingTests {
         constant.value = 6
         #expect(constant.value == 5)
     }
+
+    @Test("an assignment made inside a reaction runs the setter after the round: didSet reads the new value")
+    func assignmentInsideAReaction() {
+        let canvas = Canvas()
+        let count = canvas.bindings.count
+        let trigger = Stored(0)
+        let reaction = observeOnMainActor {
+            let value = trigger.value
+            if value > 0 {
+                count.value = value * 10
+            }
+        }
+        withExtendedLifetime(reaction) {
+            trigger.value = 2
+        }
+        #expect(canvas.count == 20)
+        #expect(canvas.didSets == [20])
+    }
 }

@@ -26,6 +26,24 @@ struct BindingTests {
         #expect(count.value == 5)
     }
 
+    @Test("an assignment made inside a reaction runs the setter after the round: didSet reads the new value")
+    func assignmentInsideAReaction() {
+        let model = ViewModel()
+        let count = model.bindings.count
+        let trigger = Stored(0)
+        let reaction = observe {
+            let value = trigger.value
+            if value > 0 {
+                count.value = value * 10
+            }
+        }
+        withExtendedLifetime(reaction) {
+            trigger.value = 2
+        }
+        #expect(model.count == 20)
+        #expect(model.didSetCount.all == [20])
+    }
+
     @Test("$model.property from @ObservedModel is a ValueBinding, and @ValueBinding edits through it")
     func projectedBindingAndPropertyWrapper() {
         let holder = Holder()
