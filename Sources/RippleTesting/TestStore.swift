@@ -22,9 +22,12 @@ import Testing
 /// test fails at ``finish(fileID:filePath:line:column:)`` (or when the store is released) if an
 /// effect sent an action nobody received or is still running. The effects of the reducer's
 /// global inputs (`Reducer.bind()`) run for the store's life: they are not counted as still
-/// running, and end with the store (their actions are received as any effect's). With ``Exhaustivity/off``, a
-/// step's `assert` closure checks only what it touches, actions effects sent are reduced as a
-/// real store would, and effects still running at the end are cancelled silently.
+/// running, and end with the store (their actions are received as any effect's). With
+/// ``Exhaustivity/off``, a step's `assert` closure checks only what it touches, the actions
+/// effects sent are reduced without a check by the next `send` (first, as a real store would
+/// have), by a `receive` (those before the one it expects), by ``skipReceivedActions()`` or by
+/// ``finish(fileID:filePath:line:column:)``, and effects still running at the end are cancelled
+/// silently.
 ///
 /// **How actions flow.** Actions that effects send (synchronously with `.send`, or from
 /// asynchronous work) are not reduced when sent: they wait for ``receive(_:assert:fileID:filePath:line:column:)``,
@@ -303,7 +306,8 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
 
     /// Ends the test's use of the store: lets effects run until they end or wait on the clock,
     /// then fails the test (exhaustive mode) for each action effects sent that was not
-    /// received and for effects still running (not counting the reducer's global inputs, which
+    /// received (non-exhaustive mode: reduces them, and what they send in turn) and for effects
+    /// still running (not counting the reducer's global inputs, which
     /// run for the store's life); finally cancels every effect.
     ///
     /// - Parameters:
@@ -318,10 +322,19 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         column: Int = #column
     ) async {
         await Self.settle(store._engine, clock)
+        if exhaustivity == .off {
+            // What effects sent and no step received is reduced, as a real store would have,
+            // and what that sends in turn (a bounded number of rounds).
+            for _ in 0..<Self.finishRounds where !receivedActions.isEmpty { await skipReceivedActions() }
+        }
         checkEnd(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         inbox.lock.withLock { inbox.isFinished = true }
         store._engine.stop(ending: false)
     }
+
+    /// The rounds of effect actions a non-exhaustive ``finish(fileID:filePath:line:column:)``
+    /// reduces at most (an effect that sends again each time it is reduced would never end).
+    static var finishRounds: Int { 1_000 }
 
     /// Reduces the actions effects sent that were not received, without checking them.
     nonisolated(nonsending) public func skipReceivedActions() async {

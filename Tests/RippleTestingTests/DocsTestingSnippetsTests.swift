@@ -45,8 +45,10 @@ private struct Search: Reducer {
 
     @Test func nonExhaustive() async {
         let store = TestStore(reducer: Counter(fetch: { 3 }), initialState: Counter.State(), exhaustivity: .off)
+        await store.send(.twice)  // its two .increment wait
+        await store.send(.increment) { $0.number = 3 }  // reduced first, then this one
         await store.send(.twice)
-        await store.send(.increment) { $0.number = 3 }
-        await store.finish()
+        await store.finish()  // reduces the last two: number == 5
+        #expect(store.state.number == 5)
     }
 }

@@ -71,3 +71,23 @@ struct TestStoreInputsTests {
         store = nil
     }
 }
+
+@Suite("A non-exhaustive test store's end")
+struct NonExhaustiveFinishTests {
+    @Test("finish() reduces what effects sent and no step received")
+    func finishReduces() async {
+        let store = TestStore(reducer: Counter(), initialState: Counter.State(), exhaustivity: .off)
+        await store.send(.twice) { $0.number = 0 }  // its two .increment wait for the next step
+        await store.finish()
+        #expect(store.state.number == 2)
+    }
+
+    @Test("a main-actor test store's finish() reduces them too")
+    @MainActor
+    func mainActorFinishReduces() async {
+        let store = MainActorTestStore(reducer: Counter(), initialState: Counter.State(), exhaustivity: .off)
+        await store.send(.twice)
+        await store.finish()
+        #expect(store.state.number == 2)
+    }
+}
