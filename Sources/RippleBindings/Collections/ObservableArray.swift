@@ -66,6 +66,16 @@ public final class ObservableArray<Element: Sendable>: ObservableValue, Sendable
     public var value: [Element] {
         get { storage.value.elements }
         set { edit { $0._replaceAllByType(with: newValue) } }
+        // A mutating call (`numbers.value.append(4)`) is one atomic read-modify-write, as on a
+        // `Stored`: the array's other writers wait from the read to the write, so concurrent
+        // calls from many threads lose nothing.
+        _modify {
+            let access = _beginExclusiveAccess()
+            defer { _endExclusiveAccess(access) }
+            var copy = storage.value.elements
+            yield &copy
+            edit { [copy] in $0._replaceAllByType(with: copy) }
+        }
     }
 
     /// The number of elements (tracked).

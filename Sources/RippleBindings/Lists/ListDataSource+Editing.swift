@@ -3,10 +3,13 @@ import RippleModels
 
 extension ListDataSource {
     /// The user moved an item (the view already shows the move): applies it to the shown list
-    /// and writes it to the source, where the item, found by id, is moved to the same place.
+    /// and writes it to the source, where the item, found by id, is moved to the same place:
+    /// right after the item shown before it (found by id), or first in its section. So a move
+    /// lands where the user put it even when the source has changes the view does not show yet.
     /// Repeated ids are matched in order, as the list's updates match them: the third item
     /// shown with an id is the third item with that id in the source (and likewise for the
-    /// destination's section).
+    /// destination's section). An item the source no longer has (the app removed it, and the
+    /// view is not told yet) stays removed: the app's write is not undone.
     ///
     /// - Precondition: ``allowsMoving`` is set, the source is writable, and both positions are
     ///   valid (`to` as a position after the item is removed from `from`).
@@ -16,8 +19,8 @@ extension ListDataSource {
                 "ListDataSource.userDidMove(from: \(from), to: \(to)): moving is not allowed; set allowsMoving on a data source made with a writable source (a Stored or a ValueBinding)."
             )
         }
-        let (moved, itemPlace, sectionPlace) = _state.modify {
-            state -> (Item, _Occurrence<Item.ID>, _Occurrence<SectionID>) in
+        let (itemPlace, sectionPlace, after) = _state.modify {
+            state -> (_Occurrence<Item.ID>, _Occurrence<SectionID>, _Occurrence<Item.ID>?) in
             let displayed = state.displayed
             guard displayed.indices.contains(from.section), displayed[from.section].items.indices.contains(from.item)
             else {
@@ -33,10 +36,14 @@ extension ListDataSource {
             let sectionPlace = _Occurrence(ofSection: to.section, in: displayed)
             let item = state.displayed[from.section].items.remove(at: from.item)
             state.displayed[to.section].items.insert(item, at: to.item)
-            return (item, itemPlace, sectionPlace)
+            // The item now shown just before it, which the source places it after.
+            let after =
+                to.item > 0
+                ? _Occurrence(ofItemAt: ListIndex(section: to.section, item: to.item - 1), in: state.displayed) : nil
+            return (itemPlace, sectionPlace, after)
         }
         writableSource.update { sections in
-            _move(moved, from: itemPlace, toSection: sectionPlace, at: to.item, in: &sections)
+            _move(from: itemPlace, toSection: sectionPlace, after: after, at: to.item, in: &sections)
         }
     }
 
@@ -123,18 +130,28 @@ extension _Occurrence {
     }
 }
 
-/// Moves the item `from` names to `position` in the section `section` names (clamped to the
-/// section), or inserts `replacement` there if the item is gone.
+/// Moves the item `from` names into the section `section` names: right after the item `after`
+/// names when that one is in the section, first in it when `after` is `nil`, else at `position`
+/// (clamped to the section). Does nothing when the source no longer has the item (or the
+/// section): the user moved what the app had already removed, and the removal stands.
 private func _move<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>(
-    _ replacement: Item,
     from: _Occurrence<Item.ID>,
     toSection section: _Occurrence<SectionID>,
+    after: _Occurrence<Item.ID>?,
     at position: Int,
     in sections: inout [ListSection<SectionID, Item>]
 ) where Item.ID: Sendable {
-    var item = replacement
-    if let (s, i) = from.item(in: sections) { item = sections[s].items.remove(at: i) }
-    guard let target = section.section(in: sections) else { return }
-    let clamped = min(max(position, 0), sections[target].items.count)
-    sections[target].items.insert(item, at: clamped)
+    guard let (s, i) = from.item(in: sections), let target = section.section(in: sections) else { return }
+    let item = sections[s].items.remove(at: i)
+    let index: Int
+    if let after {
+        if let (anchorSection, anchor) = after.item(in: sections), anchorSection == target {
+            index = anchor + 1
+        } else {
+            index = min(max(position, 0), sections[target].items.count)
+        }
+    } else {
+        index = 0
+    }
+    sections[target].items.insert(item, at: index)
 }

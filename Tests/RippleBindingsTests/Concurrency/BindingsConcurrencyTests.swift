@@ -80,4 +80,14 @@ import Testing
         model.value = "final"
         #expect(field.text == "final")
     }
+
+    @Test("mutating an ObservableArray's value from several threads loses no edit")
+    func arrayValueMutations() {
+        let array = ObservableArray<Int>([])
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<Self.iterations { array.value.append(thread * 1_000 + i) }
+        }
+        #expect(array.value.count == Self.threads * Self.iterations)
+        #expect(Set(array.value).count == Self.threads * Self.iterations)
+    }
 }
