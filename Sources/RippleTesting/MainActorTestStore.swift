@@ -304,7 +304,7 @@ public final class MainActorTestStore<R: Reducer> {
                     "\(pending.count) action(s) sent by effects were not received: \(Self.list(pending)).",
                     sourceLocation: here)
             }
-            let running = store._engine.runningActionEffectCount
+            let running = engineInbox.runningActionEffectCount
             if running > 0 {
                 Issue.record(
                     "\(running) effect(s) are still running at the end of the test. Let them end (advance the test clock, cancel them), or call skipInFlightEffects().",

@@ -81,9 +81,9 @@ package final class _MainActorEffectInbox<Action>: @unchecked Sendable {
         lock.withLock { cancels.count }
     }
 
-    /// How many effects are running apart from the reducer's global inputs (see
-    /// `_MainActorReducerEngine.runningActionEffectCount`), readable from any thread (a test
-    /// store's `deinit`).
+    /// How many effects are running apart from the reducer's global inputs (those
+    /// `Reducer.bind()` started, which run for the store's life): what a test store reports as
+    /// still running at the end of a test. Readable from any thread (a test store's `deinit`).
     package var runningActionEffectCount: Int {
         lock.withLock { cancels.count - inputs.count }
     }

@@ -101,9 +101,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
     @inline(never)
     private func reduceEffect(_ effect: inout Effect<Action>, file: StaticString, line: UInt) {
         if effect.isSend { return reduceSent(&effect, file: file, line: line) }
-        var followUps: [Action] = []
-        start(effect, ids: markIDs, followUps: &followUps)
-        effect = .none
+        let followUps = start(&effect, ids: markIDs)
         // Called only with follow-ups: it looks up `Entry`'s metadata on every call.
         if followUps.count != 0 { queueFollowUps(followUps, file: file, line: line) }
     }
@@ -182,9 +180,14 @@ package final class _MainActorReducerEngine<R: Reducer> {
     ) -> [Action] {
         commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
         if sent.isNone || sent.isSend { return [] }
+        return start(&sent, ids: markIDs)
+    }
+
+    /// Starts `effect` under `ids`, leaving `.none` in its place; returns what it sent at once.
+    private func start(_ effect: inout Effect<Action>, ids: [_TaskKey]) -> [Action] {
         var followUps: [Action] = []
-        start(sent, ids: markIDs, followUps: &followUps)
-        sent = .none
+        start(effect, ids: ids, followUps: &followUps)
+        effect = .none
         return followUps
     }
 
@@ -256,13 +259,6 @@ package final class _MainActorReducerEngine<R: Reducer> {
 
     /// How many effects are running (tasks and `create` continuations), for test stores.
     package var runningEffectCount: Int { running.count }
-
-    /// How many effects are running apart from the reducer's global inputs (those `bind()`
-    /// started, which run for the store's life): what a test store reports as still running
-    /// at the end of a test.
-    package var runningActionEffectCount: Int {
-        running.count - (runningByID[.reducerInputs]?.count ?? 0)
-    }
 
     /// Runs `body` (a test store's `send`), starting the effects of the actions it reduces
     /// under the cancellation id `mark` as well as their own: every effect they start, at once

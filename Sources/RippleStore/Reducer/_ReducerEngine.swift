@@ -483,9 +483,7 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
         }
         let marks = markIDs
         lock.unlock()
-        var followUps: [Action] = []
-        start(effect, ids: marks, followUps: &followUps)
-        effect = .none
+        let followUps = start(&effect, ids: marks)
         lock.lock()
         if followUps.count != 0 { reduceFollowUps(followUps, file: file, line: line) }
     }
@@ -554,9 +552,14 @@ where R: Sendable, R.State: Sendable, R.Action: Sendable {
     ) -> [Action] {
         commitReduction(of: action, file: file, line: line, leavingEffect: &sent)
         if sent.isNone || sent.isSend { return [] }
+        return start(&sent, ids: marks)
+    }
+
+    /// Starts `effect` under `ids`, leaving `.none` in its place; returns what it sent at once.
+    private func start(_ effect: inout Effect<Action>, ids: [_TaskKey]) -> [Action] {
         var followUps: [Action] = []
-        start(sent, ids: marks, followUps: &followUps)
-        sent = .none
+        start(effect, ids: ids, followUps: &followUps)
+        effect = .none
         return followUps
     }
 
