@@ -295,7 +295,12 @@ public final class MainActorTestStore<R: Reducer> {
         if exhaustivity == .off {
             // What effects sent and no step received is reduced, as a real store would have,
             // and what that sends in turn (a bounded number of rounds).
-            for _ in 0..<Self.finishRounds where !receivedActions.isEmpty { await skipReceivedActions() }
+            var rounds = 0
+            while rounds < Self.finishRounds, !receivedActions.isEmpty {
+                await skipReceivedActions()
+                await Self.settle(store._engine, clock)
+                rounds += 1
+            }
         }
         if exhaustivity == .on {
             let pending = receivedActions

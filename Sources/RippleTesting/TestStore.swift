@@ -325,7 +325,12 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
         if exhaustivity == .off {
             // What effects sent and no step received is reduced, as a real store would have,
             // and what that sends in turn (a bounded number of rounds).
-            for _ in 0..<Self.finishRounds where !receivedActions.isEmpty { await skipReceivedActions() }
+            var rounds = 0
+            while rounds < Self.finishRounds, !receivedActions.isEmpty {
+                await skipReceivedActions()
+                await Self.settle(store._engine, clock)
+                rounds += 1
+            }
         }
         checkEnd(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         inbox.lock.withLock { inbox.isFinished = true }
