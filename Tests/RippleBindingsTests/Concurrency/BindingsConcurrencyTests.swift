@@ -90,4 +90,17 @@ import Testing
         #expect(array.value.count == Self.threads * Self.iterations)
         #expect(Set(array.value).count == Self.threads * Self.iterations)
     }
+
+    @Test("with a willChange handler, mutating the value from several threads loses no edit")
+    func arrayValueMutationsWithAPreview() {
+        let array = ObservableArray<Int>([])
+        let previews = Locked(0)
+        let subscription = array.willChange { _, _ in previews.mutate { $0 += 1 } }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<Self.iterations { array.value.append(thread * 1_000 + i) }
+        }
+        #expect(array.value.count == Self.threads * Self.iterations)
+        #expect(previews.value == Self.threads * Self.iterations)
+        withExtendedLifetime(subscription) {}
+    }
 }
