@@ -255,8 +255,8 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
     /// made before, whose driver is not in place yet, is outdated: its driver, and the task its
     /// first run started, cancel themselves.
     private func stopIfUnobserved() {
-        let (driver, task) = _graph.withLock { () -> (Subscription?, Task<Void, Never>?) in
-            guard isStarted, !state.hasObservers else { return (nil, nil) }
+        let (driver, task) = _graph.withLock { held -> (Subscription?, Task<Void, Never>?) in
+            guard isStarted, !held[hasObservers: state] else { return (nil, nil) }
             isStarted = false
             return runs.withLock { $0.stop() }
         }

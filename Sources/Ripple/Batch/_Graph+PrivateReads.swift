@@ -39,7 +39,7 @@ extension _Graph {
                 forKey: _PrivateRead(reader: ObjectIdentifier(reader), node: ObjectIdentifier(dep))),
             let committed = dep._traceValue(held), sawCommitted(committed)
         else { return false }
-        reader.sources[index].version = dep.version
+        held[sources: reader][index].version = held[version: dep]
         return true
     }
 
@@ -50,10 +50,10 @@ extension _Graph {
     /// unchanged, and the one it leads to was just brought up to date, as the check left them.
     @inline(never)
     func privateReadsLeftChanged(_ root: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
-        for index in 0..<root.sources.count {
-            let edge = root.sources[index]
+        for index in 0..<held[sources: root].count {
+            let edge = held[sources: root][index]
             let dep = edge.node
-            guard dep.version != edge.version else { continue }
+            guard held[version: dep] != edge.version else { continue }
             guard edge.version == _Graph.privateReadVersion,
                 privateReadSawCommittedValue(of: dep, reader: root, at: index, held)
             else { return true }

@@ -205,7 +205,7 @@ extension _Graph {
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(source)]
         var stack: [_Ref<_Node>] = [_Ref(source)]
         while let node = stack.popLast() {
-            let links = node.with { $0.observers.slotsInUse }
+            let links = node.with { held[observers: $0].slotsInUse }
             for slot in 0..<links.count {
                 let observer = links[slot].ref
                 switch observer.with({ $0.kind }) {
@@ -244,7 +244,7 @@ extension _Graph {
             } else {
                 continue
             }
-            if case .queue = reaction.lifecycle.marked(bySelf: false) {
+            if case .queue = held[lifecycle: reaction].marked(bySelf: false) {
                 context.jobs.append(.reaction(reaction))
             }
             return

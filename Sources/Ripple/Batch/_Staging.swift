@@ -424,8 +424,8 @@ extension _Staging {
         var stack = [Frame(node: root)]
         while let top = stack.last {
             let node = top.node
-            if top.index < node.sources.count {
-                let dep = node.sources[top.index].node
+            if top.index < held[sources: node].count {
+                let dep = held[sources: node][top.index].node
                 stack[stack.count - 1].index += 1
                 switch dep.kind {
                 case .stored:
@@ -435,7 +435,7 @@ extension _Staging {
                     if let known = memo[ObjectIdentifier(dep)] {
                         if known.value != nil { stack[stack.count - 1].affected = true }
                     } else {
-                        if dep.isEvaluating { graph.failCycle(at: dep, held) }
+                        if held[isEvaluating: dep] { graph.failCycle(at: dep, held) }
                         if !graph.isFresh(dep, held) { graph.refresh(dep, held) }
                         stack.append(Frame(node: dep))
                     }
@@ -456,7 +456,7 @@ extension _Staging {
     /// caught and a write is refused).
     private func evaluatePrivately(_ node: _DerivedNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) -> Any
     {
-        node.isEvaluating = true
+        held[isEvaluating: node] = true
         let savedPrivate = context.privateEvaluationRef
         context.privateEvaluationRef = _Ref(node)
         // Reads that reach the plain (untracked) path record nothing.
@@ -464,7 +464,7 @@ extension _Staging {
         let value = (node as! any _PrivatelyEvaluable)._derivePrivately()
         context.untrackedDepth -= 1
         context.privateEvaluationRef = savedPrivate
-        node.isEvaluating = false
+        held[isEvaluating: node] = false
         return value
     }
 }

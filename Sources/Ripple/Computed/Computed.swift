@@ -107,12 +107,12 @@ public final class Computed<Value>: Readable {
 
     deinit {
         // Set only through this handle, which is going: no other thread writes it now.
-        if node.hasWatcher {
+        if node.hasWatcherWithoutLock {
             let node = node
             // The handle's reference is let go of after the lock, with the dropped edges.
             var watcherRef: _Ref<_WatcherNode>?
             let dropped = _graph.withLock { held in
-                node.hasWatcher = false
+                held[hasWatcher: node] = false
                 let taken = _graph.state(held).watchers.removeValue(forKey: ObjectIdentifier(node))!
                 watcherRef = taken
                 let watcher = taken.object

@@ -233,7 +233,7 @@ final class _MainActorObservation: Sendable {
     /// Creates the reaction (`node` just brought up to date and read): it is
     /// linked to `node` now, under the same lock, so no change after this read goes untold.
     init<Value>(watching node: _ComputedNode<Value>, _ held: borrowing _HeldLock) {
-        let check = _VersionCheck(node: node, subject: subject)
+        let check = _VersionCheck(node: node, subject: subject, held)
         // Named after the value in traces; it records no reasons (its body never asks why), so
         // its runs do not describe a name still to describe (a store's slice) under the lock.
         let reaction = _mainActorReaction(origin: node.origin, recordsWhy: false) { check.run() }
@@ -248,15 +248,15 @@ final class _MainActorObservation: Sendable {
         private let subject: _ObservationSubject
         private var reportedVersion: Int
 
-        init(node: _Node, subject: _ObservationSubject) {
+        init(node: _Node, subject: _ObservationSubject, _ held: borrowing _HeldLock) {
             self.node = node
             self.subject = subject
-            reportedVersion = node.version
+            reportedVersion = held[version: node]
         }
 
         func run() {
             let held = node._lockAndRefresh()
-            let version = node.version
+            let version = held[version: node]
             _ = node._trackRead(held)
             node._endGeneralRead(held)
             guard version != reportedVersion else { return }

@@ -114,7 +114,7 @@ extension _Graph {
                 // A subscriber's job is done only now: a disposal during a reaction's run (the
                 // lock is released around the body) sees it still queued and keeps the node alive.
                 if job.kind != .notify,
-                    _downcast(node, to: _SubscriberNode.self).lifecycle.jobFinished() == .releaseHold
+                    held[lifecycle: _downcast(node, to: _SubscriberNode.self)].jobFinished() == .releaseHold
                 {
                     context.jobs.jobs[index].isRetained = true
                 }

@@ -179,7 +179,7 @@ extension _Graph {
         // the thread pointer, read in place (see `_Lock`).
         let held = takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
         let derived = _downcast(node, to: _DerivedNode.self)
-        guard !derived.isEvaluating, isFresh(derived, held), stagingThreads == 0 else {
+        guard !held[isEvaluating: derived], isFresh(derived, held), stagingThreads == 0 else {
             held.endWithoutReleasing()
             return _ComputedReadStart(counted(.general))
         }
@@ -204,17 +204,21 @@ extension _Graph {
             // release.
             let held = _HeldLock()
             let state = state(held)
-            held.endWithoutReleasing()
             if let target = state.evaluatingRef {
-                if node.trackedBy == state.evaluation.id { return counted(.trackedInDerivation) }
+                if held[trackedBy: node] == state.evaluation.id {
+                    held.endWithoutReleasing()
+                    return counted(.trackedInDerivation)
+                }
                 // The first read of it in this evaluation, at the same place as last time: the
                 // edge is updated in place here, without the further call.
                 if node._stagedCount == 0, readModifyWriteRegions == 0,
-                    Self.recordInPlace(node, into: target, &state.evaluation)
+                    Self.recordInPlace(node, into: target, &state.evaluation, held)
                 {
+                    held.endWithoutReleasing()
                     return counted(.trackedInDerivation)
                 }
             }
+            held.endWithoutReleasing()
         }
         return _beginStoredReadFurther(node)
     }
@@ -267,7 +271,7 @@ extension _Graph {
     func trackInPlace(_ node: _Node, _ held: borrowing _HeldLock) -> _ReadStart {
         let locked = state(held)
         if let target = locked.evaluatingRef {
-            return Self.recordInPlace(node, into: target, &locked.evaluation) ? .tracked : .general
+            return Self.recordInPlace(node, into: target, &locked.evaluation, held) ? .tracked : .general
         }
         // A thread with no context yet takes the general path, which creates it.
         guard let contextRef = _ThreadContext.existingRef else { return .general }
@@ -278,7 +282,7 @@ extension _Graph {
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return .untracked }
             // Through a copy: an `inout` access to the context's field retains the context.
             var tracking = context.runTracking
-            guard Self.recordInPlace(node, into: reaction, &tracking) else { return .general }
+            guard Self.recordInPlace(node, into: reaction, &tracking, held) else { return .general }
             context.runTracking = tracking
             return .tracked
         }
@@ -300,7 +304,7 @@ extension _Graph {
         // token for this step's use of it, ended without a release (the step releases the lock
         // itself, or leaves it held for the caller).
         let held = _HeldLock()
-        guard !_downcast(node, to: _DerivedNode.self).hasWatcher, readsHidden == 0,
+        guard !held[hasWatcher: _downcast(node, to: _DerivedNode.self)], readsHidden == 0,
             state(held).releasedUnderLock.isEmpty
         else {
             held.endWithoutReleasing()
@@ -419,11 +423,11 @@ extension _Graph {
     private func isHeldByEvaluation(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         let locked = state(held)
         guard let targetRef = locked.evaluatingRef else { return false }
-        if node.trackedBy == locked.evaluation.id { return true }
+        if held[trackedBy: node] == locked.evaluation.id { return true }
         let index = locked.evaluation.count
         return targetRef.with { target in
-            index < target.sources.count
-                && target.sources[index].ref.refers(to: node)
+            index < held[sources: target].count
+                && held[sources: target][index].ref.refers(to: node)
         }
     }
 
@@ -451,7 +455,7 @@ extension _Graph {
         // A read in the batch's view sees the batch's sole write (see `_SoleWrite`).
         stageSoleWriteOfCallingThread(held)
         let derived = _downcast(node, to: _DerivedNode.self)
-        if stagingThreads == 0, !derived.isEvaluating, isFresh(derived, held) { return trackRead(node, held) }
+        if stagingThreads == 0, !held[isEvaluating: derived], isFresh(derived, held) { return trackRead(node, held) }
         let ref = _Ref(node).retain()
         refresh(derived, held)
         let tracked = stagingThreads == 0 && trackRead(node, held)
@@ -492,19 +496,19 @@ extension _Graph {
     /// nothing changed, otherwise. `track` starts with it; so does the fast read path, which
     /// must release nothing (see `_Graph+FastRead.swift`): no closures, no strong references.
     @inline(__always)
-    static func recordInPlace(_ dep: _Node, into targetRef: _Ref<_DerivedNode>, _ tracking: inout _Tracking)
-        -> Bool
-    {
-        if dep.trackedBy == tracking.id { return true }
+    static func recordInPlace(
+        _ dep: _Node, into targetRef: _Ref<_DerivedNode>, _ tracking: inout _Tracking, _ held: borrowing _HeldLock
+    ) -> Bool {
+        if held[trackedBy: dep] == tracking.id { return true }
         // Unretained: this runs inside the fast reads.
         return targetRef.with { target in
             let index = tracking.count
-            guard index < target.sources.count,
-                target.sources[index].ref.refers(to: dep)
+            guard index < held[sources: target].count,
+                held[sources: target][index].ref.refers(to: dep)
             else { return false }
-            dep.trackedBy = tracking.id
+            held[trackedBy: dep] = tracking.id
             tracking.count = index &+ 1
-            target.sources[index].version = dep.version
+            held[sources: target][index].version = held[version: dep]
             return true
         }
     }

@@ -32,24 +32,24 @@ extension _Graph {
     /// Debug builds: each edge of a live node has its own link among its source's observers, at
     /// the edge's slot, and that link points back at the edge. O(*n*) in the node's edges.
     func checkEdges(of target: _DerivedNode, _ held: borrowing _HeldLock) {
-        guard isLive(target) else { return }
-        for index in 0..<target.sources.count {
-            checkLink(of: target, edge: target.sources[index], at: index)
+        guard isLive(target, held) else { return }
+        for index in 0..<held[sources: target].count {
+            checkLink(of: target, edge: held[sources: target][index], at: index, held)
         }
         // What an evaluation replaced is dropped when it ends; a subscriber's run is checked
         // when it ends too, but its replaced sources are checked wherever they are.
         if target.kind != .computed, let replaced = state(held).replacedByRuns[ObjectIdentifier(target)] {
             for index in 0..<replaced.count {
-                checkLink(of: target, edge: replaced[index], at: ~index)
+                checkLink(of: target, edge: replaced[index], at: ~index, held)
             }
         }
     }
 
-    private func checkLink(of target: _Node, edge: _Edge, at position: Int) {
+    private func checkLink(of target: _Node, edge: _Edge, at position: Int, _ held: borrowing _HeldLock) {
         let source = edge.node
-        guard source.observers.slots.contains(edge.slot),
-            source.observers[edge.slot].ref.refers(to: target),
-            source.observers[edge.slot].edge == position
+        guard held[observers: source].slots.contains(edge.slot),
+            held[observers: source][edge.slot].ref.refers(to: target),
+            held[observers: source][edge.slot].edge == position
         else {
             _rippleFailure(
                 "internal invariant: \(target.debugLabel) reads \(edge.node.debugLabel) but its link is not at slot \(edge.slot)"

@@ -14,15 +14,16 @@ extension _Graph {
     /// Whether a computed value can be used without looking at its sources.
     @inline(__always)
     func isFresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> Bool {
-        node.hasValue && (node.hasObservers ? !node.isStale : node.verifiedEpoch == state(held).epoch)
+        held[hasValue: node]
+            && (held[hasObservers: node] ? !held[isStale: node] : held[verifiedEpoch: node] == state(held).epoch)
     }
 
     /// Records that the computed value `node` is up to date (an observed one needs only its
     /// stale mark cleared; see `isFresh`).
     @inline(__always)
     func markVerified(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
-        node.isStale = false
-        if !node.hasObservers { node.verifiedEpoch = state(held).epoch }
+        held[isStale: node] = false
+        if !held[hasObservers: node] { held[verifiedEpoch: node] = state(held).epoch }
     }
 
     /// Brings a computed value up to date, evaluating only what really changed.
@@ -36,14 +37,14 @@ extension _Graph {
     @inline(__always)
     func refresh(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         let locked = state(held)
-        if node.isEvaluating { failCycle(at: node, held) }
+        if held[isEvaluating: node] { failCycle(at: node, held) }
         if isFresh(node, held) { return }
         if _slowPath(locked.levelsLeftOnStack == 0) {
             refreshOnFreshStack(node, held)
             return
         }
         locked.levelsLeftOnStack &-= 1
-        if !node.hasValue || sourcesChangedInline(node, held) {
+        if !held[hasValue: node] || sourcesChangedInline(node, held) {
             recompute(node, held)
         } else {
             markVerified(node, held)
@@ -82,15 +83,15 @@ extension _Graph {
     /// reference counting.
     @inline(__always)
     private func scan(_ node: _DerivedNode, from start: Int, _ held: borrowing _HeldLock) -> (_ScanStop, Int) {
-        let count = node.sources.count
+        let count = held[sources: node].count
         var index = start
         guard index < count else { return (.unchanged, index) }
-        let sources = node.sources.elementsInPlace
+        let sources = held[sources: node].elementsInPlace
         while index < count {
             let edge = sources[index]
             let stop = edge.ref.with { dep -> _ScanStop? in
                 if dep.kind == .computed, !isFresh(_downcast(dep, to: _DerivedNode.self), held) { return .stale }
-                return dep.version != edge.version ? .changed : nil
+                return held[version: dep] != edge.version ? .changed : nil
             }
             if let stop { return (stop, index) }
             index &+= 1
@@ -117,10 +118,10 @@ extension _Graph {
             let (stop, stopIndex) = ref.with { scan($0, from: index, held) }
             switch stop {
             case .stale:
-                let depRef = ref.with { $0.sources[stopIndex].derivedRef }
+                let depRef = ref.with { held[sources: $0][stopIndex].derivedRef }
                 let descend = depRef.with { dep -> Bool in
-                    if dep.isEvaluating { failCycle(at: dep, held) }
-                    if dep.hasValue { return true }
+                    if held[isEvaluating: dep] { failCycle(at: dep, held) }
+                    if held[hasValue: dep] { return true }
                     recompute(dep, held)  // now fresh: the scan resumes at the same edge
                     return false
                 }
@@ -141,7 +142,7 @@ extension _Graph {
                     let child = ref
                     let childVersion = child.with { node -> Int in
                         if changed { recompute(node, held) } else { markVerified(node, held) }
-                        return node.version
+                        return held[version: node]
                     }
                     let frame = locked.walk.removeLast()
                     ref = frame.ref
@@ -150,7 +151,7 @@ extension _Graph {
                     // emptied the root's sources. Nothing is left to decide for it.
                     guard
                         let frameVersion = ref.with({ node -> Int? in
-                            frame.index < node.sources.count ? node.sources[frame.index].version : nil
+                            frame.index < held[sources: node].count ? held[sources: node][frame.index].version : nil
                         })
                     else {
                         while locked.walk.count > base { locked.walk.removeLast() }
@@ -167,10 +168,11 @@ extension _Graph {
     }
 
     /// Runs a computed value's derivation with tracking; bumps its version when the value changed.
+    @inline(__always)
     func recompute(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         let locked = state(held)
         assertLockHeld()
-        node.isEvaluating = true
+        held[isEvaluating: node] = true
         // Unretained references throughout: saving and restoring the evaluating node costs no reference counting.
         let previous = locked.evaluatingRef
         locked.evaluatingRef = _Ref(node)
@@ -184,11 +186,11 @@ extension _Graph {
         let changed = _downcast(node, to: _ComputedNodeBase.self).specializedEvaluate(node)
         locked.evaluatingRef = previous
         locked.evaluationChain.removeLast()
-        node.isEvaluating = false
+        held[isEvaluating: node] = false
         endEvaluation(node, resuming: interrupted, held)
-        node.hasValue = true
+        held[hasValue: node] = true
         markVerified(node, held)
-        if changed { node.version &+= 1 }
+        if changed { held[version: node] &+= 1 }
         if tracingCount != 0 { traceEvaluation(of: node, changed: changed, held) }
     }
 
@@ -222,7 +224,7 @@ extension _Graph {
     func refreshOnFreshStack(_ node: _DerivedNode, _ held: borrowing _HeldLock) {
         let locked = state(held)
         if node.derivesOnMainActor {
-            if !node.hasValue || sourcesChanged(node, held) {
+            if !held[hasValue: node] || sourcesChanged(node, held) {
                 recompute(node, held)
             } else {
                 markVerified(node, held)

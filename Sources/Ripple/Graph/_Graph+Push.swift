@@ -34,15 +34,15 @@ extension _Graph {
             // it, where a closure holding the loop below stayed a call per node. Marking only
             // pushes onto `scratch`; it never changes the list. A tombstone's node is a stored
             // value: marking passes it by.
-            let links = node.with { $0.observers.slotsInUse }
+            let links = node.with { held[observers: $0].slotsInUse }
             let end = links.count
             if end == 1 {
                 // One observer: a computed one is visited next, without the stack, unless it
                 // is marked already (a diamond's other branches), and then there is nothing to do.
                 let only = links[0].ref
                 if only.with({ $0.kind == .computed }) {
-                    if only.with({ !$0.isStale }) {
-                        only.with { $0.isStale = true }
+                    if only.with({ !held[isStale: $0] }) {
+                        only.with { held[isStale: $0] = true }
                         next = only
                     }
                     continue
@@ -62,13 +62,13 @@ extension _Graph {
         // branch, mispredicted more often along a chain of computed values ending in a reaction.
         let kind = observer.kind
         if kind == .computed {
-            if observer.isStale { return }
-            observer.isStale = true
+            if held[isStale: observer] { return }
+            held[isStale: observer] = true
             state(held).scratch.append(.init(observer))
         } else if kind == .reaction {
             let reaction = _downcast(observer, to: _ReactionNode.self)
             // A write its own body queued: the lifecycle counts the run it triggers.
-            switch reaction.lifecycle.marked(
+            switch held[lifecycle: reaction].marked(
                 bySelf: context.writerRef?.refers(to: observer) == true)
             {
             case .none: return
@@ -77,7 +77,7 @@ extension _Graph {
             }
         } else if kind == .watcher {
             let watcher = _downcast(observer, to: _WatcherNode.self)
-            watcher.lifecycle.jobQueued()
+            held[lifecycle: watcher].jobQueued()
             context.jobs.append(.watch(watcher))
         }
     }

@@ -3,11 +3,11 @@ import _RippleRef
 extension _Graph {
     /// Whether `node` is live: a reaction not yet disposed, or a computed value something live observes.
     @inline(__always)
-    func isLive(_ node: _Node) -> Bool {
+    func isLive(_ node: _Node, _ held: borrowing _HeldLock) -> Bool {
         switch node.kind {
         case .stored: return true
-        case .computed: return node.hasObservers
-        case .reaction, .watcher: return !_downcast(node, to: _SubscriberNode.self).isDisposed
+        case .computed: return held[hasObservers: node]
+        case .reaction, .watcher: return !held[isDisposed: _downcast(node, to: _SubscriberNode.self)]
         }
     }
 
@@ -53,10 +53,10 @@ extension _Graph {
             guard context.untrackedDepth == 0, let reaction = context.reactionRef else { return nil }
             let index = context.runTracking.count &- 1
             return reaction.with { subscriber -> ObjectIdentifier? in
-                guard index >= 0, index < subscriber.sources.count,
-                    subscriber.sources[index].ref.refers(to: dep)
+                guard index >= 0, index < held[sources: subscriber].count,
+                    held[sources: subscriber][index].ref.refers(to: dep)
                 else { return nil }
-                subscriber.sources[index].version = version
+                held[sources: subscriber][index].version = version
                 return ObjectIdentifier(subscriber)
             }
         }
@@ -67,8 +67,8 @@ extension _Graph {
     @inline(__always)
     func track(_ dep: _Node, into target: _DerivedNode, _ held: borrowing _HeldLock) {
         let locked = state(held)
-        if Self.recordInPlace(dep, into: .init(target), &locked.evaluation) { return }
-        dep.trackedBy = locked.evaluation.id
+        if Self.recordInPlace(dep, into: .init(target), &locked.evaluation, held) { return }
+        held[trackedBy: dep] = locked.evaluation.id
         let index = locked.evaluation.count
         locked.evaluation.count = index &+ 1
         setSource(dep, of: target, at: index, held)
@@ -80,8 +80,8 @@ extension _Graph {
     func track(
         _ dep: _Node, intoRunOf subscriber: _SubscriberNode, _ context: _ThreadContext, _ held: borrowing _HeldLock
     ) {
-        if Self.recordInPlace(dep, into: .init(subscriber), &context.runTracking) { return }
-        dep.trackedBy = context.runTracking.id
+        if Self.recordInPlace(dep, into: .init(subscriber), &context.runTracking, held) { return }
+        held[trackedBy: dep] = context.runTracking.id
         let index = context.runTracking.count
         context.runTracking.count = index &+ 1
         setSource(dep, of: subscriber, at: index, held)
@@ -91,11 +91,13 @@ extension _Graph {
     /// source or none: replaces the edge there, or appends a new one.
     @inline(__always)
     private func setSource(_ dep: _Node, of target: _DerivedNode, at index: Int, _ held: borrowing _HeldLock) {
-        if index < target.sources.count {
+        if index < held[sources: target].count {
             replaceSource(at: index, of: target, with: dep, held)
         } else {
-            target.sources.append(_Edge(retaining: dep, version: dep.version))
-            if isLive(target) { target.sources[index].slot = subscribe(target, to: dep, edge: index, held) }
+            held[sources: target].append(_Edge(retaining: dep, version: held[version: dep]))
+            if isLive(target, held) {
+                held[sources: target][index].slot = subscribe(target, to: dep, edge: index, held)
+            }
         }
     }
 
@@ -103,9 +105,9 @@ extension _Graph {
     /// The old edge's reference moves to the replaced sources, released when tracking ends.
     private func replaceSource(at index: Int, of target: _DerivedNode, with dep: _Node, _ held: borrowing _HeldLock) {
         let locked = state(held)
-        let old = target.sources[index]
-        target.sources[index] = _Edge(retaining: dep, version: dep.version)
-        let live = isLive(target)
+        let old = held[sources: target][index]
+        held[sources: target][index] = _Edge(retaining: dep, version: held[version: dep])
+        let live = isLive(target, held)
         let replaced: Int
         if target.kind == .computed {
             replaced = locked.replacedByEvaluations.count
@@ -115,8 +117,8 @@ extension _Graph {
             locked.replacedByRuns[ObjectIdentifier(target), default: []].append(old)
         }
         if live {
-            old.ref.with { $0.observers.setEdge(~replaced, at: old.slot) }
-            target.sources[index].slot = subscribe(target, to: dep, edge: index, held)
+            old.ref.with { held[observers: $0].setEdge(~replaced, at: old.slot) }
+            held[sources: target][index].slot = subscribe(target, to: dep, edge: index, held)
         }
     }
 
@@ -145,7 +147,7 @@ extension _Graph {
         assertLockHeld()
         // Most evaluations read what the last one did: nothing to drop.
         if _slowPath(
-            locked.evaluation.count < target.sources.count
+            locked.evaluation.count < held[sources: target].count
                 || locked.evaluationReplacedBase < locked.replacedByEvaluations.count)
         {
             dropUnread(by: target, held)
@@ -161,7 +163,7 @@ extension _Graph {
     /// again, and those it replaced.
     @inline(never)
     private func dropUnread(by target: _DerivedNode, _ held: borrowing _HeldLock) {
-        let live = isLive(target)
+        let live = isLive(target, held)
         dropSources(of: target, after: state(held).evaluation.count, unsubscribing: live, held)
         let base = state(held).evaluationReplacedBase
         let count = state(held).replacedByEvaluations.count
@@ -197,8 +199,8 @@ extension _Graph {
         context.runTracking = interrupted
         // Asked again inside: the common case (nothing dropped, nothing replaced) reads the
         // table only when no source was dropped, and then only whether it is empty.
-        if _slowPath(kept < subscriber.sources.count || hasReplacedSources(subscriber, held)) {
-            let live = isLive(subscriber)
+        if _slowPath(kept < held[sources: subscriber].count || hasReplacedSources(subscriber, held)) {
+            let live = isLive(subscriber, held)
             dropSources(of: subscriber, after: kept, unsubscribing: live, held)
             if hasReplacedSources(subscriber, held) { dropReplacedSources(of: subscriber, unsubscribing: live, held) }
         }
@@ -211,12 +213,12 @@ extension _Graph {
     private func dropSources(
         of target: _DerivedNode, after kept: Int, unsubscribing live: Bool, _ held: borrowing _HeldLock
     ) {
-        let count = target.sources.count
+        let count = held[sources: target].count
         guard kept < count else { return }
         let targetRef = _Ref(target)
-        target.sources.removeLast(
+        held[sources: target].removeLast(
             unlinkEdges(kept..<count, of: target, unsubscribing: live, held) { index in
-                targetRef.with { $0.sources[index] }
+                targetRef.with { held[sources: $0][index] }
             })
     }
 
@@ -246,7 +248,7 @@ extension _Graph {
     func subscribe(_ observer: _DerivedNode, to source: _Node, edge: Int = 0, _ held: borrowing _HeldLock) -> Int {
         let locked = state(held)
         assertLockHeld()
-        guard becomesLive(source) else { return addObserver(observer, to: source, edge: edge, held) }
+        guard becomesLive(source, held) else { return addObserver(observer, to: source, edge: edge, held) }
         markBecomingLive(source, held)
         let slot = addObserver(observer, to: source, edge: edge, held)
         let base = locked.scratch.count
@@ -255,11 +257,11 @@ extension _Graph {
         while locked.scratch.count > base {
             locked.scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
-                for index in 0..<node.sources.count {
-                    node.sources[index].ref.with { dep in
-                        let activates = becomesLive(dep)
+                for index in 0..<held[sources: node].count {
+                    held[sources: node][index].ref.with { dep in
+                        let activates = becomesLive(dep, held)
                         if activates { markBecomingLive(dep, held) }
-                        node.sources[index].slot = addObserver(node, to: dep, edge: index, held)
+                        held[sources: node][index].slot = addObserver(node, to: dep, edge: index, held)
                         if activates { locked.scratch.append(.init(dep)) }
                     }
                 }
@@ -270,8 +272,8 @@ extension _Graph {
 
     /// Whether a link added to `source` makes it live: a computed value nothing observes yet.
     @inline(__always)
-    private func becomesLive(_ source: _Node) -> Bool {
-        source.kind == .computed && !source.hasObservers
+    private func becomesLive(_ source: _Node, _ held: borrowing _HeldLock) -> Bool {
+        source.kind == .computed && !held[hasObservers: source]
     }
 
     /// A computed value about to become live (its first link not yet added, so its verified
@@ -280,7 +282,7 @@ extension _Graph {
     /// in an earlier epoch) it is marked stale and its next read verifies it.
     @inline(__always)
     private func markBecomingLive(_ node: _Node, _ held: borrowing _HeldLock) {
-        node.isStale = !(node.hasValue && node.verifiedEpoch == state(held).epoch)
+        held[isStale: node] = !(held[hasValue: node] && held[verifiedEpoch: node] == state(held).epoch)
     }
 
     /// Unlinks one edge from `observer` to `source`; a computed source left unobserved unlinks
@@ -290,7 +292,7 @@ extension _Graph {
         let locked = state(held)
         assertLockHeld()
         removeObserver(observer, of: source, slot: slot, held)
-        guard !source.hasObservers else { return }
+        guard !held[hasObservers: source] else { return }
         guard source.kind == .computed else {
             // A stored value's last observer went. One flag test: an `AsyncComputed`'s phase
             // stops its operation then.
@@ -303,13 +305,13 @@ extension _Graph {
         while locked.scratch.count > base {
             locked.scratch.removeLast().with { top in
                 let node = _downcast(top, to: _DerivedNode.self)
-                if !node.isStale { node.verifiedEpoch = locked.epoch }
-                for index in 0..<node.sources.count {
-                    let edge = node.sources[index]
+                if !held[isStale: node] { held[verifiedEpoch: node] = locked.epoch }
+                for index in 0..<held[sources: node].count {
+                    let edge = held[sources: node][index]
                     edge.ref.with { dep in
                         removeObserver(node, of: dep, slot: edge.slot, held)
-                        node.sources[index].slot = -1
-                        guard !dep.hasObservers else { return }
+                        held[sources: node][index].slot = -1
+                        guard !held[hasObservers: dep] else { return }
                         if dep.kind == .computed {
                             locked.scratch.append(.init(dep))
                         } else if dep.notifiesWhenUnobserved {
@@ -324,7 +326,7 @@ extension _Graph {
 
     @inline(__always)
     private func addObserver(_ observer: _Node, to source: _Node, edge: Int, _ held: borrowing _HeldLock) -> Int {
-        source.observers.append(_Link(observer, edge: edge), spares: &state(held).spareObserverBlocks)
+        held[observers: source].append(_Link(observer, edge: edge), spares: &state(held).spareObserverBlocks)
     }
 
     /// Removes the link at `slot` (which must be `observer`'s) from `source.observers` (see
@@ -335,11 +337,11 @@ extension _Graph {
     private func removeObserver(_ observer: _Node, of source: _Node, slot: Int, _ held: borrowing _HeldLock) {
         // The closure reaches the graph through `_graphRef` rather than capturing `self`: a
         // closure with no context costs no retain of the graph around every removal.
-        let removed = source.observers.remove(at: slot, of: observer, spares: &state(held).spareObserverBlocks) {
+        let removed = held[observers: source].remove(at: slot, of: observer, spares: &state(held).spareObserverBlocks) {
             link, newSlot in
             link.derivedRef.with { observer in
                 if link.edge >= 0 {
-                    observer.sources[link.edge].slot = newSlot
+                    held[sources: observer][link.edge].slot = newSlot
                 } else if observer.kind == .computed {
                     _graphRef.with { $0.state(held).replacedByEvaluations[~link.edge].slot = newSlot }
                 } else {
@@ -365,12 +367,12 @@ extension _Graph {
         assertLockHeld()
         if state(held).hasPrivateReads { forgetPrivateReads(of: node, held) }
         // Unlinked in place (see `unlinkEdges`), then taken.
-        for index in 0..<node.sources.count {
-            let edge = node.sources[index]
+        for index in 0..<held[sources: node].count {
+            let edge = held[sources: node][index]
             unsubscribe(node, from: edge.node, slot: edge.slot, held)
         }
         if hasReplacedSources(node, held) { dropReplacedSources(of: node, unsubscribing: true, held) }
-        return node.sources.take()
+        return held[sources: node].take()
     }
 
     /// Releases the edges a tracked evaluation replaced, unlinking them first if the node was

@@ -110,7 +110,7 @@ final class _ExternalSource: _Node, @unchecked Sendable {
     /// Gives the source a new version and marks everything live downstream of it stale, queuing
     /// its reactions into `context`.
     private func changeLocked(_ graph: _Graph, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
-        version = graph.makeID(held)
+        held[version: self] = graph.makeID(held)
         graph.state(held).epoch &+= 1
         graph.propagate(from: self, into: context, held)
     }

@@ -30,18 +30,18 @@ final class _WatcherNode: _SubscriberNode, @unchecked Sendable {
     /// unlinks it. If jobs for it are still queued, it holds itself until they are done, since
     /// they do not retain it: held now, under the lock (a retain runs no user code).
     func markDisposed(_ held: borrowing _HeldLock) {
-        if lifecycle.cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf(held) }
+        if held[lifecycle: self].cancel() == .dispose(holdingForQueuedJobs: true) { holdSelf(held) }
     }
 
     /// Brings the computed value up to date; if it changed since the registrar was
     /// last told, returns the subject to tell.
     func changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? {
-        guard !isDisposed, !sources.isEmpty else { return nil }
-        let target = sources[0].derivedRef
+        guard !held[isDisposed: self], !held[sources: self].isEmpty else { return nil }
+        let target = held[sources: self][0].derivedRef
         graphRef.with { graph in
             target.with { graph.refresh($0, held) }
         }
-        let version = target.with { $0.version }
+        let version = target.with { held[version: $0] }
         guard version != reportedVersion else { return nil }
         reportedVersion = version
         return _Ref(subject)
@@ -72,7 +72,7 @@ extension _Graph {
     @usableFromInline
     final func _finishUntrackedComputedRead(_ node: _Node, _ held: consuming _HeldLock) {
         let derived = _downcast(node, to: _DerivedNode.self)
-        let armed = derived.hasWatcher ? Self.subject(of: armObservation(derived, held)) : nil
+        let armed = held[hasWatcher: derived] ? Self.subject(of: armObservation(derived, held)) : nil
         finishUntrackedRead(held, armed: armed) { held in Self.subject(of: armObservation(derived, held)) }
     }
 
@@ -95,18 +95,18 @@ extension _Graph {
     /// `_WatcherNode`). Returns the watcher, which `watchers` keeps alive for the node. Also
     /// finds the watcher of an armed node.
     private func armObservation(_ node: _DerivedNode, _ held: borrowing _HeldLock) -> _Ref<_WatcherNode> {
-        if node.hasWatcher { return state(held).watchers[ObjectIdentifier(node)]! }
+        if held[hasWatcher: node] { return state(held).watchers[ObjectIdentifier(node)]! }
         // The read that arms it released the lock before: a write since may have left the node
         // stale, and a write's mark stops at a stale node, so it would never reach a watcher
         // linked now. Brought up to date first, the node is fresh when the watcher links to it.
         refresh(node, held)
         let watcher = _WatcherNode(origin: node.origin)
-        watcher.sources.append(_Edge(retaining: node, version: node.version))
-        watcher.sources[0].slot = subscribe(watcher, to: node, held)
-        watcher.reportedVersion = node.version
+        held[sources: watcher].append(_Edge(retaining: node, version: held[version: node]))
+        held[sources: watcher][0].slot = subscribe(watcher, to: node, held)
+        watcher.reportedVersion = held[version: node]
         let created = _Ref(retaining: watcher)
         state(held).watchers[ObjectIdentifier(node)] = created
-        node.hasWatcher = true
+        held[hasWatcher: node] = true
         return created
     }
 }

@@ -81,8 +81,7 @@ package func _observe(
     line: UInt = #line,
     _ body: @escaping @Sendable () -> Void
 ) -> Subscription {
-    let node = _ReactionNode(origin: _Origin(name: name, fileID: file, line: line), body: body)
-    node.lifecycle.recordsWhy = false
+    let node = _ReactionNode(origin: _Origin(name: name, fileID: file, line: line), recordsWhy: false, body: body)
     return _startReaction(node)
 }
 
@@ -102,8 +101,7 @@ package func _observeOnMainActor(
     _ body: @escaping @MainActor () -> Void
 ) -> Subscription {
     let node = _mainActorReaction(
-        origin: _Origin(name: name, fileID: file, line: line), body: _mainActorReactionBody(body))
-    node.lifecycle.recordsWhy = false
+        origin: _Origin(name: name, fileID: file, line: line), recordsWhy: false, body: _mainActorReactionBody(body))
     return _startReaction(node)
 }
 

@@ -50,9 +50,9 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// held): it is live from now on, and its next run happens when `source` changes. Used for
     /// a reaction whose first read was made by someone else, under the same lock acquisition.
     func adoptFirstRun(readOf source: _Node, _ held: borrowing _HeldLock) {
-        sources.append(_Edge(retaining: source, version: source.version))
-        sources[0].slot = graphRef.object.subscribe(self, to: source, held)
-        lifecycle.firstRunAdopted()
+        held[sources: self].append(_Edge(retaining: source, version: held[version: source]))
+        held[sources: self][0].slot = graphRef.object.subscribe(self, to: source, held)
+        held[lifecycle: self].firstRunAdopted()
     }
 
     /// Runs the reaction on this thread if a source changed since its last run (or it never
@@ -71,7 +71,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// bound to an executor are sent there.
     @inline(__always)
     func runRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        if !isBoundToExecutor { return lifecycle.runRequested(canRunHere: true) }
+        if !isBoundToExecutor { return held[lifecycle: self].runRequested(canRunHere: true) }
         return scheduledRunRequested(graph, held)
     }
 
@@ -79,20 +79,20 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// the path of the other reactions.
     @inline(never)
     private func scheduledRunRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        lifecycle.runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
+        held[lifecycle: self].runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
     }
 
     /// The run sent to the executor arrived there.
     func scheduledRunArrived(_ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        lifecycle.scheduledRunArrived()
+        held[lifecycle: self].scheduledRunArrived()
     }
 
     /// Checks whether a source changed since the last run, for the lifecycle's
     /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
     /// the mark.
     func checkSources(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        let changed = lifecycle.isMarked && graph.sourcesChanged(self, held)
-        return lifecycle.sourcesChecked(changed: changed)
+        let changed = held[lifecycle: self].isMarked && graph.sourcesChanged(self, held)
+        return held[lifecycle: self].sourcesChecked(changed: changed)
     }
 
     /// Starts a run of the body (the lifecycle in `running`, its mark cleared): takes
@@ -102,7 +102,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func beginRun(_ graph: _Graph, _ held: borrowing _HeldLock) -> _ReactionRun {
         // Whether this run keeps its sources' values is decided at its start: a reaction that
         // first asks why during a run starts keeping them at its next run.
-        let keepsValues = lifecycle.recordsWhy
+        let keepsValues = held[lifecycle: self].recordsWhy
         var run = _ReactionRun(
             insideDerivation: graph.state(held).evaluatingRef != nil,
             records: graph.isTracing || keepsValues,
@@ -121,7 +121,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         _ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun, _ held: borrowing _HeldLock
     ) -> _Lifecycle.RunFinishedAction {
         if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues, held) }
-        return lifecycle.runFinished()
+        return held[lifecycle: self].runFinished()
     }
 
     /// Disposes of the reaction (the lifecycle already in `disposed`): unlinks it
@@ -133,7 +133,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     ) -> _ReactionDisposal {
         if holdingForQueuedJobs { holdSelf(held) }
         // Only a reaction that records why it runs keeps anything past the end of its run.
-        if lifecycle.recordsWhy { forgetWhy(graph, held) }
+        if held[lifecycle: self].recordsWhy { forgetWhy(graph, held) }
         return _ReactionDisposal(
             teardown: extras?.takeTeardown(),
             sources: graph.disposeSources(of: self, held),
@@ -189,7 +189,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     func cancel() {
         graphRef.with { graph in
             let held = graph.takeLock()
-            switch lifecycle.cancel() {
+            switch held[lifecycle: self].cancel() {
             case .none:
                 held.release(graph)
             case .holdUntilRunEnds:
@@ -209,7 +209,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Registers a cleanup for the current run; returns false if the reaction is already disposed.
     func _addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Bool {
         _graph.withLock { held in
-            if isDisposed { return false }
+            if held[isDisposed: self] { return false }
             teardownExtras(held).add(cleanup)
             return true
         }
@@ -219,7 +219,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// will be at the end of its run): the child then never starts.
     func _adopt(_ child: Subscription) -> Bool {
         _graph.withLock { held in
-            if lifecycle.isCancelled { return false }
+            if held[lifecycle: self].isCancelled { return false }
             teardownExtras(held).add(child)
             return true
         }

@@ -62,7 +62,7 @@ extension Stored {
     func _stampVersion(_ held: borrowing _HeldLock) {
         graphRef.with { graph in
             if graph.state(held).snapshots.runningThreads != 0 { _keepReplacedValue(graph, held) }
-            version = graph.makeID(held)
+            held[version: self] = graph.makeID(held)
         }
     }
 
@@ -70,7 +70,7 @@ extension Stored {
     /// until the write has propagated (see `_RunSnapshots`).
     @inline(never)
     func _keepReplacedValue(_ graph: _Graph, _ held: borrowing _HeldLock) {
-        graph.keepReplacedValue(of: self, { _value }, version: version, held)
+        graph.keepReplacedValue(of: self, { _value }, version: held[version: self], held)
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
@@ -80,7 +80,7 @@ extension Stored {
         graphRef.with { graph in
             if graph.state(held).snapshots.runningThreads != 0 { _keepReplacedValue(graph, held) }
         }
-        version = reserved
+        held[version: self] = reserved
     }
 
     /// A batch's apply that commits nothing, although reactions read a value the batch staged

@@ -126,10 +126,10 @@ public func trigger(file: StaticString = #fileID, line: UInt = #line, _ body: ()
         let reads = Computed(node: node)
         untracked { reads.value }
         // The edges retain their sources; the array retains them past the computed value.
-        return _graph.withLock {
+        return _graph.withLock { (held: borrowing _HeldLock) -> [any _Triggerable] in
             var found: [any _Triggerable] = []
-            for index in 0..<node.sources.count {
-                if let stored = node.sources[index].ref.object as? any _Triggerable {
+            for index in 0..<held[sources: node].count {
+                if let stored = held[sources: node][index].ref.object as? any _Triggerable {
                     found.append(stored)
                 }
             }

@@ -65,7 +65,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         _isEqual = isEqual
         storedOrigin = _OriginStorage(_Origin(name: name, fileID: file, line: line))
         super.init(value)
-        version = _graph.withLock { held in _graph.makeID(held) }
+        _graph.withLock { held in held[version: self] = _graph.makeID(held) }
     }
 
     /// A stored value without a name, that may be given one once, later (see `_giveName(_:)`).
@@ -75,7 +75,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
         _isEqual = isEqual
         storedOrigin = _OriginStorage(nameableLater: _Origin(name: nil, fileID: file, line: line))
         super.init(value)
-        version = _graph.withLock { held in _graph.makeID(held) }
+        _graph.withLock { held in held[version: self] = _graph.makeID(held) }
     }
 
     /// Creates a stored value of a type that is not `Equatable`: every write notifies.

@@ -114,7 +114,7 @@ public struct DependencySnapshot: Sendable, CustomStringConvertible {
 extension _Graph {
     /// The snapshot of `root`'s dependencies (takes the lock; names only, no user code).
     func dependencySnapshot(of root: _Node) -> DependencySnapshot {
-        withLock {
+        withLock { (held: borrowing _HeldLock) -> DependencySnapshot in
             var index: [ObjectIdentifier: Int] = [:]
             var nodes: [DependencySnapshot.Node] = []
             var edges: [DependencySnapshot.Edge] = []
@@ -144,8 +144,8 @@ extension _Graph {
             while let node = stack.popLast(), let observer = id(node) {
                 guard node.kind != .stored else { continue }
                 let derived = _downcast(node, to: _DerivedNode.self)
-                for position in 0..<derived.sources.count {
-                    let source = derived.sources[position].node
+                for position in 0..<held[sources: derived].count {
+                    let source = held[sources: derived][position].node
                     guard let sourceID = id(source) else { break }
                     edges.append(DependencySnapshot.Edge(source: sourceID, observer: observer))
                     if seen.insert(ObjectIdentifier(source)).inserted { stack.append(source) }
@@ -155,8 +155,8 @@ extension _Graph {
             stack = [root]
             seen = [ObjectIdentifier(root)]
             while let node = stack.popLast(), let source = id(node) {
-                for position in node.observers.slots {
-                    let link = node.observers[position]
+                for position in held[observers: node].slots {
+                    let link = held[observers: node][position]
                     if link.isTombstone { continue }
                     let reader = link.node
                     guard let readerID = id(reader) else { break }

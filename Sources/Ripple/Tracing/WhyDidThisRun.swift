@@ -35,9 +35,9 @@ public func whyDidThisRun() -> [SourceChange] {
         )
     }
     let pending = _graph.withLock { (held) -> [_PendingSourceChange] in
-        guard reaction.lifecycle.recordsWhy else {
+        guard held[lifecycle: reaction].recordsWhy else {
             // From the end of this run on, it keeps what it needs.
-            reaction.lifecycle.recordsWhy = true
+            held[lifecycle: reaction].recordsWhy = true
             return []
         }
         return reaction.changesSinceLastRun(_graph, held)

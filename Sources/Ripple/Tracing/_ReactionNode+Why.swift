@@ -13,8 +13,10 @@ extension _ReactionNode {
     @inline(never)
     func recordRunStart(_ graph: _Graph, _ held: borrowing _HeldLock) {
         var baseline: [(source: _Ref<_Node>, version: Int)] = []
-        baseline.reserveCapacity(sources.count)
-        for index in 0..<sources.count { baseline.append((sources[index].ref, sources[index].version)) }
+        baseline.reserveCapacity(held[sources: self].count)
+        for index in 0..<held[sources: self].count {
+            baseline.append((held[sources: self][index].ref, held[sources: self][index].version))
+        }
         graph.state(held).whyBaselines[ObjectIdentifier(self)] = baseline
     }
 
@@ -27,7 +29,7 @@ extension _ReactionNode {
         var changes: [_PendingSourceChange] = []
         for (ref, version) in baseline {
             let source = ref.object
-            guard source.version != version else { continue }
+            guard held[version: source] != version else { continue }
             changes.append(
                 _PendingSourceChange(
                     source: source.traceName, old: seen?[ObjectIdentifier(source)], new: source._traceValue(held)))
@@ -52,13 +54,13 @@ extension _ReactionNode {
         guard keepingValues else { return }
         graph.state(held).whyChanges[ObjectIdentifier(self)] = (origin.name, changes)
         var values: [ObjectIdentifier: Any] = [:]
-        values.reserveCapacity(sources.count)
-        for index in 0..<sources.count {
-            let source = sources[index].node
+        values.reserveCapacity(held[sources: self].count)
+        for index in 0..<held[sources: self].count {
+            let source = held[sources: self][index].node
             // A source written since the run read it (by another thread, while the body ran)
             // no longer holds the value the run saw: its old value is unknown to the next run,
             // whose change it is, rather than its new value twice.
-            guard source.version == sources[index].version else { continue }
+            guard held[version: source] == held[sources: self][index].version else { continue }
             if let value = source._traceValue(held) { values[ObjectIdentifier(source)] = value }
         }
         graph.state(held).whySnapshots[ObjectIdentifier(self)] = values

@@ -1,5 +1,5 @@
 import Observation
-@testable import Ripple  // for `hasObservers`; the model uses the public API only
+@testable import Ripple  // for `hasObserversForTesting`; the model uses the public API only
 import RippleModels
 import Testing
 
@@ -95,11 +95,11 @@ struct TodoListTests {
             status = list.syncStatus
             list.add("milk")
             #expect(list.remaining.value == 1)
-            #expect(status.hasObservers)
+            #expect(status.hasObserversForTesting)
         }
         #expect(weakScreen == nil)
         #expect(weakList == nil)
-        #expect(!status.hasObservers)
+        #expect(!status.hasObserversForTesting)
     }
 
     @Test("state shared across threads lives in a nonisolated Sendable class")

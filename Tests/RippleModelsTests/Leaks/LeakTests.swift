@@ -45,7 +45,7 @@ struct ModelLeakTests {
         }
         #expect(weakUpdater == nil)
         #expect(weakToken == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("Yoyo properties are freed with their owners and leave their sources unobserved")
@@ -89,7 +89,7 @@ struct ModelLeakTests {
         #expect(weakManual == nil)
         #expect(weakFlattened == nil)
         #expect(weakElements == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("a persisted value is freed with its owner")

@@ -80,7 +80,7 @@ struct PropertyTests {
         title.connect(toConstant: "constant")
         second.value = "ignored too"
         #expect(seen.all == ["none", "first", "first!", "second", "second!", "constant"])
-        #expect(!first.hasObservers && !second.hasObservers)
+        #expect(!first.hasObserversForTesting && !second.hasObserversForTesting)
         let connected = Connectable(connectedTo: first)
         #expect(connected.value == "ignored")
         _ = observer

@@ -51,7 +51,7 @@ struct UpdaterTests {
         #expect(weakUpdater == nil)
         value.value = 2
         #expect(runs.all == [0, 0, 1, 100])
-        #expect(!value.hasObservers)
+        #expect(!value.hasObserversForTesting)
     }
 
     @Test("bind assigns into a plain object and holds it weakly")
@@ -67,7 +67,7 @@ struct UpdaterTests {
         label = nil
         #expect(weakLabel == nil)
         title.value = "c"  // nothing to assign into
-        #expect(!title.hasObservers)
+        #expect(!title.hasObserversForTesting)
     }
 
     @Test("nothing runs while paused; on resume each reaction runs at most once")

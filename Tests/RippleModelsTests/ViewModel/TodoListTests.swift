@@ -67,11 +67,11 @@ struct TodoListTests {
             status = list.syncStatus
             list.add("milk")
             #expect(screen.header == "1 of 1 left · idle")
-            #expect(status.hasObservers)
+            #expect(status.hasObserversForTesting)
         }
         #expect(weakScreen == nil)
         #expect(weakList == nil)
-        #expect(!status.hasObservers)
+        #expect(!status.hasObserversForTesting)
     }
 }
 

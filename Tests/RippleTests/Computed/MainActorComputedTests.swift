@@ -136,8 +136,8 @@ struct MainActorComputedTests {
         basket = nil
         prices.value = [100]
         #expect(total.value == 6)
-        #expect(!prices.hasObservers)
-        let dependsOnNothing = total.computed.node.sources.isEmpty
+        #expect(!prices.hasObserversForTesting)
+        let dependsOnNothing = total.computed.node.sourceCountForTesting == 0
         #expect(dependsOnNothing)
     }
 

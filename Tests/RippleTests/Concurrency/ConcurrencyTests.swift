@@ -149,6 +149,6 @@ struct ConcurrencyTests {
             }
         }
         #expect(runs.value >= 1_200)
-        #expect(!value.hasObservers)
+        #expect(!value.hasObserversForTesting)
     }
 }

@@ -114,7 +114,7 @@ struct LifetimeStressTests {
         _ = subscriptions.drain()
         _ = computeds.drain()
         for scope in scopes.drain() { scope.cancel() }
-        for source in sources { #expect(source.observerCount == 0) }
+        for source in sources { #expect(source.observerCountForTesting == 0) }
     }
 
     @Test("reactions that write and cancel each other across threads")
@@ -141,7 +141,7 @@ struct LifetimeStressTests {
             }
         }
         _ = subscriptions.drain()
-        #expect(a.observerCount == 0)
-        #expect(b.observerCount == 0)
+        #expect(a.observerCountForTesting == 0)
+        #expect(b.observerCountForTesting == 0)
     }
 }

@@ -32,14 +32,14 @@ import Testing
         nonisolated(unsafe) var seen: [Int?] = []
         let reaction = observe { seen.append(holder.value?.value) }
         #expect(seen == [2])
-        #expect(_graph.withLock { source.observerCount } == 1)
+        #expect(source.observerCountForTesting == 1)
 
         // The handle goes with this write; until the reaction runs again, the computed value is
         // kept only by the reaction's edge, and is still linked to `source`.
         holder.value = nil
         #expect(seen == [2, nil])
         #expect(weakToken == nil)
-        #expect(_graph.withLock { source.observerCount } == 0)
+        #expect(source.observerCountForTesting == 0)
 
         source.value = 5
         #expect(seen == [2, nil])
@@ -65,12 +65,12 @@ import Testing
         #expect(weakToken != nil)
         source.value = 2
         #expect(seen == [23, 33])
-        #expect(_graph.withLock { source.observerCount } == 1)
+        #expect(source.observerCountForTesting == 1)
 
         reaction?.cancel()
         reaction = nil
         #expect(weakToken == nil)
-        #expect(_graph.withLock { source.observerCount } == 0)
+        #expect(source.observerCountForTesting == 0)
     }
 
     @Test(
@@ -100,7 +100,7 @@ import Testing
         options.value = [Computed { -1 }]
         #expect(seen.last == -1)
         #expect(weakTokens.allSatisfy { $0.token == nil })
-        #expect(_graph.withLock { source.observerCount } == 0)
+        #expect(source.observerCountForTesting == 0)
         withExtendedLifetime(reaction) {}
     }
 }

@@ -46,7 +46,7 @@ import Testing
             for (index, leaf) in leaves.enumerated() {
                 let readByInner = step % 2 == 0 ? index < 4 : index >= 4
                 let readByOuter = index == (step % 2 == 0 ? 4 : 3)
-                let links = _graph.withLock { leaf.observerCount }
+                let links = leaf.observerCountForTesting
                 #expect(links == 1 + (readByInner ? 1 : 0) + (readByOuter ? 1 : 0), "leaf \(index) at step \(step)")
             }
         }
@@ -73,13 +73,13 @@ import Testing
         let reaction = observe { _ = outer.value }
         #expect(outer.value == 25)
         let outerNode = outer.node
-        #expect(_graph.withLock { outerNode.sources.count } == 3)  // a, inner, c
+        #expect(outerNode.sourceCountForTesting == 3)  // a, inner, c
         b.value = 5
         #expect(outer.value == 55)
         c.value = 4
         #expect(outer.value == 56)
         #expect(innerEvaluations.value == 2)
-        #expect(_graph.withLock { outerNode.sources.count } == 3)
+        #expect(outerNode.sourceCountForTesting == 3)
         withExtendedLifetime(reaction) {}
     }
 
@@ -100,14 +100,14 @@ import Testing
         let reaction = observe { seen.append(outer.value) }  // links outer, then inner, to `old`
         let late = observe { _ = old.value }  // keeps inner's link from being the last
         for subscription in early { subscription.cancel() }
-        #expect(_graph.withLock { old.observerCount } == 3)
+        #expect(old.observerCountForTesting == 3)
         flip.value = true
         #expect(seen == [2, 110])
         // The outer evaluation's end unlinked `old` at the slot the compaction moved it to.
-        #expect(_graph.withLock { old.observerCount } == 1)
+        #expect(old.observerCountForTesting == 1)
         flip.value = false
         #expect(seen == [2, 110, 2])
-        #expect(_graph.withLock { old.observerCount } == 3)
+        #expect(old.observerCountForTesting == 3)
         withExtendedLifetime((reaction, late)) {}
     }
 
@@ -131,7 +131,7 @@ import Testing
             _ = a.value  // read again: the same source, not a new one
         }
         let node = outer._reactionNode!
-        #expect(_graph.withLock { unsafeDowncast(node, to: _SubscriberNode.self).sources.count } == 2)  // a, c
+        #expect(unsafeDowncast(node, to: _SubscriberNode.self).sourceCountForTesting == 2)  // a, c
         c.value = 4
         #expect(outerRuns.value == 2)
         b.value = 5
@@ -158,17 +158,17 @@ import Testing
         }
         let late = observe { _ = old.value }
         for subscription in early { subscription.cancel() }
-        #expect(_graph.withLock { old.observerCount } == 3)
+        #expect(old.observerCountForTesting == 3)
         flip.value = true
         #expect(seen == [2, 110])
-        #expect(_graph.withLock { old.observerCount } == 1)
+        #expect(old.observerCountForTesting == 1)
         // This reaction's entry (the table is the process's: other tests' runs, in progress on
         // other threads, may have entries of their own).
         let node = try #require(reaction._reactionNode)
         #expect(_graph.withLock { held in _graph.state(held).replacedByRuns[ObjectIdentifier(node)] == nil })
         flip.value = false
         #expect(seen == [2, 110, 2])
-        #expect(_graph.withLock { old.observerCount } == 3)
+        #expect(old.observerCountForTesting == 3)
         withExtendedLifetime((reaction, late)) {}
     }
 }

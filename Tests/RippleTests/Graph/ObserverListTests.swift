@@ -205,18 +205,21 @@ import Testing
         let source = Stored(1)
         let doubled = Computed { source.value * 2 }
         let node = doubled.node
-        #expect(_graph.withLock { node.verifiedEpoch } == -1)
+        #expect(_graph.withLock { held in held[verifiedEpoch: node] } == -1)
         #expect(doubled.value == 2)
         // (Other tests write meanwhile and move the global epoch: only its presence is checked.)
-        #expect(_graph.withLock { node.verifiedEpoch >= 0 })
+        #expect(_graph.withLock { held in held[verifiedEpoch: node] >= 0 })
         source.value = 2
         #expect(_graph.withLock { held in !_graph.isFresh(node, held) })
         let reaction = observe { _ = doubled.value }
         // Observed: its list holds a link, and the stale mark says whether it is up to date.
-        #expect(_graph.withLock { held in node.hasObservers && node.verifiedEpoch == -1 && _graph.isFresh(node, held) })
+        #expect(
+            _graph.withLock { held in
+                held[hasObservers: node] && held[verifiedEpoch: node] == -1 && _graph.isFresh(node, held)
+            })
         reaction.cancel()
         // Unobserved again while up to date: verified in the epoch it was let go in.
-        #expect(_graph.withLock { !node.hasObservers && node.verifiedEpoch >= 0 })
+        #expect(_graph.withLock { held in !held[hasObservers: node] && held[verifiedEpoch: node] >= 0 })
         #expect(doubled.value == 4)
     }
 

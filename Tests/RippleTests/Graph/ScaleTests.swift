@@ -90,7 +90,10 @@ struct ScaleTests {
             let unlinks = count * sources.count
             let visited = visits() - before
             #expect(visited <= 4 * unlinks, "\(visited) observer slots looked at for \(unlinks) unlinks")
-            #expect(sources.allSatisfy { $0.observerCount == 0 && $0.observers.isEmpty })
+            #expect(
+                sources.allSatisfy { source in
+                    source.observerCountForTesting == 0 && _graph.withLock { held in held[observers: source].isEmpty }
+                })
         }
     }
     #endif

@@ -137,7 +137,8 @@ struct ObservationLazinessTests {
             let node = computed.node
             weakNode = node
             #expect(
-                _graph.withLock { held in node.hasWatcher && _graph.state(held).watchers[ObjectIdentifier(node)] != nil
+                _graph.withLock { held in
+                    held[hasWatcher: node] && _graph.state(held).watchers[ObjectIdentifier(node)] != nil
                 })
             source.value = 2  // fires the registration; the node stays armed
             withObservationTracking {
@@ -145,9 +146,9 @@ struct ObservationLazinessTests {
             } onChange: {
             }  // an armed read finds its watcher
             #expect(computed.value == 3)
-            #expect(_graph.withLock { node.observerCount } == 1)  // the one watcher, not a second
+            #expect(node.observerCountForTesting == 1)  // the one watcher, not a second
         }
         #expect(weakNode == nil, "the watcher, released with the handle, no longer keeps the node alive")
-        #expect(_graph.withLock { source.observerCount } == 0)
+        #expect(source.observerCountForTesting == 0)
     }
 }

@@ -22,11 +22,11 @@ struct ValuesStreamOwnershipTests {
         var iterator = try #require(made.withLock { $0 }).makeAsyncIterator()
         #expect(await iterator.next() == 0)
         trigger.value = 1
-        try #require(value.hasObservers, "the stream's reaction survives the next run")
+        try #require(value.hasObserversForTesting, "the stream's reaction survives the next run")
         value.value = 2
         #expect(await iterator.next() == 2)
         reaction.cancel()
-        try #require(value.hasObservers, "the stream's reaction survives the cancel")
+        try #require(value.hasObserversForTesting, "the stream's reaction survives the cancel")
         value.value = 3
         #expect(await iterator.next() == 3)
     }

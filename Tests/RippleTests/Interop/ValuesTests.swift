@@ -35,6 +35,6 @@ struct ValuesTests {
             var iterator = value.values.makeAsyncIterator()
             _ = await iterator.next()
         }
-        #expect(!value.hasObservers)
+        #expect(!value.hasObserversForTesting)
     }
 }

@@ -43,7 +43,7 @@ struct LeakTests {
             #expect(node.value == 2)
         }
         #expect(weakNode == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("a cancelled reaction frees its closure and its nodes")
@@ -62,12 +62,12 @@ struct LeakTests {
             }
         }
         #expect(weakToken != nil)
-        #expect(source.observerCount == 1)
+        #expect(source.observerCountForTesting == 1)
         subscription?.cancel()
         subscription = nil
         #expect(weakToken == nil)
         #expect(weakComputed == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("a reaction released while queued behind another of the same round does not run and is freed")
@@ -93,7 +93,7 @@ struct LeakTests {
         source.value = 1
         #expect(secondRuns.value == 1)
         #expect(weakToken == nil)
-        #expect(source.observerCount == 1)
+        #expect(source.observerCountForTesting == 1)
         first.cancel()
     }
 
@@ -115,7 +115,7 @@ struct LeakTests {
         }
         source.value = 1
         #expect(weakComputed == nil)
-        #expect(source.observerCount == 1)
+        #expect(source.observerCountForTesting == 1)
         first.cancel()
     }
 
@@ -146,7 +146,7 @@ struct LeakTests {
         }
         source.value = 1
         #expect(weakToken == nil)
-        #expect(source.observerCount == 0)
+        #expect(source.observerCountForTesting == 0)
     }
 
     @Test("a reaction that releases its own subscription in a run that reads nothing is freed safely")
@@ -163,7 +163,7 @@ struct LeakTests {
         }
         source.value = 1
         source.value = 2
-        #expect(source.observerCount == 0)
+        #expect(source.observerCountForTesting == 0)
     }
 
     @Test("a reaction released by another thread during a run that reads nothing is freed safely")
@@ -184,7 +184,7 @@ struct LeakTests {
             _ = source.value
         }
         source.value = 1
-        #expect(source.observerCount == 0)
+        #expect(source.observerCountForTesting == 0)
     }
 
     @Test("a stored value does not keep its initial value alive once overwritten")
@@ -305,7 +305,7 @@ struct LeakTests {
             _ = subscription
         }
         #expect(weakToken == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("a computed value read under Observation is freed when released")
@@ -318,7 +318,7 @@ struct LeakTests {
             _ = node.value  // a top-level read arms the Observation watcher
         }
         #expect(weakNode == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("event handlers are freed when their subscription ends")
@@ -356,7 +356,7 @@ struct LeakTests {
         #expect(subscription?.isCancelled == false)
         subscription = nil
         #expect(weakToken == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test("a scope and a bag release what they hold")
@@ -378,7 +378,7 @@ struct LeakTests {
             }.store(in: bag)
         }
         #expect(weakToken == nil)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
     }
 
     @Test(
@@ -405,14 +405,14 @@ struct LeakTests {
             cancelled.insert(index)
             if step % 50 == 0 {
                 source.value += 1
-                #expect(source.observerCount == 600 - cancelled.count)
+                #expect(source.observerCountForTesting == 600 - cancelled.count)
                 // Every reaction still subscribed ran once per write; the cancelled ones stopped.
                 let live = (0..<600).filter { !cancelled.contains($0) }
                 #expect(live.allSatisfy { runs[$0].value == 1 + source.value })
             }
         }
-        #expect(!source.hasObservers)
-        let observersLeft = source.observers.slots.count
+        #expect(!source.hasObserversForTesting)
+        let observersLeft = _graph.withLock { held in held[observers: source].slots.count }
         #expect(observersLeft == 0)
         subscriptions.removeAll()
     }

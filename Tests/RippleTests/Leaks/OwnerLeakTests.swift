@@ -53,10 +53,10 @@ struct OwnerLeakTests {
             #expect(list.title == "1 of 2 left")
             // A read outside any reaction, as a SwiftUI body makes: arms Observation.
             #expect(list.summary.value == "1 of 2 left")
-            #expect(items.hasObservers)
+            #expect(items.hasObserversForTesting)
         }
         #expect(weakList == nil)
-        #expect(!items.hasObservers)
+        #expect(!items.hasObserversForTesting)
     }
 
     @Test("a model shared across threads holding derived values and reactions is freed when its last owner lets it go")
@@ -72,7 +72,7 @@ struct OwnerLeakTests {
             #expect(cart.total.value == 10)
         }
         #expect(weakCart == nil)
-        #expect(!prices.hasObservers)
+        #expect(!prices.hasObserversForTesting)
     }
 
     @Test("a derived value outliving its owner keeps its last value and depends on nothing")
@@ -83,7 +83,7 @@ struct OwnerLeakTests {
         cart = nil
         prices.value = [100]
         #expect(total.value == 5)
-        #expect(!prices.hasObservers)
+        #expect(!prices.hasObserversForTesting)
     }
 
     @Test("the weak-owner reaction stops once its owner is gone")
@@ -103,7 +103,7 @@ struct OwnerLeakTests {
         owner = nil
         source.value = 2
         #expect(runs.value == 2)
-        #expect(!source.hasObservers)
+        #expect(!source.hasObserversForTesting)
         subscription.cancel()
     }
 

@@ -107,6 +107,6 @@ struct CancelDuringCheckTests {
         for subscription in keep { subscription.cancel() }
         keep = []
         #expect(weakComputed == nil, "the computed value leaked")
-        #expect(!s.hasObservers)
+        #expect(!s.hasObserversForTesting)
     }
 }

@@ -117,7 +117,7 @@ struct MainActorReactionTests {
         screen = nil
         #expect(weakScreen == nil, "the reaction holds its owner weakly")
         count.value = 3
-        #expect(!count.hasObservers, "the first run without the owner cancelled the reaction")
+        #expect(!count.hasObserversForTesting, "the first run without the owner cancelled the reaction")
         subscription.cancel()
     }
 }

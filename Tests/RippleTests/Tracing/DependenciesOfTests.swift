@@ -30,7 +30,7 @@ struct DependenciesOfTests {
         }
         value.value = 1
         #expect(runs.value == 1)
-        #expect(!value.hasObservers)
+        #expect(!value.hasObserversForTesting)
         #expect(doubled.dependencies.observers.isEmpty)
     }
 
@@ -70,6 +70,6 @@ struct DependenciesOfTests {
         #expect(runs.value == 1, "the write must not run the closure again")
         #expect(value.value == 1)
         #expect(read.sources.map(\.name) == ["'value'"])
-        #expect(!value.hasObservers)
+        #expect(!value.hasObserversForTesting)
     }
 }
