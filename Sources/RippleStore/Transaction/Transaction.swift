@@ -115,7 +115,12 @@ public struct Transaction: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(1) on average.
     public subscript<Key: TransactionKey>(key: Key.Type) -> Key.Value {
-        get { extras?.values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        get {
+            // Looked up first, then cast: `as? Key.Value ?? default` would give `.some(nil)`,
+            // not the default, for a key whose value is optional and was never set.
+            guard let value = extras?.values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            return value as? Key.Value ?? Key.defaultValue
+        }
         set {
             var values = extras?.values ?? [:]
             values[ObjectIdentifier(key)] = newValue

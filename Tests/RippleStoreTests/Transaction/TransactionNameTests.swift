@@ -124,3 +124,22 @@ struct TransactionNameTests {
         _ = sink
     }
 }
+
+/// A review found an optional-valued key that was never set reading `nil`, not its default:
+/// `as? Key.Value ?? default` made `.some(nil)` of the missing value.
+@Suite("Transaction keys")
+struct TransactionKeyTests {
+    enum Origin: TransactionKey {
+        static let defaultValue: String? = "app"
+    }
+
+    @Test("an optional-valued key never set reads its default; one set to nil reads nil")
+    func optionalKeyDefault() {
+        var transaction = Transaction(name: "t")
+        #expect(transaction[Origin.self] == "app")
+        transaction[Origin.self] = "sync"
+        #expect(transaction[Origin.self] == "sync")
+        transaction[Origin.self] = nil
+        #expect(transaction[Origin.self] == nil)
+    }
+}
