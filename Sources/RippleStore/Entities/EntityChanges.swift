@@ -1,5 +1,9 @@
-/// The ids a table's change inserted, updated (to a different value) and deleted: what a
-/// commit did to an ``EntityTable``, so that observers need not compare the entities.
+/// The ids a table's change inserted, updated (to a different value), deleted and moved: what
+/// a commit did to an ``EntityTable``, so that observers need not compare the entities.
+///
+/// An entity deleted and inserted again in the same change is not inserted, updated or
+/// deleted: it is in ``moved`` (its place in the table's order changed), and in ``updated`` too
+/// if its value differs.
 ///
 /// ```swift
 /// store.sinkState { changes in
@@ -7,6 +11,7 @@
 ///     tableView.insertRows(todos.inserted)
 ///     tableView.reloadRows(todos.updated)
 ///     tableView.deleteRows(todos.deleted)
+///     tableView.moveRows(todos.moved)
 /// }
 /// ```
 public struct EntityChanges<ID: Hashable & Sendable>: Equatable, Sendable {
@@ -16,17 +21,21 @@ public struct EntityChanges<ID: Hashable & Sendable>: Equatable, Sendable {
     public var updated: Set<ID> = []
     /// The ids that are no longer in the table.
     public var deleted: Set<ID> = []
+    /// The ids deleted and inserted again: still in the table, at a new place in its insertion
+    /// order (``EntityTable/all``, ``EntityTable/ids``), whether or not their value changed.
+    public var moved: Set<ID> = []
 
     /// Creates a change description.
-    public init(inserted: Set<ID> = [], updated: Set<ID> = [], deleted: Set<ID> = []) {
+    public init(inserted: Set<ID> = [], updated: Set<ID> = [], deleted: Set<ID> = [], moved: Set<ID> = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.moved = moved
     }
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && moved.isEmpty
     }
 }
 

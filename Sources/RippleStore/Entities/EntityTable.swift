@@ -196,8 +196,8 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
 
     // MARK: Changes
 
-    /// What changed from `old` to this table: the ids inserted, updated (to a different value)
-    /// and deleted.
+    /// What changed from `old` to this table: the ids inserted, updated (to a different value),
+    /// deleted, and moved (deleted and inserted again, so at a new place in the table's order).
     ///
     /// ```swift
     /// let changes = state.todos.changes(since: previous.todos)
@@ -214,6 +214,7 @@ public struct EntityTable<Entity: Identifiable & Equatable & Sendable>: Sendable
             case (.some, nil): changes.deleted.insert(id)
             case (.some(let before), .some(let after)):
                 if before.entity != after.entity { changes.updated.insert(id) }
+                if before.sequence != after.sequence { changes.moved.insert(id) }
             case (nil, nil): break
             }
         }

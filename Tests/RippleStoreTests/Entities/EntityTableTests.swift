@@ -76,6 +76,25 @@ import Foundation
         #expect(table.changes(since: table).isEmpty)
     }
 
+    /// A review found a commit that only moved an entity (deleted, then inserted again with an
+    /// equal value: the table's order changed, and the commit was published) reporting no
+    /// change at all.
+    @Test func changesRecordMoves() throws {
+        var table = try EntityTable((1...3).map { ENTodo(id: $0, title: "\($0)") })
+        let before = table
+        let first = table.delete(1)
+        table.upsert(try #require(first))
+        let deleted = table.delete(2)
+        var second = try #require(deleted)
+        second.title = "two"
+        table.upsert(second)
+        #expect(table.ids == [3, 1, 2])
+        #expect(table != before)
+        let changes = table.changes(since: before)
+        #expect(changes == EntityChanges(updated: [2], moved: [1, 2]))
+        #expect(!changes.isEmpty)
+    }
+
     @Test func anEqualUpdateLeavesTheTableIdentical() throws {
         var table = try EntityTable([ENTodo(id: 1, title: "a")])
         let before = table
@@ -221,8 +240,12 @@ import Foundation
         var table = EntityTable<ENTodo>()
         var model: [Int: ENTodo] = [:]
         var order: [Int] = []
+        // The step at which each id was last inserted: one deleted and inserted again between
+        // two checks is moved.
+        var insertedAt: [Int: Int] = [:]
         var previousTable = table
         var previousModel = model
+        var previousInsertedAt = insertedAt
         for step in 0..<3_000 {
             let id = Int.random(in: 0..<400, using: &random)
             let title = "t\(Int.random(in: 0..<50, using: &random))"
@@ -236,13 +259,17 @@ import Foundation
                     #expect(model[id] == nil)
                     model[id] = todo
                     order.append(id)
+                    insertedAt[id] = step
                 } catch {
                     #expect(model[id] != nil)
                 }
             case 1:
                 let inserted = table.upsert(todo)
                 #expect(inserted == (model[id] == nil))
-                if model[id] == nil { order.append(id) }
+                if model[id] == nil {
+                    order.append(id)
+                    insertedAt[id] = step
+                }
                 model[id] = todo
             case 2:
                 do {
@@ -277,11 +304,15 @@ import Foundation
                     expected.updated.insert(id)
                 }
                 for id in previousModel.keys where model[id] == nil { expected.deleted.insert(id) }
+                for id in model.keys where previousModel[id] != nil && previousInsertedAt[id] != insertedAt[id] {
+                    expected.moved.insert(id)
+                }
                 #expect(table.changes(since: previousTable) == expected)
                 // Equal to a table built from scratch in the same order.
                 #expect(table == (try EntityTable(order.map { model[$0]! })))
                 previousTable = table
                 previousModel = model
+                previousInsertedAt = insertedAt
             }
         }
     }
