@@ -63,12 +63,27 @@ final class _MainActorStoreCore<State: Equatable> {
     }
     /// `!middleware.isEmpty`, tested on every commit without looking up the steps' metadata.
     private var hasMiddleware = false
+    /// A ``DerivedFields`` state's update, run in every commit (`nil` for any other state).
+    private let derivesFields: ((inout State, Changes<State>) -> Void)?
+    /// `derivesFields != nil`, tested on every commit without looking up the closure's type.
+    private let hasDerivedFields: Bool
 
     init(initialState: State, name: String) {
+        // As `Store`'s: the initial state is published with its derived fields up to date.
+        let derivesFields = _derivedFieldsUpdate(for: State.self)
+        var initial = initialState
+        if let derivesFields {
+            derivesFields(
+                &initial,
+                Changes(
+                    previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
+        }
         let snapshot = _MainActorSnapshot(
-            state: initialState, version: 0, transaction: Transaction(name: "initial state"))
+            state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
         self.name = name
+        self.derivesFields = derivesFields
+        hasDerivedFields = derivesFields != nil
         node = _SnapshotNode(publishingEveryWrite: snapshot, name: name)
     }
 
@@ -107,7 +122,8 @@ final class _MainActorStoreCore<State: Equatable> {
             isMutating = false
             throw error
         }
-        // Still `isMutating`: a middleware step must not commit either.
+        // Still `isMutating`: neither the derived fields nor a middleware step may commit.
+        if hasDerivedFields { deriveFields(of: &state, transaction) }
         if hasMiddleware { applyMiddleware(to: &state, &transaction) }
         isMutating = false
         // `!(==)`, not `!=`: see `_StoreCore.close`.
@@ -185,9 +201,24 @@ final class _MainActorStoreCore<State: Equatable> {
     /// steps' metadata on every commit, in this unspecialized code).
     @inline(never)
     private func applyMiddleware(to state: inout State, _ transaction: inout Transaction) {
-        for step in middleware {
-            step.apply(&state, latest.state, &transaction)
+        guard hasDerivedFields else {
+            for step in middleware { step.apply(&state, latest.state, &transaction) }
+            return
         }
+        // A step that changes an input of the derived fields: they are brought up to date
+        // again (as in `_StoreCore.applyMiddleware`).
+        let beforeMiddleware = state
+        for step in middleware { step.apply(&state, latest.state, &transaction) }
+        if !(state == beforeMiddleware) { deriveFields(of: &state, transaction) }
+    }
+
+    /// Brings the derived fields of `state`, the commit's mutated state, up to date, with the
+    /// changes from the latest state (apart from `commit`, as ``applyMiddleware(to:_:)``).
+    @inline(never)
+    private func deriveFields(of state: inout State, _ transaction: Transaction) {
+        guard let derivesFields else { return }
+        let current = snapshotType.init(state: state, version: latest.version &+ 1, transaction: transaction)
+        derivesFields(&state, Changes(_previous: latest, current: current))
     }
 
     /// Publishes `snapshot` after the current round, on this thread, the main one (apart from

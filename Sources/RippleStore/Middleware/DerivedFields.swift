@@ -21,19 +21,22 @@
 /// `nil`, so every `ifChanged` runs) to the initial state, so that the initial state is
 /// published, read and delivered with its derived fields up to date; then inside every commit,
 /// after the mutation and before middleware, with `changes` going from the state before the
-/// commit to the mutated one. Like a mutation, it must not commit to the store.
+/// commit to the mutated one; and again after middleware that changed the state, with
+/// `changes` going from the state before the commit to the one middleware left, so that a
+/// middleware step that rewrites an input of a derived field does not publish it stale. Like a
+/// mutation, it must not commit to the store.
 public protocol DerivedFields: Sendable {
     /// Brings the derived fields of `state` up to date after `changes`.
     static func updateDerivedFields(of state: inout Self, after changes: Changes<Self>)
 }
 
 /// The store's hook for a state that conforms to ``DerivedFields`` (`nil` otherwise).
-func _derivedFieldsUpdate<State: Sendable>(for type: State.Type) -> ((inout State, Changes<State>) -> Void)? {
+func _derivedFieldsUpdate<State>(for type: State.Type) -> ((inout State, Changes<State>) -> Void)? {
     guard let conforming = type as? any DerivedFields.Type else { return nil }
     return _hook(conforming, type)
 }
 
-private func _hook<Conforming: DerivedFields, State: Sendable>(
+private func _hook<Conforming: DerivedFields, State>(
     _: Conforming.Type,
     _: State.Type
 ) -> (inout State, Changes<State>) -> Void {

@@ -96,3 +96,46 @@ struct DerivedFieldsTests {
         subscription.cancel()
     }
 }
+
+/// A review found a middleware step that rewrites an input of a derived field publishing the
+/// field stale (a total of 106 for items summing to 6), and a `MainActorStore` that never ran
+/// `updateDerivedFields` at all (its total stayed 0).
+@Suite("DerivedFields and middleware")
+struct DerivedFieldsMiddlewareTests {
+    struct Cart: Equatable, Sendable, DerivedFields {
+        var items: [Int] = []
+        private(set) var total = 0
+
+        static func updateDerivedFields(of state: inout Cart, after changes: Changes<Cart>) {
+            changes.ifChanged(\.items) { items in state.total = items.reduce(0, +) }
+        }
+    }
+
+    static let keepThree = StoreMiddleware<Cart>("keep three items") { state, _, _ in
+        if state.items.count > 3 { state.items = Array(state.items.prefix(3)) }
+    }
+
+    @Test("a middleware step that changes an input of a derived field publishes the field up to date")
+    func derivedAgainAfterMiddleware() {
+        let store = Store<Cart, Never>(initialState: Cart(), middleware: [Self.keepThree])
+        let delivered = TDLog<Int>()
+        let subscription = store.sinkState(dropsFirst: true) { delivered.append($0.current.total) }
+        store.commit { $0.items = [1, 2, 3, 100] }
+        #expect(store.currentState.items == [1, 2, 3])
+        #expect(store.currentState.total == 6)
+        #expect(delivered.all == [6])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @MainActor @Test("a main-actor store keeps a DerivedFields state's fields up to date, after middleware too")
+    func mainActorStoreDerivesFields() {
+        let store = MainActorStore<Cart, Never>(initialState: Cart(items: [4]))
+        #expect(store.currentState.total == 4, "the initial state's derived fields")
+        store.commit { $0.items.append(5) }
+        #expect(store.currentState.total == 9)
+        store.add(middleware: Self.keepThree)
+        store.commit { $0.items = [1, 2, 3, 100] }
+        #expect(store.currentState.items == [1, 2, 3])
+        #expect(store.currentState.total == 6)
+    }
+}
