@@ -323,7 +323,7 @@ extension Stored {
             case .own:
                 _extras!.with { extras in
                     swap(&extras._stagedValue, &value)
-                    extras.stagedWrites = writes
+                    held[stagedWrites: extras] = writes
                 }
             case .apart:
                 _stageApart(&value)

@@ -131,7 +131,7 @@ final class _Staging {
         let me = _Ref(context)
         for index in 0..<count {
             let node = slots[index].node.object
-            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerContext,
+            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerContext(held),
                 owner != me
             {
                 return subject

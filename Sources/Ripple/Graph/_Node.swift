@@ -298,7 +298,7 @@ public class _StoredNode<Value>: _Node {
     /// reference counting.
     @usableFromInline @exclusivity(unchecked) final var _extras: _Ref<_StoredExtras<Value>>?
     /// Writes so far, equal ones included.
-    @exclusivity(unchecked) final var writes = 0
+    @exclusivity(unchecked) fileprivate final var _writes = 0
     /// The committed value (lock held to write; see `Stored.value` for the reads).
     @usableFromInline @exclusivity(unchecked) final var _value: Value
 
@@ -317,28 +317,28 @@ public class _StoredNode<Value>: _Node {
 @usableFromInline
 final class _StoredExtras<Value> {
     /// The batch whose staged value this node holds (others keep theirs apart).
-    @exclusivity(unchecked) var stagedOwner: _Ref<_Staging>?
+    @exclusivity(unchecked) fileprivate var _stagedOwner: _Ref<_Staging>?
     /// The writes the staged value stands for.
-    @exclusivity(unchecked) var stagedWrites = 0
+    @exclusivity(unchecked) fileprivate var _stagedWrites = 0
     /// Reactions' reads of the staged value, in the batch's view (see `_StagedRead`).
-    @exclusivity(unchecked) var stagedRead = _StagedRead()
+    @exclusivity(unchecked) fileprivate var _stagedRead = _StagedRead()
     /// Publishes the value's write count to readers of ``Stored/writeCount``.
-    @exclusivity(unchecked) var writeCounter: Stored<Int>?
+    @exclusivity(unchecked) fileprivate var _writeCounter: Stored<Int>?
     /// The thread (its context) inside a compound assignment to the value, which other writers
     /// wait for; `nil` when none.
-    @exclusivity(unchecked) var exclusiveOwner: _Ref<_ThreadContext>?
+    @exclusivity(unchecked) fileprivate var _exclusiveOwner: _Ref<_ThreadContext>?
     /// Nested compound assignments to the value by the thread that owns it.
-    @exclusivity(unchecked) var exclusiveDepth = 0
+    @exclusivity(unchecked) fileprivate var _exclusiveDepth = 0
     /// Observation interop: created by the first read no Ripple reader tracked and an
     /// Observation scope recorded; from then on every change is told to Observation (see
     /// `Stored.armObservation`). Retained by hand so that later top-level reads reach it without
     /// reference counting.
-    @exclusivity(unchecked) var observationRef: _Ref<_ObservationSubject>?
+    @exclusivity(unchecked) fileprivate var _observationRef: _Ref<_ObservationSubject>?
     /// Before-change handlers (``Stored/willChange(_:)``), in the order they were added.
-    @exclusivity(unchecked) var willChangeHandlers: [_WillChangeHandler<Value>] = []
+    @exclusivity(unchecked) fileprivate var _willChangeHandlers: [_WillChangeHandler<Value>] = []
     /// The thread (its context) calling the before-change handlers, which must not write the
     /// value; `nil` when none.
-    @exclusivity(unchecked) var willChangeCaller: _Ref<_ThreadContext>?
+    @exclusivity(unchecked) fileprivate var _willChangeCaller: _Ref<_ThreadContext>?
     /// The value staged by the batch that holds this node's slot (see `_Staging`). Last: the
     /// fields before it are at constant offsets in code not specialized for `Value`.
     @usableFromInline @exclusivity(unchecked) var _stagedValue: Value?
@@ -346,7 +346,7 @@ final class _StoredExtras<Value> {
     init() {}
 
     deinit {
-        observationRef?.release()
+        _observationRef?.release()
     }
 }
 
@@ -360,8 +360,9 @@ final class _StoredExtras<Value> {
 //
 // The exceptions are named so and read where the lock cannot be taken: a node's `init` and
 // `deinit` (no other thread can reach it), `_Node.hasWatcherWithoutLock` (a handle's `deinit`),
-// and the fields the inlined fast reads use (`rareFlags`, `_stagedCount`, a stored value's
-// `_value` and `_extras`, a computed value's `cached`: see `_Graph+FastRead.swift`).
+// and the fields that code inlined into clients uses on the fast paths (`rareFlags`,
+// `_stagedCount`, a stored value's `_value`, `_extras` and staged `_stagedValue`, a computed
+// value's `cached`: see `_Graph+FastRead.swift`).
 extension _HeldLock {
     /// A live computed value whose sources may have changed (a reaction's mark is in its
     /// lifecycle: `_Lifecycle.isMarked`).
@@ -434,6 +435,66 @@ extension _HeldLock {
     subscript(lifecycle node: _SubscriberNode) -> _Lifecycle {
         @inline(__always) _read { yield node._lifecycle }
         @inline(__always) nonmutating _modify { yield &node._lifecycle }
+    }
+
+    /// A stored value's writes so far, equal ones included.
+    subscript<Value>(writes node: _StoredNode<Value>) -> Int {
+        @inline(__always) get { node._writes }
+        @inline(__always) nonmutating set { node._writes = newValue }
+    }
+
+    /// The batch whose staged value this stored value holds (others keep theirs apart).
+    subscript<Value>(stagedOwner extras: _StoredExtras<Value>) -> _Ref<_Staging>? {
+        @inline(__always) get { extras._stagedOwner }
+        @inline(__always) nonmutating set { extras._stagedOwner = newValue }
+    }
+
+    /// The writes a stored value's staged value stands for.
+    subscript<Value>(stagedWrites extras: _StoredExtras<Value>) -> Int {
+        @inline(__always) get { extras._stagedWrites }
+        @inline(__always) nonmutating set { extras._stagedWrites = newValue }
+    }
+
+    /// Reactions' reads of a stored value's staged value, in the batch's view.
+    subscript<Value>(stagedRead extras: _StoredExtras<Value>) -> _StagedRead {
+        @inline(__always) get { extras._stagedRead }
+        @inline(__always) nonmutating set { extras._stagedRead = newValue }
+    }
+
+    /// The stored value that publishes a stored value's write count (``Stored/writeCount``).
+    subscript<Value>(writeCounter extras: _StoredExtras<Value>) -> Stored<Int>? {
+        @inline(__always) get { extras._writeCounter }
+        @inline(__always) nonmutating set { extras._writeCounter = newValue }
+    }
+
+    /// The thread inside a compound assignment to a stored value, which other writers wait for.
+    subscript<Value>(exclusiveOwner extras: _StoredExtras<Value>) -> _Ref<_ThreadContext>? {
+        @inline(__always) get { extras._exclusiveOwner }
+        @inline(__always) nonmutating set { extras._exclusiveOwner = newValue }
+    }
+
+    /// Nested compound assignments to a stored value by the thread that owns it.
+    subscript<Value>(exclusiveDepth extras: _StoredExtras<Value>) -> Int {
+        @inline(__always) get { extras._exclusiveDepth }
+        @inline(__always) nonmutating set { extras._exclusiveDepth = newValue }
+    }
+
+    /// A stored value's Observation subject, once an Observation scope recorded a read of it.
+    subscript<Value>(observationRef extras: _StoredExtras<Value>) -> _Ref<_ObservationSubject>? {
+        @inline(__always) get { extras._observationRef }
+        @inline(__always) nonmutating set { extras._observationRef = newValue }
+    }
+
+    /// A stored value's before-change handlers, in the order they were added.
+    subscript<Value>(willChangeHandlers extras: _StoredExtras<Value>) -> [_WillChangeHandler<Value>] {
+        @inline(__always) get { extras._willChangeHandlers }
+        @inline(__always) nonmutating _modify { yield &extras._willChangeHandlers }
+    }
+
+    /// The thread calling a stored value's before-change handlers, which must not write it.
+    subscript<Value>(willChangeCaller extras: _StoredExtras<Value>) -> _Ref<_ThreadContext>? {
+        @inline(__always) get { extras._willChangeCaller }
+        @inline(__always) nonmutating set { extras._willChangeCaller = newValue }
     }
 
     /// Whether the subscriber was cancelled and unlinked from its sources.

@@ -25,13 +25,13 @@ extension Stored {
             // Never inlined and synchronous: the thread's identity may be read in place.
             var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
             graph.refuseWrite(to: self, on: nil, held)
-            if _exclusiveOwner != nil || graph.readModifyWriteRegions != 0 {
+            if _exclusiveOwner(held) != nil || graph.readModifyWriteRegions != 0 {
                 guard let admitted = _admitWrite(graph, context, held) else { return }
                 held = admitted
             }
-            writes &+= 1
-            if let extras = _extras, let writeCounter = extras.with({ $0.writeCounter }) {
-                _ = writeCounter._write(writes, context)
+            held[writes: self] &+= 1
+            if let extras = _extras, let writeCounter = extras.with({ held[writeCounter: $0] }) {
+                _ = writeCounter._write(held[writes: self], context)
             }
             // The equality check runs next: a write from inside it fails (see `comparingRef`).
             graph.state(held).comparingRef = .init(self)
@@ -45,7 +45,7 @@ extension Stored {
     /// `_StagedRead.countVersion`).
     @usableFromInline @inline(never)
     func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
-        extrasRef.with { $0.writeCounter }?._stampVersion(reserved, held)
+        extrasRef.with { held[writeCounter: $0] }?._stampVersion(reserved, held)
     }
 
     /// Releases the lock after a write that changed nothing.
@@ -118,7 +118,7 @@ extension Stored {
                 graph.state(held!).comparingRef = nil
                 graph.state(held!).epoch &+= 1
                 graph.propagate(from: self, into: context, held!)
-                if let extras = _extras, extras.with({ $0.observationRef != nil }) {
+                if _extras != nil, _isArmedForObservation(held!) {
                     context.jobs.append(.notify(self))
                 }
                 if runningJobs {
@@ -128,6 +128,13 @@ extension Stored {
                 }
             }
         }
+    }
+
+    /// Whether an Observation scope armed this value (see `armObservation`): its changes are
+    /// told to Observation.
+    @inline(__always)
+    private func _isArmedForObservation(_ held: borrowing _HeldLock) -> Bool {
+        _extras?.with { held[observationRef: $0] != nil } ?? false
     }
 
     /// Queues a write made while reactions are being delivered.
@@ -165,7 +172,7 @@ extension Stored {
             let staging = context.with { $0.staging }
             var current = _value
             if let extras = _extras?.object,
-                extras.stagedOwner?.refers(to: staging) == true
+                held[stagedOwner: extras]?.refers(to: staging) == true
             {
                 // Nothing in the slot yet: the batch's first write of the value.
                 if let staged = extras._stagedValue { current = staged }
@@ -190,8 +197,9 @@ extension Stored {
     @usableFromInline
     func _untrackedRead(_ held: consuming _HeldLock) {
         graphRef.with(handing: held) { graph, held in
-            graph.finishUntrackedRead(held, armed: _extras?.with { $0.observationRef }) { _ in
-                armObservation()
+            let armed = _extras?.with { held[observationRef: $0] } ?? nil
+            graph.finishUntrackedRead(held, armed: armed) { held in
+                armObservation(held)
             }
         }
     }
@@ -204,10 +212,10 @@ extension Stored {
     /// so a write between this read and that installation must not use up the only notice
     /// (the registration would never hear a later change). Ripple cannot see when the
     /// installation happens, so no later moment is provably safe to disarm.
-    fileprivate func armObservation() -> _Ref<_ObservationSubject> {
-        if let observationRef = _extras?.object.observationRef { return observationRef }
+    fileprivate func armObservation(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject> {
+        if let observationRef = _extras?.with({ held[observationRef: $0] }) { return observationRef }
         let created = _Ref(retaining: _ObservationSubject())
-        extras.observationRef = created
+        held[observationRef: extras] = created
         return created
     }
 

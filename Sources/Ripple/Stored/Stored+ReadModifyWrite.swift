@@ -53,7 +53,7 @@ protocol _ReadModifyWriteSubject: AnyObject {
     /// Ends one exclusive access by the calling thread.
     func _endExclusive(_ held: borrowing _HeldLock)
     /// The thread (its context) with exclusive access, if any.
-    var _exclusiveOwnerContext: _Ref<_ThreadContext>? { get }
+    func _exclusiveOwnerContext(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>?
     /// Waits (lock held once) until no other thread has exclusive access.
     func _waitForExclusiveAccess(_ context: _ThreadContext, _ held: borrowing _HeldLock)
     /// The name used in diagnostics.
@@ -203,11 +203,11 @@ extension Stored: _ReadModifyWriteSubject {
             else { return }
             if context.readModifyWrite.mode == .exclusive {
                 _waitForExclusiveAccess(context, held)
-                if _exclusiveOwner == nil {
-                    _exclusiveOwner = _Ref(context)
+                if _exclusiveOwner(held) == nil {
+                    _setExclusiveOwner(_Ref(context), held)
                     graph.state(held).exclusiveOwners += 1
                 }
-                extras.exclusiveDepth += 1
+                held[exclusiveDepth: extras] += 1
                 // Inside a batch (not one queued by a reaction), held until it is applied.
                 if context.writes.route == .stage {
                     context.readModifyWrite.isReservedByBatch = true
@@ -215,7 +215,7 @@ extension Stored: _ReadModifyWriteSubject {
                 }
             }
             context.readModifyWrite.subject = self
-            context.readModifyWrite.stamp = writes
+            context.readModifyWrite.stamp = held[writes: self]
         }
     }
 
@@ -230,7 +230,7 @@ extension Stored: _ReadModifyWriteSubject {
         _waitForExclusiveAccess(context, held)
         guard context.readModifyWrite.isWriting, context.readModifyWrite.subject === self else { return held }
         context.readModifyWrite.isWriting = false
-        guard writes == context.readModifyWrite.stamp else {
+        guard held[writes: self] == context.readModifyWrite.stamp else {
             context.readModifyWrite.wasOvertaken = true
             held.release(graph)
             return nil
@@ -238,17 +238,18 @@ extension Stored: _ReadModifyWriteSubject {
         return held
     }
 
-    var _exclusiveOwnerContext: _Ref<_ThreadContext>? { _exclusiveOwner }
+    func _exclusiveOwnerContext(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>? { _exclusiveOwner(held) }
 
     /// The thread (its context) inside a compound assignment to this value, which other
-    /// writers wait for; `nil` when none (lock held to touch). Kept in the extras: most values
-    /// never have one.
-    var _exclusiveOwner: _Ref<_ThreadContext>? {
-        get { _extras?.with { $0.exclusiveOwner } ?? nil }
-        set {
-            if newValue == nil, _extras == nil { return }
-            extrasRef.with { $0.exclusiveOwner = newValue }
-        }
+    /// writers wait for; `nil` when none. Kept in the extras: most values never have one.
+    func _exclusiveOwner(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>? {
+        _extras?.with { held[exclusiveOwner: $0] } ?? nil
+    }
+
+    /// Sets the thread with exclusive access to this value (`nil`: none).
+    func _setExclusiveOwner(_ owner: _Ref<_ThreadContext>?, _ held: borrowing _HeldLock) {
+        if owner == nil, _extras == nil { return }
+        extrasRef.with { held[exclusiveOwner: $0] = owner }
     }
 
     /// Waits (lock held once) until no other thread has exclusive access to this value.
@@ -256,7 +257,7 @@ extension Stored: _ReadModifyWriteSubject {
     /// for a value this thread holds.
     func _waitForExclusiveAccess(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
         let me = _Ref(context)
-        while let owner = _exclusiveOwner, owner != me {
+        while let owner = _exclusiveOwner(held), owner != me {
             graphRef.with { graph in
                 if !graph.lock.isHeldOnce {
                     graph.unlock()
@@ -264,7 +265,7 @@ extension Stored: _ReadModifyWriteSubject {
                         "\(debugLabel) was written or modified from inside a derivation or an equality while another thread was in the middle of a read-modify-write of it. Derivations and equalities must not write."
                     )
                 }
-                failIfWaitingCloses(on: owner, me, graph)
+                failIfWaitingCloses(on: owner, me, graph, held)
                 context.waitingFor = self
                 graph.waitForBroadcast(context, held)
                 context.waitingFor = nil
@@ -273,12 +274,14 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     /// Follows who waits for whom from `owner`; stops the program if it leads back to `me`.
-    private func failIfWaitingCloses(on owner: _Ref<_ThreadContext>, _ me: _Ref<_ThreadContext>, _ graph: _Graph) {
+    private func failIfWaitingCloses(
+        on owner: _Ref<_ThreadContext>, _ me: _Ref<_ThreadContext>, _ graph: _Graph, _ held: borrowing _HeldLock
+    ) {
         var chain = [debugLabel]
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
         while let waited = next.object.waitingFor,
-            let nextOwner = waited._exclusiveOwnerContext
+            let nextOwner = waited._exclusiveOwnerContext(held)
         {
             chain.append(waited.debugLabel)
             if nextOwner == me {
@@ -293,9 +296,9 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     func _endExclusive(_ held: borrowing _HeldLock) {
-        extras.exclusiveDepth -= 1
-        if extras.exclusiveDepth == 0 {
-            _exclusiveOwner = nil
+        held[exclusiveDepth: extras] -= 1
+        if held[exclusiveDepth: extras] == 0 {
+            _setExclusiveOwner(nil, held)
             graphRef.with { graph in
                 graph.state(held).exclusiveOwners -= 1
                 graph.lock.broadcast()

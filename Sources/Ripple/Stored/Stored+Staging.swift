@@ -100,10 +100,10 @@ extension Stored {
         let staging = context.staging
         staging.generation &+= 1
         let me = _Ref(staging)
-        if let extras = _extras, extras.with({ $0.stagedOwner?.address == me.address }) {
+        if let extras = _extras, extras.with({ held[stagedOwner: $0]?.address == me.address }) {
             extras.with { extras in
-                extras.stagedWrites &+= 1
-                extras.stagedRead.replace()
+                held[stagedWrites: extras] &+= 1
+                held[stagedRead: extras].replace()
             }
             return .own
         }
@@ -117,10 +117,10 @@ extension Stored {
         if _stagedCount == .max { graph.failTooManyStagingThreads(of: self, held) }
         _stagedCount += 1
         return extrasRef.with { extras in
-            guard extras.stagedOwner == nil else { return .apart }
-            extras.stagedOwner = me
-            extras.stagedWrites = 1
-            extras.stagedRead = _StagedRead()
+            guard held[stagedOwner: extras] == nil else { return .apart }
+            held[stagedOwner: extras] = me
+            held[stagedWrites: extras] = 1
+            held[stagedRead: extras] = _StagedRead()
             return .own
         }
     }
@@ -154,9 +154,9 @@ extension Stored {
     /// The value `staging` staged for this node, if any, with the number of writes.
     private func staged(by staging: _Staging, _ held: borrowing _HeldLock) -> (value: Value, writes: Int)? {
         if let extras = _extras?.object,
-            extras.stagedOwner?.refers(to: staging) == true
+            held[stagedOwner: extras]?.refers(to: staging) == true
         {
-            return (extras._stagedValue!, extras.stagedWrites)
+            return (extras._stagedValue!, held[stagedWrites: extras])
         }
         guard !staging.overflow.isEmpty, let entry = staging.overflow[ObjectIdentifier(self)] else { return nil }
         return (entry.value as! Value, entry.count)
@@ -235,9 +235,9 @@ extension Stored {
         by staging: _Staging, _ held: borrowing _HeldLock, _ update: (inout _StagedRead) -> Result
     ) -> Result? {
         if let extras = _extras?.object,
-            extras.stagedOwner?.refers(to: staging) == true
+            held[stagedOwner: extras]?.refers(to: staging) == true
         {
-            return update(&extras.stagedRead)
+            return update(&held[stagedRead: extras])
         }
         guard staging.overflow[ObjectIdentifier(self)] != nil else { return nil }
         return update(&staging.overflow[ObjectIdentifier(self)]!.read)
@@ -290,7 +290,7 @@ extension Stored {
             _commitStagedApart(by: staging, context, held)
             return
         }
-        let read = _takeStagedRead()
+        let read = _takeStagedRead(held)
         var value = _extras!.with { $0._stagedValue.take()! }
         _applyStaged(&value, writes: writes, context, read: read)
         if !_isPOD(Value.self) { staging.keepForRelease(value) }
@@ -303,19 +303,19 @@ extension Stored {
         _stagedCount -= 1
         guard let extras = _extras else { return 0 }
         return extras.with { extras in
-            guard extras.stagedOwner?.refers(to: staging) == true else { return 0 }
-            extras.stagedOwner = nil
-            return extras.stagedWrites
+            guard held[stagedOwner: extras]?.refers(to: staging) == true else { return 0 }
+            held[stagedOwner: extras] = nil
+            return held[stagedWrites: extras]
         }
     }
 
     /// What reactions read of the value staged in this node's own slot, taken with it (lock
     /// held; see `_StagedRead`).
     @usableFromInline
-    func _takeStagedRead() -> _StagedRead {
+    func _takeStagedRead(_ held: borrowing _HeldLock) -> _StagedRead {
         extrasRef.with { extras in
-            let read = extras.stagedRead
-            extras.stagedRead = _StagedRead()
+            let read = held[stagedRead: extras]
+            held[stagedRead: extras] = _StagedRead()
             return read
         }
     }

@@ -93,8 +93,8 @@ extension Stored {
         // An owner already cancelled: the handler is never added.
         guard _adoptByCurrentOwner(subscription) else { return subscription }
         graphRef.with { graph in
-            graph.withLock {
-                extras.willChangeHandlers.append(entry)
+            graph.withLock { held in
+                held[willChangeHandlers: extras].append(entry)
                 if !_hasWillChangeHandlers {
                     _hasWillChangeHandlers = true
                     graph.countWillChangeNodes(by: 1)
@@ -107,12 +107,12 @@ extension Stored {
     /// Removes a cancelled handler (lock taken here); the last one leaves the value plain.
     func _removeWillChangeHandler(_ entry: _WillChangeHandler<Value>) {
         graphRef.with { graph in
-            graph.withLock {
+            graph.withLock { held in
                 guard !entry.isCancelled else { return }
                 entry.isCancelled = true
                 let extras = self.extras
-                extras.willChangeHandlers.removeAll { $0 === entry }
-                if extras.willChangeHandlers.isEmpty, _hasWillChangeHandlers {
+                held[willChangeHandlers: extras].removeAll { $0 === entry }
+                if held[willChangeHandlers: extras].isEmpty, _hasWillChangeHandlers {
                     _hasWillChangeHandlers = false
                     graph.countWillChangeNodes(by: -1)
                 }
@@ -143,18 +143,18 @@ extension Stored {
         let me = context
         failIfCallingWillChangeHandlers(graph, me, held)
         holdForWillChange(graph, me, held)
-        let handlers = extras.willChangeHandlers
-        extras.willChangeCaller = me
+        let handlers = held[willChangeHandlers: extras]
+        held[willChangeCaller: extras] = me
         let old = _value
         // Not counted while the handlers run: a compare-and-set (`update`) that reads the
         // value meanwhile notes the count before this write, and so finds itself
         // overtaken when this write lands (counted, it would commit over it).
-        writes &-= 1
+        held[writes: self] &-= 1
         held.release(graph)
         runWillChangeHandlers(handlers, old, newValue, graph)
         held = graph.takeLock()
-        writes &+= 1
-        extras.willChangeCaller = nil
+        held[writes: self] &+= 1
+        held[willChangeCaller: extras] = nil
         _endExclusive(held)
         return held
     }
@@ -187,12 +187,12 @@ extension Stored {
             }
         }
         failIfCallingWillChangeHandlers(graph, me, held)
-        let handlers = extras.willChangeHandlers
-        extras.willChangeCaller = me
+        let handlers = held[willChangeHandlers: extras]
+        held[willChangeCaller: extras] = me
         held.release(graph)
         runWillChangeHandlers(handlers, old, newValue, graph)
         held = graph.takeLock()
-        extras.willChangeCaller = nil
+        held[willChangeCaller: extras] = nil
         // The handlers' own writes may have staged the batch's sole write meanwhile.
         graph.stageSoleWrite(of: thread, held)
         slot = _stageLocked(graph, thread, held, commit: commit)
@@ -202,11 +202,11 @@ extension Stored {
     /// Takes the value for the thread of `me` (no other thread holding it), as a
     /// compound assignment does: other threads' writes of it wait until `_endExclusive`.
     private func holdForWillChange(_ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock) {
-        if _exclusiveOwner == nil {
-            _exclusiveOwner = me
+        if _exclusiveOwner(held) == nil {
+            _setExclusiveOwner(me, held)
             graph.state(held).exclusiveOwners += 1
         }
-        extras.exclusiveDepth += 1
+        held[exclusiveDepth: extras] += 1
     }
 
     /// Stops a write of this value made while its handlers run on this thread (the
@@ -214,7 +214,7 @@ extension Stored {
     private func failIfCallingWillChangeHandlers(
         _ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock
     ) {
-        guard let caller = extras.willChangeCaller, caller == me else { return }
+        guard let caller = held[willChangeCaller: extras], caller == me else { return }
         graph.unlock()
         _rippleFailure(
             "\(debugLabel) was written from inside one of its own willChange handlers, before the change they were told about is applied. A willChange handler must not write the value it observes (directly or through the reactions of its writes); write it after the change, from a reaction or a subscription."

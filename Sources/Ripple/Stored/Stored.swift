@@ -204,9 +204,9 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
             graph.withLock { held -> (Stored<Int>, Int) in
                 // Inside a batch, its writes not yet applied count too.
                 let staged = _stagedWriteCount(held)
-                if let writeCounter = _extras?.object.writeCounter { return (writeCounter, staged) }
-                let created = Stored<Int>(writes, name: nil, comparingWith: nil, file: #fileID, line: #line)
-                extras.writeCounter = created
+                if let writeCounter = _extras?.with({ held[writeCounter: $0] }) { return (writeCounter, staged) }
+                let created = Stored<Int>(held[writes: self], name: nil, comparingWith: nil, file: #fileID, line: #line)
+                held[writeCounter: extras] = created
                 return (created, staged)
             }
         }
@@ -273,7 +273,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
 
     /// The subject to tell of a change (queued by every write once a read in an Observation scope armed it).
     override func _changedObservationSubject(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject>? {
-        _extras?.with { $0.observationRef }
+        _extras?.with { held[observationRef: $0] }
     }
 
     deinit {

@@ -30,7 +30,7 @@ struct ObservationLazinessTests {
         let count = Stored(0)
         _ = count.value
         count.value = 1
-        let armed = _graph.withLock { count._extras?.object.observationRef != nil }
+        let armed = _graph.withLock { held in count._extras.map { held[observationRef: $0.object] != nil } ?? false }
         #expect(!armed)
     }
 
