@@ -49,17 +49,55 @@ extension Publisher where Failure == Never, Output: Sendable {
     ///
     /// A value produced on the main actor is written at once; one produced on another thread is
     /// queued to the main queue and written there later (values from one thread in the order
-    /// produced). Receive on the main actor first if the order across threads matters.
+    /// produced), unless the cancellable was cancelled or released meanwhile. Receive on the main
+    /// actor first if the order across threads matters.
     ///
     /// - Returns: A cancellable that stops the writes when cancelled or released.
     @MainActor
     public func assign(to binding: MainActorValueBinding<Output>) -> AnyCancellable {
-        sink { value in
+        let writes = _MainActorWrites(binding)
+        let cancellable = sink(receiveValue: Self._write(to: writes))
+        return AnyCancellable {
+            writes.stop()
+            cancellable.cancel()
+        }
+    }
+
+    /// The sink of ``assign(to:)``, made outside the main actor: a closure made in its body
+    /// would be isolated to the main actor, and a value from another thread would stop the
+    /// program in its isolation check.
+    private nonisolated static func _write(to writes: _MainActorWrites<Output>) -> @Sendable (Output) -> Void {
+        { value in
             if _isRunningOnMainActor() {
-                MainActor.assumeIsolated { binding.value = value }
+                MainActor.assumeIsolated { writes.write(value) }
             } else {
-                DispatchQueue.main.async { binding.value = value }
+                DispatchQueue.main.async { MainActor.assumeIsolated { writes.write(value) } }
             }
         }
+    }
+}
+
+/// The writes of one ``Publisher/assign(to:)`` to a main-actor binding, which stop when its
+/// cancellable is cancelled: a value queued to the main queue before is not written after.
+final class _MainActorWrites<Value: Sendable>: @unchecked Sendable {
+    private let binding: MainActorValueBinding<Value>
+    private let lock = _Lock()
+    /// Guarded by `lock`.
+    private var stopped = false
+
+    init(_ binding: MainActorValueBinding<Value>) {
+        self.binding = binding
+    }
+
+    /// Writes `value`, unless the writes stopped.
+    @MainActor
+    func write(_ value: Value) {
+        guard !lock.withLock({ stopped }) else { return }
+        binding.value = value
+    }
+
+    /// Stops the writes (any thread).
+    func stop() {
+        lock.withLock { stopped = true }
     }
 }
