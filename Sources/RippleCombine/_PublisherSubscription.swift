@@ -39,7 +39,11 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
             return start
         }
         if let starting {
-            let subscription = starting({ [weak self] value in self?.offer(value) }, { [weak self] in self?.finish() })
+            // Owned by this subscription, not by a reaction whose run asked for the first value:
+            // the subscriber's cancel ends it, not that reaction's next run.
+            let subscription = withoutOwner {
+                starting({ [weak self] value in self?.offer(value) }, { [weak self] in self?.finish() })
+            }
             let cancelled = lock.withLock { () -> Bool in
                 if subscriber == nil { return true }
                 source = subscription
@@ -53,7 +57,7 @@ final class _PublisherSubscription<Input: Sendable>: _CombineSubscription, @unch
     /// Starts watching the source's end, so that the subscriber is finished when it ends even
     /// before its first demand (at once if it has ended already).
     func watch(_ watch: _PublisherWatch) {
-        let watching = watch({ [weak self] in self?.finish() })
+        let watching = withoutOwner { watch({ [weak self] in self?.finish() }) }
         let ended = lock.withLock { () -> Bool in
             if subscriber == nil { return true }
             watcher = watching
