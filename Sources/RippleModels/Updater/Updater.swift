@@ -232,10 +232,9 @@ public final class Updater: Sendable {
         // The updater owns its reactions, even when it is set up inside someone's reaction.
         let subscription = withoutOwner {
             observe(file: file, line: line) {
-                if untracked({ paused.value }) {
-                    _ = paused.value
-                    return
-                }
+                // The tracked read decides: a `resume()` on another thread between the two reads
+                // has cleared the flag already, and would not wake a run that returned.
+                if untracked({ paused.value }), paused.value { return }
                 body()
             }
         }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 @testable import Ripple
 import Testing
 @testable import RippleModels
@@ -164,5 +166,49 @@ struct UpdaterTests {
         source.value = 1
         #expect(runs.all == [0, 1])
         reaction.cancel()
+    }
+}
+
+/// A review found a change lost for good when `resume()` on one thread raced a write on
+/// another: the paused run read the flag untracked (`true`), `resume()` cleared it, and the
+/// run's tracked read then saw `false`, depended on a flag that would not change again, and
+/// returned without running the body (lost at iteration 120 to 2 476 of 20 000).
+@Suite("Updater, resumed while written")
+struct UpdaterResumeRaceTests {
+    final class Latest: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored = 0
+        var value: Int {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+
+        func increment() { lock.withLock { stored += 1 } }
+    }
+
+    @Test("a write made while another thread resumes the updater is never lost")
+    func resumeRacingAWrite() {
+        let updater = Updater()
+        let dependency = Stored(0)
+        let latest = Latest()
+        updater.keepUpToDate { latest.value = dependency.value }
+        let ready = Latest()
+        var lost: Int?
+        for iteration in 1...5_000 {
+            updater.pause()
+            ready.value = 0
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                // Both threads start together, so that the write and the resume overlap.
+                ready.increment()
+                while ready.value < 2 {}
+                if thread == 0 { dependency.value = iteration } else { updater.resume() }
+            }
+            // Both are done, the updater is running: its reaction has seen the write.
+            if latest.value != iteration {
+                lost = iteration
+                break
+            }
+        }
+        #expect(lost == nil, "the write of \(lost ?? 0) never reached the updater, which shows \(latest.value)")
     }
 }
