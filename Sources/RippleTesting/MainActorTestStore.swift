@@ -378,7 +378,7 @@ public final class MainActorTestStore<R: Reducer> {
     /// Whether every running effect task sleeps on the clock (or none runs), and no action
     /// an effect sent waits to come back to the main actor.
     private static func isSettled(_ engine: _MainActorReducerEngine<R>, _ clock: TestClock) -> Bool {
-        engine.runningTaskCount <= clock.sleeperCount && !engine.inbox.hasItems
+        engine.runningTaskCount <= clock.sleeperCount(ownedBy: ObjectIdentifier(engine)) && !engine.inbox.hasItems
     }
 
     static func settle(_ engine: _MainActorReducerEngine<R>, _ clock: TestClock) async {

@@ -1,4 +1,5 @@
 import Ripple
+import RippleStore
 
 /// A clock that moves only when a test moves it, so code that waits (debounce, throttle,
 /// timers, timeouts) is tested without sleeping.
@@ -50,6 +51,8 @@ public final class TestClock: Clock, @unchecked Sendable {
         let id: UInt64
         let deadline: Instant
         let continuation: CheckedContinuation<Void, any Error>
+        /// The reducer engine whose effect task sleeps, if one does (see `sleeperCount(ownedBy:)`).
+        let owner: ObjectIdentifier?
     }
 
     private let lock = _Lock()
@@ -74,10 +77,18 @@ public final class TestClock: Clock, @unchecked Sendable {
         lock.withLock { sleepers.count }
     }
 
+    /// The number of sleepers that are effect tasks of the reducer engine `engine` (or their
+    /// child tasks): what a test store compares with its running effects, so that a timer or
+    /// another store asleep on the same clock does not count as one of its effects.
+    package func sleeperCount(ownedBy engine: ObjectIdentifier) -> Int {
+        lock.withLock { sleepers.count { $0.owner == engine } }
+    }
+
     /// Suspends until the clock reaches `deadline` (at once if it has), or throws
     /// `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
+        let owner = _EffectTaskOwner.engine
         let id = lock.withLock { () -> UInt64 in
             nextID += 1
             return nextID
@@ -90,7 +101,7 @@ public final class TestClock: Clock, @unchecked Sendable {
                     // sleeper was added found nothing to cancel.
                     if Task.isCancelled { return .cancel }
                     if deadline <= current { return .wake }
-                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, owner: owner))
                     return .wait
                 }
                 switch outcome {

@@ -411,7 +411,7 @@ public final class TestStore<R: Reducer>: @unchecked Sendable where R: Sendable,
 
     /// Whether every running effect task sleeps on the clock (or none runs).
     private static func isSettled(_ engine: _ReducerEngine<R>, _ clock: TestClock) -> Bool {
-        engine.runningTaskCount <= clock.sleeperCount
+        engine.runningTaskCount <= clock.sleeperCount(ownedBy: ObjectIdentifier(engine))
     }
 
     /// Lets effects run until every effect task has ended or sleeps on the clock, checking a

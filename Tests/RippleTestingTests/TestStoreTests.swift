@@ -163,3 +163,48 @@ import RippleStore
         #expect(difference.contains("2"))
     }
 }
+
+/// A review found a test store counting every sleeper on its clock as one of its effects: with
+/// a timer asleep on the same clock, `receive` stopped waiting while an effect still worked
+/// ("no action was received: 1 effect(s) are still running"), a false failure.
+@Suite("Test stores and other sleepers on their clock")
+struct TestStoreOtherSleepersTests {
+    /// An effect that does asynchronous work off the clock before it sends.
+    static func slowLog(_ n: Int) -> Effect<Scripted.Action> {
+        .run { send in
+            for _ in 0..<50 { await Task.yield() }
+            await send(.log("done"))
+        }
+    }
+
+    /// A task asleep on `clock` for a minute, asleep before this returns.
+    static func sleeper(on clock: TestClock) async -> Task<Void, Never> {
+        let timer = Task<Void, Never> { try? await clock.sleep(for: .seconds(60)) }
+        for _ in 0..<10_000 where clock.sleeperCount == 0 { await Task.yield() }
+        return timer
+    }
+
+    @Test("receive waits for an effect that works off the clock while a timer sleeps on it")
+    func testStore() async {
+        let clock = TestClock()
+        let timer = await Self.sleeper(on: clock)
+        #expect(clock.sleeperCount == 1)
+        let store = TestStore(reducer: Scripted(effects: Self.slowLog), initialState: .init(), clock: clock)
+        await store.send(.start(1))
+        await store.receive(.log("done")) { $0.log = ["done"] }
+        timer.cancel()
+        await store.finish()
+    }
+
+    @MainActor @Test("a main-actor test store's receive waits for it too")
+    func mainActorTestStore() async {
+        let clock = TestClock()
+        let timer = await Self.sleeper(on: clock)
+        #expect(clock.sleeperCount == 1)
+        let store = MainActorTestStore(reducer: Scripted(effects: Self.slowLog), initialState: .init(), clock: clock)
+        await store.send(.start(1))
+        await store.receive(.log("done")) { $0.log = ["done"] }
+        timer.cancel()
+        await store.finish()
+    }
+}

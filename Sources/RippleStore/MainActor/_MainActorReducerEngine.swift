@@ -415,7 +415,7 @@ package final class _MainActorReducerEngine<R: Reducer> {
         // Registered before it can run: it runs on the main actor, after this returns.
         let task = Task(priority: priority) { @MainActor [weak self] in
             guard let self else { return }
-            await body(self, token)
+            await _EffectTaskOwner.$engine.withValue(ObjectIdentifier(self)) { await body(self, token) }
             self.finished(number)
         }
         register(number, Running(ids: ids, isTask: true, token: token))

@@ -154,7 +154,7 @@ extension _ReducerEngine {
         // task runs none of its code.
         let task = Task(priority: priority) { [weak self] in
             guard let self else { return }
-            await body(self, token)
+            await _EffectTaskOwner.$engine.withValue(ObjectIdentifier(self)) { await body(self, token) }
             self.finished(number)
         }
         register(number, Running(ids: ids, isTask: true, token: token, cancel: { task.cancel() }))
