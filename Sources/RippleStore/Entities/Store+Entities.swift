@@ -31,12 +31,11 @@ extension Store {
             hook: { registry in { old, new in registry.publish(old.state, new.state, version: new.version) } }
         )
         let node = registry.node(for: id) { [_core] in
-            // On the thread that owns the gate (a reader that committed), the published state,
-            // which the reader sees: its own commits are published after the round, with this
-            // registry's hook. On another thread, the latest commit: one being published now
-            // may have read the hooks before this registry existed.
-            let snapshot =
-                _core.isGateOwner(_Lock.currentThread) ? untracked { _core.node.value } : _core.latestSnapshot
+            // The published state, which a reader of the store's state sees: a commit not yet
+            // published is published later with this registry's hook; one being published now,
+            // whose hooks were read before this registry existed, runs the hooks again once it
+            // sees a hook was added (`_StoreCore.rerunHooks(from:)`).
+            let snapshot = untracked { _core.node.value }
             return (snapshot.state[keyPath: table], snapshot.version)
         }
         // Named `store\.todos[id]` when a trace or a diagnostic first reads the name: the key

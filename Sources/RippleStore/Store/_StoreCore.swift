@@ -107,6 +107,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// state and the new state's version, in the batch that publishes each commit (entity
     /// observers), so what they write is consistent with the state.
     private var publishHooks: _PublishHooks<State>?
+    /// How many publish hooks were added (lock held to add, read without it: a C counter). A
+    /// publish compares it with the count it saw with its hooks: a registry added meanwhile,
+    /// whose nodes started from the state published before, missed this publish, which runs
+    /// the hooks again (see `rerunHooks(from:)`).
+    private let hooksAdded = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
     /// The per-entity observers of each table, by key path (``_EntityObservers``).
     var entityRegistries: [AnyKeyPath: AnyObject] = [:]
     /// What each commit woke, for the logger (only kept when there is one).
@@ -120,6 +125,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             []
     deinit {
         hasMiddleware.deallocate()
+        hooksAdded.deallocate()
     }
 
     /// The store's own reaction on `node` (see ``startFollower()``).
@@ -155,6 +161,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         fields = _FieldRoutes.ofState()
         hasFields = fields != nil
         hasMiddleware.initialize(to: middleware.isEmpty ? 0 : 1)
+        hooksAdded.initialize(to: 0)
         node = _SnapshotNode(snapshot, name: name)
         if logger != nil { follower = startFollower() }
     }
@@ -365,6 +372,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         }
         if joinsHanded { handed.append(snapshot) }
         let hooks = publishHooks
+        let hooksSeen = _ripple_counter_load(hooksAdded)
         lock.unlock()
         if joinsHanded {
             if !isHandedOver { leaveGate(me, mutated: false) }
@@ -376,13 +384,21 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         // write applies here: queued, `publish` asks when it runs.
         if _writesApplyInPlace(), hooks == nil || hooks.unsafelyUnwrapped.areIdle {
             // `writeInOrder` would run both at once: skip its closures and its batch.
-            if isRouted { publish(snapshot, hooks: nil, isRouted: true) } else { publishAlone(consume snapshot) }
+            if isRouted {
+                publish(snapshot, hooks: nil, seen: hooksSeen, isRouted: true)
+            } else {
+                publishAlone(consume snapshot)
+                if _ripple_counter_load(hooksAdded) != hooksSeen { rerunHooks(from: base) }
+            }
             leaveGate(me, mutated: false)
             return
         }
         // The hooks as they are when it is published: a registry made meanwhile (by a reader of
         // this round, see `Store.entity(_:in:)`) hears of it.
-        writeInOrder { [self, isRouted] in publish(snapshot, hooks: currentPublishHooks, isRouted: isRouted) }
+        writeInOrder { [self, isRouted] in
+            let (hooks, seen) = currentPublishHooks
+            publish(snapshot, hooks: hooks, seen: seen, isRouted: isRouted)
+        }
         // The logger hears of the commit from the follower, once its round has been delivered.
         writeInOrder { [self] in leaveGate(me, mutated: false) }
     }
@@ -490,10 +506,15 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// A route holds the snapshot of its field's last change: a commit that leaves the field
     /// alone leaves it. A snapshot older than the published one (a commit applied late, see
     /// `node`) is not published, so it changes no route.
-    private func publish(_ snapshot: _Snapshot<State>, hooks listed: _PublishHooks<State>?, isRouted: Bool) {
+    ///
+    /// `seen`: how many hooks had been added when `listed` was read (see `hooksAdded`).
+    private func publish(
+        _ snapshot: _Snapshot<State>, hooks listed: _PublishHooks<State>?, seen: UInt, isRouted: Bool
+    ) {
+        let previous = untracked { node.value }
+        defer { if _ripple_counter_load(hooksAdded) != seen { rerunHooks(from: previous) } }
         let hooks = listed?.areIdle == true ? nil : listed
         guard hooks != nil || isRouted else { return publishAlone(snapshot) }
-        let previous = untracked { node.value }
         let compared = isRouted ? lock.withLock { routes } : []
         let changed =
             snapshot.version > previous.version ? compared.filter { !$0.isUnchanged(previous, snapshot) } : []
@@ -639,7 +660,8 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
             lock.unlock()
             // A round of its own: this runs after the previous round's reactions.
             writeInOrder { [self, drainTick] in
-                publish(snapshot, hooks: currentPublishHooks, isRouted: hasFields)
+                let (hooks, seen) = currentPublishHooks
+                publish(snapshot, hooks: hooks, seen: seen, isRouted: hasFields)
                 drainTick.value = tick
             }
         }
@@ -749,9 +771,20 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         _ = _ripple_once_word_publish(hasMiddleware, 1)
     }
 
-    /// The publish hooks added so far (lock not held).
-    private var currentPublishHooks: _PublishHooks<State>? {
-        lock.withLock { publishHooks }
+    /// The publish hooks added so far, and how many were added (lock not held).
+    private var currentPublishHooks: (hooks: _PublishHooks<State>?, added: UInt) {
+        lock.withLock { (publishHooks, _ripple_counter_load(hooksAdded)) }
+    }
+
+    /// Runs the hooks again for the published state, from `old`: a registry added while a
+    /// publish was under way (see `hooksAdded`) started its nodes from the state published
+    /// before, and this brings them up to date. Hooks that had run already find their nodes
+    /// up to date (each drops a write of a version it has) and write nothing.
+    @inline(never)
+    private func rerunHooks(from old: _Snapshot<State>) {
+        guard let hooks = currentPublishHooks.hooks else { return }
+        let current = untracked { node.value }
+        batch { hooks.run(old, current) }
     }
 
     /// The registry kept under `key`, made by `make` (and given a publish hook, with its idle
@@ -769,6 +802,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
         let created = make()
         entityRegistries[key] = created
         publishHooks = _PublishHooks(appending: hook(created), idleWhen: isIdle?(created), to: publishHooks)
+        _ripple_counter_increment(hooksAdded)
         lock.unlock()
         return created
     }
