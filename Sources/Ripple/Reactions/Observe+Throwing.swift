@@ -45,7 +45,9 @@ public func observe<Failure: Error>(
             do throws(Failure) {
                 try body()
             } catch {
-                report(error)
+                // A handler, not the body: its reads are not dependencies, and what it creates
+                // is not the run's (the next run would cancel it).
+                _callHandler { report(error) }
             }
         })
 }

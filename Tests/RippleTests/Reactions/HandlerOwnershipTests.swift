@@ -116,3 +116,62 @@ struct HandlerOwnershipTests {
         reaction.cancel()
     }
 }
+
+/// A review found `observe(catch:)`'s handler run as part of the body: its reads were
+/// dependencies (a read of `banner` ran the reaction again: 3 runs for 1), a failure counter it
+/// incremented ran away, and a reaction it created was cancelled by the body's next run.
+@Suite("observe(catch:)'s handler is a handler")
+struct CatchHandlerTests {
+    struct SaveError: Error {}
+
+    @Test("its reads are not dependencies of the reaction")
+    func readsAreNotTracked() {
+        let document = Stored(0)
+        let banner = Stored("")
+        let runs = Counter()
+        let saver = observe(catch: { (_: SaveError) in _ = banner.value }) { () throws(SaveError) in
+            runs.increment()
+            _ = document.value
+            throw SaveError()
+        }
+        banner.value = "x"
+        banner.value = "y"
+        #expect(runs.value == 1)
+        saver.cancel()
+    }
+
+    @Test("it may count failures in a value it reads")
+    func countsFailures() {
+        let input = Stored(0)
+        let failures = Stored(0)
+        let saver = observe(catch: { (_: SaveError) in failures.value = failures.value + 1 }) {
+            () throws(SaveError) in
+            if input.value < 0 { throw SaveError() }
+        }
+        input.value = -1
+        input.value = -2
+        #expect(failures.value == 2)
+        saver.cancel()
+    }
+
+    @Test("a reaction it creates is not cancelled by the body's next run")
+    func doesNotOwnWhatItCreates() {
+        let input = Stored(0)
+        let watched = Stored(0)
+        let innerRuns = Counter()
+        let kept = Cell<[Subscription]>([])
+        let saver = observe(catch: { (_: SaveError) in
+            kept.value.append(
+                observe {
+                    _ = watched.value; innerRuns.increment()
+                })
+        }) { () throws(SaveError) in
+            if input.value == 0 { throw SaveError() }
+        }
+        input.value = 1
+        watched.value = 1
+        #expect(innerRuns.value == 2)
+        saver.cancel()
+        withExtendedLifetime(kept) {}
+    }
+}
