@@ -153,10 +153,12 @@ public func when(
     _ condition: @escaping @Sendable () -> Bool,
     perform action: @escaping @Sendable () -> Void
 ) -> Subscription {
-    let fired = _ReactionLocal(false)
+    // Let go of once it fired, so that a stopped `when` holds nothing its closures captured
+    // (its subscription, kept by whoever made it, keeps the reaction's body alive).
+    let pending = _ReactionLocal<(condition: @Sendable () -> Bool, action: @Sendable () -> Void)?>((condition, action))
     return observe(file: file, line: line) {
-        guard !fired.value, condition() else { return }
-        fired.value = true
+        guard let (condition, action) = pending.value, condition() else { return }
+        pending.value = nil
         _ThreadContext.current.reaction?.cancel()
         _callHandler(action)
     }

@@ -175,3 +175,24 @@ struct CatchHandlerTests {
         withExtendedLifetime(kept) {}
     }
 }
+
+/// A review found a `when` that fired and stopped still holding its condition and action, and
+/// what they captured, for as long as its subscription lived.
+@Suite("A fired when lets go of its closures")
+struct WhenReleaseTests {
+    @Test("what the action captured is released once it fired")
+    func releasesCapturesAfterFiring() {
+        let source = Stored(0)
+        weak var weakCaptured: DeinitAction?
+        let once: Subscription
+        do {
+            let captured = DeinitAction {}
+            weakCaptured = captured
+            once = source.when({ $0 > 0 }) { _ in _ = captured }
+        }
+        #expect(weakCaptured != nil)
+        source.value = 1
+        #expect(weakCaptured == nil)
+        withExtendedLifetime(once) {}
+    }
+}
