@@ -123,18 +123,19 @@ public func trigger(file: StaticString = #fileID, line: UInt = #line, _ body: ()
     let sources: [any _Triggerable] = withoutActuallyEscaping(body) { body in
         let node = _ComputedNode<Void>(
             origin: _Origin(name: "trigger { }", fileID: file, line: line), isEqual: nil, derive: body)
-        let reads = Computed(node: node)
-        untracked { reads.value }
+        // Evaluated in the shared graph, where its reads are recorded, and nowhere else: read
+        // as a value inside a batch with staged writes, the batch's view would run `body` a
+        // second time and keep the node (and `body`) until the batch ends.
+        let held = node._lockAndRefresh()
         // The edges retain their sources; the array retains them past the computed value.
-        return _graph.withLock { (held: borrowing _HeldLock) -> [any _Triggerable] in
-            var found: [any _Triggerable] = []
-            for index in 0..<held[sources: node].count {
-                if let stored = held[sources: node][index].ref.object as? any _Triggerable {
-                    found.append(stored)
-                }
+        var found: [any _Triggerable] = []
+        for index in 0..<held[sources: node].count {
+            if let stored = held[sources: node][index].ref.object as? any _Triggerable {
+                found.append(stored)
             }
-            return found
         }
+        node._endGeneralRead(held)
+        return found
     }
     guard !sources.isEmpty else { return }
     let context = _ThreadContext.current

@@ -144,3 +144,31 @@ struct TriggerTests {
         subscription.cancel()
     }
 }
+
+/// A review found `trigger { }` inside a `batch` that had staged a write stopping the program
+/// ("closure argument was escaped in withoutActuallyEscaping block"): read in the batch's view,
+/// its body ran a second time and the batch kept it.
+@Suite("trigger { } inside a batch")
+struct TriggerInBatchTests {
+    @Test("after a staged write, it triggers what its body read, once, running the body once")
+    func afterAStagedWrite() {
+        let canvas = Stored(0)
+        let other = Stored(0)
+        let bodyRuns = Counter()
+        let readerRuns = Counter()
+        let reader = observe {
+            _ = canvas.value
+            readerRuns.increment()
+        }
+        batch {
+            other.value = 1
+            trigger {
+                bodyRuns.increment()
+                _ = canvas.value
+            }
+        }
+        #expect(bodyRuns.value == 1)
+        #expect(readerRuns.value == 2)
+        reader.cancel()
+    }
+}
