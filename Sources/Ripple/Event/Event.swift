@@ -180,7 +180,8 @@ extension Event where Value == Void {
 /// A subscriber of an ``Event``: its handler, and whether its subscription is still active.
 /// A delivery calls the subscribers the event had when it started (taken under the lock,
 /// called with the lock released); one cancelled meanwhile, by an earlier subscriber of the
-/// same delivery or by another thread, is skipped from then on.
+/// same delivery or by another thread, is skipped from then on (a call another thread's
+/// delivery had already begun, checked before the cancellation, goes on).
 ///
 /// The subscription holds its subscriber, which knows its slot in the event's list: a
 /// cancellation finds it there at once, without a search.

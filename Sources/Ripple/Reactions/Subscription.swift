@@ -47,8 +47,9 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
     /// Stops the reaction or handler. Calling it again does nothing.
     ///
-    /// When it returns, no new run of the reaction starts, and if it was not running, its
-    /// teardown is done: the reactions it created are cancelled, last created first, then its
+    /// When it returns, no new run of the reaction starts (a run another thread had begun
+    /// before, even one whose body that thread has not entered yet, goes on), and if it was not
+    /// running, its teardown is done: the reactions it created are cancelled, last created first, then its
     /// cleanups run, last registered first. If it is running, on another thread or because
     /// this is called from its own body, `cancel()` does not wait: the run goes on to its end,
     /// and the teardown happens then, on the thread that runs it.

@@ -83,8 +83,9 @@ extension Stored {
     ///
     /// - Parameter handler: Called with the old and the new value, untracked.
     /// - Returns: A subscription that removes the handler when cancelled or released. Once
-    ///   ``Subscription/cancel()`` returns, the handler is not called again (a call already
-    ///   running goes on to its end). The subscription does not keep the value alive.
+    ///   ``Subscription/cancel()`` returns, the handler is not called again (a call another
+    ///   thread had already begun, even one not yet inside the handler, goes on to its end).
+    ///   The subscription does not keep the value alive.
     /// - Complexity: A value's writes cost nothing more until it has a handler; then each change
     ///   costs one lock acquisition per handler, plus the handlers.
     public func willChange(_ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void) -> Subscription {
