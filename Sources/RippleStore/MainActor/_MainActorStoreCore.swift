@@ -71,13 +71,7 @@ final class _MainActorStoreCore<State: Equatable> {
     init(initialState: State, name: String) {
         // As `Store`'s: the initial state is published with its derived fields up to date.
         let derivesFields = _derivedFieldsUpdate(for: State.self)
-        var initial = initialState
-        if let derivesFields {
-            derivesFields(
-                &initial,
-                Changes(
-                    previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
-        }
+        let initial = _initialState(initialState, derivingFieldsWith: derivesFields)
         let snapshot = _MainActorSnapshot(
             state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot

@@ -36,6 +36,19 @@ func _derivedFieldsUpdate<State>(for type: State.Type) -> ((inout State, Changes
     return _hook(conforming, type)
 }
 
+/// A store's initial state with its derived fields up to date (`derivesFields`, `nil` for a
+/// state without them): every field reads as changed, from no previous state.
+func _initialState<State>(
+    _ state: State, derivingFieldsWith derivesFields: ((inout State, Changes<State>) -> Void)?
+) -> State {
+    guard let derivesFields else { return state }
+    var initial = state
+    derivesFields(
+        &initial,
+        Changes(previous: nil, current: state, version: 0, transaction: Transaction(name: "initial state")))
+    return initial
+}
+
 private func _hook<Conforming: DerivedFields, State>(
     _: Conforming.Type,
     _: State.Type

@@ -142,13 +142,7 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     ) {
         // The initial state is published with its derived fields up to date, as every commit's
         // state is (Verge runs `reduce` at creation): every field reads as if it had changed.
-        var initial = initialState
-        if let derivesFields {
-            derivesFields(
-                &initial,
-                Changes(
-                    previous: nil, current: initialState, version: 0, transaction: Transaction(name: "initial state")))
-        }
+        let initial = _initialState(initialState, derivingFieldsWith: derivesFields)
         let snapshot = _Snapshot(state: initial, version: 0, transaction: Transaction(name: "initial state"))
         latest = snapshot
         self.initialState = initial
