@@ -131,7 +131,7 @@ final class _Staging {
         let me = _Ref(context)
         for index in 0..<count {
             let node = slots[index].node.object
-            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwnerContext(held),
+            if let subject = node as? any _ReadModifyWriteSubject, let owner = subject._exclusiveOwner(held),
                 owner != me
             {
                 return subject

@@ -53,7 +53,7 @@ protocol _ReadModifyWriteSubject: AnyObject {
     /// Ends one exclusive access by the calling thread.
     func _endExclusive(_ held: borrowing _HeldLock)
     /// The thread (its context) with exclusive access, if any.
-    func _exclusiveOwnerContext(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>?
+    func _exclusiveOwner(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>?
     /// Waits (lock held once) until no other thread has exclusive access.
     func _waitForExclusiveAccess(_ context: _ThreadContext, _ held: borrowing _HeldLock)
     /// The name used in diagnostics.
@@ -238,8 +238,6 @@ extension Stored: _ReadModifyWriteSubject {
         return held
     }
 
-    func _exclusiveOwnerContext(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>? { _exclusiveOwner(held) }
-
     /// The thread (its context) inside a compound assignment to this value, which other
     /// writers wait for; `nil` when none. Kept in the extras: most values never have one.
     func _exclusiveOwner(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>? {
@@ -281,7 +279,7 @@ extension Stored: _ReadModifyWriteSubject {
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
         while let waited = next.object.waitingFor,
-            let nextOwner = waited._exclusiveOwnerContext(held)
+            let nextOwner = waited._exclusiveOwner(held)
         {
             chain.append(waited.debugLabel)
             if nextOwner == me {

@@ -172,6 +172,6 @@ struct BatchTests {
         #expect(counter.value == 2)
         // Ended twice, its hold would have gone below zero and never be cleared: every other
         // thread's write of it would wait forever.
-        #expect(_graph.withLock { held in counter._exclusiveOwnerContext(held) } == nil)
+        #expect(_graph.withLock { held in counter._exclusiveOwner(held) } == nil)
     }
 }
