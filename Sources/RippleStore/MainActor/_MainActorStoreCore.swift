@@ -195,15 +195,9 @@ final class _MainActorStoreCore<State: Equatable> {
     /// steps' metadata on every commit, in this unspecialized code).
     @inline(never)
     private func applyMiddleware(to state: inout State, _ transaction: inout Transaction) {
-        guard hasDerivedFields else {
-            for step in middleware { step.apply(&state, latest.state, &transaction) }
-            return
-        }
-        // A step that changes an input of the derived fields: they are brought up to date
-        // again (as in `_StoreCore.applyMiddleware`).
-        let beforeMiddleware = state
-        for step in middleware { step.apply(&state, latest.state, &transaction) }
-        if !(state == beforeMiddleware) { deriveFields(of: &state, transaction) }
+        _applyMiddleware(
+            middleware, to: &state, previous: latest.state, &transaction, derivesFieldsAgain: hasDerivedFields
+        ) { state, transaction in deriveFields(of: &state, transaction) }
     }
 
     /// Brings the derived fields of `state`, the commit's mutated state, up to date, with the

@@ -37,3 +37,24 @@ public struct StoreMiddleware<State>: Sendable {
         body(&state, previous, &transaction)
     }
 }
+
+/// Runs a store's middleware `steps` on `state`, a commit on top of `previous`: each step in
+/// order. With `derivesFieldsAgain` (a ``DerivedFields`` state), a step that changed the state
+/// may have changed an input of a derived field, so `deriveFields` brings them up to date again,
+/// with the transaction the steps left: no one sees them stale. Both stores' commits run it.
+func _applyMiddleware<State: Equatable>(
+    _ steps: [StoreMiddleware<State>],
+    to state: inout State,
+    previous: State,
+    _ transaction: inout Transaction,
+    derivesFieldsAgain: Bool,
+    _ deriveFields: (inout State, Transaction) -> Void
+) {
+    guard derivesFieldsAgain, !steps.isEmpty else {
+        for step in steps { step.apply(&state, previous, &transaction) }
+        return
+    }
+    let beforeMiddleware = state
+    for step in steps { step.apply(&state, previous, &transaction) }
+    if !(state == beforeMiddleware) { deriveFields(&state, transaction) }
+}

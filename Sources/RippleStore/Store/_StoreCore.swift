@@ -439,16 +439,11 @@ final class _StoreCore<State: Equatable & Sendable>: _Waitable, @unchecked Senda
     /// ``deriveFields(of:from:_:)``).
     @inline(never)
     private func applyMiddleware(to state: inout State, from base: _Snapshot<State>, _ transaction: inout Transaction) {
-        let steps = lock.withLock { middlewareSteps }
-        guard hasDerivedFields, !steps.isEmpty else {
-            for step in steps { step.apply(&state, base.state, &transaction) }
-            return
-        }
-        // A step that changes a field the derived fields are computed from: they are brought
-        // up to date again, from the state before the commit, so that no one sees them stale.
-        let beforeMiddleware = state
-        for step in steps { step.apply(&state, base.state, &transaction) }
-        if !(state == beforeMiddleware) { deriveFields(of: &state, from: base, transaction) }
+        // Derived fields brought up to date again come from the state before the commit.
+        _applyMiddleware(
+            lock.withLock { middlewareSteps }, to: &state, previous: base.state, &transaction,
+            derivesFieldsAgain: hasDerivedFields
+        ) { state, transaction in deriveFields(of: &state, from: base, transaction) }
     }
 
     /// After a commit published with no route to compare (the state has fields, but no reader
