@@ -28,10 +28,9 @@ import _RippleRef
 /// (a derivation's, which fails there with its message, or one made by a user's equality check
 /// while the commit holds it), a write while a tracer is installed (the trace shows each write
 /// when it is made), a write while some stored value has before-change handlers (its staging
-/// calls them, under the lock it takes: see `Stored+WillChange.swift`), a value larger than `capacity`, a write while the last sole write is
-/// still being applied or released, and every write on Apple platforms, where a thread cannot
-/// tell cheaply whether it holds the lock (their recursive mutex keeps no owner that Ripple may
-/// read).
+/// calls them, under the lock it takes: see `Stored+WillChange.swift`), a value larger than
+/// `capacity`, and a write while the last sole write is still being applied or released. The
+/// same on every platform: the lock records its owner everywhere (see `_Lock`).
 ///
 /// Only its own thread touches it.
 @usableFromInline

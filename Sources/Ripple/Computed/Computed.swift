@@ -32,8 +32,8 @@ import _RippleRef
 /// a pure function of what it reads: it must not write, block on another thread, or await.
 /// Side effects belong in ``observe(file:line:_:)`` reactions. (A read that nests derivations
 /// more than 256 deep, such as the first read of a long chain, runs the deeper ones on helper
-/// threads with fresh stacks while the reading thread waits, holding the graph for them; on
-/// Apple platforms they nest on the reading thread's stack.)
+/// threads with fresh stacks while the reading thread waits, holding the graph for them, on
+/// every platform.)
 ///
 /// - Complexity: A read of an up-to-date value is O(1). Otherwise it checks the sources in
 ///   order and re-evaluates only the nodes whose sources really changed.

@@ -27,8 +27,8 @@ import Observation
 /// `observe { }`, which may run on any thread, cannot read it (the compiler refuses); and
 /// should one reach it anyway on another thread (through `MainActor.assumeIsolated`), the
 /// program stops with a message naming it rather than run the derivation there. Nor does a
-/// deep first read move it: on Linux, derivations nested hundreds deep continue on helper
-/// threads, but main-actor ones stay on the main thread.
+/// deep first read move it: derivations nested hundreds deep continue on helper threads, but
+/// main-actor ones stay on the main thread.
 ///
 /// It may read any `Stored` and `Computed`, which may be written on any thread: a write made
 /// on another thread marks it stale, and the next read on the main actor brings it up to date.

@@ -57,8 +57,8 @@ import _RippleRef
 @usableFromInline
 enum _ReadStart: UInt8 {
     /// The read was recorded by the derivation running on this thread, which held the lock
-    /// already; the lock was not taken again (Linux, where a thread knows whether it holds the
-    /// lock): copy the value, and release nothing.
+    /// already; the lock was not taken again (the lock records its owner, so a thread knows
+    /// whether it holds it): copy the value, and release nothing.
     case trackedInDerivation
     /// The read was recorded by the running derivation or reaction; the lock is held: copy the
     /// value, then call `_endTrackedRead(copying:_:)` with the acquisition (`_HeldLock()`).

@@ -32,8 +32,8 @@ package final class _Graph: @unchecked Sendable {
     /// records no trace (one load, under a lock the caller already holds).
     @usableFromInline @exclusivity(unchecked) var tracingCount = 0
     /// `tracingCount`, copied for reads made without the lock, where a stale value is harmless:
-    /// `traceCommit` on every store commit and, on Linux, a batch's first write (while a tracer
-    /// is installed, it is staged, see `_SoleWrite`; Apple platforms stage every batched write).
+    /// `traceCommit` on every store commit and a batch's first write (while a tracer is
+    /// installed, it is staged, see `_SoleWrite`).
     /// A C word (`_ripple_relaxed_load`): `Atomic` needs macOS 15 / iOS 18. Never deallocated:
     /// the graph lives as long as the process.
     let tracersInstalled: UnsafeMutablePointer<UInt> = {
