@@ -93,69 +93,19 @@ struct _KeptValue {
 }
 
 extension _Graph {
-    /// Notes a reaction run about to start on `context`'s thread. It reads the
-    /// graph as it is until another thread's change touches what it read.
-    ///
-    /// - Complexity: O(1), and O(1) amortized for a run nested in another.
-    @inline(__always)
-    func beginSnapshot(of reaction: _ReactionNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
-        let locked = state(held)
-        let staging = context.staging
-        if staging.runReaction != nil {
-            suspendCurrentRun(staging, held)
-        } else {
-            let ref = _Ref(staging)
-            let head = locked.snapshots.runningHead
-            staging.nextRunning = head
-            head?.with { $0.previousRunning = ref }
-            locked.snapshots.runningHead = ref
-            locked.snapshots.runningThreads &+= 1
-        }
-        staging.runReaction = ObjectIdentifier(reaction)
-    }
-
     /// A run starts inside another on the same thread: the outer one waits, with
     /// the changes it holds, until the inner one ends.
     @inline(never)
-    private func suspendCurrentRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
+    func suspendCurrentRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
         guard let outer = staging.runReaction else { return }
         var held: [Int] = []
         swap(&held, &staging.heldChanges)
         staging.suspendedRuns.append(_SuspendedRun(reaction: outer, held: held))
     }
 
-    /// Ends the current run on `context`'s thread, its body returned: the thread's
-    /// view goes back to the run this one nested in, if any, and the changes only this run
-    /// held let go of their kept values.
-    ///
-    /// - Complexity: O(1); O(*k*) in the values kept when the run held changes.
-    @inline(__always)
-    func endSnapshot(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
-        let locked = state(held)
-        let staging = context.staging
-        if !staging.heldChanges.isEmpty { releaseHeldChanges(staging, held) }
-        if !staging.suspendedRuns.isEmpty {
-            resumeOuterRun(staging, held)
-        } else {
-            staging.runReaction = nil
-            let next = staging.nextRunning
-            let previous = staging.previousRunning
-            if let previous {
-                previous.with { $0.nextRunning = next }
-                staging.previousRunning = nil
-            } else {
-                locked.snapshots.runningHead = next
-            }
-            next?.with { $0.previousRunning = previous }
-            staging.nextRunning = nil
-            locked.snapshots.runningThreads &-= 1
-        }
-        if !staging.memo.isEmpty { forgetPrivateValues(staging, held) }
-    }
-
     /// The current run on a thread ended inside another: the outer one goes on.
     @inline(never)
-    private func resumeOuterRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
+    func resumeOuterRun(_ staging: _Staging, _ held: borrowing _HeldLock) {
         let outer = staging.suspendedRuns.removeLast()
         staging.runReaction = outer.reaction
         staging.heldChanges = outer.held
@@ -164,7 +114,7 @@ extension _Graph {
     /// A run's private values (and the nodes they hold) go with it, once the lock is released;
     /// a batch's stay (a run started inside it).
     @inline(never)
-    private func forgetPrivateValues(_ staging: _Staging, _ held: borrowing _HeldLock) {
+    func forgetPrivateValues(_ staging: _Staging, _ held: borrowing _HeldLock) {
         guard !staging.isActive else { return }
         keepUntilUnlock(staging.memo)
         staging.memo = [:]
@@ -173,7 +123,7 @@ extension _Graph {
     /// A run that held changes ended: each change no other run holds lets go of
     /// its kept values.
     @inline(never)
-    private func releaseHeldChanges(_ staging: _Staging, _ held: borrowing _HeldLock) {
+    func releaseHeldChanges(_ staging: _Staging, _ held: borrowing _HeldLock) {
         let locked = state(held)
         var released: [Int] = []
         for change in staging.heldChanges {

@@ -25,7 +25,8 @@
 ///   applies the writes it queued at its end, as part of that batch (``beginDeliveryWork()``).
 ///
 /// So a write is applied at once, or staged and applied with its batch, and queued writes are
-/// batches applied later: the graph's side of every route is the same (`Stored+Graph.swift`).
+/// batches applied later: the graph's side of every route is the same (the write's graph half,
+/// in `Stored.swift`).
 @usableFromInline
 struct _WritePipeline {
     /// Where a write made now goes.

@@ -211,3 +211,138 @@ extension _Graph {
         context.writes.queue(_DeferredWrite(apply: apply, reaction: context.reaction, writesNothing: writesNothing))
     }
 }
+
+// MARK: - A reaction's run
+
+// The steps `perform` takes, in its order: with the lock held (never released), the lifecycle
+// is asked what to do (`runRequested`, `checkSources`), the run begins (`beginRun`, then
+// `beginTracking` and `beginSnapshot`); with the lock released, the body runs (`runBody`); with
+// the lock held again, the run ends (`endSnapshot`, `endTracking`, `endRun`).
+extension _ReactionNode {
+    /// A run was asked for: a job for the reaction was delivered, or it was just
+    /// created. On the main thread a main-actor reaction runs at once, in this round, like any
+    /// reaction: the main actor's work is serialized with whatever runs on that thread, and a
+    /// run already sent finds nothing stale when it arrives, and does nothing. Other reactions
+    /// bound to an executor are sent there.
+    @inline(__always)
+    func runRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
+        if !isBoundToExecutor { return held[lifecycle: self].runRequested(canRunHere: true) }
+        return scheduledRunRequested(graph, held)
+    }
+
+    /// ``runRequested(_:_:)`` for a reaction bound to an executor: out of line, off
+    /// the path of the other reactions.
+    @inline(never)
+    private func scheduledRunRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
+        held[lifecycle: self].runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
+    }
+
+    /// The run sent to the executor arrived there.
+    func scheduledRunArrived(_ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
+        held[lifecycle: self].scheduledRunArrived()
+    }
+
+    /// Checks whether a source changed since the last run, for the lifecycle's
+    /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
+    /// the mark.
+    func checkSources(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
+        let changed = held[lifecycle: self].isMarked && graph.sourcesChanged(self, held)
+        return held[lifecycle: self].sourcesChecked(changed: changed)
+    }
+
+    /// Starts a run of the body (the lifecycle in `running`, its mark cleared): takes
+    /// the previous run's teardown. (The caller then starts tracking reads:
+    /// `_Graph.beginTracking`.)
+    @inline(__always)
+    func beginRun(_ graph: _Graph, _ held: borrowing _HeldLock) -> _ReactionRun {
+        // Whether this run keeps its sources' values is decided at its start: a reaction that
+        // first asks why during a run starts keeping them at its next run.
+        let keepsValues = held[lifecycle: self].recordsWhy
+        var run = _ReactionRun(
+            insideDerivation: graph.state(held).evaluatingRef != nil,
+            records: graph.isTracing || keepsValues,
+            keepsValues: keepsValues
+        )
+        // Most runs leave nothing to tear down: then the run carries no arrays to release.
+        run.teardown = extras?.takeTeardown()
+        if run.records { recordRunStart(graph, held) }
+        return run
+    }
+
+    /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
+    /// records the run for traces and `whyDidThisRun`, and says what comes next.
+    @inline(__always)
+    func endRun(
+        _ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun, _ held: borrowing _HeldLock
+    ) -> _Lifecycle.RunFinishedAction {
+        if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues, held) }
+        return held[lifecycle: self].runFinished()
+    }
+
+    /// Runs the body once (lock released): first tears down the previous run (its children, then
+    /// its cleanups), then runs the body as the thread's running reaction and owner.
+    func runBody(_ run: inout _ReactionRun, _ context: _ThreadContext) {
+        if let teardown = run.teardown {
+            run.teardown = nil
+            teardown.run(insideDerivation: run.insideDerivation)
+        }
+        // A write made inside `untracked { }` delivers from inside it; the reaction's
+        // own reads must still be tracked.
+        let savedUntrackedDepth = context.untrackedDepth
+        context.untrackedDepth = 0
+        context.running(_Ref(self as _DerivedNode), ownedBy: self, body)
+        context.untrackedDepth = savedUntrackedDepth
+    }
+}
+
+extension _Graph {
+    /// Notes a reaction run about to start on `context`'s thread. It reads the
+    /// graph as it is until another thread's change touches what it read.
+    ///
+    /// - Complexity: O(1), and O(1) amortized for a run nested in another.
+    @inline(__always)
+    func beginSnapshot(of reaction: _ReactionNode, _ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
+        let staging = context.staging
+        if staging.runReaction != nil {
+            suspendCurrentRun(staging, held)
+        } else {
+            let ref = _Ref(staging)
+            let head = locked.snapshots.runningHead
+            staging.nextRunning = head
+            head?.with { $0.previousRunning = ref }
+            locked.snapshots.runningHead = ref
+            locked.snapshots.runningThreads &+= 1
+        }
+        staging.runReaction = ObjectIdentifier(reaction)
+    }
+
+    /// Ends the current run on `context`'s thread, its body returned: the thread's
+    /// view goes back to the run this one nested in, if any, and the changes only this run
+    /// held let go of their kept values.
+    ///
+    /// - Complexity: O(1); O(*k*) in the values kept when the run held changes.
+    @inline(__always)
+    func endSnapshot(_ context: _ThreadContext, _ held: borrowing _HeldLock) {
+        let locked = state(held)
+        let staging = context.staging
+        if !staging.heldChanges.isEmpty { releaseHeldChanges(staging, held) }
+        if !staging.suspendedRuns.isEmpty {
+            resumeOuterRun(staging, held)
+        } else {
+            staging.runReaction = nil
+            let next = staging.nextRunning
+            let previous = staging.previousRunning
+            if let previous {
+                previous.with { $0.nextRunning = next }
+                staging.previousRunning = nil
+            } else {
+                locked.snapshots.runningHead = next
+            }
+            next?.with { $0.previousRunning = previous }
+            staging.nextRunning = nil
+            locked.snapshots.runningThreads &-= 1
+        }
+        if !staging.memo.isEmpty { forgetPrivateValues(staging, held) }
+    }
+}

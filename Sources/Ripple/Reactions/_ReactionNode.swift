@@ -5,8 +5,9 @@ import _RippleRef
 /// Its lifecycle is a `_Lifecycle` (`lifecycle`, one field), under the graph's lock: each step
 /// below asks it what to do, and the steps that call user code (the body, the teardown, the
 /// hop to an executor) run with the lock released. The delivery loop drives a run
-/// (`_Graph.runReaction`, `_Graph.perform`): every method here is called either with the lock
-/// held, and returns with it held without ever releasing it, or with the lock released.
+/// (`_Graph.runReaction`, `_Graph.perform`), and the steps of a run are beside it, in
+/// `_Graph+Delivery.swift`: every method is called either with the lock held, and returns with
+/// it held without ever releasing it, or with the lock released.
 ///
 /// Teardown (before each re-run, and on disposal) cancels the children last created first,
 /// then runs the cleanups last registered first, detached from whatever runs on the thread
@@ -18,15 +19,15 @@ import _RippleRef
 class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
     /// Bound to the main actor: a run triggered on the main thread runs there at once, in
     /// its round, instead of being sent to the executor (see `runRequested(_:_:)`).
-    private let runsOnMainActor: Bool
+    let runsOnMainActor: Bool
     /// Bound to an executor (`schedule` in `extras`): a run is sent there unless it may run
     /// where it was triggered. In the padding after the flag above.
-    private let isBoundToExecutor: Bool
+    let isBoundToExecutor: Bool
     /// The user's reaction, run with the lock released.
-    private let body: @Sendable () -> Void
+    let body: @Sendable () -> Void
     /// What most reactions never need (an executor, cleanups, children): created with the
     /// reaction if it is bound to an executor, else by its first cleanup or child (lock held).
-    private var extras: _ReactionExtras?
+    private(set) var extras: _ReactionExtras?
 
     /// A reaction that has not run yet. `schedule` sends a run to the reaction's executor (nil:
     /// it runs on the thread that triggers it); `runsOnMainActor`: that executor is the main
@@ -62,67 +63,7 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
         graphRef.with { $0.runReaction(self, context) }
     }
 
-    // MARK: Steps of a run, with the lock held (never released)
-
-    /// A run was asked for: a job for the reaction was delivered, or it was just
-    /// created. On the main thread a main-actor reaction runs at once, in this round, like any
-    /// reaction: the main actor's work is serialized with whatever runs on that thread, and a
-    /// run already sent finds nothing stale when it arrives, and does nothing. Other reactions
-    /// bound to an executor are sent there.
-    @inline(__always)
-    func runRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        if !isBoundToExecutor { return held[lifecycle: self].runRequested(canRunHere: true) }
-        return scheduledRunRequested(graph, held)
-    }
-
-    /// ``runRequested(_:_:)`` for a reaction bound to an executor: out of line, off
-    /// the path of the other reactions.
-    @inline(never)
-    private func scheduledRunRequested(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        held[lifecycle: self].runRequested(canRunHere: runsOnMainActor && graph.isOnMainThread())
-    }
-
-    /// The run sent to the executor arrived there.
-    func scheduledRunArrived(_ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        held[lifecycle: self].scheduledRunArrived()
-    }
-
-    /// Checks whether a source changed since the last run, for the lifecycle's
-    /// `checkSources`: only a marked reaction can have changed sources. The lifecycle clears
-    /// the mark.
-    func checkSources(_ graph: _Graph, _ held: borrowing _HeldLock) -> _Lifecycle.RunAction {
-        let changed = held[lifecycle: self].isMarked && graph.sourcesChanged(self, held)
-        return held[lifecycle: self].sourcesChecked(changed: changed)
-    }
-
-    /// Starts a run of the body (the lifecycle in `running`, its mark cleared): takes
-    /// the previous run's teardown. (The caller then starts tracking reads:
-    /// `_Graph.beginTracking`.)
-    @inline(__always)
-    func beginRun(_ graph: _Graph, _ held: borrowing _HeldLock) -> _ReactionRun {
-        // Whether this run keeps its sources' values is decided at its start: a reaction that
-        // first asks why during a run starts keeping them at its next run.
-        let keepsValues = held[lifecycle: self].recordsWhy
-        var run = _ReactionRun(
-            insideDerivation: graph.state(held).evaluatingRef != nil,
-            records: graph.isTracing || keepsValues,
-            keepsValues: keepsValues
-        )
-        // Most runs leave nothing to tear down: then the run carries no arrays to release.
-        run.teardown = extras?.takeTeardown()
-        if run.records { recordRunStart(graph, held) }
-        return run
-    }
-
-    /// Ends a run of the body (lock held again, reads no longer tracked: `_Graph.endTracking`):
-    /// records the run for traces and `whyDidThisRun`, and says what comes next.
-    @inline(__always)
-    func endRun(
-        _ graph: _Graph, _ context: _ThreadContext, _ run: consuming _ReactionRun, _ held: borrowing _HeldLock
-    ) -> _Lifecycle.RunFinishedAction {
-        if run.records { recordRunEnd(graph, context, keepingValues: run.keepsValues, held) }
-        return held[lifecycle: self].runFinished()
-    }
+    // MARK: Disposal and the executor hop (the steps of a run are in `_Graph+Delivery.swift`)
 
     /// Disposes of the reaction (the lifecycle already in `disposed`): unlinks it
     /// from its sources and takes what must be finished with the lock released (`finish`).
@@ -140,23 +81,6 @@ class _ReactionNode: _SubscriberNode, _Owner, @unchecked Sendable {
             insideDerivation: graph.state(held).evaluatingRef != nil,
             releasesRunHold: releasingRunHold
         )
-    }
-
-    // MARK: Steps with the lock released
-
-    /// Runs the body once (lock released): first tears down the previous run (its children, then
-    /// its cleanups), then runs the body as the thread's running reaction and owner.
-    func runBody(_ run: inout _ReactionRun, _ context: _ThreadContext) {
-        if let teardown = run.teardown {
-            run.teardown = nil
-            teardown.run(insideDerivation: run.insideDerivation)
-        }
-        // A write made inside `untracked { }` delivers from inside it; the reaction's
-        // own reads must still be tracked.
-        let savedUntrackedDepth = context.untrackedDepth
-        context.untrackedDepth = 0
-        context.running(_Ref(self as _DerivedNode), ownedBy: self, body)
-        context.untrackedDepth = savedUntrackedDepth
     }
 
     /// Sends a run to the reaction's executor (lock released). The job holds the node until it

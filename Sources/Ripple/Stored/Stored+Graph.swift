@@ -1,43 +1,13 @@
 import Observation
 import _RippleRef
 
-// The graph bookkeeping of a `Stored`: locking for reads and writes, stamping versions,
-// propagating, queueing deliveries and Observation notices, tracing. `Stored.swift` holds the
-// public API and the inlinable write that calls these.
+// The graph bookkeeping of a `Stored` other than the write (which is in `Stored.swift`): reads
+// without tracking, a batch's marks and reserved versions, Observation arming and tracing.
 extension Stored {
     /// The value, read without tracking or Observation registration (inside a batch, as the
     /// batch sees it).
     func peek() -> Value {
         _graph.withLock { held in _valueInView(held) }
-    }
-
-    /// Takes the lock for a write, stops a write made by a derivation, waits for another
-    /// thread's read-modify-write of this value to end, and counts the write. Returns the
-    /// acquisition, for `_commitWrite`, `_unlockAfterWrite` or
-    /// `_markReadersOfReplacedStagedValue` to release; `nil`, with nothing held and nothing
-    /// counted, for the write of a read-modify-write that another write overtook (the caller
-    /// retries it).
-    @usableFromInline @inline(never)
-    func _lockForWrite(_ context: _Ref<_ThreadContext>) -> _HeldLock? {
-        // Handed out through a variable: a closure's result must be copyable.
-        var taken: _HeldLock? = nil
-        graphRef.with { graph in
-            // Never inlined and synchronous: the thread's identity may be read in place.
-            var held = graph.takeLock(as: _Lock.threadOfNonInlinedSynchronousCaller)
-            graph.refuseWrite(to: self, on: nil, held)
-            if _exclusiveOwner(held) != nil || graph.readModifyWriteRegions != 0 {
-                guard let admitted = _admitWrite(graph, context, held) else { return }
-                held = admitted
-            }
-            held[writes: self] &+= 1
-            if let extras = _extras, let writeCounter = extras.with({ held[writeCounter: $0] }) {
-                _ = writeCounter._write(held[writes: self], context)
-            }
-            // The equality check runs next: a write from inside it fails (see `comparingRef`).
-            graph.state(held).comparingRef = .init(self)
-            taken = consume held
-        }
-        return taken
     }
 
     /// Gives the write counter, just written by `_lockForWrite`, the version a reaction's read
@@ -46,31 +16,6 @@ extension Stored {
     @usableFromInline @inline(never)
     func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
         extrasRef.with { held[writeCounter: $0] }?._stampVersion(reserved, held)
-    }
-
-    /// Releases the lock after a write that changed nothing.
-    @usableFromInline
-    func _unlockAfterWrite(_ held: consuming _HeldLock) {
-        graphRef.with { $0.state(held).comparingRef = nil }
-        held.release(graphRef)
-    }
-
-    /// Gives the value being written a new version. (A batch's writes are applied
-    /// once each, when it ends, so a value changed and changed back inside a batch is never
-    /// written: see `_Staging`.)
-    @usableFromInline
-    func _stampVersion(_ held: borrowing _HeldLock) {
-        graphRef.with { graph in
-            if graph.state(held).snapshots.runningThreads != 0 { _keepReplacedValue(graph, held) }
-            held[version: self] = graph.makeID(held)
-        }
-    }
-
-    /// Keeps the value about to be replaced for the reaction runs in progress on other threads,
-    /// until the write has propagated (see `_RunSnapshots`).
-    @inline(never)
-    func _keepReplacedValue(_ graph: _Graph, _ held: borrowing _HeldLock) {
-        graph.keepReplacedValue(of: self, { _value }, version: held[version: self], held)
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
@@ -102,55 +47,6 @@ extension Stored {
             context.with { graph.propagate(from: self, into: $0, held) }
         }
         held.release(graphRef)
-    }
-
-    /// Propagates a committed write, queues the Observation notice, and releases `held`.
-    ///
-    /// `runningJobs` (an unbatched write, see `_write`): the jobs the write queued run first,
-    /// holding the lock from the commit to the first reaction, as a batch's commit does, so
-    /// that a write and its reactions cost one acquisition, not two.
-    @usableFromInline
-    func _commitWrite(_ context: _Ref<_ThreadContext>, _ held: consuming _HeldLock, runningJobs: Bool = false) {
-        // Through a variable: a closure cannot consume what it captures.
-        var held = Optional(held)
-        graphRef.with { graph in
-            context.with { context in
-                graph.state(held!).comparingRef = nil
-                graph.state(held!).epoch &+= 1
-                graph.propagate(from: self, into: context, held!)
-                if _extras != nil, _isArmedForObservation(held!) {
-                    context.jobs.append(.notify(self))
-                }
-                if runningJobs {
-                    graph.unlockRunningQueuedJobs(context, held.take()!)
-                } else {
-                    held.take()!.release(graph)
-                }
-            }
-        }
-    }
-
-    /// Whether an Observation scope armed this value (see `armObservation`): its changes are
-    /// told to Observation.
-    @inline(__always)
-    private func _isArmedForObservation(_ held: borrowing _HeldLock) -> Bool {
-        _extras?.with { held[observationRef: $0] != nil } ?? false
-    }
-
-    /// Queues a write made while reactions are being delivered.
-    @usableFromInline
-    func _queueWrite(_ context: _Ref<_ThreadContext>, _ apply: @escaping () -> Void) {
-        graphRef.with { graph in
-            context.with { graph.queueWrite($0, apply) }
-        }
-    }
-
-    /// Runs the reactions a write queued (unless a batch or a delivery is in progress).
-    @usableFromInline
-    func _deliver(_ context: _Ref<_ThreadContext>) {
-        graphRef.with { graph in
-            context.with { graph.deliver($0) }
-        }
     }
 
     /// Records a write for the tracers.

@@ -238,12 +238,6 @@ extension Stored: _ReadModifyWriteSubject {
         return held
     }
 
-    /// The thread (its context) inside a compound assignment to this value, which other
-    /// writers wait for; `nil` when none. Kept in the extras: most values never have one.
-    func _exclusiveOwner(_ held: borrowing _HeldLock) -> _Ref<_ThreadContext>? {
-        _extras?.with { held[exclusiveOwner: $0] } ?? nil
-    }
-
     /// Sets the thread with exclusive access to this value (`nil`: none).
     func _setExclusiveOwner(_ owner: _Ref<_ThreadContext>?, _ held: borrowing _HeldLock) {
         if owner == nil, _extras == nil { return }
