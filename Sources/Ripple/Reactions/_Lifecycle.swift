@@ -186,7 +186,12 @@ struct _Lifecycle: Equatable {
     /// not a step of the lifecycle: decided at each run's start.
     var recordsWhy: Bool {
         @inline(__always) get { bits & Self.recordsWhyBit != 0 }
-        set { bits = newValue ? bits | Self.recordsWhyBit : bits & ~Self.recordsWhyBit }
+    }
+
+    /// The body asked why it runs (`whyDidThisRun()`) and was not recording: from its next
+    /// run's start on, it keeps its sources' values. Changes no step of the lifecycle.
+    mutating func startRecordingWhy() {
+        bits |= Self.recordsWhyBit
     }
 
     // MARK: Transitions

@@ -37,7 +37,7 @@ public func whyDidThisRun() -> [SourceChange] {
     let pending = _graph.withLock { (held) -> [_PendingSourceChange] in
         guard held[lifecycle: reaction].recordsWhy else {
             // From the end of this run on, it keeps what it needs.
-            held[lifecycle: reaction].recordsWhy = true
+            held[lifecycle: reaction].startRecordingWhy()
             return []
         }
         return reaction.changesSinceLastRun(_graph, held)

@@ -142,10 +142,24 @@ import Testing
         _ = machine.runRequested(canRunHere: false)
         _ = machine.cancel()
         #expect(machine.recordsWhy)
-        machine.recordsWhy = false
-        #expect(!machine.recordsWhy)
         #expect(machine.isDisposed)
         #expect(machine.isRunScheduled)
+    }
+
+    @Test("starting to record why changes no step of the lifecycle")
+    func startRecordingWhy() {
+        var machine = Machine()
+        _ = machine.runRequested(canRunHere: true)
+        _ = machine.marked(bySelf: false)
+        let phase = machine.phase
+        #expect(!machine.recordsWhy)
+        machine.startRecordingWhy()
+        #expect(machine.recordsWhy)
+        #expect(machine.phase == phase)
+        #expect(machine.isMarked)
+        _ = machine.runFinished()
+        #expect(machine.phase == .idle)
+        #expect(machine.recordsWhy)
     }
 
     // MARK: Runs
