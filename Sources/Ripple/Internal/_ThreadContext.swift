@@ -11,7 +11,9 @@ internal import _RippleThread
 /// Per-thread state of the graph: what the running reaction tracks, batching, and the
 /// queues of work that must run after the graph's lock is released.
 ///
-/// Only its own thread touches a context, so it needs no lock.
+/// Only its own thread touches a context, so it needs no lock, with one exception:
+/// `waitingFor`, which other threads read to detect a deadlock, under the graph's lock and
+/// through its token (`held[waitingFor: context]`).
 @usableFromInline
 package final class _ThreadContext {
     /// The reaction whose body is running on this thread, which reads are attributed to.
@@ -91,8 +93,9 @@ package final class _ThreadContext {
     /// Values a read-modify-write inside the current batch holds until the batch is applied
     /// (each retained; their other writers wait).
     @exclusivity(unchecked) var reservations: [any _ReadModifyWriteSubject] = []
-    /// The value this thread waits to write, while it waits (to detect a deadlock).
-    @exclusivity(unchecked) var waitingFor: (any _ReadModifyWriteSubject)?
+    /// The value this thread waits to write, while it waits (to detect a deadlock). Read by
+    /// other threads: reached only through the token (`held[waitingFor:]`, below).
+    @exclusivity(unchecked) fileprivate var _waitingFor: (any _ReadModifyWriteSubject)?
 
     /// The reaction whose queued write this thread is applying (see `_DeferredWrite.reaction`):
     /// a reaction that this write marks stale is re-triggering itself. Not retained: the
@@ -324,4 +327,14 @@ private func _drainReleaseQueue(_ context: _ThreadContext) {
         _ = next
     }
     context.isReleasing = false
+}
+
+extension _HeldLock {
+    /// The value `context`'s thread waits to write, while it waits (see
+    /// `Stored._waitForExclusiveAccess`): the one field of a thread's context that other threads
+    /// read, so only under the lock.
+    subscript(waitingFor context: _ThreadContext) -> (any _ReadModifyWriteSubject)? {
+        @inline(__always) get { context._waitingFor }
+        @inline(__always) nonmutating set { context._waitingFor = newValue }
+    }
 }

@@ -15,7 +15,7 @@ extension Stored {
     /// `_StagedRead.countVersion`).
     @usableFromInline @inline(never)
     func _stampWriteCounter(_ reserved: Int, _ held: borrowing _HeldLock) {
-        extrasRef.with { held[writeCounter: $0] }?._stampVersion(reserved, held)
+        extrasRef(held).with { held[writeCounter: $0] }?._stampVersion(reserved, held)
     }
 
     /// Gives the value being written the version a reaction's read reserved for it (lock
@@ -111,17 +111,17 @@ extension Stored {
     fileprivate func armObservation(_ held: borrowing _HeldLock) -> _Ref<_ObservationSubject> {
         if let observationRef = _extras?.with({ held[observationRef: $0] }) { return observationRef }
         let created = _Ref(retaining: _ObservationSubject())
-        held[observationRef: extras] = created
+        held[observationRef: extras(held)] = created
         return created
     }
 
-    /// The node's extras, created now if needed (lock held).
-    var extras: _StoredExtras<Value> {
-        extrasRef.object
+    /// The node's extras, created now if needed.
+    func extras(_ held: borrowing _HeldLock) -> _StoredExtras<Value> {
+        extrasRef(held).object
     }
 
-    /// The node's extras as a +0 reference, created now if needed (lock held).
-    var extrasRef: _Ref<_StoredExtras<Value>> {
+    /// The node's extras as a +0 reference, created now if needed.
+    func extrasRef(_ held: borrowing _HeldLock) -> _Ref<_StoredExtras<Value>> {
         if let _extras { return _extras }
         let created = _Ref(retaining: _StoredExtras<Value>())
         _extras = created

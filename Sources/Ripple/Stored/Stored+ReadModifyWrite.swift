@@ -207,7 +207,7 @@ extension Stored: _ReadModifyWriteSubject {
                     _setExclusiveOwner(_Ref(context), held)
                     graph.state(held).exclusiveOwners += 1
                 }
-                held[exclusiveDepth: extras] += 1
+                held[exclusiveDepth: extras(held)] += 1
                 // Inside a batch (not one queued by a reaction), held until it is applied.
                 if context.writes.route == .stage {
                     context.readModifyWrite.isReservedByBatch = true
@@ -241,7 +241,7 @@ extension Stored: _ReadModifyWriteSubject {
     /// Sets the thread with exclusive access to this value (`nil`: none).
     func _setExclusiveOwner(_ owner: _Ref<_ThreadContext>?, _ held: borrowing _HeldLock) {
         if owner == nil, _extras == nil { return }
-        extrasRef.with { held[exclusiveOwner: $0] = owner }
+        extrasRef(held).with { held[exclusiveOwner: $0] = owner }
     }
 
     /// Waits (lock held once) until no other thread has exclusive access to this value.
@@ -258,9 +258,9 @@ extension Stored: _ReadModifyWriteSubject {
                     )
                 }
                 failIfWaitingCloses(on: owner, me, graph, held)
-                context.waitingFor = self
+                held[waitingFor: context] = self
                 graph.waitForBroadcast(context, held)
-                context.waitingFor = nil
+                held[waitingFor: context] = nil
             }
         }
     }
@@ -272,7 +272,7 @@ extension Stored: _ReadModifyWriteSubject {
         var chain = [debugLabel]
         var next = owner
         // Every context on the chain belongs to a thread blocked in this function, so alive.
-        while let waited = next.object.waitingFor,
+        while let waited = held[waitingFor: next.object],
             let nextOwner = waited._exclusiveOwner(held)
         {
             chain.append(waited.debugLabel)
@@ -288,8 +288,8 @@ extension Stored: _ReadModifyWriteSubject {
     }
 
     func _endExclusive(_ held: borrowing _HeldLock) {
-        held[exclusiveDepth: extras] -= 1
-        if held[exclusiveDepth: extras] == 0 {
+        held[exclusiveDepth: extras(held)] -= 1
+        if held[exclusiveDepth: extras(held)] == 0 {
             _setExclusiveOwner(nil, held)
             graphRef.with { graph in
                 graph.state(held).exclusiveOwners -= 1

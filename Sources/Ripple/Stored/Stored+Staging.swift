@@ -116,7 +116,7 @@ extension Stored {
         staging.append(self, commit: commit)
         if _stagedCount == .max { graph.failTooManyStagingThreads(of: self, held) }
         _stagedCount += 1
-        return extrasRef.with { extras in
+        return extrasRef(held).with { extras in
             guard held[stagedOwner: extras] == nil else { return .apart }
             held[stagedOwner: extras] = me
             held[stagedWrites: extras] = 1
@@ -313,7 +313,7 @@ extension Stored {
     /// held; see `_StagedRead`).
     @usableFromInline
     func _takeStagedRead(_ held: borrowing _HeldLock) -> _StagedRead {
-        extrasRef.with { extras in
+        extrasRef(held).with { extras in
             let read = held[stagedRead: extras]
             held[stagedRead: extras] = _StagedRead()
             return read

@@ -95,7 +95,7 @@ extension Stored {
         guard _adoptByCurrentOwner(subscription) else { return subscription }
         graphRef.with { graph in
             graph.withLock { held in
-                held[willChangeHandlers: extras].append(entry)
+                held[willChangeHandlers: extras(held)].append(entry)
                 if !_hasWillChangeHandlers {
                     _hasWillChangeHandlers = true
                     graph.countWillChangeNodes(by: 1)
@@ -111,7 +111,7 @@ extension Stored {
             graph.withLock { held in
                 guard !entry.isCancelled else { return }
                 entry.isCancelled = true
-                let extras = self.extras
+                let extras = self.extras(held)
                 held[willChangeHandlers: extras].removeAll { $0 === entry }
                 if held[willChangeHandlers: extras].isEmpty, _hasWillChangeHandlers {
                     _hasWillChangeHandlers = false
@@ -144,8 +144,8 @@ extension Stored {
         let me = context
         failIfCallingWillChangeHandlers(graph, me, held)
         holdForWillChange(graph, me, held)
-        let handlers = held[willChangeHandlers: extras]
-        held[willChangeCaller: extras] = me
+        let handlers = held[willChangeHandlers: extras(held)]
+        held[willChangeCaller: extras(held)] = me
         let old = _value
         // Not counted while the handlers run: a compare-and-set (`update`) that reads the
         // value meanwhile notes the count before this write, and so finds itself
@@ -155,7 +155,7 @@ extension Stored {
         runWillChangeHandlers(handlers, old, newValue, graph)
         held = graph.takeLock()
         held[writes: self] &+= 1
-        held[willChangeCaller: extras] = nil
+        held[willChangeCaller: extras(held)] = nil
         _endExclusive(held)
         return held
     }
@@ -188,12 +188,12 @@ extension Stored {
             }
         }
         failIfCallingWillChangeHandlers(graph, me, held)
-        let handlers = held[willChangeHandlers: extras]
-        held[willChangeCaller: extras] = me
+        let handlers = held[willChangeHandlers: extras(held)]
+        held[willChangeCaller: extras(held)] = me
         held.release(graph)
         runWillChangeHandlers(handlers, old, newValue, graph)
         held = graph.takeLock()
-        held[willChangeCaller: extras] = nil
+        held[willChangeCaller: extras(held)] = nil
         // The handlers' own writes may have staged the batch's sole write meanwhile.
         graph.stageSoleWrite(of: thread, held)
         slot = _stageLocked(graph, thread, held, commit: commit)
@@ -207,7 +207,7 @@ extension Stored {
             _setExclusiveOwner(me, held)
             graph.state(held).exclusiveOwners += 1
         }
-        held[exclusiveDepth: extras] += 1
+        held[exclusiveDepth: extras(held)] += 1
     }
 
     /// Stops a write of this value made while its handlers run on this thread (the
@@ -215,7 +215,7 @@ extension Stored {
     private func failIfCallingWillChangeHandlers(
         _ graph: _Graph, _ me: _Ref<_ThreadContext>, _ held: borrowing _HeldLock
     ) {
-        guard let caller = held[willChangeCaller: extras], caller == me else { return }
+        guard let caller = held[willChangeCaller: extras(held)], caller == me else { return }
         graph.unlock()
         _rippleFailure(
             "\(debugLabel) was written from inside one of its own willChange handlers, before the change they were told about is applied. A willChange handler must not write the value it observes (directly or through the reactions of its writes); write it after the change, from a reaction or a subscription."

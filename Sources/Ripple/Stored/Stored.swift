@@ -206,7 +206,7 @@ public final class Stored<Value>: _StoredNode<Value>, Readable {
                 let staged = _stagedWriteCount(held)
                 if let writeCounter = _extras?.with({ held[writeCounter: $0] }) { return (writeCounter, staged) }
                 let created = Stored<Int>(held[writes: self], name: nil, comparingWith: nil, file: #fileID, line: #line)
-                held[writeCounter: extras] = created
+                held[writeCounter: extras(held)] = created
                 return (created, staged)
             }
         }

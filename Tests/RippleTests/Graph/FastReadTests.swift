@@ -226,11 +226,11 @@ import Testing
             while spins < 10_000_000 {
                 _graph.lock.lock()
                 let context = Unmanaged<_ThreadContext>.fromOpaque(waiter.value!).takeUnretainedValue()
-                let waiting = context.waitingFor != nil
-                // Nothing else runs in this process to take it before the read below. (A token
+                // Nothing else runs in this process to take it before the reads below. (A token
                 // for the lock taken above, ended without the graph's release, which would
                 // drain the queue this test needs.)
                 let held = _HeldLock()
+                let waiting = held[waitingFor: context] != nil
                 setUp.value = waiting && !_graph.state(held).releasedUnderLock.isEmpty
                 held.endWithoutReleasing()
                 _graph.lock.unlock()
