@@ -188,8 +188,9 @@ extension Event where Value == Void {
 final class _EventHandler<Value>: @unchecked Sendable {
     // @unchecked: `slot` is guarded by the graph's lock.
     let handler: @Sendable (Value) -> Void
-    /// Where it is in its event's `handlers` (lock held to touch); moved by a compaction.
-    var slot = 0
+    /// Where it is in its event's `handlers` (lock held to touch, in this file only); moved by a
+    /// compaction.
+    fileprivate var slot = 0
     /// Set once, when the subscription ends (under the lock), and read without the lock by a
     /// delivery.
     private let ended = _OnceFlag()

@@ -19,13 +19,13 @@ import _RippleRef
 final class _ExternalSource: _Node, @unchecked Sendable {
     /// Every registration made by the current evaluation's tracked scopes also registered with
     /// this subject; `nil` before the first scope (lock held to touch).
-    var registration: _ObservationSubject?
+    fileprivate var registration: _ObservationSubject?
     /// The evaluation or run (its tracking id, `_Tracking.id`) that `registration` belongs to
     /// (lock held to touch).
-    var registrationEvaluation = 0
+    fileprivate var registrationEvaluation = 0
     /// Changes Observation reported to this source, cancellations left out (lock held to
     /// touch; for tests: registrations do not pile up).
-    var changesReported = 0
+    private(set) var changesReported = 0
 
     /// Where it came from: the node whose reads it stands for.
     private let storedOrigin: _OriginStorage

@@ -11,7 +11,7 @@ extension Subscription {
     ///
     /// - Complexity: O(1): one acquisition of the graph's lock.
     package var _context: AnyObject? {
-        _graph.withLock { held in Self._context(of: target, held) }
+        _graph.withLock { held in Self._context(of: held[target: self], held) }
     }
 
     /// Package: replaces ``_context`` with `new` if it is `expected` (the same object) and the
@@ -25,14 +25,16 @@ extension Subscription {
     @discardableResult
     package func _replaceContext(_ expected: AnyObject?, with new: AnyObject?) -> Bool {
         let (replaced, old) = _graph.withLock { held -> (Bool, AnyObject?) in
-            guard let target, Self._context(of: target, held) === expected else { return (false, nil) }
+            guard let target = held[target: self], Self._context(of: target, held) === expected else {
+                return (false, nil)
+            }
             if let reaction = target as? _ContextReactionNode {
-                defer { reaction.context = new }
-                return (true, reaction.context)
+                defer { held[context: reaction] = new }
+                return (true, held[context: reaction])
             }
             guard let action = target as? _CancelAction else { return (false, nil) }
-            defer { action.context = new }
-            return (true, action.context)
+            defer { held[context: action] = new }
+            return (true, held[context: action])
         }
         _ = old  // released with the lock released
         return replaced
@@ -40,8 +42,8 @@ extension Subscription {
 
     /// The context kept by `target`.
     private static func _context(of target: AnyObject?, _ held: borrowing _HeldLock) -> AnyObject? {
-        if let reaction = target as? _ContextReactionNode { return reaction.context }
-        return (target as? _CancelAction)?.context
+        if let reaction = target as? _ContextReactionNode { return held[context: reaction] }
+        return (target as? _CancelAction).flatMap { held[context: $0] }
     }
 }
 
@@ -109,11 +111,19 @@ package func _observeOnMainActor(
 final class _ContextReactionNode: _ReactionNode, @unchecked Sendable {
     // @unchecked: `context` is guarded by the graph's lock.
 
-    /// ``Subscription/_context`` (lock held).
-    var context: AnyObject?
+    /// ``Subscription/_context``, reached through the lock's token, `held[context: reaction]`.
+    fileprivate var _context: AnyObject?
 
     init(context: AnyObject, origin: _Origin, body: @escaping @Sendable () -> Void) {
-        self.context = context
+        self._context = context
         super.init(origin: origin, body: body)
+    }
+}
+
+extension _HeldLock {
+    /// The context a reaction made by `_observe(context:)` keeps for its subscription.
+    subscript(context reaction: _ContextReactionNode) -> AnyObject? {
+        @inline(__always) get { reaction._context }
+        @inline(__always) nonmutating set { reaction._context = newValue }
     }
 }

@@ -14,26 +14,26 @@ public final class Subscription: @unchecked Sendable, Hashable {
     // @unchecked: the field is guarded by the graph's lock. One field, in the subscription
     // itself: a reaction's subscription (most of them) is one small allocation.
 
-    /// What the first cancellation stops, `nil` once it has (lock held to touch): the reaction
-    /// of a reaction's subscription, else a `_CancelAction` holding the closure to call. Either
-    /// also keeps the subscription's ``_context``.
-    private(set) var target: AnyObject?
+    /// What the first cancellation stops, `nil` once it has: the reaction of a reaction's
+    /// subscription, else a `_CancelAction` holding the closure to call. Either also keeps the
+    /// subscription's ``_context``. Reached through the lock's token, `held[target: self]`.
+    fileprivate var _target: AnyObject?
 
     /// A reaction's subscription, which cancels it.
     init(reaction: _ReactionNode) {
-        target = reaction
+        _target = reaction
     }
 
     /// The reaction behind this subscription, while it is not cancelled.
     var _reactionNode: _Node? {
-        _graph.withLock { target as? _ReactionNode }
+        _graph.withLock { held in held[target: self] as? _ReactionNode }
     }
 
     /// Creates a subscription that calls `onCancel` once, on the first ``cancel()`` or when released.
     ///
     /// `onCancel` runs like a cleanup: untracked, and owning nothing it creates.
     public init(_ onCancel: @escaping @Sendable () -> Void) {
-        target = _CancelAction(onCancel)
+        _target = _CancelAction(onCancel)
     }
 
     deinit {
@@ -42,7 +42,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
     /// Whether ``cancel()`` has run.
     public var isCancelled: Bool {
-        _graph.withLock { target == nil }
+        _graph.withLock { held in held[target: self] == nil }
     }
 
     /// Stops the reaction or handler. Calling it again does nothing.
@@ -59,7 +59,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
     public func cancel() {
         // Taken out under the lock, and let go of after it.
         let (taken, insideDerivation) = _graph.withLock { held -> (AnyObject?, Bool) in
-            (self.target.take(), _graph.state(held).evaluatingRef != nil)
+            (held[target: self].take(), _graph.state(held).evaluatingRef != nil)
         }
         guard let taken else { return }
         if let reaction = taken as? _ReactionNode {
@@ -87,13 +87,28 @@ final class _CancelAction: @unchecked Sendable {
 
     /// Called once, by the first cancellation.
     let onCancel: @Sendable () -> Void
-    /// What the module that made the subscription attached to it (``Subscription/_context``;
-    /// lock held). The action is 32 bytes without it, 40 with it, and glibc's malloc gives
-    /// either a 48-byte chunk, so it costs no memory there.
-    var context: AnyObject?
+    /// What the module that made the subscription attached to it (``Subscription/_context``),
+    /// reached through the lock's token, `held[context: action]`. The action is 32 bytes
+    /// without it, 40 with it, and glibc's malloc gives either a 48-byte chunk, so it costs no
+    /// memory there.
+    fileprivate var _context: AnyObject?
 
     /// Wraps the closure of ``Subscription/init(_:)``.
     init(_ onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
+    }
+}
+
+extension _HeldLock {
+    /// What `subscription`'s first cancellation stops (see `Subscription._target`).
+    subscript(target subscription: Subscription) -> AnyObject? {
+        @inline(__always) get { subscription._target }
+        @inline(__always) nonmutating _modify { yield &subscription._target }
+    }
+
+    /// The context a cancel action keeps for its subscription (see `_CancelAction._context`).
+    subscript(context action: _CancelAction) -> AnyObject? {
+        @inline(__always) get { action._context }
+        @inline(__always) nonmutating set { action._context = newValue }
     }
 }

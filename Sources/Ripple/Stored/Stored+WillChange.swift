@@ -20,7 +20,7 @@ final class _WillChangeHandler<Value>: @unchecked Sendable {
     // @unchecked: `isCancelled` is guarded by the graph's lock; `owner` is a weak reference,
     // which the runtime makes safe to load from any thread.
     let call: @Sendable (Value, Value) -> Void
-    var isCancelled = false
+    fileprivate var isCancelled = false
     /// The value it belongs to: weak, so that the subscription does not keep it alive.
     weak var owner: Stored<Value>?
 
