@@ -146,14 +146,22 @@ where Item.ID: Sendable {
         selection: (@Sendable (_ selected: [ListIndex]) -> Void)? = nil
     ) -> Subscription {
         let source = self.source
-        _state.modify { $0.displayed = untracked { source.value } }
+        // Each connection has an id: what a cancelled or replaced one still had on its way to
+        // the scheduler shows nothing (and leaves the shown list alone).
+        let id = _state.modify { state -> UInt64 in
+            state.displayed = untracked { source.value }
+            state.connections &+= 1
+            state.liveConnection = state.connections
+            return state.connections
+        }
         let latest = _LatestValue<[Section]>(scheduler: scheduler) { [weak self] sections in
-            self?.show(sections, update: update, selection: selection)
+            self?.show(sections, connection: id, update: update, selection: selection)
         }
         let selectionLatest = _LatestValue<Void>(scheduler: scheduler) { [weak self] in
-            guard let self else { return }
+            guard let self, _state.value.liveConnection == id else { return }
             selection?(selectedIndices)
         }
+        let state = _state
         let selectionBinding = _state.value.selection
         let connection = withoutOwner {
             let items = observe { latest.send(source.value) }
@@ -163,9 +171,10 @@ where Item.ID: Sendable {
                     selectionLatest.send(())
                 }
             }
-            return Subscription {
+            return Subscription { [weak state] in
                 items.cancel()
                 selected?.cancel()
+                state?.modify { if $0.liveConnection == id { $0.liveConnection = 0 } }
             }
         }
         let previous = _state.modify { state in
@@ -180,17 +189,20 @@ where Item.ID: Sendable {
     /// items, then the view told.
     private func show(
         _ sections: [Section],
+        connection: UInt64,
         update: @Sendable (ListUpdate) -> Void,
         selection: (@Sendable ([ListIndex]) -> Void)?
     ) {
         let isUpdated = self.isUpdated
-        let (changes, deleted, selectionBinding) = _state.modify { state in
+        let shown = _state.modify { state -> (ListUpdate, Set<Item.ID>, _ListSelection<Item.ID>?)? in
+            guard state.liveConnection == connection else { return nil }
             let changes = _listUpdate(from: state.displayed, to: sections, isUpdated: isUpdated)
             let deleted = changes.isEmpty ? [] : _removedIDs(from: state.displayed, to: sections, changes: changes)
             state.displayed = sections
             return (changes, deleted, state.selection)
         }
-        if changes.isEmpty { return }
+        guard let shown, !shown.0.isEmpty else { return }
+        let (changes, deleted, selectionBinding) = shown
         if !deleted.isEmpty { selectionBinding?.remove(deleted) }
         update(changes)
         selection?(selectedIndices)
@@ -251,6 +263,9 @@ where Item.ID: Sendable {
 struct _ListState<SectionID: Hashable & Sendable, Item: Identifiable & Sendable>: Sendable where Item.ID: Sendable {
     var displayed: [ListSection<SectionID, Item>]
     var connection: Subscription?
+    /// How many connections were made, and the id of the one in place (`0` for none).
+    var connections: UInt64 = 0
+    var liveConnection: UInt64 = 0
     var selection: _ListSelection<Item.ID>?
     /// The reactions that keep a set of ids and the latest id in agreement, when both are bound.
     var selectionSync: Subscription?
