@@ -40,7 +40,10 @@ public struct BindingScheduler: Sendable {
         self.init(enqueue: schedule, runsAtOnce: { false })
     }
 
-    init(
+    /// Package: a scheduler that applies a value at once while `runsAtOnce` says the caller
+    /// is where the jobs run (as `mainActor` does on the main actor), and otherwise hands it to
+    /// `enqueue`. Tests use it to play an executor step by step.
+    package init(
         enqueue: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         runsAtOnce: @escaping @Sendable () -> Bool
     ) {

@@ -42,6 +42,9 @@ struct _LatestValueState<Value> {
 final class _LatestValue<Value: Sendable>: @unchecked Sendable {
     private let lock = _Lock()
     private var state = _LatestValueState<Value>()
+    /// Whether a drain is applying a value: a value sent "at once" meanwhile (written by the
+    /// target's setter, on the drain's thread) is applied by the drain after it, not inside it.
+    private var isDrainApplying = false
     private let scheduler: BindingScheduler
     private let apply: @Sendable (Value) -> Void
 
@@ -53,16 +56,36 @@ final class _LatestValue<Value: Sendable>: @unchecked Sendable {
     /// Applies `value` at once when the scheduler runs here, otherwise hands it over.
     func send(_ value: Value) {
         if scheduler.runsAtOnce() {
-            // Whatever still waits is older: drop it, then apply this one.
-            lock.withLock { state.dropPending() }
-            apply(value)
+            // Whatever still waits is older: drop it, then apply this one; unless a drain is
+            // applying (this is a write its setter made): the drain applies it next.
+            let atOnce = lock.withLock { () -> Bool in
+                if isDrainApplying {
+                    _ = state.offer(value)
+                    return false
+                }
+                state.dropPending()
+                return true
+            }
+            if atOnce { apply(value) }
             return
         }
         let action = lock.withLock { state.offer(value) }
         if case .schedule = action {
             scheduler.enqueue { [self] in
-                while let latest = lock.withLock({ state.takeForDrain() }) { apply(latest) }
+                while let latest = lock.withLock({ () -> Value? in
+                    let next = state.takeForDrain()
+                    isDrainApplying = next != nil
+                    return next
+                }) {
+                    apply(latest)
+                }
             }
         }
+    }
+
+    /// Drops the value waiting for the scheduler, if any: the target already shows something
+    /// newer (a user's edit the model now holds).
+    func dropPending() {
+        lock.withLock { state.dropPending() }
     }
 }

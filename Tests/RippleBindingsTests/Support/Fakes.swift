@@ -111,6 +111,27 @@ final class ManualScheduler: @unchecked Sendable {
     }
 }
 
+/// A scheduler like the main actor's, whose jobs wait until the test runs them: a value sent
+/// while the test runs them (from inside a job) is applied at once, as one sent on the main
+/// actor is.
+final class ManualExecutor: @unchecked Sendable {
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let isRunning = Locked(false)
+    var scheduler: BindingScheduler {
+        BindingScheduler(
+            enqueue: { [jobs] job in jobs.mutate { $0.append(job) } }, runsAtOnce: { [isRunning] in isRunning.value })
+    }
+    func runAll() {
+        isRunning.value = true
+        defer { isRunning.value = false }
+        while true {
+            let next = jobs.mutate { $0.isEmpty ? nil : $0.removeFirst() }
+            guard let next else { return }
+            next()
+        }
+    }
+}
+
 /// Yields until `condition` holds, at most `limit` times (no sleeping, no wall time).
 func eventually(_ limit: Int = 10_000, _ condition: () -> Bool) async -> Bool {
     for _ in 0..<limit {
