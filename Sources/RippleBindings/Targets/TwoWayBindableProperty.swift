@@ -199,7 +199,12 @@ public final class TwoWayBindableProperty<Value: Sendable>: Sendable {
                     let value = binding.value
                     let own = ownWrites.last
                     defer { seen.value = own.serial }
-                    if own.serial != seen.value, _isEcho(of: value, written: own.value, isEqual) { return }
+                    if own.serial != seen.value, _isEcho(of: value, written: own.value, isEqual) {
+                        // A value still waiting for the scheduler is older than the edit the
+                        // control shows and the model now holds: showing it would undo the edit.
+                        latest.dropPending()
+                        return
+                    }
                     latest.send(forward(value))
                 }
             }
@@ -317,7 +322,8 @@ func _applier<Value: Sendable>(
         var alive = true
         // A binding that was replaced or ended shows nothing more: the edit a pacer still
         // held, written to its model when it ended, is not applied over the new binding's value.
-        guard slot.applying(generation: generation, { alive = set(value) }) else { return }
+        // Untracked: what the setter reads is not a dependency of the binding's reaction.
+        guard slot.applying(generation: generation, { alive = untracked { set(value) } }) else { return }
         if !alive { slot.clear(generation: generation) }
     }
 }
