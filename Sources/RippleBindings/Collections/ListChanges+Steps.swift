@@ -121,6 +121,35 @@ extension ListChanges {
             if !(0..<oldCount).contains(move.from) { fail("move from", move.from, oldCount, "old") }
             if !(0..<newCount).contains(move.to) { fail("move to", move.to, newCount, "new") }
         }
+        // Each old index is deleted, moved or updated at most once (an update is in place), and
+        // each new index is inserted or a move's destination at most once.
+        func repeated(_ what: String, _ index: Int, _ list: String) -> Never {
+            _bindingsFailure(
+                "ListChanges.steps(oldCount: \(oldCount)): \(what) \(index) names an index of the \(list) list that another change already names; each index may appear once."
+            )
+        }
+        var oldUsed = [Bool](repeating: false, count: oldCount)
+        for i in deletions {
+            if oldUsed[i] { repeated("deletion", i, "old") }
+            oldUsed[i] = true
+        }
+        for move in moves {
+            if oldUsed[move.from] { repeated("move from", move.from, "old") }
+            oldUsed[move.from] = true
+        }
+        for i in updates {
+            if oldUsed[i] { repeated("update", i, "old") }
+            oldUsed[i] = true
+        }
+        var newUsed = [Bool](repeating: false, count: newCount)
+        for j in insertions {
+            if newUsed[j] { repeated("insertion", j, "new") }
+            newUsed[j] = true
+        }
+        for move in moves {
+            if newUsed[move.to] { repeated("move to", move.to, "new") }
+            newUsed[move.to] = true
+        }
     }
 
     func _newToOld(oldCount: Int) -> [Int] {
