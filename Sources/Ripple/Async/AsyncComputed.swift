@@ -82,7 +82,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         _ operation: @escaping @Sendable () async throws -> Success
     ) {
         origin = _Origin(name: name, fileID: file, line: line)
-        state = Stored(_AsyncState(), name: name, comparingWith: nil, file: file, line: line)
+        state = Stored(_AsyncState(), name: name, comparingWith: _AsyncState.isUnchanged, file: file, line: line)
         startRun = { finish in
             _startImmediately {
                 let result: Result<Success, any Error>
@@ -109,7 +109,7 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         onMainActor operation: @escaping @MainActor () async throws -> Success
     ) {
         origin = _Origin(name: name, fileID: file, line: line)
-        state = Stored(_AsyncState(), name: name, comparingWith: nil, file: file, line: line)
+        state = Stored(_AsyncState(), name: name, comparingWith: _AsyncState.isUnchanged, file: file, line: line)
         let operation = _MainActorOperation(operation)
         startRun = { finish in _startOnMainActor(operation, finish: finish) }
         runsOnMainActor = true
@@ -222,7 +222,12 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
             guard let shown = current.optimistic, shown.number == number, shown.revision == current.revision else {
                 return
             }
-            current.phase = shown.replaced
+            switch current.phase {
+            // A run started or failed since: the value it kept as latest is the rejected one.
+            case .loading: current.phase = .loading(latest: shown.replaced.latest)
+            case .failure(let error, _): current.phase = .failure(error, latest: shown.replaced.latest)
+            case .idle, .value: current.phase = shown.replaced
+            }
             current.optimistic = nil
         }
     }
@@ -304,8 +309,10 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
         state.update { state in
             guard state.run < thisRun else { return }
             state.run = thisRun
+            let carried = state.optimisticShown
             state.phase = .loading(latest: state.phase.latest)
-            state.optimistic = nil
+            // An optimistic value shown is kept as latest: its rollback still takes it back.
+            state.carry(carried)
         }
         let state = state
         let me = _Lock.currentThread
@@ -319,10 +326,14 @@ public final class AsyncComputed<Success: Sendable>: Readable, @unchecked Sendab
                 // `CancellationError`, or an answer the stopped run gave anyway).
                 guard current.run <= thisRun, self?.isLatest(thisRun, of: generation) == true else { return }
                 current.run = thisRun
-                current.optimistic = nil
                 switch result {
-                case .success(let value): current.phase = .value(value)
-                case .failure(let error): current.phase = .failure(error, latest: current.phase.latest)
+                case .success(let value):
+                    current.phase = .value(value)
+                    current.optimistic = nil
+                case .failure(let error):
+                    let carried = current.optimisticShown
+                    current.phase = .failure(error, latest: current.phase.latest)
+                    current.carry(carried)
                 }
             }
             self?.runs.withLock { $0.ended += 1 }
@@ -359,6 +370,27 @@ struct _OptimisticValue<Success> {
 }
 
 extension _OptimisticValue: Sendable where Success: Sendable {}
+
+extension _AsyncState {
+    /// Whether `new` is `old` untouched (a result of an outdated run, a start the run's own
+    /// result overtook, a rollback whose value was replaced): such a write changes nothing, and
+    /// runs no reader. Every change of the phase bumps `revision`.
+    static func isUnchanged(_ old: Self, _ new: Self) -> Bool {
+        old.run == new.run && old.revision == new.revision && old.optimistic?.number == new.optimistic?.number
+    }
+
+    /// The optimistic value whose value is the phase's `latest` now, if any.
+    var optimisticShown: _OptimisticValue<Success>? {
+        guard let optimistic, optimistic.revision == revision else { return nil }
+        return optimistic
+    }
+
+    /// After a change of the phase that kept its `latest`: keeps `shown` (the optimistic value
+    /// that was that latest) for its rollback.
+    mutating func carry(_ shown: _OptimisticValue<Success>?) {
+        optimistic = shown.map { _OptimisticValue(number: $0.number, revision: revision, replaced: $0.replaced) }
+    }
+}
 
 extension _AsyncState: Sendable where Success: Sendable {}
 
