@@ -1,66 +1,25 @@
 import Ripple
 import Testing
 
-// Hostile review B, compiled as an app target (main-actor by default): the article's
-// `SearchScreen`, with no concurrency annotation.
-
-/// A main-actor service whose requests wait for the test's answers.
-final class ArticleSearchAPI {
-    private var waiting: [String: CheckedContinuation<String, any Error>] = [:]
-    private(set) var started: [String] = []
-    private(set) var returned: [String] = []
-
-    func search(_ query: String) async throws -> String {
-        started.append(query)
-        let answer = try await withCheckedThrowingContinuation { waiting[query] = $0 }
-        returned.append(query)
-        return answer
-    }
-
-    func answer(_ query: String, with answer: String) {
-        waiting.removeValue(forKey: query)?.resume(returning: answer)
-    }
-}
+// Compiled as an app target (main-actor by default): the article's `SearchScreen`, with no
+// concurrency annotation.
 
 /// The article's screen.
 final class ArticleSearchScreen {
     let query = Stored("a")
-    let api: ArticleSearchAPI
+    let api: SearchService
     lazy var results = MainActorAsyncComputed { [unowned self] in
         try await api.search(query.value)
     }
 
-    init(api: ArticleSearchAPI) { self.api = api }
-}
-
-final class ArticleRunLog {
-    private(set) var entries: [String] = []
-    func append(_ entry: String) { entries.append(entry) }
-    func removeAll() { entries.removeAll() }
-}
-
-private func reviewEventually(_ limit: Int = 10_000, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<limit {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}
-
-private func reviewDescribe(_ phase: AsyncPhase<String>) -> String {
-    switch phase {
-    case .idle: "idle"
-    case .loading(let latest): "loading \(latest ?? "-")"
-    case .value(let value): "value \(value)"
-    case .failure(_, let latest): "failure \(latest ?? "-")"
-    }
+    init(api: SearchService) { self.api = api }
 }
 
 @Suite("MainActorAsyncComputed in an app target: the article's screen, readers")
 struct MainActorAsyncComputedScreenTests {
     @Test("the article's SearchScreen tracks its query and is released with its screen")
     func searchScreen() async {
-        let api = ArticleSearchAPI()
+        let api = SearchService()
         weak var weakScreen: ArticleSearchScreen?
         weak var weakResults: MainActorAsyncComputed<String>?
         var view: Subscription?
@@ -79,22 +38,22 @@ struct MainActorAsyncComputedScreenTests {
         // The suspended requests end after their owner went: nothing touches it.
         api.answer("a", with: "A")
         api.answer("b", with: "B")
-        #expect(await reviewEventually { api.returned.count == 2 })
+        #expect(await eventually { api.returned.count == 2 })
     }
 
     @Test("a slow stale answer that is dropped does not run main-actor readers again")
     func droppedStaleAnswerRunsNoReader() async {
-        let api = ArticleSearchAPI()
+        let api = SearchService()
         let query = Stored("a")
         let results = MainActorAsyncComputed { try await api.search(query.value) }
-        let seen = ArticleRunLog()
-        let view = observeOnMainActor { seen.append(reviewDescribe(results.value)) }
+        let seen = Log()
+        let view = observeOnMainActor { seen.append(describe(results.value)) }
         query.value = "b"
         api.answer("b", with: "B")
-        #expect(await reviewEventually { results.value.value == "B" })
+        #expect(await eventually { results.value.value == "B" })
         let before = seen.entries
         api.answer("a", with: "A")
-        #expect(await reviewEventually { api.returned == ["b", "a"] })
+        #expect(await eventually { api.returned == ["b", "a"] })
         // Let the dropped answer's task end.
         for _ in 0..<100 { await Task.yield() }
         #expect(seen.entries == before, "a dropped answer ran the readers again")

@@ -6,7 +6,7 @@ private struct LoadFailed: Error, Equatable {}
 private struct SaveFailed: Error {}
 private enum QueryTooShort: Error, Equatable { case tooShort }
 
-/// Hostile review B: async and failing derivations.
+/// Async values' readers, optimistic values, batches, lifetimes and threads.
 @Suite("AsyncComputed: readers, optimistic values, batches and lifetimes")
 struct AsyncComputedReadersTests {
     // MARK: Runs once per change
@@ -250,11 +250,7 @@ struct AsyncComputedReadersTests {
     func manyThreads() async {
         for iteration in 0..<20 {
             let query = Stored(0)
-            let results = AsyncComputed { () async throws -> String in
-                let value = query.value
-                await Task.yield()
-                return "\(value)"
-            }
+            let results = describedAfterYield(query)
             runOnThreads(4) { index in
                 _ = results.value
                 for step in 1...20 { query.update { $0 = max($0, index * 100 + step + iteration) } }
@@ -269,11 +265,7 @@ struct AsyncComputedReadersTests {
     func stopStartChurnWithWrites() async {
         for iteration in 0..<20 {
             let query = Stored(0)
-            let results = AsyncComputed { () async throws -> String in
-                let value = query.value
-                await Task.yield()
-                return "\(value)"
-            }
+            let results = describedAfterYield(query)
             runOnThreads(3) { index in
                 for step in 1...30 {
                     switch index {
@@ -289,5 +281,14 @@ struct AsyncComputedReadersTests {
             view.cancel()
             results.cancel()
         }
+    }
+}
+
+/// An async value that describes `query`'s value after one suspension.
+private func describedAfterYield(_ query: Stored<Int>) -> AsyncComputed<String> {
+    AsyncComputed { () async throws -> String in
+        let value = query.value
+        await Task.yield()
+        return "\(value)"
     }
 }
